@@ -1,0 +1,2 @@
+//! The `roundtable` command.
+fn main() {}

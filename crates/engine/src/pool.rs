@@ -1,0 +1,305 @@
+//! Unseen cards with shuffle epochs.
+//!
+//! Every shuffle opens an epoch whose unseen multiset is what went into the
+//! shuffle. A face-down draw takes a count from the draw pile and leaves the
+//! card unseen in its epoch; revealing any unseen card of an epoch (the top of
+//! the draw pile, or a face-down card someone holds) is a uniform draw from
+//! that epoch's unseen multiset.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Distribution;
+
+/// One shuffle of the deck, counted from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct EpochId(pub u16);
+
+/// A card could not be revealed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// The epoch does not exist.
+    #[error("there is no shuffle epoch {0}")]
+    NoEpoch(u16),
+    /// The card is not in the catalog.
+    #[error("catalog index {0} is not a card of this game")]
+    NoCard(u32),
+    /// Every copy of that card in the epoch has already been seen.
+    #[error("no unseen copy of catalog index {card} is left in epoch {epoch}")]
+    NotUnseen {
+        /// The epoch.
+        epoch: u16,
+        /// The card's catalog index.
+        card: u32,
+    },
+    /// The draw pile is empty.
+    #[error("the draw pile is empty")]
+    EmptyDrawPile,
+    /// A reshuffle was asked for while cards remain in the draw pile.
+    #[error("the draw pile still holds {0} cards")]
+    DrawPileNotEmpty(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Epoch {
+    unseen: Vec<u32>,
+    total: u32,
+}
+
+/// The unseen multiset of every shuffle epoch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnseenPool {
+    epochs: Vec<Epoch>,
+}
+
+impl UnseenPool {
+    /// Open a new epoch whose unseen multiset is `counts` (per catalog index).
+    pub fn open_epoch(&mut self, counts: Vec<u32>) -> EpochId {
+        let total = counts.iter().sum();
+        let id = EpochId(u16::try_from(self.epochs.len()).unwrap_or(u16::MAX));
+        self.epochs.push(Epoch { unseen: counts, total });
+        id
+    }
+
+    /// How many epochs have been opened.
+    pub fn epoch_count(&self) -> usize {
+        self.epochs.len()
+    }
+
+    fn epoch(&self, epoch: EpochId) -> Result<&Epoch, PoolError> {
+        self.epochs.get(usize::from(epoch.0)).ok_or(PoolError::NoEpoch(epoch.0))
+    }
+
+    /// The unseen multiset of `epoch` (empty for an unknown epoch).
+    pub fn unseen(&self, epoch: EpochId) -> &[u32] {
+        self.epoch(epoch).map(|e| e.unseen.as_slice()).unwrap_or(&[])
+    }
+
+    /// How many cards of `epoch` are still unseen.
+    pub fn unseen_total(&self, epoch: EpochId) -> u32 {
+        self.epoch(epoch).map(|e| e.total).unwrap_or(0)
+    }
+
+    /// Check that `card` can be revealed from `epoch`, without changing anything.
+    pub fn check_reveal(&self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
+        let e = self.epoch(epoch)?;
+        match e.unseen.get(card as usize) {
+            None => Err(PoolError::NoCard(card)),
+            Some(0) => Err(PoolError::NotUnseen { epoch: epoch.0, card }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Reveal one unseen copy of `card` in `epoch`.
+    pub fn reveal(&mut self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
+        self.check_reveal(epoch, card)?;
+        let e = &mut self.epochs[usize::from(epoch.0)];
+        e.unseen[card as usize] -= 1;
+        e.total -= 1;
+        Ok(())
+    }
+}
+
+/// A shuffled deck: the unseen pool plus the draw pile of the latest epoch.
+///
+/// The draw pile is only a count; which card is on top is decided by chance
+/// when it is revealed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deck {
+    pool: UnseenPool,
+    draw_epoch: EpochId,
+    draw_remaining: u32,
+}
+
+impl Deck {
+    /// A freshly shuffled deck of `counts` cards per catalog index (epoch 0).
+    pub fn new(counts: Vec<u32>) -> Deck {
+        let mut pool = UnseenPool::default();
+        let draw_epoch = pool.open_epoch(counts);
+        let draw_remaining = pool.unseen_total(draw_epoch);
+        Deck { pool, draw_epoch, draw_remaining }
+    }
+
+    /// The unseen pool of every epoch.
+    pub fn pool(&self) -> &UnseenPool {
+        &self.pool
+    }
+
+    /// Cards left in the draw pile.
+    pub fn draw_pile(&self) -> u32 {
+        self.draw_remaining
+    }
+
+    /// The epoch the draw pile belongs to.
+    pub fn draw_epoch(&self) -> EpochId {
+        self.draw_epoch
+    }
+
+    /// Take the top card face down: only a count moves. Returns the card's
+    /// epoch, or `None` when the draw pile is empty.
+    pub fn draw_face_down(&mut self) -> Option<EpochId> {
+        if self.draw_remaining == 0 {
+            return None;
+        }
+        self.draw_remaining -= 1;
+        Some(self.draw_epoch)
+    }
+
+    /// The distribution of the top card of the draw pile.
+    pub fn top_distribution(&self) -> Distribution<'_> {
+        self.held_distribution(self.draw_epoch)
+    }
+
+    /// The distribution of one unseen card of `epoch` held face down.
+    pub fn held_distribution(&self, epoch: EpochId) -> Distribution<'_> {
+        Distribution::Multiset { counts: self.pool.unseen(epoch), take: 1 }
+    }
+
+    /// Check that the top card can be revealed as `card`.
+    pub fn check_reveal_top(&self, card: u32) -> Result<(), PoolError> {
+        if self.draw_remaining == 0 {
+            return Err(PoolError::EmptyDrawPile);
+        }
+        self.pool.check_reveal(self.draw_epoch, card)
+    }
+
+    /// Reveal the top card of the draw pile as `card` and take it off the pile.
+    pub fn reveal_top(&mut self, card: u32) -> Result<(), PoolError> {
+        self.check_reveal_top(card)?;
+        self.pool.reveal(self.draw_epoch, card)?;
+        self.draw_remaining -= 1;
+        Ok(())
+    }
+
+    /// Check that a face-down card of `epoch` can be revealed as `card`.
+    pub fn check_reveal_held(&self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
+        self.pool.check_reveal(epoch, card)
+    }
+
+    /// Reveal a face-down card of `epoch` that someone holds as `card`.
+    pub fn reveal_held(&mut self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
+        self.pool.reveal(epoch, card)
+    }
+
+    /// Shuffle the known cards `counts` into a new draw pile (a new epoch).
+    /// The draw pile must be empty.
+    pub fn reshuffle(&mut self, counts: Vec<u32>) -> Result<EpochId, PoolError> {
+        if self.draw_remaining != 0 {
+            return Err(PoolError::DrawPileNotEmpty(self.draw_remaining));
+        }
+        self.draw_epoch = self.pool.open_epoch(counts);
+        self.draw_remaining = self.pool.unseen_total(self.draw_epoch);
+        Ok(self.draw_epoch)
+    }
+}
+
+/// Face-down cards someone holds (a coin pile, unseen cards on a discard
+/// pile), counted per epoch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaceDown {
+    by_epoch: Vec<u32>,
+    total: u32,
+}
+
+impl FaceDown {
+    /// How many cards.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// How many cards of `epoch`.
+    pub fn count(&self, epoch: EpochId) -> u32 {
+        self.by_epoch.get(usize::from(epoch.0)).copied().unwrap_or(0)
+    }
+
+    /// Add `n` cards of `epoch`.
+    pub fn add(&mut self, epoch: EpochId, n: u32) {
+        let i = usize::from(epoch.0);
+        if self.by_epoch.len() <= i {
+            self.by_epoch.resize(i + 1, 0);
+        }
+        self.by_epoch[i] += n;
+        self.total += n;
+    }
+
+    /// The oldest epoch of which a card is held.
+    pub fn oldest(&self) -> Option<EpochId> {
+        self.by_epoch
+            .iter()
+            .position(|&n| n > 0)
+            .map(|i| EpochId(u16::try_from(i).unwrap_or(u16::MAX)))
+    }
+
+    /// Remove one card of the oldest epoch held and return that epoch.
+    ///
+    /// No rule reads the face of a face-down card, so which one leaves is a
+    /// free choice; the oldest goes first so that old epochs retire early.
+    pub fn take_oldest(&mut self) -> Option<EpochId> {
+        let epoch = self.oldest()?;
+        self.by_epoch[usize::from(epoch.0)] -= 1;
+        self.total -= 1;
+        Some(epoch)
+    }
+
+    /// Move `n` cards (oldest first) to `other`; returns how many moved.
+    pub fn move_to(&mut self, other: &mut FaceDown, n: u32) -> u32 {
+        let mut moved = 0;
+        while moved < n {
+            match self.take_oldest() {
+                Some(e) => other.add(e, 1),
+                None => break,
+            }
+            moved += 1;
+        }
+        moved
+    }
+
+    /// Counts per epoch, indexed by epoch.
+    pub fn by_epoch(&self) -> &[u32] {
+        &self.by_epoch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn face_down_draws_move_counts_and_reveals_follow_their_epoch() {
+        let mut deck = Deck::new(vec![2, 1]);
+        let mut coins = FaceDown::default();
+        coins.add(deck.draw_face_down().unwrap(), 1);
+        assert_eq!(deck.draw_pile(), 2);
+        // The coin is still unseen: the top card may be any of the three.
+        assert_eq!(deck.top_distribution(), Distribution::Multiset { counts: &[2, 1], take: 1 });
+        deck.reveal_top(1).unwrap();
+        assert_eq!(deck.reveal_top(1), Err(PoolError::NotUnseen { epoch: 0, card: 1 }));
+        deck.reveal_top(0).unwrap();
+        assert_eq!(deck.draw_pile(), 0);
+        assert_eq!(deck.reveal_top(0), Err(PoolError::EmptyDrawPile));
+        // The coin held face down can only be the remaining card 0.
+        let epoch = coins.take_oldest().unwrap();
+        assert_eq!(deck.held_distribution(epoch), Distribution::Multiset { counts: &[1, 0], take: 1 });
+        deck.reveal_held(epoch, 0).unwrap();
+        let e1 = deck.reshuffle(vec![1, 1]).unwrap();
+        assert_eq!(e1, EpochId(1));
+        assert_eq!(deck.draw_pile(), 2);
+        assert_eq!(deck.reshuffle(vec![1]), Err(PoolError::DrawPileNotEmpty(2)));
+    }
+
+    #[test]
+    fn face_down_gives_oldest_first() {
+        let mut a = FaceDown::default();
+        a.add(EpochId(2), 1);
+        a.add(EpochId(0), 2);
+        let mut b = FaceDown::default();
+        assert_eq!(a.move_to(&mut b, 5), 3);
+        assert_eq!(b.by_epoch(), &[2, 0, 1]);
+        assert_eq!(b.take_oldest(), Some(EpochId(0)));
+        assert!(a.is_empty());
+    }
+}

@@ -1,0 +1,1 @@
+//! Commit-reveal randomness (being written).

@@ -1,0 +1,1 @@
+//! Port Royal (being written).

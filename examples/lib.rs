@@ -1,0 +1,1 @@
+//! Runnable examples: `cargo run -p roundtable-examples --example NAME`.

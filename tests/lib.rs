@@ -1,0 +1,1 @@
+//! Cross-crate integration tests live in this package's test targets.
