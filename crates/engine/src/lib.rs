@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 mod pool;
+pub mod sim;
 
 pub use pool::{Deck, EpochId, FaceDown, PoolError, UnseenPool};
 
@@ -207,7 +208,11 @@ pub struct GameResult {
 impl GameResult {
     /// The seats ranked first (several when they share the win).
     pub fn winners(&self) -> Vec<Seat> {
-        self.standings.iter().filter(|s| s.rank == 0).map(|s| s.seat).collect()
+        self.standings
+            .iter()
+            .filter(|s| s.rank == 0)
+            .map(|s| s.seat)
+            .collect()
     }
 }
 
@@ -254,7 +259,10 @@ pub struct ParseError {
 impl ParseError {
     /// A parse error for `text` with `reason`.
     pub fn new(text: &str, reason: impl Into<String>) -> Self {
-        ParseError { text: text.to_owned(), reason: reason.into() }
+        ParseError {
+            text: text.to_owned(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -292,7 +300,14 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
     /// Rule options and variants.
     type Options: Clone + fmt::Debug + Default + PartialEq + Serialize + for<'de> Deserialize<'de>;
     /// A decision of one seat. Ordered, so legal actions have a canonical order.
-    type Action: Clone + fmt::Debug + fmt::Display + Eq + Ord + std::hash::Hash + Serialize + for<'de> Deserialize<'de>;
+    type Action: Clone
+        + fmt::Debug
+        + fmt::Display
+        + Eq
+        + Ord
+        + std::hash::Hash
+        + Serialize
+        + for<'de> Deserialize<'de>;
     /// Something that happened, for the log and the UI.
     type Event: Clone + fmt::Debug + Serialize;
     /// What one observer may know.

@@ -56,7 +56,10 @@ impl UnseenPool {
     pub fn open_epoch(&mut self, counts: Vec<u32>) -> EpochId {
         let total = counts.iter().sum();
         let id = EpochId(u16::try_from(self.epochs.len()).unwrap_or(u16::MAX));
-        self.epochs.push(Epoch { unseen: counts, total });
+        self.epochs.push(Epoch {
+            unseen: counts,
+            total,
+        });
         id
     }
 
@@ -66,12 +69,16 @@ impl UnseenPool {
     }
 
     fn epoch(&self, epoch: EpochId) -> Result<&Epoch, PoolError> {
-        self.epochs.get(usize::from(epoch.0)).ok_or(PoolError::NoEpoch(epoch.0))
+        self.epochs
+            .get(usize::from(epoch.0))
+            .ok_or(PoolError::NoEpoch(epoch.0))
     }
 
     /// The unseen multiset of `epoch` (empty for an unknown epoch).
     pub fn unseen(&self, epoch: EpochId) -> &[u32] {
-        self.epoch(epoch).map(|e| e.unseen.as_slice()).unwrap_or(&[])
+        self.epoch(epoch)
+            .map(|e| e.unseen.as_slice())
+            .unwrap_or(&[])
     }
 
     /// How many cards of `epoch` are still unseen.
@@ -84,7 +91,10 @@ impl UnseenPool {
         let e = self.epoch(epoch)?;
         match e.unseen.get(card as usize) {
             None => Err(PoolError::NoCard(card)),
-            Some(0) => Err(PoolError::NotUnseen { epoch: epoch.0, card }),
+            Some(0) => Err(PoolError::NotUnseen {
+                epoch: epoch.0,
+                card,
+            }),
             Some(_) => Ok(()),
         }
     }
@@ -116,7 +126,11 @@ impl Deck {
         let mut pool = UnseenPool::default();
         let draw_epoch = pool.open_epoch(counts);
         let draw_remaining = pool.unseen_total(draw_epoch);
-        Deck { pool, draw_epoch, draw_remaining }
+        Deck {
+            pool,
+            draw_epoch,
+            draw_remaining,
+        }
     }
 
     /// The unseen pool of every epoch.
@@ -151,7 +165,10 @@ impl Deck {
 
     /// The distribution of one unseen card of `epoch` held face down.
     pub fn held_distribution(&self, epoch: EpochId) -> Distribution<'_> {
-        Distribution::Multiset { counts: self.pool.unseen(epoch), take: 1 }
+        Distribution::Multiset {
+            counts: self.pool.unseen(epoch),
+            take: 1,
+        }
     }
 
     /// Check that the top card can be revealed as `card`.
@@ -213,7 +230,10 @@ impl FaceDown {
 
     /// How many cards of `epoch`.
     pub fn count(&self, epoch: EpochId) -> u32 {
-        self.by_epoch.get(usize::from(epoch.0)).copied().unwrap_or(0)
+        self.by_epoch
+            .get(usize::from(epoch.0))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Add `n` cards of `epoch`.
@@ -275,15 +295,30 @@ mod tests {
         coins.add(deck.draw_face_down().unwrap(), 1);
         assert_eq!(deck.draw_pile(), 2);
         // The coin is still unseen: the top card may be any of the three.
-        assert_eq!(deck.top_distribution(), Distribution::Multiset { counts: &[2, 1], take: 1 });
+        assert_eq!(
+            deck.top_distribution(),
+            Distribution::Multiset {
+                counts: &[2, 1],
+                take: 1
+            }
+        );
         deck.reveal_top(1).unwrap();
-        assert_eq!(deck.reveal_top(1), Err(PoolError::NotUnseen { epoch: 0, card: 1 }));
+        assert_eq!(
+            deck.reveal_top(1),
+            Err(PoolError::NotUnseen { epoch: 0, card: 1 })
+        );
         deck.reveal_top(0).unwrap();
         assert_eq!(deck.draw_pile(), 0);
         assert_eq!(deck.reveal_top(0), Err(PoolError::EmptyDrawPile));
         // The coin held face down can only be the remaining card 0.
         let epoch = coins.take_oldest().unwrap();
-        assert_eq!(deck.held_distribution(epoch), Distribution::Multiset { counts: &[1, 0], take: 1 });
+        assert_eq!(
+            deck.held_distribution(epoch),
+            Distribution::Multiset {
+                counts: &[1, 0],
+                take: 1
+            }
+        );
         deck.reveal_held(epoch, 0).unwrap();
         let e1 = deck.reshuffle(vec![1, 1]).unwrap();
         assert_eq!(e1, EpochId(1));

@@ -1,0 +1,1351 @@
+//! The rules: Discover, Trade & Hire, expeditions, taxes, the end of the game.
+//!
+//! The state moves in two kinds of steps. An input (a decision or a chance
+//! outcome) is validated in full first and only then applied, so a refused
+//! input never changes the state. Applying it queues *effects* (coins to
+//! draw, a turn to end, ...) which [`PortRoyal::run`] resolves in order until
+//! the game needs a decision or a chance outcome again; drawing coins may
+//! have to stop half-way for a reshuffle whose spent coins must first be
+//! revealed by chance.
+
+use std::collections::VecDeque;
+
+use roundtable_engine::{
+    ChanceOutcome, ChanceRequest, Deck, Distribution, EpochId, FaceDown, Game, GameResult, Next,
+    Observer, ParseError, Seat, SetupError, Standing,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::Options;
+use crate::action::{Action, TakeMode};
+use crate::catalog::{CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
+use crate::error::RuleViolation;
+use crate::event::{CoinReason, Event};
+use crate::view::View;
+
+/// Coins every player starts with.
+const STARTING_COINS: u32 = 3;
+/// A tax increase halves the coins of players holding at least this many.
+const TAX_THRESHOLD: u32 = 12;
+/// Harbor size from which Admirals pay.
+const ADMIRAL_HARBOR: usize = 5;
+/// Coins per Admiral.
+const ADMIRAL_COINS: u32 = 2;
+
+/// One player's display.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Player {
+    /// Face-down coins, by the epoch they were drawn in.
+    pub(crate) coins: FaceDown,
+    /// Hired persons in the order they were hired.
+    pub(crate) persons: Vec<CardId>,
+    /// Claimed expeditions in the order they were claimed.
+    pub(crate) expeditions: Vec<CardId>,
+}
+
+impl Player {
+    pub(crate) fn coins(&self) -> u32 {
+        self.coins.total()
+    }
+
+    pub(crate) fn count(&self, kind: PersonKind) -> u32 {
+        self.persons
+            .iter()
+            .filter(|c| matches!(c.kind(), CardKind::Person { kind: k, .. } if k == kind))
+            .count() as u32
+    }
+
+    pub(crate) fn swords(&self) -> u32 {
+        self.persons
+            .iter()
+            .map(|c| match c.kind() {
+                CardKind::Person { kind, .. } => kind.swords(),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    pub(crate) fn vp(&self) -> u32 {
+        self.persons
+            .iter()
+            .chain(&self.expeditions)
+            .map(|c| match c.kind() {
+                CardKind::Person { vp, .. } | CardKind::Expedition { vp, .. } => u32::from(vp),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn traders(&self, colour: Colour) -> u32 {
+        self.persons
+            .iter()
+            .filter(|c| {
+                matches!(c.kind(), CardKind::Person { kind: PersonKind::Trader, colour: Some(k), .. } if k == colour)
+            })
+            .count() as u32
+    }
+
+    /// The persons this player would discard for an expedition needing the
+    /// given symbols, or `None` if it cannot. Matching persons go first and
+    /// Jacks of all Trades only cover what they lack: a Jack can stand in for
+    /// any symbol, so keeping Jacks never leaves the player worse off.
+    fn expedition_payment(&self, anchors: u8, crosses: u8, houses: u8) -> Option<Vec<usize>> {
+        let mut chosen = Vec::new();
+        let mut short = 0;
+        for (kind, need) in [
+            (PersonKind::Captain, anchors),
+            (PersonKind::Priest, crosses),
+            (PersonKind::Settler, houses),
+        ] {
+            let mut need = usize::from(need);
+            for (i, c) in self.persons.iter().enumerate() {
+                if need == 0 {
+                    break;
+                }
+                if matches!(c.kind(), CardKind::Person { kind: k, .. } if k == kind) {
+                    chosen.push(i);
+                    need -= 1;
+                }
+            }
+            short += need;
+        }
+        for (i, c) in self.persons.iter().enumerate() {
+            if short == 0 {
+                break;
+            }
+            if matches!(
+                c.kind(),
+                CardKind::Person {
+                    kind: PersonKind::Jack,
+                    ..
+                }
+            ) {
+                chosen.push(i);
+                short -= 1;
+            }
+        }
+        (short == 0).then_some(chosen)
+    }
+}
+
+/// Where a Trade & Hire stands for the seat whose time it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum TradeStage {
+    /// Bonuses that come "whenever it is your time to take" are still due.
+    Bonus,
+    /// The number of takes is still to be fixed.
+    Offer,
+    /// The seat decides; it may take this many more cards.
+    Choosing { takes_left: u8 },
+    /// The seat is done; the next seat's time comes.
+    Done,
+}
+
+/// The phase of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Phase {
+    /// Before the start player is known.
+    Setup,
+    /// The active seat discovers.
+    Discover {
+        /// Whether a card was drawn this turn.
+        drawn: bool,
+        /// A repellable ship just revealed, waiting for repel or keep.
+        pending_ship: Option<CardId>,
+        /// Reshuffles so far in this Discover.
+        reshuffles: u8,
+        /// An extra tax increase was resolved for the refill under way.
+        extra_tax_armed: bool,
+    },
+    /// Trade & Hire: `taker` has its time to take.
+    Trade { taker: Seat, stage: TradeStage },
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    fn discover() -> Phase {
+        Phase::Discover {
+            drawn: false,
+            pending_ship: None,
+            reshuffles: 0,
+            extra_tax_armed: false,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::Discover { .. } => "discover",
+            Phase::Trade { .. } => "trade",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A chance outcome the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Wait {
+    /// The start player.
+    StartPlayer,
+    /// The top card of the draw pile, drawn in Discover.
+    RevealTop,
+    /// A spent coin of this epoch on the discard pile, before a reshuffle.
+    RevealSpent(EpochId),
+}
+
+/// Work that follows from an input, resolved in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Effect {
+    /// `seat` gains `n` coins from the draw pile.
+    Coins {
+        seat: Seat,
+        n: u32,
+        reason: CoinReason,
+    },
+    /// `from` pays `to` one coin (a compensation paid out of a ship's income).
+    Compensate { from: Seat, to: Seat },
+    /// Reveal the next card of the draw pile for Discover.
+    RevealForDiscover,
+    /// A resolved card goes onto the discard pile.
+    Discard(CardId),
+    /// The active seat's turn ends.
+    EndTurn,
+}
+
+/// What refilling an empty draw pile came to.
+enum Refill {
+    /// The draw pile has cards again.
+    Done,
+    /// A spent coin must be revealed first.
+    Waiting,
+    /// Both piles are empty.
+    Exhausted,
+}
+
+/// A game of Port Royal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PortRoyal {
+    pub(crate) options: Options,
+    pub(crate) seats: u8,
+    pub(crate) deck: Deck,
+    /// Face-up cards on the discard pile, per catalog index.
+    pub(crate) discard_known: Vec<u32>,
+    pub(crate) discard_known_total: u32,
+    /// Spent coins on the discard pile, still face down.
+    pub(crate) discard_unseen: FaceDown,
+    pub(crate) harbor: Vec<CardId>,
+    pub(crate) expeditions: Vec<CardId>,
+    pub(crate) players: Vec<Player>,
+    pub(crate) start: Seat,
+    pub(crate) active: Seat,
+    pub(crate) turn: u32,
+    pub(crate) phase: Phase,
+    effects: VecDeque<Effect>,
+    pub(crate) waiting: Option<Wait>,
+    pub(crate) end_triggered: bool,
+    /// Turns in a row in which nothing could be drawn.
+    idle_turns: u8,
+}
+
+impl PortRoyal {
+    pub(crate) fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    fn player_mut(&mut self, seat: Seat) -> &mut Player {
+        &mut self.players[seat.index()]
+    }
+
+    /// Cards on the discard pile, face up or not.
+    pub(crate) fn discard_total(&self) -> u32 {
+        self.discard_known_total + self.discard_unseen.total()
+    }
+
+    fn discard(&mut self, card: CardId) {
+        self.discard_known[usize::from(card.0)] += 1;
+        self.discard_known_total += 1;
+    }
+
+    fn harbor_colours(&self) -> u8 {
+        self.harbor
+            .iter()
+            .filter_map(|c| c.ship_colour())
+            .fold(0, |m, c| m | c.bit())
+    }
+
+    fn harbor_has_duplicate_colour(&self) -> bool {
+        let mut seen = 0u8;
+        for c in self.harbor.iter().filter_map(|c| c.ship_colour()) {
+            if seen & c.bit() != 0 {
+                return true;
+            }
+            seen |= c.bit();
+        }
+        false
+    }
+
+    fn qualifies_for_end(&self, seat: Seat) -> bool {
+        let p = self.player(seat);
+        p.vp() >= self.options.victory_points
+            && (!self.options.expedition_required || !p.expeditions.is_empty())
+    }
+
+    fn check_end(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        if !self.end_triggered && self.qualifies_for_end(seat) {
+            self.end_triggered = true;
+            events.push(Event::EndTriggered { seat });
+        }
+    }
+
+    /// Whether the active seat could reveal a card now: the draw pile has
+    /// cards, a reshuffle can refill it, or the online table's extra tax
+    /// increase would put hoarded coins on the discard pile.
+    fn can_draw(&self) -> bool {
+        let extra_tax_armed = matches!(
+            self.phase,
+            Phase::Discover {
+                extra_tax_armed: true,
+                ..
+            }
+        );
+        self.deck.draw_pile() > 0
+            || self.discard_total() > 0
+            || (!extra_tax_armed && self.players.iter().any(|p| p.coins() >= TAX_THRESHOLD))
+    }
+
+    // ----- costs --------------------------------------------------------
+
+    fn mademoiselle_discount(&self, seat: Seat) -> u32 {
+        self.player(seat).count(PersonKind::Mademoiselle)
+    }
+
+    fn income(&self, seat: Seat, card: CardId) -> u32 {
+        match card.kind() {
+            CardKind::Ship { colour, coins, .. } => {
+                u32::from(coins) + self.player(seat).traders(colour)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Coins a non-active taker pays the active seat per card.
+    fn compensation(&self, seat: Seat) -> u32 {
+        u32::from(seat != self.active)
+    }
+
+    /// Check that `seat` can take harbor card `card` now.
+    fn check_affordable(&self, seat: Seat, card: CardId) -> Result<(), RuleViolation> {
+        let coins = self.player(seat).coins();
+        let compensation = self.compensation(seat);
+        match card.kind() {
+            CardKind::Person { cost, .. } => {
+                let cost =
+                    u32::from(cost).saturating_sub(self.mademoiselle_discount(seat)) + compensation;
+                if coins >= cost {
+                    Ok(())
+                } else {
+                    Err(RuleViolation::CannotAfford { seat, cost, coins })
+                }
+            }
+            // A ship's own income may pay the compensation coin, as long as
+            // the piles can still pay out at least one coin.
+            CardKind::Ship { .. } => {
+                let supply = self.deck.draw_pile() + self.discard_total();
+                if compensation == 0 || coins > 0 || supply > 0 {
+                    Ok(())
+                } else {
+                    Err(RuleViolation::CannotAfford {
+                        seat,
+                        cost: compensation,
+                        coins,
+                    })
+                }
+            }
+            CardKind::Expedition { .. } | CardKind::Tax(_) => Ok(()),
+        }
+    }
+
+    /// Whether the "pass automatically" variant skips `seat` for `card`: a
+    /// non-active seat and a ship that earns nothing once compensation is paid.
+    fn worthless_for(&self, seat: Seat, card: CardId) -> bool {
+        seat != self.active
+            && matches!(card.kind(), CardKind::Ship { .. })
+            && self.income(seat, card) <= self.compensation(seat)
+    }
+
+    fn can_take_something(&self, seat: Seat) -> bool {
+        let affordable = |c: &CardId| self.check_affordable(seat, *c).is_ok();
+        if self.options.pass_automatically && seat != self.active {
+            self.harbor
+                .iter()
+                .any(|c| affordable(c) && !self.worthless_for(seat, *c))
+        } else {
+            self.harbor.iter().any(affordable)
+        }
+    }
+
+    fn check_claim(&self, seat: Seat, position: u8) -> Result<(), RuleViolation> {
+        if seat != self.active {
+            return Err(RuleViolation::OnlyActiveClaims);
+        }
+        let card = *self.expeditions.get(usize::from(position)).ok_or(
+            RuleViolation::NoSuchExpedition {
+                position,
+                len: self.expeditions.len(),
+            },
+        )?;
+        if self.harbor_has_duplicate_colour() {
+            return Err(RuleViolation::DuplicateColourInHarbor);
+        }
+        match card.kind() {
+            CardKind::Expedition {
+                anchors,
+                crosses,
+                houses,
+                ..
+            } if self
+                .player(seat)
+                .expedition_payment(anchors, crosses, houses)
+                .is_some() =>
+            {
+                Ok(())
+            }
+            _ => Err(RuleViolation::ExpeditionRequirements { seat }),
+        }
+    }
+
+    fn can_claim_something(&self, seat: Seat) -> bool {
+        (0..self.expeditions.len()).any(|i| self.check_claim(seat, i as u8).is_ok())
+    }
+
+    /// The seat that must decide now, if any.
+    fn decider(&self) -> Option<Seat> {
+        if self.waiting.is_some() {
+            return None;
+        }
+        match self.phase {
+            Phase::Discover { .. } => Some(self.active),
+            Phase::Trade {
+                taker,
+                stage: TradeStage::Choosing { .. },
+            } => Some(taker),
+            _ => None,
+        }
+    }
+
+    // ----- validation ---------------------------------------------------
+
+    fn check_action(&self, seat: Seat, action: Action) -> Result<(), RuleViolation> {
+        if let Some(wait) = self.waiting {
+            return Err(RuleViolation::WaitingForChance(wait_purpose(wait)));
+        }
+        if self.phase == Phase::Over {
+            return Err(RuleViolation::GameOver);
+        }
+        let expected = self.decider().ok_or(RuleViolation::GameOver)?;
+        if seat != expected {
+            return Err(RuleViolation::NotYourTurn { seat, expected });
+        }
+        let wrong_phase = Err(RuleViolation::WrongPhase {
+            action,
+            phase: self.phase.name(),
+        });
+        match self.phase {
+            Phase::Discover {
+                drawn,
+                pending_ship,
+                ..
+            } => match action {
+                Action::Repel | Action::Keep => {
+                    pending_ship.map(|_| ()).ok_or(RuleViolation::NoShipToRepel)
+                }
+                _ if pending_ship.is_some() => Err(RuleViolation::RepelOrKeepFirst),
+                Action::Draw => {
+                    if self.can_draw() {
+                        Ok(())
+                    } else {
+                        Err(RuleViolation::NothingToDraw)
+                    }
+                }
+                Action::Stop => {
+                    if drawn || !self.can_draw() {
+                        Ok(())
+                    } else {
+                        Err(RuleViolation::MustDrawFirst)
+                    }
+                }
+                Action::Claim(n) => self.check_claim(seat, n),
+                Action::Take(..) | Action::Pass => wrong_phase,
+            },
+            Phase::Trade {
+                stage: TradeStage::Choosing { takes_left },
+                ..
+            } => match action {
+                Action::Pass => Ok(()),
+                Action::Claim(n) => self.check_claim(seat, n),
+                Action::Take(position, mode) => {
+                    if takes_left == 0 {
+                        return Err(RuleViolation::NoTakesLeft);
+                    }
+                    let card = *self.harbor.get(usize::from(position)).ok_or(
+                        RuleViolation::NoSuchCard {
+                            position,
+                            len: self.harbor.len(),
+                        },
+                    )?;
+                    if mode != TakeMode::Normal {
+                        return Err(RuleViolation::TakeModeNotAllowed(
+                            "declining coins and gift ships need the expansion's contracts",
+                        ));
+                    }
+                    self.check_affordable(seat, card)
+                }
+                Action::Draw | Action::Repel | Action::Keep | Action::Stop => wrong_phase,
+            },
+            _ => wrong_phase,
+        }
+    }
+
+    // ----- applying -----------------------------------------------------
+
+    fn perform(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) {
+        match action {
+            Action::Draw => self.effects.push_back(Effect::RevealForDiscover),
+            Action::Repel => {
+                if let Some(card) = self.take_pending_ship() {
+                    self.discard(card);
+                    events.push(Event::Repelled { seat, card });
+                }
+            }
+            Action::Keep => {
+                if let Some(card) = self.take_pending_ship() {
+                    self.dock(card, events);
+                }
+            }
+            Action::Stop => {
+                let drawn = matches!(self.phase, Phase::Discover { drawn: true, .. });
+                self.idle_turns = if drawn {
+                    0
+                } else {
+                    self.idle_turns.saturating_add(1)
+                };
+                events.push(Event::Stopped { seat });
+                self.phase = Phase::Trade {
+                    taker: self.active,
+                    stage: TradeStage::Bonus,
+                };
+            }
+            Action::Claim(position) => self.claim(seat, position, events),
+            Action::Take(position, _) => self.take(seat, position, events),
+            Action::Pass => {
+                events.push(Event::Passed { seat });
+                if let Phase::Trade { stage, .. } = &mut self.phase {
+                    *stage = TradeStage::Done;
+                }
+            }
+        }
+    }
+
+    fn take_pending_ship(&mut self) -> Option<CardId> {
+        match &mut self.phase {
+            Phase::Discover { pending_ship, .. } => pending_ship.take(),
+            _ => None,
+        }
+    }
+
+    fn claim(&mut self, seat: Seat, position: u8, events: &mut Vec<Event>) {
+        let card = self.expeditions.remove(usize::from(position));
+        let CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            coins,
+            ..
+        } = card.kind()
+        else {
+            return;
+        };
+        let mut payment = self
+            .player(seat)
+            .expedition_payment(anchors, crosses, houses)
+            .unwrap_or_default();
+        payment.sort_unstable_by(|a, b| b.cmp(a));
+        let mut discarded = Vec::with_capacity(payment.len());
+        for i in payment {
+            let person = self.player_mut(seat).persons.remove(i);
+            self.discard(person);
+            discarded.push(person);
+        }
+        discarded.reverse();
+        self.player_mut(seat).expeditions.push(card);
+        events.push(Event::Claimed {
+            seat,
+            card,
+            discarded,
+        });
+        self.effects.push_back(Effect::Coins {
+            seat,
+            n: u32::from(coins),
+            reason: CoinReason::Expedition,
+        });
+        self.check_end(seat, events);
+    }
+
+    fn take(&mut self, seat: Seat, position: u8, events: &mut Vec<Event>) {
+        let card = self.harbor.remove(usize::from(position));
+        let active = self.active;
+        let mut compensation_due = self.compensation(seat) > 0;
+        if compensation_due && self.player(seat).coins() > 0 {
+            self.pay_compensation(seat, active, events);
+            compensation_due = false;
+        }
+        match card.kind() {
+            CardKind::Ship { .. } => {
+                let income = self.income(seat, card);
+                self.discard(card);
+                events.push(Event::Traded { seat, card, income });
+                self.effects.push_back(Effect::Coins {
+                    seat,
+                    n: income,
+                    reason: CoinReason::Trade,
+                });
+                if compensation_due {
+                    self.effects.push_back(Effect::Compensate {
+                        from: seat,
+                        to: active,
+                    });
+                }
+            }
+            CardKind::Person { cost, .. } => {
+                let paid = u32::from(cost).saturating_sub(self.mademoiselle_discount(seat));
+                let Self {
+                    players,
+                    discard_unseen,
+                    ..
+                } = self;
+                players[seat.index()].coins.move_to(discard_unseen, paid);
+                self.player_mut(seat).persons.push(card);
+                events.push(Event::Hired { seat, card, paid });
+                self.check_end(seat, events);
+            }
+            _ => {}
+        }
+        if let Phase::Trade {
+            stage: TradeStage::Choosing { takes_left },
+            ..
+        } = &mut self.phase
+        {
+            *takes_left = takes_left.saturating_sub(1);
+        }
+    }
+
+    fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut Vec<Event>) {
+        let mut coin = FaceDown::default();
+        if self.player_mut(from).coins.move_to(&mut coin, 1) == 1 {
+            coin.move_to(&mut self.player_mut(to).coins, 1);
+            events.push(Event::Compensation { from, to });
+        }
+    }
+
+    /// A ship goes into the harbor, unless one of its colour is there: bust.
+    fn dock(&mut self, card: CardId, events: &mut Vec<Event>) {
+        let colour = card.ship_colour();
+        if colour.is_some_and(|c| self.harbor_colours() & c.bit() != 0) {
+            self.bust(card, events);
+        } else {
+            self.harbor.push(card);
+            events.push(Event::Docked { card });
+        }
+    }
+
+    fn bust(&mut self, card: CardId, events: &mut Vec<Event>) {
+        let seat = self.active;
+        events.push(Event::Bust { seat, card });
+        self.discard(card);
+        for c in std::mem::take(&mut self.harbor) {
+            self.discard(c);
+        }
+        if let Phase::Discover { pending_ship, .. } = &mut self.phase {
+            *pending_ship = None;
+        }
+        for s in self.seats_from(seat) {
+            let jesters = self.player(s).count(PersonKind::Jester);
+            if jesters > 0 {
+                self.effects.push_back(Effect::Coins {
+                    seat: s,
+                    n: jesters,
+                    reason: CoinReason::JesterBust,
+                });
+            }
+        }
+        self.effects.push_back(Effect::EndTurn);
+    }
+
+    /// Seats in clockwise order starting with `first`.
+    fn seats_from(&self, first: Seat) -> impl Iterator<Item = Seat> + use<> {
+        let seats = self.seats;
+        (0..seats).map(move |i| Seat((first.0 + i) % seats))
+    }
+
+    /// A revealed card in Discover.
+    fn discovered(&mut self, card: CardId, events: &mut Vec<Event>) {
+        let seat = self.active;
+        events.push(Event::Revealed { seat, card });
+        if let Phase::Discover { drawn, .. } = &mut self.phase {
+            *drawn = true;
+        }
+        self.idle_turns = 0;
+        match card.kind() {
+            CardKind::Person { .. } => self.harbor.push(card),
+            CardKind::Expedition { .. } => self.expeditions.push(card),
+            CardKind::Tax(kind) => {
+                // The bonus is paid before the tax card itself is
+                // discarded, so a reshuffle for the bonus leaves it out.
+                self.tax(Some(card), events);
+                self.tax_bonus(kind);
+                self.effects.push_back(Effect::Discard(card));
+            }
+            CardKind::Ship { swords, .. } => {
+                let repellable = swords.is_some_and(|s| self.player(seat).swords() >= u32::from(s));
+                if repellable {
+                    if let Phase::Discover { pending_ship, .. } = &mut self.phase {
+                        *pending_ship = Some(card);
+                    }
+                } else {
+                    self.dock(card, events);
+                }
+            }
+        }
+    }
+
+    /// The halving of a tax increase: every player with 12 or more coins
+    /// discards half of them, rounded down.
+    fn tax(&mut self, card: Option<CardId>, events: &mut Vec<Event>) {
+        let mut halved = Vec::new();
+        for s in self.seats_from(self.active) {
+            let coins = self.player(s).coins();
+            if coins >= TAX_THRESHOLD {
+                let lost = coins / 2;
+                let Self {
+                    players,
+                    discard_unseen,
+                    ..
+                } = self;
+                players[s.index()].coins.move_to(discard_unseen, lost);
+                halved.push((s, lost));
+            }
+        }
+        events.push(Event::Tax { card, halved });
+    }
+
+    fn tax_bonus(&mut self, kind: TaxKind) {
+        let score = |p: &Player| match kind {
+            TaxKind::MostSwords => i64::from(p.swords()),
+            TaxKind::FewestPoints => -i64::from(p.vp()),
+        };
+        let best = self.players.iter().map(score).max().unwrap_or(0);
+        for s in self.seats_from(self.active) {
+            if score(self.player(s)) == best {
+                self.effects.push_back(Effect::Coins {
+                    seat: s,
+                    n: 1,
+                    reason: CoinReason::TaxBonus,
+                });
+            }
+        }
+    }
+
+    /// Refill an empty draw pile from the discard pile.
+    ///
+    /// Spent coins on the discard pile are revealed first, oldest epoch first,
+    /// so that the new draw pile is a known multiset. In Discover the online
+    /// table adds an extra tax increase before a refill when both piles are
+    /// empty, and before the second and every later reshuffle of one Discover.
+    fn refill(&mut self, events: &mut Vec<Event>) -> Refill {
+        if let Phase::Discover {
+            reshuffles,
+            extra_tax_armed,
+            ..
+        } = self.phase
+        {
+            let stalled = self.discard_total() == 0 || reshuffles >= 1;
+            if stalled && !extra_tax_armed {
+                self.tax(None, events);
+                if let Phase::Discover {
+                    extra_tax_armed, ..
+                } = &mut self.phase
+                {
+                    *extra_tax_armed = true;
+                }
+            }
+        }
+        if self.discard_total() == 0 {
+            return Refill::Exhausted;
+        }
+        if let Some(epoch) = self.discard_unseen.oldest() {
+            self.waiting = Some(Wait::RevealSpent(epoch));
+            return Refill::Waiting;
+        }
+        let empty = vec![0; self.discard_known.len()];
+        let counts = std::mem::replace(&mut self.discard_known, empty);
+        self.discard_known_total = 0;
+        // The draw pile is empty whenever a refill is asked for.
+        if self.deck.reshuffle(counts).is_ok() {
+            events.push(Event::Reshuffled {
+                cards: self.deck.draw_pile(),
+            });
+        }
+        if let Phase::Discover {
+            reshuffles,
+            extra_tax_armed,
+            ..
+        } = &mut self.phase
+        {
+            *reshuffles = reshuffles.saturating_add(1);
+            *extra_tax_armed = false;
+        }
+        Refill::Done
+    }
+
+    fn resolve(&mut self, effect: Effect, events: &mut Vec<Event>) {
+        match effect {
+            Effect::Coins { seat, n, reason } => {
+                let mut gained = 0;
+                while gained < n {
+                    if let Some(epoch) = self.deck.draw_face_down() {
+                        self.player_mut(seat).coins.add(epoch, 1);
+                        gained += 1;
+                        continue;
+                    }
+                    match self.refill(events) {
+                        Refill::Done => {}
+                        Refill::Waiting => {
+                            self.effects.push_front(Effect::Coins {
+                                seat,
+                                n: n - gained,
+                                reason,
+                            });
+                            if gained > 0 {
+                                events.push(Event::Coins {
+                                    seat,
+                                    gained,
+                                    due: gained,
+                                    reason,
+                                });
+                            }
+                            return;
+                        }
+                        Refill::Exhausted => break,
+                    }
+                }
+                events.push(Event::Coins {
+                    seat,
+                    gained,
+                    due: n,
+                    reason,
+                });
+            }
+            Effect::Compensate { from, to } => self.pay_compensation(from, to, events),
+            Effect::RevealForDiscover => {
+                if self.deck.draw_pile() > 0 {
+                    self.waiting = Some(Wait::RevealTop);
+                    return;
+                }
+                match self.refill(events) {
+                    Refill::Done | Refill::Waiting => {
+                        self.effects.push_front(Effect::RevealForDiscover)
+                    }
+                    Refill::Exhausted => events.push(Event::NothingToDraw),
+                }
+            }
+            Effect::Discard(card) => self.discard(card),
+            Effect::EndTurn => self.end_turn(events),
+        }
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        let next = self.active.next(self.seats);
+        let round_over = next == self.start;
+        // Nothing could be drawn for a whole round: every card is in someone's
+        // display and no tax can free one, so no one can ever gain again.
+        let dead = usize::from(self.idle_turns) >= usize::from(self.seats);
+        if (self.end_triggered && round_over) || dead {
+            self.phase = Phase::Over;
+            let winners = self.result().map(|r| r.winners()).unwrap_or_default();
+            events.push(Event::GameOver { winners });
+            return;
+        }
+        self.active = next;
+        self.turn += 1;
+        self.phase = Phase::discover();
+        events.push(Event::TurnStarted {
+            seat: next,
+            turn: self.turn,
+        });
+    }
+
+    /// Automatic progress when no effect is queued; `false` when the game
+    /// waits for a decision.
+    fn advance(&mut self, events: &mut Vec<Event>) -> bool {
+        let Phase::Trade { taker, stage } = self.phase else {
+            return false;
+        };
+        match stage {
+            TradeStage::Bonus => {
+                let p = self.player(taker);
+                let admirals = p.count(PersonKind::Admiral);
+                let jesters = p.count(PersonKind::Jester);
+                if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
+                    self.effects.push_back(Effect::Coins {
+                        seat: taker,
+                        n: ADMIRAL_COINS * admirals,
+                        reason: CoinReason::Admiral,
+                    });
+                }
+                if jesters > 0 && taker != self.active && self.harbor.is_empty() {
+                    self.effects.push_back(Effect::Coins {
+                        seat: taker,
+                        n: jesters,
+                        reason: CoinReason::JesterEmptyHarbor,
+                    });
+                }
+                self.phase = Phase::Trade {
+                    taker,
+                    stage: TradeStage::Offer,
+                };
+            }
+            TradeStage::Offer => {
+                let governors = self.player(taker).count(PersonKind::Governor);
+                let base = if taker == self.active {
+                    match self.harbor_colours().count_ones() {
+                        0..=3 => 1,
+                        4 => 2,
+                        _ => 3,
+                    }
+                } else {
+                    1
+                };
+                let takes_left = u8::try_from(base + governors).unwrap_or(u8::MAX);
+                self.phase = Phase::Trade {
+                    taker,
+                    stage: TradeStage::Choosing { takes_left },
+                };
+            }
+            TradeStage::Choosing { takes_left } => {
+                let can_take = takes_left > 0 && self.can_take_something(taker);
+                let can_claim = taker == self.active && self.can_claim_something(taker);
+                if can_take || can_claim {
+                    return false;
+                }
+                if takes_left > 0 {
+                    events.push(Event::Skipped { seat: taker });
+                }
+                self.phase = Phase::Trade {
+                    taker,
+                    stage: TradeStage::Done,
+                };
+            }
+            TradeStage::Done => {
+                let next = taker.next(self.seats);
+                if next == self.active {
+                    let leftovers = std::mem::take(&mut self.harbor);
+                    if !leftovers.is_empty() {
+                        events.push(Event::LeftoversDiscarded {
+                            cards: leftovers.len() as u32,
+                        });
+                    }
+                    for c in leftovers {
+                        self.discard(c);
+                    }
+                    self.effects.push_back(Effect::EndTurn);
+                } else {
+                    self.phase = Phase::Trade {
+                        taker: next,
+                        stage: TradeStage::Bonus,
+                    };
+                }
+            }
+        }
+        true
+    }
+
+    /// Resolve queued effects and automatic steps until a decision or a
+    /// chance outcome is needed or the game is over.
+    fn run(&mut self, events: &mut Vec<Event>) {
+        while self.waiting.is_none() && self.phase != Phase::Over {
+            if let Some(effect) = self.effects.pop_front() {
+                self.resolve(effect, events);
+            } else if !self.advance(events) {
+                return;
+            }
+        }
+    }
+
+    fn check_outcome(&self, outcome: &ChanceOutcome) -> Result<Wait, RuleViolation> {
+        let wait = self.waiting.ok_or(RuleViolation::NoChancePending)?;
+        if self.chance_distribution(wait).admits(outcome) {
+            Ok(wait)
+        } else {
+            Err(RuleViolation::ImpossibleOutcome(self.outcome_name(outcome)))
+        }
+    }
+
+    fn chance_distribution(&self, wait: Wait) -> Distribution<'_> {
+        match wait {
+            Wait::StartPlayer => Distribution::Uniform {
+                n: u64::from(self.seats),
+            },
+            Wait::RevealTop => self.deck.top_distribution(),
+            Wait::RevealSpent(epoch) => self.deck.held_distribution(epoch),
+        }
+    }
+
+    /// Check that every card is in exactly one place: each face-up card is
+    /// counted where it lies, and each epoch's unseen multiset has exactly as
+    /// many cards as lie face down from that epoch (draw pile, coin piles,
+    /// spent coins). Property tests and audits call this after every input.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let mut expected = deck_counts(self.options.expansion);
+        if self.seats == 5 {
+            for c in CardId::all() {
+                if matches!(
+                    c.kind(),
+                    CardKind::Expedition {
+                        five_players: true,
+                        ..
+                    }
+                ) {
+                    expected[usize::from(c.0)] += 1;
+                }
+            }
+        }
+        let mut found = self.discard_known.clone();
+        let pending = match self.phase {
+            Phase::Discover { pending_ship, .. } => pending_ship,
+            _ => None,
+        };
+        // A tax card lies on the table until its bonus is paid.
+        let resolving = self.effects.iter().filter_map(|e| match e {
+            Effect::Discard(card) => Some(card),
+            _ => None,
+        });
+        let face_up = self
+            .harbor
+            .iter()
+            .chain(&self.expeditions)
+            .chain(pending.iter())
+            .chain(resolving)
+            .chain(
+                self.players
+                    .iter()
+                    .flat_map(|p| p.persons.iter().chain(&p.expeditions)),
+            );
+        for c in face_up {
+            found[usize::from(c.0)] += 1;
+        }
+        let pool = self.deck.pool();
+        for e in 0..pool.epoch_count() {
+            let epoch = EpochId(e as u16);
+            for (i, n) in pool.unseen(epoch).iter().enumerate() {
+                found[i] += n;
+            }
+            let face_down = self
+                .players
+                .iter()
+                .map(|p| p.coins.count(epoch))
+                .sum::<u32>()
+                + self.discard_unseen.count(epoch)
+                + if epoch == self.deck.draw_epoch() {
+                    self.deck.draw_pile()
+                } else {
+                    0
+                };
+            if face_down != pool.unseen_total(epoch) {
+                return Err(format!(
+                    "epoch {e}: {} unseen cards but {face_down} lie face down",
+                    pool.unseen_total(epoch)
+                ));
+            }
+        }
+        let known: u32 = self.discard_known.iter().sum();
+        if known != self.discard_known_total {
+            return Err(format!(
+                "discard pile counts {known} face-up cards but records {}",
+                self.discard_known_total
+            ));
+        }
+        for c in CardId::all() {
+            let i = usize::from(c.0);
+            if found[i] != expected[i] {
+                return Err(format!(
+                    "{c}: {} in play, {} in the game",
+                    found[i], expected[i]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The current phase (for views).
+    pub(crate) fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The ranking key of a seat: the expedition (in that variant), VP, coins.
+    fn rank_key(&self, seat: Seat) -> (bool, u32, u32) {
+        let p = self.player(seat);
+        (
+            self.options.expedition_required && !p.expeditions.is_empty(),
+            p.vp(),
+            p.coins(),
+        )
+    }
+}
+
+pub(crate) fn wait_purpose(wait: Wait) -> &'static str {
+    match wait {
+        Wait::StartPlayer => "choose the start player",
+        Wait::RevealTop => "reveal the top card of the draw pile",
+        Wait::RevealSpent(_) => "reveal a spent coin before the reshuffle",
+    }
+}
+
+impl Game for PortRoyal {
+    const NAME: &'static str = "port-royal";
+    const MIN_SEATS: u8 = 2;
+    const MAX_SEATS: u8 = 5;
+
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Error = RuleViolation;
+
+    fn new_game(seats: u8, options: &Options) -> Result<Self, SetupError> {
+        if !(Self::MIN_SEATS..=Self::MAX_SEATS).contains(&seats) {
+            return Err(SetupError::SeatCount {
+                seats,
+                min: Self::MIN_SEATS,
+                max: Self::MAX_SEATS,
+            });
+        }
+        options.validate()?;
+        let counts = deck_counts(options.expansion);
+        let catalog_len = counts.len();
+        let mut deck = Deck::new(counts);
+        let mut players = vec![Player::default(); usize::from(seats)];
+        for p in &mut players {
+            for _ in 0..STARTING_COINS {
+                if let Some(epoch) = deck.draw_face_down() {
+                    p.coins.add(epoch, 1);
+                }
+            }
+        }
+        let expeditions = if seats == 5 {
+            CardId::all()
+                .filter(|c| {
+                    matches!(
+                        c.kind(),
+                        CardKind::Expedition {
+                            five_players: true,
+                            ..
+                        }
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(PortRoyal {
+            options: options.clone(),
+            seats,
+            deck,
+            discard_known: vec![0; catalog_len],
+            discard_known_total: 0,
+            discard_unseen: FaceDown::default(),
+            harbor: Vec::new(),
+            expeditions,
+            players,
+            start: Seat(0),
+            active: Seat(0),
+            turn: 0,
+            phase: Phase::Setup,
+            effects: VecDeque::new(),
+            waiting: Some(Wait::StartPlayer),
+            end_triggered: false,
+            idle_turns: 0,
+        })
+    }
+
+    fn next(&self) -> Next<'_> {
+        if let Some(wait) = self.waiting {
+            return Next::Chance(ChanceRequest {
+                purpose: wait_purpose(wait),
+                distribution: self.chance_distribution(wait),
+            });
+        }
+        match self.decider() {
+            Some(seat) => Next::Decision(seat),
+            None => Next::Over,
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.clear();
+        if self.decider() != Some(seat) {
+            return;
+        }
+        let claims = |out: &mut Vec<Action>| {
+            for i in 0..self.expeditions.len() as u8 {
+                if self.check_claim(seat, i).is_ok() {
+                    out.push(Action::Claim(i));
+                }
+            }
+        };
+        match self.phase {
+            Phase::Discover {
+                pending_ship: Some(_),
+                ..
+            } => {
+                out.push(Action::Repel);
+                out.push(Action::Keep);
+            }
+            Phase::Discover { drawn, .. } => {
+                let can_draw = self.can_draw();
+                if can_draw {
+                    out.push(Action::Draw);
+                }
+                if drawn || !can_draw {
+                    out.push(Action::Stop);
+                }
+                claims(out);
+            }
+            Phase::Trade {
+                stage: TradeStage::Choosing { takes_left },
+                ..
+            } => {
+                claims(out);
+                if takes_left > 0 {
+                    for (i, c) in self.harbor.iter().enumerate() {
+                        if self.check_affordable(seat, *c).is_ok() {
+                            out.push(Action::Take(i as u8, TakeMode::Normal));
+                        }
+                    }
+                }
+                out.push(Action::Pass);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_action(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        self.check_action(seat, *action)?;
+        self.perform(seat, *action, events);
+        self.run(events);
+        Ok(())
+    }
+
+    fn apply_chance(
+        &mut self,
+        outcome: &ChanceOutcome,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        let wait = self.check_outcome(outcome)?;
+        self.waiting = None;
+        match (wait, outcome) {
+            (Wait::StartPlayer, ChanceOutcome::Index(i)) => {
+                let seat = Seat(u8::try_from(*i).unwrap_or(0));
+                self.start = seat;
+                self.active = seat;
+                self.turn = 1;
+                self.phase = Phase::discover();
+                events.push(Event::StartPlayer { seat });
+                events.push(Event::TurnStarted { seat, turn: 1 });
+            }
+            (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c)) {
+                    if self.deck.reveal_top(u32::from(card.0)).is_ok() {
+                        self.discovered(card, events);
+                    }
+                }
+            }
+            (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c)) {
+                    if self.deck.reveal_held(epoch, u32::from(card.0)).is_ok() {
+                        self.discard_unseen.take_oldest();
+                        self.discard(card);
+                        events.push(Event::SpentCoinRevealed { card });
+                    }
+                }
+            }
+            // `check_outcome` admitted the outcome, so its kind matches.
+            _ => {}
+        }
+        self.run(events);
+        Ok(())
+    }
+
+    fn view(&self, observer: Observer) -> View {
+        View::of(self, observer)
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let standings = self
+            .seats_from(Seat(0))
+            .map(|seat| {
+                let key = self.rank_key(seat);
+                let better = self
+                    .seats_from(Seat(0))
+                    .filter(|&o| self.rank_key(o) > key)
+                    .count();
+                let p = self.player(seat);
+                Standing {
+                    seat,
+                    rank: better as u8,
+                    score: i64::from(p.vp()),
+                    tie_break: i64::from(p.coins()),
+                }
+            })
+            .collect();
+        Some(GameResult { standings })
+    }
+
+    fn parse_action(text: &str) -> Result<Action, ParseError> {
+        Action::parse(text)
+    }
+
+    fn parse_outcome(&self, text: &str) -> Result<ChanceOutcome, ParseError> {
+        let text = text.trim();
+        if let Some(n) = text.strip_prefix("seat:") {
+            let seat = n
+                .parse::<u64>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .ok_or_else(|| ParseError::new(text, "seats count from 1"))?;
+            return Ok(ChanceOutcome::Index(seat));
+        }
+        CardId::parse(text)
+            .map(|c| ChanceOutcome::Cards(vec![u32::from(c.0)]))
+            .ok_or_else(|| ParseError::new(text, "not a card name or seat:N"))
+    }
+
+    fn outcome_name(&self, outcome: &ChanceOutcome) -> String {
+        match outcome {
+            ChanceOutcome::Index(i) => format!("seat:{}", i + 1),
+            ChanceOutcome::Cards(cards) => cards
+                .iter()
+                .map(|&c| CardId::from_index(c).map_or_else(|| format!("card#{c}"), |c| c.name()))
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+}
