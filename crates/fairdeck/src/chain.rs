@@ -1,0 +1,391 @@
+//! Hash chains: one committed tip per seat, one revealed link per chance event.
+//!
+//! `x_0 = SHA256("roundtable/chain/v1" || seed)`, `x_{j+1} = SHA256(x_j)`,
+//! commitment `x_L`, reveal `k` (for `k = 1..=L`) is `x_{L-k}`. Each reveal is
+//! the unique preimage of the one before it, so once the tip is committed a
+//! seat's only freedom is to stop revealing.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::FairdeckError;
+
+/// Domain string hashed before the seed to make link 0.
+pub const CHAIN_DOMAIN: &[u8] = b"roundtable/chain/v1";
+
+/// The longest chain this implementation builds or verifies.
+///
+/// A peer can name any length in its genesis or continuation; refusing more
+/// than 2^20 links (about a third of a second of hashing) keeps a hostile
+/// length from becoming a denial of service, and is 256 times the length a
+/// Port Royal game uses.
+pub const MAX_CHAIN_LENGTH: u64 = 1 << 20;
+
+/// The chain length a seat commits to for a game of Port Royal.
+///
+/// A Port Royal game raises one chance event for the start player and one per
+/// card revealed (discovery phase, expeditions, coins revealed at a reshuffle,
+/// one request per epoch). Even long five-seat games stay at a few hundred
+/// events; 4096 is at least ten times the longest game we expect, costs about
+/// a millisecond to build, and a game that still outlives it continues with a
+/// fresh signed commitment ([`ChainContinuation`]) instead of failing.
+pub const PORT_ROYAL_CHAIN_LENGTH: u64 = 4096;
+
+/// How many links lie between two stored checkpoints by default.
+///
+/// With `C = 64` a seat stores `ceil(L / 64)` links (2 KiB for a 4096-link
+/// chain, instead of 128 KiB for all of them) and computes a reveal with at
+/// most 63 hashes (tens of microseconds).
+pub const DEFAULT_CHECKPOINT_INTERVAL: u64 = 64;
+
+/// The first link of the chain grown from `seed`: `SHA256(CHAIN_DOMAIN || seed)`.
+pub fn chain_start(seed: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(CHAIN_DOMAIN);
+    h.update(seed);
+    h.finalize().into()
+}
+
+/// One step along a chain: `SHA256(link)`.
+pub fn next_link(link: &[u8; 32]) -> [u8; 32] {
+    Sha256::digest(link).into()
+}
+
+/// `steps` applications of [`next_link`] to `link`.
+fn walk(mut link: [u8; 32], steps: u64) -> [u8; 32] {
+    for _ in 0..steps {
+        link = next_link(&link);
+    }
+    link
+}
+
+fn check_length(length: u64) -> Result<(), FairdeckError> {
+    if length == 0 || length > MAX_CHAIN_LENGTH {
+        return Err(FairdeckError::ChainLength {
+            length,
+            max: MAX_CHAIN_LENGTH,
+        });
+    }
+    Ok(())
+}
+
+/// The commitment (tip `x_L`) of the chain with this seed and length.
+pub fn chain_commitment(seed: &[u8; 32], length: u64) -> Result<[u8; 32], FairdeckError> {
+    check_length(length)?;
+    Ok(walk(chain_start(seed), length))
+}
+
+/// A seat's own chain: the secret seed and enough links to answer every reveal.
+///
+/// Only every `C`-th link is kept (a *checkpoint*): the memory is
+/// `ceil(L / C) * 32` bytes, and a reveal costs at most `C - 1` hashes from the
+/// nearest checkpoint below it. Building the chain costs `L + 1` hashes once.
+///
+/// `Debug` does not print the seed, which must stay secret until the game is
+/// over.
+#[derive(Clone)]
+pub struct ChainSecret {
+    seed: [u8; 32],
+    length: u64,
+    interval: u64,
+    /// `checkpoints[i] = x_{i * interval}` for every `i * interval < length`.
+    checkpoints: Vec<[u8; 32]>,
+    commitment: [u8; 32],
+}
+
+impl fmt::Debug for ChainSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChainSecret")
+            .field("seed", &"<secret>")
+            .field("length", &self.length)
+            .field("checkpoint_interval", &self.interval)
+            .field("commitment", &crate::hex32(&self.commitment))
+            .finish()
+    }
+}
+
+impl ChainSecret {
+    /// Build a chain of `length` links from `seed` with the default checkpoint
+    /// interval ([`DEFAULT_CHECKPOINT_INTERVAL`]).
+    ///
+    /// The seed must come from a cryptographically secure source (the OS) and
+    /// must not be reused for another chain.
+    pub fn new(seed: [u8; 32], length: u64) -> Result<Self, FairdeckError> {
+        Self::with_checkpoint_interval(seed, length, DEFAULT_CHECKPOINT_INTERVAL)
+    }
+
+    /// Build a chain keeping every `interval`-th link.
+    ///
+    /// `interval = 1` keeps every link (fastest reveals, `32 * L` bytes);
+    /// `interval >= length` keeps only `x_0` (32 bytes, up to `L - 1` hashes
+    /// per reveal).
+    pub fn with_checkpoint_interval(
+        seed: [u8; 32],
+        length: u64,
+        interval: u64,
+    ) -> Result<Self, FairdeckError> {
+        check_length(length)?;
+        if interval == 0 {
+            return Err(FairdeckError::CheckpointInterval);
+        }
+        let mut checkpoints = Vec::with_capacity(length.div_ceil(interval) as usize);
+        let mut link = chain_start(&seed);
+        for j in 0..length {
+            if j % interval == 0 {
+                checkpoints.push(link);
+            }
+            link = next_link(&link);
+        }
+        Ok(ChainSecret {
+            seed,
+            length,
+            interval,
+            checkpoints,
+            commitment: link,
+        })
+    }
+
+    /// The seed, to be published after the game so anyone can audit the chain.
+    pub fn seed(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
+    /// The chain's length L: how many reveals it can answer.
+    pub fn length(&self) -> u64 {
+        self.length
+    }
+
+    /// The distance between stored checkpoints.
+    pub fn checkpoint_interval(&self) -> u64 {
+        self.interval
+    }
+
+    /// The bytes of links held in memory (checkpoints plus the tip).
+    pub fn stored_bytes(&self) -> usize {
+        (self.checkpoints.len() + 1) * 32
+    }
+
+    /// The commitment `x_L`, published at genesis (or in a continuation).
+    pub fn commitment(&self) -> [u8; 32] {
+        self.commitment
+    }
+
+    /// Reveal `k` (`1..=L`): the link `x_{L-k}`.
+    pub fn reveal(&self, k: u64) -> Result<[u8; 32], FairdeckError> {
+        if k == 0 || k > self.length {
+            return Err(FairdeckError::WrongIndex {
+                index: k,
+                length: self.length,
+            });
+        }
+        let j = self.length - k;
+        let slot = j / self.interval;
+        let start =
+            self.checkpoints
+                .get(slot as usize)
+                .copied()
+                .ok_or(FairdeckError::WrongIndex {
+                    index: k,
+                    length: self.length,
+                })?;
+        Ok(walk(start, j - slot * self.interval))
+    }
+
+    /// The continuation message announcing this chain as the one that answers
+    /// events `first_event ..= first_event + L - 1`.
+    pub fn continuation(&self, first_event: u64) -> ChainContinuation {
+        ChainContinuation {
+            first_event,
+            length: self.length,
+            commitment: self.commitment,
+        }
+    }
+}
+
+/// Check one reveal against the link before it: `SHA256(reveal) == previous`.
+///
+/// `previous` is the commitment for the first reveal of a chain and the
+/// previous reveal after that. One hash.
+pub fn verify_reveal(previous: &[u8; 32], reveal: &[u8; 32]) -> Result<(), FairdeckError> {
+    if next_link(reveal) == *previous {
+        Ok(())
+    } else {
+        Err(FairdeckError::WrongLink { event: None })
+    }
+}
+
+/// Check a chain opened after the game: the seed and length produce
+/// `commitment`, and `reveals[i]` is reveal `i + 1` of that chain.
+///
+/// `reveals` may be shorter than the chain (a game rarely uses all of it) but
+/// not longer. Costs `L + 1` hashes and constant memory.
+pub fn verify_opened_chain(
+    seed: &[u8; 32],
+    length: u64,
+    commitment: &[u8; 32],
+    reveals: &[[u8; 32]],
+) -> Result<(), FairdeckError> {
+    check_length(length)?;
+    let used = reveals.len() as u64;
+    if used > length {
+        return Err(FairdeckError::TooManyReveals {
+            reveals: used,
+            length,
+        });
+    }
+    let mut link = chain_start(seed);
+    // Walking up from x_0 visits reveals L, L-1, ..., 1; the last mismatch
+    // seen is the earliest wrong reveal.
+    let mut mismatch = None;
+    for j in 0..length {
+        let k = length - j;
+        if k <= used && reveals.get((k - 1) as usize) != Some(&link) {
+            mismatch = Some(k);
+        }
+        link = next_link(&link);
+    }
+    if link != *commitment {
+        return Err(FairdeckError::WrongCommitment);
+    }
+    match mismatch {
+        Some(k) => Err(FairdeckError::WrongLink { event: Some(k) }),
+        None => Ok(()),
+    }
+}
+
+/// A seat's next chain, announced before its current chain runs out.
+///
+/// The seat signs this (inside its envelope, see the spec) and the table
+/// records it before the seat's reveal for the current chain's last event;
+/// after that event, reveals for `first_event ..= first_event + length - 1`
+/// come from the new chain: event `e` is answered by its reveal
+/// `e - first_event + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChainContinuation {
+    /// The first event the new chain answers: the old chain's last event + 1.
+    pub first_event: u64,
+    /// The new chain's length.
+    pub length: u64,
+    /// The new chain's tip.
+    pub commitment: [u8; 32],
+}
+
+/// What peers keep about one seat's chain: checks each reveal as it arrives.
+///
+/// It holds the last accepted link (32 bytes) and the event numbers, accepts
+/// reveals strictly in event order, and switches to the seat's continuation
+/// once the current chain's last link has been revealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainTracker {
+    last_link: [u8; 32],
+    next_event: u64,
+    last_event: u64,
+    continuation: Option<ChainContinuation>,
+}
+
+impl ChainTracker {
+    /// Track a chain committed at genesis, answering events `1..=length`.
+    pub fn new(commitment: [u8; 32], length: u64) -> Result<Self, FairdeckError> {
+        Self::starting_at(1, commitment, length)
+    }
+
+    /// Track a chain answering events `first_event ..= first_event + length - 1`.
+    pub fn starting_at(
+        first_event: u64,
+        commitment: [u8; 32],
+        length: u64,
+    ) -> Result<Self, FairdeckError> {
+        check_length(length)?;
+        if first_event == 0 {
+            return Err(FairdeckError::WrongEvent {
+                expected: 1,
+                got: 0,
+            });
+        }
+        let last_event = first_event
+            .checked_add(length - 1)
+            .ok_or(FairdeckError::EventOverflow { max: u64::MAX })?;
+        Ok(ChainTracker {
+            last_link: commitment,
+            next_event: first_event,
+            last_event,
+            continuation: None,
+        })
+    }
+
+    /// The event whose reveal is due next.
+    pub fn next_event(&self) -> u64 {
+        self.next_event
+    }
+
+    /// The last event the current chain answers.
+    pub fn last_event(&self) -> u64 {
+        self.last_event
+    }
+
+    /// The last accepted link (the commitment before any reveal).
+    pub fn last_link(&self) -> &[u8; 32] {
+        &self.last_link
+    }
+
+    /// The continuation on record, if any.
+    pub fn continuation(&self) -> Option<&ChainContinuation> {
+        self.continuation.as_ref()
+    }
+
+    /// Record the seat's continuation. It must start right after the current
+    /// chain's last event, name a valid length, and come before the reveal of
+    /// that last event; there is at most one per chain.
+    pub fn continue_with(&mut self, next: ChainContinuation) -> Result<(), FairdeckError> {
+        if self.continuation.is_some() {
+            return Err(FairdeckError::ContinuationTwice);
+        }
+        let expected = self
+            .last_event
+            .checked_add(1)
+            .ok_or(FairdeckError::EventOverflow { max: u64::MAX })?;
+        if next.first_event != expected {
+            return Err(FairdeckError::ContinuationMisplaced {
+                expected,
+                got: next.first_event,
+            });
+        }
+        check_length(next.length)?;
+        next.first_event
+            .checked_add(next.length - 1)
+            .ok_or(FairdeckError::EventOverflow { max: u64::MAX })?;
+        self.continuation = Some(next);
+        Ok(())
+    }
+
+    /// Accept the seat's reveal for `event`, which must be the next event and
+    /// hash to the last accepted link. On error nothing changes.
+    pub fn accept(&mut self, event: u64, reveal: &[u8; 32]) -> Result<(), FairdeckError> {
+        // Invariant: next_event <= last_event, because the last link is only
+        // accepted with a continuation on record, which then takes over.
+        if event != self.next_event {
+            return Err(FairdeckError::WrongEvent {
+                expected: self.next_event,
+                got: event,
+            });
+        }
+        if event == self.last_event && self.continuation.is_none() {
+            return Err(FairdeckError::ContinuationMissing { event });
+        }
+        if next_link(reveal) != self.last_link {
+            return Err(FairdeckError::WrongLink { event: Some(event) });
+        }
+        if event == self.last_event {
+            if let Some(next) = self.continuation.take() {
+                self.last_link = next.commitment;
+                self.last_event = next.first_event + (next.length - 1);
+            }
+        } else {
+            self.last_link = *reveal;
+        }
+        self.next_event = event + 1;
+        Ok(())
+    }
+}
