@@ -1,2 +1,78 @@
-//! The `roundtable` command.
-fn main() {}
+//! The `roundtable` command: play, run rule scenarios, check randomness.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+
+mod play;
+mod scenario;
+
+/// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
+#[derive(Debug, Parser)]
+#[command(name = "roundtable", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play a local game of Port Royal between bots and print its log and
+    /// result (the default when no command is given).
+    Play(play::PlayArgs),
+    /// Run a rule scenario and print the final public state as JSON
+    /// (exit 0 ok, 2 malformed, 3 a step refused, 4 an expectation failed).
+    Scenario {
+        /// The scenario file (TOML).
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => play::run(&play::PlayArgs::default()),
+        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Scenario { file }) => return run_scenario(&file),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("roundtable: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_scenario(file: &std::path::Path) -> ExitCode {
+    match std::fs::read_to_string(file) {
+        Ok(text) => scenario::run_text(&text).report(file),
+        Err(e) => {
+            eprintln!("{}: {e}", file.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Read `key=value` options into a game's options; values are TOML literals
+/// (`true`, `12`) or else plain strings.
+pub(crate) fn parse_options<O: for<'de> serde::Deserialize<'de>>(pairs: &[String]) -> Result<O> {
+    let mut table = toml::Table::new();
+    for pair in pairs {
+        let Some((key, value)) = pair.split_once('=') else {
+            bail!("option {pair:?} is not key=value");
+        };
+        let key = key.trim().replace('-', "_");
+        let value = value.trim();
+        let parsed = toml::from_str::<toml::Table>(&format!("v = {value}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_owned()));
+        table.insert(key, parsed);
+    }
+    toml::Value::Table(table)
+        .try_into()
+        .context("reading the options")
+}

@@ -107,3 +107,45 @@ pub fn play<G: Game>(
         inspect(game);
     }
 }
+
+/// A uniform integer in `[0, n)` from a stream of uniform 64-bit words,
+/// rejecting the words that would bias `v mod n` (the protocol's rule).
+/// `n` must be at least 1.
+pub fn uniform_below(n: u64, next_u64: &mut impl FnMut() -> u64) -> u64 {
+    let n = n.max(1);
+    let zone = u64::MAX - (u64::MAX - n + 1) % n;
+    loop {
+        let v = next_u64();
+        if v <= zone {
+            return v % n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_below_rejects_the_biased_tail() {
+        // For n = 3, 2^64 mod 3 = 1, so only u64::MAX itself is rejected.
+        let mut words = [u64::MAX, 7].into_iter();
+        assert_eq!(uniform_below(3, &mut || words.next().unwrap_or(0)), 1);
+        let mut one = || 42;
+        assert_eq!(uniform_below(1, &mut one), 0);
+    }
+
+    #[test]
+    fn multiset_sampling_walks_counts_in_catalog_order() {
+        let counts = [2, 0, 1];
+        let mut picks = [2u64, 0].into_iter();
+        let outcome = sample(
+            &Distribution::Multiset {
+                counts: &counts,
+                take: 2,
+            },
+            &mut |_| picks.next().unwrap_or(0),
+        );
+        assert_eq!(outcome, ChanceOutcome::Cards(vec![2, 0]));
+    }
+}

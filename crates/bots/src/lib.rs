@@ -1,0 +1,45 @@
+//! Computer players.
+//!
+//! A bot sees exactly what its seat may know (the seat's view) and the legal
+//! actions, and returns one of them. Whoever drives it submits that action the
+//! same way a person's move is submitted, so a bot has no powers a player lacks.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use roundtable_engine::{Game, Seat};
+
+/// A computer player for game `G`.
+pub trait Bot<G: Game>: Send {
+    /// A short name for logs ("random").
+    fn name(&self) -> &'static str;
+
+    /// Pick one of `legal` (never empty) for `seat`, knowing only `view`.
+    /// Returns an index into `legal`.
+    fn choose(&mut self, seat: Seat, view: &G::View, legal: &[G::Action]) -> usize;
+}
+
+/// Picks a legal action uniformly at random from its own seeded stream.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    /// A random bot whose choices are reproducible from `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn choose(&mut self, _seat: Seat, _view: &G::View, legal: &[G::Action]) -> usize {
+        // Modulo bias is irrelevant for a bot's choice among a few actions.
+        (self.rng.next_u64() % legal.len().max(1) as u64) as usize
+    }
+}
