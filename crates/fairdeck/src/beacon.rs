@@ -168,3 +168,90 @@ impl EventReveals {
         Ok(beacon(game_id, self.event, &self.reveals()?))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domain_lists_forfeited_seats() {
+        let r = Some([1u8; 32]);
+        assert_eq!(beacon_domain(&[r, r, r]), b"roundtable/beacon/v1");
+        assert_eq!(
+            beacon_domain(&[r, None, r, None]),
+            b"roundtable/beacon-forfeited/v1:1,3;"
+        );
+        assert_eq!(beacon_domain(&[None]), b"roundtable/beacon-forfeited/v1:0;");
+        let mut twelve = vec![r; 12];
+        twelve[10] = None;
+        assert_eq!(
+            beacon_domain(&twelve),
+            b"roundtable/beacon-forfeited/v1:10;"
+        );
+    }
+
+    #[test]
+    fn forfeiting_changes_the_beacon() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let g = [0u8; 32];
+        let all = beacon(&g, 1, &[Some(a), Some(b)]);
+        assert_ne!(all, beacon(&g, 1, &[Some(a), None]));
+        assert_ne!(
+            beacon(&g, 1, &[Some(a), None]),
+            beacon(&g, 1, &[None, Some(a)])
+        );
+        assert_ne!(all, beacon(&g, 2, &[Some(a), Some(b)]));
+        assert_ne!(all, beacon(&[1; 32], 1, &[Some(a), Some(b)]));
+        assert_ne!(all, beacon(&g, 1, &[Some(b), Some(a)]));
+    }
+
+    #[test]
+    fn event_reveals_bookkeeping() -> Result<(), FairdeckError> {
+        assert_eq!(EventReveals::new(1, 0), Err(FairdeckError::NoSeats));
+        let g = [5u8; 32];
+        let mut e = EventReveals::new(9, 3)?;
+        assert_eq!(e.event(), 9);
+        assert_eq!(e.missing(), vec![0, 1, 2]);
+        assert_eq!(e.beacon(&g), Err(FairdeckError::MissingReveal { seat: 0 }));
+        assert_eq!(
+            e.reveal(3, [0; 32]),
+            Err(FairdeckError::UnknownSeat { seat: 3, seats: 3 })
+        );
+        assert_eq!(
+            e.forfeit(200),
+            Err(FairdeckError::UnknownSeat {
+                seat: 200,
+                seats: 3
+            })
+        );
+        assert_eq!(e.reveal(0, [1; 32]), Ok(true));
+        assert_eq!(e.reveal(0, [1; 32]), Ok(false));
+        assert_eq!(
+            e.reveal(0, [2; 32]),
+            Err(FairdeckError::DuplicateReveal { seat: 0 })
+        );
+        assert_eq!(
+            e.forfeit(0),
+            Err(FairdeckError::AlreadyRevealed { seat: 0 })
+        );
+        e.forfeit(1)?;
+        e.forfeit(1)?;
+        assert_eq!(
+            e.reveal(1, [1; 32]),
+            Err(FairdeckError::SeatForfeited { seat: 1 })
+        );
+        assert!(!e.is_complete());
+        assert_eq!(e.beacon(&g), Err(FairdeckError::MissingReveal { seat: 2 }));
+        e.reveal(2, [3; 32])?;
+        assert!(e.is_complete());
+        assert_eq!(
+            e.beacon(&g)?,
+            beacon(&g, 9, &[Some([1; 32]), None, Some([3; 32])])
+        );
+        let mut gone = EventReveals::new(1, 2)?;
+        gone.forfeit(0)?;
+        gone.forfeit(1)?;
+        assert_eq!(gone.beacon(&g), Err(FairdeckError::AllForfeited));
+        Ok(())
+    }
+}

@@ -389,3 +389,220 @@ impl ChainTracker {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links(seed: [u8; 32], length: u64) -> Vec<[u8; 32]> {
+        let mut v = vec![chain_start(&seed)];
+        for j in 0..length as usize {
+            let n = next_link(&v[j]);
+            v.push(n);
+        }
+        v
+    }
+
+    #[test]
+    fn reveals_are_the_links_from_the_top() -> Result<(), FairdeckError> {
+        let seed = [9; 32];
+        let all = links(seed, 200);
+        for interval in [1, 2, 7, 64, 199, 200, 1000] {
+            let chain = ChainSecret::with_checkpoint_interval(seed, 200, interval)?;
+            assert_eq!(chain.commitment(), all[200]);
+            for k in 1..=200u64 {
+                assert_eq!(
+                    chain.reveal(k)?,
+                    all[(200 - k) as usize],
+                    "k={k} C={interval}"
+                );
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn memory_is_the_checkpoints() -> Result<(), FairdeckError> {
+        let chain = ChainSecret::new([0; 32], PORT_ROYAL_CHAIN_LENGTH)?;
+        assert_eq!(chain.stored_bytes(), (4096 / 64 + 1) * 32);
+        let chain = ChainSecret::with_checkpoint_interval([0; 32], 100, 1)?;
+        assert_eq!(chain.stored_bytes(), 101 * 32);
+        Ok(())
+    }
+
+    #[test]
+    fn bad_lengths_and_indices_are_refused() -> Result<(), FairdeckError> {
+        assert_eq!(
+            ChainSecret::new([0; 32], 0).err(),
+            Some(FairdeckError::ChainLength {
+                length: 0,
+                max: MAX_CHAIN_LENGTH
+            })
+        );
+        assert!(matches!(
+            ChainSecret::new([0; 32], MAX_CHAIN_LENGTH + 1),
+            Err(FairdeckError::ChainLength { .. })
+        ));
+        assert_eq!(
+            ChainSecret::with_checkpoint_interval([0; 32], 5, 0).err(),
+            Some(FairdeckError::CheckpointInterval)
+        );
+        let chain = ChainSecret::new([0; 32], 5)?;
+        assert_eq!(
+            chain.reveal(0),
+            Err(FairdeckError::WrongIndex {
+                index: 0,
+                length: 5
+            })
+        );
+        assert_eq!(
+            chain.reveal(6),
+            Err(FairdeckError::WrongIndex {
+                index: 6,
+                length: 5
+            })
+        );
+        assert_eq!(
+            chain.reveal(u64::MAX),
+            Err(FairdeckError::WrongIndex {
+                index: u64::MAX,
+                length: 5
+            })
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn debug_hides_the_seed() -> Result<(), FairdeckError> {
+        let chain = ChainSecret::new([0xab; 32], 3)?;
+        let text = format!("{chain:?}");
+        assert!(!text.contains("abab"), "{text}");
+        assert!(text.contains("<secret>"));
+        Ok(())
+    }
+
+    #[test]
+    fn opened_chain_names_the_first_wrong_reveal() -> Result<(), FairdeckError> {
+        let chain = ChainSecret::new([3; 32], 10)?;
+        let c = chain.commitment();
+        let mut reveals: Vec<[u8; 32]> =
+            (1..=6).map(|k| chain.reveal(k)).collect::<Result<_, _>>()?;
+        verify_opened_chain(&[3; 32], 10, &c, &reveals)?;
+        verify_opened_chain(&[3; 32], 10, &c, &[])?;
+        reveals[3][0] ^= 1;
+        reveals[5][0] ^= 1;
+        assert_eq!(
+            verify_opened_chain(&[3; 32], 10, &c, &reveals),
+            Err(FairdeckError::WrongLink { event: Some(4) })
+        );
+        assert_eq!(
+            verify_opened_chain(&[4; 32], 10, &c, &[]),
+            Err(FairdeckError::WrongCommitment)
+        );
+        assert_eq!(
+            verify_opened_chain(&[3; 32], 11, &c, &[]),
+            Err(FairdeckError::WrongCommitment)
+        );
+        let eleven = vec![[0; 32]; 11];
+        assert_eq!(
+            verify_opened_chain(&[3; 32], 10, &c, &eleven),
+            Err(FairdeckError::TooManyReveals {
+                reveals: 11,
+                length: 10
+            })
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn tracker_accepts_in_order_and_continues() -> Result<(), FairdeckError> {
+        let first = ChainSecret::new([1; 32], 3)?;
+        let second = ChainSecret::new([2; 32], 4)?;
+        let mut t = ChainTracker::new(first.commitment(), 3)?;
+        assert_eq!(t.next_event(), 1);
+        assert_eq!(t.last_event(), 3);
+        // Out of order, wrong link: refused, nothing changes.
+        assert_eq!(
+            t.accept(2, &first.reveal(2)?),
+            Err(FairdeckError::WrongEvent {
+                expected: 1,
+                got: 2
+            })
+        );
+        assert_eq!(
+            t.accept(1, &first.reveal(2)?),
+            Err(FairdeckError::WrongLink { event: Some(1) })
+        );
+        let before = t.clone();
+        assert!(t.accept(1, &[0; 32]).is_err());
+        assert_eq!(t, before);
+        t.accept(1, &first.reveal(1)?)?;
+        t.accept(2, &first.reveal(2)?)?;
+        // The last link needs the continuation first.
+        assert_eq!(
+            t.accept(3, &first.reveal(3)?),
+            Err(FairdeckError::ContinuationMissing { event: 3 })
+        );
+        assert_eq!(
+            t.continue_with(second.continuation(5)),
+            Err(FairdeckError::ContinuationMisplaced {
+                expected: 4,
+                got: 5
+            })
+        );
+        assert!(matches!(
+            t.continue_with(ChainContinuation {
+                first_event: 4,
+                length: 0,
+                commitment: [0; 32]
+            }),
+            Err(FairdeckError::ChainLength { .. })
+        ));
+        t.continue_with(second.continuation(4))?;
+        assert_eq!(
+            t.continue_with(second.continuation(4)),
+            Err(FairdeckError::ContinuationTwice)
+        );
+        t.accept(3, &first.reveal(3)?)?;
+        // Now the second chain answers events 4..=7 with its reveals 1..=4.
+        assert_eq!(t.next_event(), 4);
+        assert_eq!(t.last_event(), 7);
+        assert_eq!(t.last_link(), &second.commitment());
+        assert_eq!(
+            t.accept(4, &first.reveal(3)?),
+            Err(FairdeckError::WrongLink { event: Some(4) })
+        );
+        for (event, k) in (4..=6).zip(1..) {
+            t.accept(event, &second.reveal(k)?)?;
+        }
+        assert_eq!(
+            t.accept(7, &second.reveal(4)?),
+            Err(FairdeckError::ContinuationMissing { event: 7 })
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn tracker_refuses_event_zero_and_overflow() {
+        assert!(matches!(
+            ChainTracker::starting_at(0, [0; 32], 5),
+            Err(FairdeckError::WrongEvent { .. })
+        ));
+        assert_eq!(
+            ChainTracker::starting_at(u64::MAX, [0; 32], 2),
+            Err(FairdeckError::EventOverflow { max: u64::MAX })
+        );
+        let t = ChainTracker::starting_at(u64::MAX, [0; 32], 1);
+        assert!(t.is_ok());
+        if let Ok(mut t) = t {
+            assert!(matches!(
+                t.continue_with(ChainContinuation {
+                    first_event: 0,
+                    length: 1,
+                    commitment: [0; 32]
+                }),
+                Err(FairdeckError::EventOverflow { .. })
+            ));
+        }
+    }
+}

@@ -93,3 +93,54 @@ pub fn parse_hex32(what: &'static str, text: &str) -> Result<[u8; 32], FairdeckE
 pub fn hex32(bytes: &[u8; 32]) -> String {
     hex::encode(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_decoding_names_the_problem() {
+        let good = "00".repeat(32);
+        assert_eq!(parse_hex32("seed", &good), Ok([0; 32]));
+        assert_eq!(parse_hex32("seed", &"AB".repeat(32)), Ok([0xab; 32]));
+        assert_eq!(
+            parse_hex32("seed", "abc"),
+            Err(FairdeckError::WrongHexLength {
+                what: "seed",
+                expected: 64,
+                got: 3
+            })
+        );
+        assert!(matches!(
+            parse_hex32("seed", &"zz".repeat(32)),
+            Err(FairdeckError::NotHex { .. })
+        ));
+        assert!(matches!(
+            parse_hex32("seed", &"é".repeat(64)),
+            Err(FairdeckError::NotHex { .. })
+        ));
+        assert_eq!(
+            bytes32("reveal", &[0; 31]),
+            Err(FairdeckError::WrongLength {
+                what: "reveal",
+                expected: 32,
+                got: 31
+            })
+        );
+        assert_eq!(hex32(&[0xab; 32]), "ab".repeat(32));
+    }
+
+    #[test]
+    fn errors_read_as_sentences() {
+        let e = FairdeckError::WrongLink { event: Some(4) };
+        assert_eq!(
+            e.to_string(),
+            "wrong link: the reveal for event 4 does not hash to the previous link"
+        );
+        let e = FairdeckError::WrongLink { event: None };
+        assert_eq!(
+            e.to_string(),
+            "wrong link: the reveal does not hash to the previous link"
+        );
+    }
+}

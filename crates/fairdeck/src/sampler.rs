@@ -160,3 +160,98 @@ pub fn answer(beacon: &[u8; 32], chance: Chance<'_>) -> Result<ChanceValue, Fair
         Chance::Multiset { counts, take } => sampler.draw(counts, take).map(ChanceValue::Cards),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_ranges_are_refused() {
+        let mut s = Sampler::new(&[0; 32]);
+        assert_eq!(s.uniform(0), Err(FairdeckError::EmptyRange));
+        assert_eq!(s.pick_seat(0), Err(FairdeckError::NoSeats));
+        assert_eq!(
+            s.draw(&[3, 0, 2, 5], 11),
+            Err(FairdeckError::TakeExceedsTotal {
+                take: 11,
+                total: 10
+            })
+        );
+        assert_eq!(
+            s.draw(&[], 1),
+            Err(FairdeckError::TakeExceedsTotal { take: 1, total: 0 })
+        );
+        assert_eq!(s.words_used(), 0, "refusals consume nothing");
+    }
+
+    #[test]
+    fn draw_takes_everything_exactly_once() -> Result<(), FairdeckError> {
+        let mut s = Sampler::new(&[4; 32]);
+        let mut got = s.draw(&[3, 0, 2, 5], 10)?;
+        got.sort_unstable();
+        assert_eq!(got, vec![0, 0, 0, 2, 2, 3, 3, 3, 3, 3]);
+        assert_eq!(s.draw(&[], 0)?, Vec::<u32>::new());
+        Ok(())
+    }
+
+    #[test]
+    fn uniform_of_one_is_zero_and_takes_one_word() -> Result<(), FairdeckError> {
+        let mut s = Sampler::new(&[1; 32]);
+        assert_eq!(s.uniform(1)?, 0);
+        assert_eq!(s.words_used(), 1);
+        Ok(())
+    }
+
+    #[test]
+    fn the_rejection_threshold_is_exact() {
+        // Words at or above 2^64 - (2^64 mod n) are rejected: check the
+        // arithmetic against 128-bit integers for awkward bounds.
+        for n in [
+            1u64,
+            2,
+            3,
+            5,
+            7,
+            120,
+            (1 << 32) + 1,
+            1 << 63,
+            (1 << 63) + 1,
+            3 << 62,
+            u64::MAX,
+        ] {
+            let excess = n.wrapping_neg() % n;
+            assert_eq!(u128::from(excess), (1u128 << 64) % u128::from(n), "n = {n}");
+            let limit = (1u128 << 64) - (1u128 << 64) % u128::from(n);
+            if excess != 0 {
+                assert_eq!(u128::from(excess.wrapping_neg()), limit);
+            } else {
+                assert_eq!(limit, 1u128 << 64);
+            }
+        }
+    }
+
+    #[test]
+    fn answer_uses_a_fresh_sampler() -> Result<(), FairdeckError> {
+        let b = [8; 32];
+        assert_eq!(
+            answer(&b, Chance::Uniform { n: 6 })?,
+            ChanceValue::Index(Sampler::new(&b).uniform(6)?)
+        );
+        let counts = [2, 2];
+        assert_eq!(
+            answer(
+                &b,
+                Chance::Multiset {
+                    counts: &counts,
+                    take: 3
+                }
+            )?,
+            ChanceValue::Cards(Sampler::new(&b).draw(&counts, 3)?)
+        );
+        assert_eq!(
+            answer(&b, Chance::Uniform { n: 0 }),
+            Err(FairdeckError::EmptyRange)
+        );
+        Ok(())
+    }
+}

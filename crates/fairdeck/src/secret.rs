@@ -79,3 +79,39 @@ pub fn verify_secret(
         Err(FairdeckError::SecretMismatch)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_pinned() {
+        let pre = secret_preimage(&[0xaa; 32], 3, 0x0102, b"xy", &[0xbb; 32]);
+        let mut want = b"roundtable/secret/v1".to_vec();
+        want.extend_from_slice(&[0xaa; 32]);
+        want.push(3);
+        want.extend_from_slice(&[2, 1, 0, 0, 0, 0, 0, 0]);
+        want.extend_from_slice(&[2, 0, 0, 0, 0, 0, 0, 0]);
+        want.extend_from_slice(b"xy");
+        want.extend_from_slice(&[0xbb; 32]);
+        assert_eq!(pre, want);
+        let digest: [u8; 32] = Sha256::digest(&pre).into();
+        assert_eq!(
+            commit_secret(&[0xaa; 32], 3, 0x0102, b"xy", &[0xbb; 32]),
+            digest
+        );
+    }
+
+    #[test]
+    fn every_field_is_bound() {
+        let (g, n) = ([1; 32], [2; 32]);
+        let c = commit_secret(&g, 1, 5, b"abc", &n);
+        assert_eq!(verify_secret(&g, 1, 5, b"abc", &n, &c), Ok(()));
+        let bad = Err(FairdeckError::SecretMismatch);
+        assert_eq!(verify_secret(&[0; 32], 1, 5, b"abc", &n, &c), bad);
+        assert_eq!(verify_secret(&g, 2, 5, b"abc", &n, &c), bad);
+        assert_eq!(verify_secret(&g, 1, 6, b"abc", &n, &c), bad);
+        assert_eq!(verify_secret(&g, 1, 5, b"abd", &n, &c), bad);
+        assert_eq!(verify_secret(&g, 1, 5, b"abc", &[3; 32], &c), bad);
+    }
+}
