@@ -133,6 +133,9 @@ impl Distribution<'_> {
                 if cards.len() != *take as usize {
                     return false;
                 }
+                if let [card] = cards.as_slice() {
+                    return counts.get(*card as usize).is_some_and(|&n| n > 0);
+                }
                 let mut left = counts.to_vec();
                 cards.iter().all(|&c| match left.get_mut(c as usize) {
                     Some(n) if *n > 0 => {

@@ -15,6 +15,22 @@ pub fn sample(
 ) -> ChanceOutcome {
     match *distribution {
         Distribution::Uniform { n } => ChanceOutcome::Index(uniform(n)),
+        Distribution::Multiset { counts, take: 1 } => {
+            let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+            if total == 0 {
+                return ChanceOutcome::Cards(Vec::new());
+            }
+            let mut r = uniform(total);
+            let card = counts
+                .iter()
+                .position(|&c| {
+                    let hit = r < u64::from(c);
+                    r = r.saturating_sub(u64::from(c));
+                    hit
+                })
+                .unwrap_or(0);
+            ChanceOutcome::Cards(vec![card as u32])
+        }
         Distribution::Multiset { counts, take } => {
             let mut left: Vec<u32> = counts.to_vec();
             let mut total: u64 = left.iter().map(|&c| u64::from(c)).sum();

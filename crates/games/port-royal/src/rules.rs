@@ -85,11 +85,33 @@ impl Player {
             .count() as u32
     }
 
-    /// The persons this player would discard for an expedition needing the
-    /// given symbols, or `None` if it cannot. Matching persons go first and
-    /// Jacks of all Trades only cover what they lack: a Jack can stand in for
-    /// any symbol, so keeping Jacks never leaves the player worse off.
-    fn expedition_payment(&self, anchors: u8, crosses: u8, houses: u8) -> Option<Vec<usize>> {
+    /// Captains, Priests, Settlers and Jacks of all Trades, counted in one pass.
+    fn expedition_persons(&self) -> [u32; 4] {
+        let mut n = [0; 4];
+        for c in &self.persons {
+            if let CardKind::Person { kind, .. } = c.kind() {
+                match kind {
+                    PersonKind::Captain => n[0] += 1,
+                    PersonKind::Priest => n[1] += 1,
+                    PersonKind::Settler => n[2] += 1,
+                    PersonKind::Jack => n[3] += 1,
+                    _ => {}
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether this player has the persons an expedition needs.
+    fn can_fulfil(&self, anchors: u8, crosses: u8, houses: u8) -> bool {
+        fulfils(self.expedition_persons(), anchors, crosses, houses)
+    }
+
+    /// The positions of the persons this player discards for an expedition
+    /// it can fulfil. Matching persons go first and Jacks of all Trades only
+    /// cover what they lack: a Jack can stand in for any symbol, so keeping
+    /// Jacks never leaves a player worse off.
+    fn expedition_payment(&self, anchors: u8, crosses: u8, houses: u8) -> Vec<usize> {
         let mut chosen = Vec::new();
         let mut short = 0;
         for (kind, need) in [
@@ -113,19 +135,23 @@ impl Player {
             if short == 0 {
                 break;
             }
-            if matches!(
-                c.kind(),
-                CardKind::Person {
-                    kind: PersonKind::Jack,
-                    ..
-                }
-            ) {
+            if matches!(c.kind(), CardKind::Person { kind: PersonKind::Jack, .. }) {
                 chosen.push(i);
                 short -= 1;
             }
         }
-        (short == 0).then_some(chosen)
+        chosen
     }
+}
+
+/// Whether Captains, Priests, Settlers and Jacks (in that order) cover an
+/// expedition's anchors, crosses and houses, Jacks standing in for any symbol.
+fn fulfils(persons: [u32; 4], anchors: u8, crosses: u8, houses: u8) -> bool {
+    let [captains, priests, settlers, jacks] = persons;
+    let short = u32::from(anchors).saturating_sub(captains)
+        + u32::from(crosses).saturating_sub(priests)
+        + u32::from(houses).saturating_sub(settlers);
+    short <= jacks
 }
 
 /// Where a Trade & Hire stands for the seat whose time it is.
@@ -404,10 +430,7 @@ impl PortRoyal {
                 crosses,
                 houses,
                 ..
-            } if self
-                .player(seat)
-                .expedition_payment(anchors, crosses, houses)
-                .is_some() =>
+            } if self.player(seat).can_fulfil(anchors, crosses, houses) =>
             {
                 Ok(())
             }
@@ -415,8 +438,29 @@ impl PortRoyal {
         }
     }
 
+    /// The positions of the expeditions `seat` may claim now, as a bit set;
+    /// the same conditions as [`Self::check_claim`], with the persons counted once.
+    fn claimable(&self, seat: Seat) -> u32 {
+        if seat != self.active || self.expeditions.is_empty() || self.harbor_has_duplicate_colour() {
+            return 0;
+        }
+        let persons = self.player(seat).expedition_persons();
+        if persons == [0; 4] {
+            return 0;
+        }
+        let mut set = 0;
+        for (i, card) in self.expeditions.iter().enumerate() {
+            if let CardKind::Expedition { anchors, crosses, houses, .. } = card.kind() {
+                if fulfils(persons, anchors, crosses, houses) {
+                    set |= 1 << i;
+                }
+            }
+        }
+        set
+    }
+
     fn can_claim_something(&self, seat: Seat) -> bool {
-        (0..self.expeditions.len()).any(|i| self.check_claim(seat, i as u8).is_ok())
+        self.claimable(seat) != 0
     }
 
     /// The seat that must decide now, if any.
@@ -568,8 +612,7 @@ impl PortRoyal {
         };
         let mut payment = self
             .player(seat)
-            .expedition_payment(anchors, crosses, houses)
-            .unwrap_or_default();
+            .expedition_payment(anchors, crosses, houses);
         payment.sort_unstable_by(|a, b| b.cmp(a));
         let mut discarded = Vec::with_capacity(payment.len());
         for i in payment {
@@ -1197,8 +1240,9 @@ impl Game for PortRoyal {
             return;
         }
         let claims = |out: &mut Vec<Action>| {
+            let set = self.claimable(seat);
             for i in 0..self.expeditions.len() as u8 {
-                if self.check_claim(seat, i).is_ok() {
+                if set & (1 << i) != 0 {
                     out.push(Action::Claim(i));
                 }
             }
