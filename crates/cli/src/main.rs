@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+mod fairdeck_cmd;
 mod play;
 mod scenario;
 
@@ -28,6 +29,8 @@ enum Command {
         /// The scenario file (TOML).
         file: PathBuf,
     },
+    /// Commit-reveal randomness from the command line, to check other implementations against this one
+    Fairdeck(fairdeck_cmd::FairdeckArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Scenario { file }) => return run_scenario(&file),
+        Some(Command::Fairdeck(args)) => return fairdeck_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
