@@ -124,8 +124,8 @@ impl View {
                     coins: p.coins(),
                     vp: p.vp(),
                     swords: p.swords(),
-                    persons: names(&p.persons),
-                    expeditions: names(&p.expeditions),
+                    persons: names(p.persons()),
+                    expeditions: names(p.expeditions()),
                     contracts: Vec::new(),
                 })
                 .collect(),
