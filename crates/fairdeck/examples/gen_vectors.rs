@@ -206,6 +206,15 @@ fn uniform_vectors() -> Result<Value, Box<dyn std::error::Error>> {
             "rejected": used - 16,
         }));
     }
+    // The rejection threshold itself, for every bound: words up to
+    // `largest_accepted` are accepted, larger ones rejected.
+    let thresholds: Vec<Value> = bounds
+        .iter()
+        .map(|&(name, n)| {
+            let excess = n.wrapping_neg() % n;
+            json!({ "n_name": name, "n": n, "two64_mod_n": excess, "largest_accepted": excess.wrapping_neg().wrapping_sub(1) })
+        })
+        .collect();
     let mut seats = Vec::new();
     for n in 1..=5u8 {
         for i in 0..3 {
@@ -216,8 +225,9 @@ fn uniform_vectors() -> Result<Value, Box<dyn std::error::Error>> {
         }
     }
     Ok(json!({
-        "description": "Uniform integers: from one sampler per beacon, 16 successive uniform(n) values. words = every raw next_u64 word consumed, accepted or rejected; a word v is accepted iff v < 2^64 - (2^64 mod n), giving v mod n. seats: pick_seat(seats) = uniform(seats) as the first draw of a fresh sampler.",
+        "description": "Uniform integers: from one sampler per beacon, 16 successive uniform(n) values. words = every raw next_u64 word consumed, accepted or rejected; a word v is accepted iff v < 2^64 - (2^64 mod n), giving v mod n. thresholds: r = 2^64 mod n and the largest accepted word 2^64 - r - 1. seats: pick_seat(seats) = uniform(seats) as the first draw of a fresh sampler.",
         "cases": cases,
+        "thresholds": thresholds,
         "seats": seats,
     }))
 }
@@ -294,6 +304,21 @@ fn secret_vectors() -> Value {
     })
 }
 
+/// `value` with every object's keys in sorted order, so the files come out
+/// the same whether or not some crate in the build enables serde_json's
+/// `preserve_order` feature.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
 /// Every vector file as (file name, contents).
 pub(crate) fn generate() -> Result<Vec<(&'static str, String)>, Box<dyn std::error::Error>> {
     let files = vec![
@@ -306,7 +331,7 @@ pub(crate) fn generate() -> Result<Vec<(&'static str, String)>, Box<dyn std::err
     ];
     let mut out = Vec::new();
     for (name, value) in files {
-        let mut text = serde_json::to_string_pretty(&value)?;
+        let mut text = serde_json::to_string_pretty(&sorted(value))?;
         text.push('\n');
         out.push((name, text));
     }

@@ -18,26 +18,27 @@ pub const CHAIN_DOMAIN: &[u8] = b"roundtable/chain/v1";
 /// The longest chain this implementation builds or verifies.
 ///
 /// A peer can name any length in its genesis or continuation; refusing more
-/// than 2^20 links (about a third of a second of hashing) keeps a hostile
-/// length from becoming a denial of service, and is 256 times the length a
-/// Port Royal game uses.
+/// than 2^20 links (about 50 ms of hashing with SHA extensions, a few times
+/// that without) keeps a hostile length from becoming a denial of service,
+/// and is 256 times the length a Port Royal game uses.
 pub const MAX_CHAIN_LENGTH: u64 = 1 << 20;
 
 /// The chain length a seat commits to for a game of Port Royal.
 ///
-/// A Port Royal game raises one chance event for the start player and one per
-/// card revealed (discovery phase, expeditions, coins revealed at a reshuffle,
-/// one request per epoch). Even long five-seat games stay at a few hundred
-/// events; 4096 is at least ten times the longest game we expect, costs about
-/// a millisecond to build, and a game that still outlives it continues with a
-/// fresh signed commitment ([`ChainContinuation`]) instead of failing.
+/// A Port Royal game raises one chance event for the start player, one per
+/// card revealed from the draw pile, and one per epoch of spent coins revealed
+/// at a reshuffle. In 80,000 simulated games between random-move players (2 to
+/// 5 seats) the median was 155 to 281 events and the longest game 562. 4096 is
+/// seven times that longest game, costs about 0.2 ms to build, and a game that
+/// still outlives it continues with a fresh signed commitment
+/// ([`ChainContinuation`]) instead of failing.
 pub const PORT_ROYAL_CHAIN_LENGTH: u64 = 4096;
 
 /// How many links lie between two stored checkpoints by default.
 ///
 /// With `C = 64` a seat stores `ceil(L / 64)` links (2 KiB for a 4096-link
 /// chain, instead of 128 KiB for all of them) and computes a reveal with at
-/// most 63 hashes (tens of microseconds).
+/// most 63 hashes (about 1.5 µs on average, 3 µs at worst).
 pub const DEFAULT_CHECKPOINT_INTERVAL: u64 = 64;
 
 /// The first link of the chain grown from `seed`: `SHA256(CHAIN_DOMAIN || seed)`.

@@ -274,6 +274,15 @@ fn reference_matches_stream_uniform_draw_vectors() -> TestResult {
             assert_eq!(s.uniform(n), u(v)?, "n = {n}");
         }
     }
+    for case in arr(&uniform["thresholds"])? {
+        let n = u128::from(u(&case["n"])?);
+        let r = (1u128 << 64) % n;
+        assert_eq!(r, u128::from(u(&case["two64_mod_n"])?));
+        assert_eq!(
+            (1u128 << 64) - r - 1,
+            u128::from(u(&case["largest_accepted"])?)
+        );
+    }
     for case in arr(&uniform["seats"])? {
         let mut s = RefSampler::new(h32(&case["beacon"])?);
         assert_eq!(s.uniform(u(&case["seats"])?), u(&case["seat"])?);
