@@ -5,8 +5,9 @@
 
 use proptest::prelude::*;
 use roundtable_fairdeck::{
-    ChainSecret, ChainTracker, EventReveals, FairdeckError, Sampler, beacon, bytes32,
-    commit_secret, parse_hex32, secret_preimage, verify_opened_chain, verify_reveal, verify_secret,
+    ChainContinuation, ChainSecret, ChainTracker, EventReveals, FairdeckError, Sampler, beacon,
+    bytes32, commit_secret, parse_hex32, secret_preimage, verify_opened_chain, verify_reveal,
+    verify_secret,
 };
 
 fn arr32() -> impl Strategy<Value = [u8; 32]> {
@@ -207,6 +208,18 @@ proptest! {
             let should = event == due && honest && event < 10;
             prop_assert_eq!(result.is_ok(), should, "{:?}", result);
             prop_assert_eq!(t.next_event(), if should { due + 1 } else { due });
+        }
+    }
+
+    #[test]
+    fn arbitrary_continuations_never_panic(first in any::<u64>(), length in any::<u64>(), c_first in any::<u64>(), c_length in any::<u64>(), event in any::<u64>(), reveal in arr32()) {
+        // Whatever numbers a peer puts in a genesis or continuation, the
+        // tracker answers with a value or a typed error.
+        if let Ok(mut t) = ChainTracker::starting_at(first, [0; 32], length) {
+            prop_assert!(t.next_event() <= t.last_event());
+            let _ = t.continue_with(ChainContinuation { first_event: c_first, length: c_length, commitment: [1; 32] });
+            prop_assert!(t.accept(event, &reveal).is_err());
+            prop_assert!(t.next_event() <= t.last_event());
         }
     }
 }
