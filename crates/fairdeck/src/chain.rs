@@ -221,7 +221,10 @@ pub fn verify_reveal(previous: &[u8; 32], reveal: &[u8; 32]) -> Result<(), Faird
 /// `commitment`, and `reveals[i]` is reveal `i + 1` of that chain.
 ///
 /// `reveals` may be shorter than the chain (a game rarely uses all of it) but
-/// not longer. Costs `L + 1` hashes and constant memory.
+/// not longer. Costs `L + 1` hashes and constant memory. A wrong reveal is
+/// reported as `WrongLink { event: Some(i) }` with `i` its reveal index (its
+/// 1-based position in `reveals`; the event number for a genesis chain), the
+/// smallest one if several are wrong.
 pub fn verify_opened_chain(
     seed: &[u8; 32],
     length: u64,
