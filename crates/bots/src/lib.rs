@@ -3,6 +3,16 @@
 //! A bot sees exactly what its seat may know (the seat's view) and the legal
 //! actions, and returns one of them. Whoever drives it submits that action the
 //! same way a person's move is submitted, so a bot has no powers a player lacks.
+//!
+//! * [`RandomBot`] picks uniformly among the legal actions (any game).
+//! * [`PortRoyalBot`] plays Port Royal by weighing the risk of a bust against
+//!   the harbor's value, hiring for points and abilities and claiming
+//!   expeditions; see its module docs for the heuristic.
+
+pub mod arena;
+mod port_royal;
+
+pub use port_royal::{PortRoyalBot, VP_IN_COINS};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
