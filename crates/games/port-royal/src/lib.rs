@@ -27,6 +27,12 @@
 //!   Jacks of all Trades only for what is missing (keeping a Jack is never
 //!   worse). A bust ends the turn at once, so "two ships of one colour in the
 //!   harbor" never leaves a claim open; the check exists and is enforced.
+//! * **Keeping a repellable ship of a colour already in the harbor** busts
+//!   like an unrepellable one: the text ends a Discover when "2 identically
+//!   colored ships are in the harbor display", and keeping puts them there.
+//! * **The active player may take nothing** ("may take 1-3 cards"); the other
+//!   players still get their time to take, each paying him the compensation
+//!   coin. A claim is also allowed before the first draw of a turn.
 //! * **Compensation**: a non-active taker with coins pays the active player
 //!   before taking; one with none pays out of the ship's income. A ship is
 //!   takeable by a coinless non-active player only while the piles can pay.
