@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+mod audit;
 mod fairdeck_cmd;
 mod play;
 mod scenario;
+mod selfplay;
 
 /// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
 #[derive(Debug, Parser)]
@@ -31,6 +33,13 @@ enum Command {
     },
     /// Commit-reveal randomness from the command line, to check other implementations against this one
     Fairdeck(fairdeck_cmd::FairdeckArgs),
+    /// Bots play a whole game as full peers through the table protocol in one
+    /// process and write a transcript that `audit` checks.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Verify transcripts: every signature, link, beacon and rule; prints the
+    /// result or every violation with the seat to blame (exit 0 valid,
+    /// 1 invalid, 2 unreadable).
+    Audit(audit::AuditArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +49,8 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Scenario { file }) => return run_scenario(&file),
         Some(Command::Fairdeck(args)) => return fairdeck_cmd::run(&args),
+        Some(Command::Selfplay(args)) => selfplay::run(&args),
+        Some(Command::Audit(args)) => return audit::run(&args),
     };
     match result {
         Ok(code) => code,

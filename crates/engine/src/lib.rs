@@ -358,6 +358,16 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
     /// The text form of an outcome of the pending request.
     fn outcome_name(&self, outcome: &ChanceOutcome) -> String;
 
+    /// The action a forfeited seat takes when the game needs its decision: a
+    /// deterministic "zombie" move every peer agrees on without messages.
+    /// Games override this with their cheapest move (pass, stop); the default
+    /// is the first legal action.
+    fn zombie_action(&self, seat: Seat) -> Option<Self::Action> {
+        let mut legal = Vec::new();
+        self.legal_actions(seat, &mut legal);
+        legal.into_iter().next()
+    }
+
     /// The canonical hash of the state: SHA-256 of its postcard encoding.
     fn state_hash(&self) -> StateHash {
         // postcard writes into memory and derived serialisation of plain data

@@ -13,9 +13,14 @@ use roundtable_engine::{Game, sim};
 use roundtable_port_royal::{Options, PortRoyal};
 
 fn main() {
-    let games: u64 =
-        std::env::var("PORT_ROYAL_BENCH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
-    println!("{:>5} {:>12} {:>16} {:>12}", "seats", "games/s", "inputs/game", "ns/input");
+    let games: u64 = std::env::var("PORT_ROYAL_BENCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    println!(
+        "{:>5} {:>12} {:>16} {:>12}",
+        "seats", "games/s", "inputs/game", "ns/input"
+    );
     for seats in 2..=5u8 {
         let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seats));
         let mut inputs = 0usize;

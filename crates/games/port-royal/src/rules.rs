@@ -61,7 +61,9 @@ struct Tally {
 impl Tally {
     fn add(&mut self, card: CardId) {
         match card.kind() {
-            CardKind::Person { kind, colour, vp, .. } => {
+            CardKind::Person {
+                kind, colour, vp, ..
+            } => {
                 self.kinds[kind as usize] += 1;
                 if let (PersonKind::Trader, Some(c)) = (kind, colour) {
                     self.traders[c as usize] += 1;
@@ -74,7 +76,10 @@ impl Tally {
     }
 
     fn remove(&mut self, card: CardId) {
-        if let CardKind::Person { kind, colour, vp, .. } = card.kind() {
+        if let CardKind::Person {
+            kind, colour, vp, ..
+        } = card.kind()
+        {
             self.kinds[kind as usize] -= 1;
             if let (PersonKind::Trader, Some(c)) = (kind, colour) {
                 self.traders[c as usize] -= 1;
@@ -132,8 +137,13 @@ impl Player {
 
     /// Captains, Priests, Settlers and Jacks of all Trades.
     fn expedition_persons(&self) -> [u32; 4] {
-        [PersonKind::Captain, PersonKind::Priest, PersonKind::Settler, PersonKind::Jack]
-            .map(|k| self.count(k))
+        [
+            PersonKind::Captain,
+            PersonKind::Priest,
+            PersonKind::Settler,
+            PersonKind::Jack,
+        ]
+        .map(|k| self.count(k))
     }
 
     /// Whether this player has the persons an expedition needs.
@@ -169,7 +179,13 @@ impl Player {
             if short == 0 {
                 break;
             }
-            if matches!(c.kind(), CardKind::Person { kind: PersonKind::Jack, .. }) {
+            if matches!(
+                c.kind(),
+                CardKind::Person {
+                    kind: PersonKind::Jack,
+                    ..
+                }
+            ) {
                 chosen.push(i);
                 short -= 1;
             }
@@ -464,10 +480,7 @@ impl PortRoyal {
                 crosses,
                 houses,
                 ..
-            } if self.player(seat).can_fulfil(anchors, crosses, houses) =>
-            {
-                Ok(())
-            }
+            } if self.player(seat).can_fulfil(anchors, crosses, houses) => Ok(()),
             _ => Err(RuleViolation::ExpeditionRequirements { seat }),
         }
     }
@@ -475,7 +488,8 @@ impl PortRoyal {
     /// The positions of the expeditions `seat` may claim now, as a bit set;
     /// the same conditions as [`Self::check_claim`], with the persons counted once.
     fn claimable(&self, seat: Seat) -> u32 {
-        if seat != self.active || self.expeditions.is_empty() || self.harbor_has_duplicate_colour() {
+        if seat != self.active || self.expeditions.is_empty() || self.harbor_has_duplicate_colour()
+        {
             return 0;
         }
         let persons = self.player(seat).expedition_persons();
@@ -484,7 +498,13 @@ impl PortRoyal {
         }
         let mut set = 0;
         for (i, card) in self.expeditions.iter().enumerate() {
-            if let CardKind::Expedition { anchors, crosses, houses, .. } = card.kind() {
+            if let CardKind::Expedition {
+                anchors,
+                crosses,
+                houses,
+                ..
+            } = card.kind()
+            {
                 if fulfils(persons, anchors, crosses, houses) {
                     set |= 1 << i;
                 }
@@ -1151,7 +1171,10 @@ impl PortRoyal {
                 tally.add(c);
             }
             if tally != p.tally {
-                return Err(format!("seat {}: the tally does not match the display", seat + 1));
+                return Err(format!(
+                    "seat {}: the tally does not match the display",
+                    seat + 1
+                ));
             }
         }
         let known: u32 = self.discard_known.iter().sum();
@@ -1404,6 +1427,18 @@ impl Game for PortRoyal {
             })
             .collect();
         Some(GameResult { standings })
+    }
+
+    /// A forfeited seat takes nothing and risks nothing: it passes, stops as
+    /// soon as it may, keeps a ship it could repel (repelling would be a
+    /// choice), and draws only when it must.
+    fn zombie_action(&self, seat: Seat) -> Option<Action> {
+        let mut legal = Vec::new();
+        self.legal_actions(seat, &mut legal);
+        [Action::Pass, Action::Stop, Action::Keep, Action::Draw]
+            .into_iter()
+            .find(|a| legal.contains(a))
+            .or_else(|| legal.first().copied())
     }
 
     fn parse_action(text: &str) -> Result<Action, ParseError> {

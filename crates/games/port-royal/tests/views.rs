@@ -50,8 +50,11 @@ fn play(deck: &[CardId], seats: u8, seed: u64) -> (Vec<PortRoyal>, Vec<Option<Us
         match game.next() {
             Next::Over => break,
             Next::Chance(_) if matches!(game.view(Observer::Spectator).turn, 0) => {
-                game.apply_chance(&ChanceOutcome::Index(policy.next_u64() % u64::from(seats)), &mut events)
-                    .unwrap();
+                game.apply_chance(
+                    &ChanceOutcome::Index(policy.next_u64() % u64::from(seats)),
+                    &mut events,
+                )
+                .unwrap();
             }
             Next::Chance(_) => {
                 if top >= deck.len() {
@@ -60,7 +63,8 @@ fn play(deck: &[CardId], seats: u8, seed: u64) -> (Vec<PortRoyal>, Vec<Option<Us
                 uses[top] = Some(Use::Revealed);
                 let card = deck[top];
                 top += 1;
-                game.apply_chance(&ChanceOutcome::Cards(vec![u32::from(card.0)]), &mut events).unwrap();
+                game.apply_chance(&ChanceOutcome::Cards(vec![u32::from(card.0)]), &mut events)
+                    .unwrap();
             }
             Next::Decision(seat) => {
                 game.legal_actions(seat, &mut legal);
@@ -69,7 +73,12 @@ fn play(deck: &[CardId], seats: u8, seed: u64) -> (Vec<PortRoyal>, Vec<Option<Us
             }
             Next::Simultaneous(_) => unreachable!(),
         }
-        if events.iter().any(|e| matches!(e, Event::Reshuffled { .. } | Event::SpentCoinRevealed { .. })) {
+        if events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Reshuffled { .. } | Event::SpentCoinRevealed { .. }
+            )
+        }) {
             break;
         }
         for e in &events {
@@ -91,7 +100,9 @@ fn decks_differing_only_in_unseen_cards_give_identical_views() {
         let (states_a, uses) = play(&deck_a, seats, seed);
         // World B: the same deck with the cards that were never revealed
         // (coins and cards never reached) rotated among their positions.
-        let hidden: Vec<usize> = (0..deck_a.len()).filter(|&i| uses[i] != Some(Use::Revealed)).collect();
+        let hidden: Vec<usize> = (0..deck_a.len())
+            .filter(|&i| uses[i] != Some(Use::Revealed))
+            .collect();
         let mut deck_b = deck_a.clone();
         for (k, &i) in hidden.iter().enumerate() {
             deck_b[i] = deck_a[hidden[(k + 1) % hidden.len()]];
@@ -105,11 +116,17 @@ fn decks_differing_only_in_unseen_cards_give_identical_views() {
             assert_eq!(a.state_hash(), b.state_hash(), "seed {seed}");
             assert_eq!(a.view(Observer::Spectator), b.view(Observer::Spectator));
             for s in 0..seats {
-                assert_eq!(a.view(Observer::Seat(Seat(s))), b.view(Observer::Seat(Seat(s))));
+                assert_eq!(
+                    a.view(Observer::Seat(Seat(s))),
+                    b.view(Observer::Seat(Seat(s)))
+                );
             }
         }
     }
-    assert!(differing_worlds >= 35, "the worlds must really differ in their unseen cards");
+    assert!(
+        differing_worlds >= 35,
+        "the worlds must really differ in their unseen cards"
+    );
 }
 
 #[test]
@@ -126,7 +143,13 @@ fn a_view_names_only_face_up_cards() {
         let face_up = v.harbor.len()
             + v.expeditions.len()
             + usize::from(v.pending_ship.is_some())
-            + v.players.iter().map(|p| p.persons.len() + p.expeditions.len()).sum::<usize>();
-        assert_eq!(names, face_up, "the view names a card that is not face up: {json}");
+            + v.players
+                .iter()
+                .map(|p| p.persons.len() + p.expeditions.len())
+                .sum::<usize>();
+        assert_eq!(
+            names, face_up,
+            "the view names a card that is not face up: {json}"
+        );
     }
 }

@@ -1,0 +1,152 @@
+//! Auditing a transcript: check every signature, link, beacon, hash and rule
+//! by replaying the game as an observer.
+
+use std::collections::BTreeMap;
+
+use roundtable_engine::{Game, GameResult, Seat};
+
+use crate::genesis::Genesis;
+use crate::proof::Violation;
+use crate::table::{Config, Output, Table};
+use crate::transcript::Frame;
+use crate::{GameId, TableError};
+
+/// What an audit found.
+#[derive(Debug)]
+pub struct AuditReport {
+    /// The game id.
+    pub game_id: GameId,
+    /// Display names in seat order.
+    pub names: Vec<String>,
+    /// The result, when the game was played to its end.
+    pub result: Option<GameResult>,
+    /// Proven violations, each with the seat to blame.
+    pub violations: Vec<Violation>,
+    /// Problems that blame no seat (a corrupt frame, an incomplete game).
+    pub problems: Vec<String>,
+    /// Seats that forfeited, and why.
+    pub forfeited: Vec<(Seat, &'static str)>,
+    /// Game inputs replayed.
+    pub inputs: u64,
+    /// Whether the file is in canonical order (as every honest peer writes it
+    /// once the game is finished).
+    pub canonical: bool,
+}
+
+impl AuditReport {
+    /// Valid: finished, no violation, no problem.
+    pub fn is_valid(&self) -> bool {
+        self.violations.is_empty() && self.problems.is_empty() && self.result.is_some()
+    }
+}
+
+/// Why a transcript cannot be audited at all.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// The transcript does not start with a valid genesis.
+    #[error("no valid genesis: {0}")]
+    Genesis(String),
+}
+
+/// Audit a transcript of game `G`.
+pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
+    let Some(Frame::Proposal(proposal)) = frames.first() else {
+        return Err(AuditError::Genesis(
+            "the first frame is not a proposal".into(),
+        ));
+    };
+    let acceptances: Vec<_> = frames
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Acceptance(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    let genesis = Genesis::assemble::<G>(proposal.clone(), &acceptances)
+        .map_err(|e| AuditError::Genesis(e.to_string()))?;
+    let names = genesis
+        .proposal
+        .seats
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let game_id = genesis.proposal.game_id();
+    let mut table = Table::<G>::new(genesis.clone(), None, Config::default())
+        .map_err(|e| AuditError::Genesis(e.to_string()))?;
+
+    let mut problems = Vec::new();
+    let mut violations = Vec::new();
+    // Every pair of different envelopes for one slot, not only the first the
+    // replay trips over.
+    let mut slots: BTreeMap<(u8, u64), crate::Signed> = BTreeMap::new();
+    for (index, frame) in frames.iter().enumerate() {
+        let Frame::Envelope(signed) = frame else {
+            continue;
+        };
+        let key = genesis
+            .proposal
+            .seats
+            .get(usize::from(signed.seat()))
+            .map(|s| s.key);
+        let checked = match key {
+            Some(k) if signed.envelope.game_id == game_id => signed.verify(&k),
+            Some(_) => Err(TableError::WrongGame),
+            None => Err(TableError::UnknownSeat(signed.seat())),
+        };
+        if let Err(e) = checked {
+            problems.push(format!("frame {index}: {e}"));
+            continue;
+        }
+        match slots.get(&(signed.seat(), signed.seq())) {
+            Some(first) if first != signed => violations.push(Violation::Equivocation {
+                first: first.clone(),
+                second: signed.clone(),
+            }),
+            Some(_) => {}
+            None => {
+                slots.insert((signed.seat(), signed.seq()), signed.clone());
+            }
+        }
+    }
+    for signed in slots.values() {
+        match table.handle_envelope(0, signed.clone()) {
+            Ok(_) | Err(TableError::Failed(_)) => {}
+            Err(e) => problems.push(format!(
+                "seat {} envelope {}: {e}",
+                signed.seat() + 1,
+                signed.seq()
+            )),
+        }
+    }
+    let mut forfeited = Vec::new();
+    let mut result = None;
+    while let Some(output) = table.poll_output() {
+        match output {
+            Output::Violation(v) if !violations.contains(&v) => violations.push(v),
+            Output::Forfeited { seat, reason } => forfeited.push((seat, reason)),
+            Output::Finished(r) => result = Some(r),
+            _ => {}
+        }
+    }
+    if result.is_none() && violations.is_empty() {
+        problems.push(if table.game().result().is_some() {
+            "the game is over but not every seed was opened".to_owned()
+        } else {
+            format!(
+                "the game stops unfinished after {} inputs",
+                table.position()
+            )
+        });
+    }
+    let canonical = table.transcript() == frames;
+    Ok(AuditReport {
+        game_id,
+        names,
+        result,
+        violations,
+        problems,
+        forfeited,
+        inputs: table.position(),
+        canonical,
+    })
+}

@@ -1,0 +1,255 @@
+//! Signed envelopes: every message a seat sends about a game.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::identity::{Identity, PublicKey, SignatureBytes};
+use crate::{GameId, Hash32, TableError};
+
+/// Domain string signed before an envelope's postcard encoding.
+pub const ENVELOPE_DOMAIN: &[u8] = b"roundtable/envelope/v1";
+/// Domain string hashed before a signed envelope to make its hash.
+pub const ENVELOPE_HASH_DOMAIN: &[u8] = b"roundtable/envelope-hash/v1";
+/// Largest encoded envelope accepted from the network, in bytes.
+pub const MAX_ENVELOPE_BYTES: usize = 16 * 1024;
+/// Longest chat text, in bytes.
+pub const MAX_CHAT_BYTES: usize = 500;
+
+/// A seat's reveal of its chain link for a chance event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Reveal {
+    /// The chance event, counted from 1.
+    pub event: u64,
+    /// The link `x_{L-event}` of the seat's hash chain.
+    pub link: [u8; 32],
+}
+
+/// What an envelope says.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Body {
+    /// A decision, postcard-encoded. When it raises a chance event, the actor
+    /// may carry its own reveal for it and save a message.
+    Action {
+        /// The game's action, postcard-encoded.
+        action: Vec<u8>,
+        /// The actor's reveal for the chance event the action raises.
+        reveal: Option<Reveal>,
+    },
+    /// A reveal for a chance event.
+    Reveal(Reveal),
+    /// A secret choice's commitment (simultaneous decisions).
+    SecretCommit {
+        /// Which simultaneous decision, counted from 1.
+        index: u64,
+        /// `fairdeck::commit_secret(...)`.
+        commitment: [u8; 32],
+    },
+    /// The opening of a secret choice.
+    SecretOpen {
+        /// Which simultaneous decision.
+        index: u64,
+        /// The choice, postcard-encoded.
+        choice: Vec<u8>,
+        /// The commitment's nonce.
+        nonce: [u8; 32],
+    },
+    /// The author has waited past the deadline for `accused` at `position`
+    /// and will not accept its input there unless another seat shows it has
+    /// moved past. Every other seat's claim forfeits the accused.
+    StallClaim {
+        /// The stalled seat.
+        accused: u8,
+        /// The transcript position at which it stalled.
+        position: u64,
+    },
+    /// The author gives up; it forfeits when the game next needs it.
+    Resign,
+    /// After the game: the author's chain seed, so anyone can check every link.
+    SeedOpening {
+        /// The 32-byte seed.
+        seed: [u8; 32],
+    },
+}
+
+impl Body {
+    /// A short name for errors and logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Action { .. } => "action",
+            Body::Reveal(_) => "reveal",
+            Body::SecretCommit { .. } => "secret commitment",
+            Body::SecretOpen { .. } => "secret opening",
+            Body::StallClaim { .. } => "stall claim",
+            Body::Resign => "resignation",
+            Body::SeedOpening { .. } => "seed opening",
+        }
+    }
+}
+
+/// An envelope before signing.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The game.
+    pub game_id: GameId,
+    /// The author's seat.
+    pub seat: u8,
+    /// The author's sequence number, from 0, one per envelope.
+    pub seq: u64,
+    /// The hash of the author's previous envelope (zeros for the first).
+    pub prev: Hash32,
+    /// Game inputs the author had applied when it wrote this.
+    pub position: u64,
+    /// The engine state hash the author saw at `position`.
+    pub state_hash: Hash32,
+    /// What it says.
+    pub body: Body,
+}
+
+impl Envelope {
+    fn signing_bytes(&self) -> Vec<u8> {
+        let mut m = ENVELOPE_DOMAIN.to_vec();
+        // Serialising plain data into memory cannot fail.
+        m.extend_from_slice(&postcard::to_allocvec(self).unwrap_or_default());
+        m
+    }
+
+    /// Sign as `identity`.
+    pub fn sign(self, identity: &Identity) -> Signed {
+        let signature = identity.sign(&self.signing_bytes());
+        Signed {
+            envelope: self,
+            signature,
+        }
+    }
+}
+
+/// A signed envelope, as sent and stored.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Signed {
+    /// The envelope.
+    pub envelope: Envelope,
+    /// The author's signature over `roundtable/envelope/v1 || postcard(envelope)`.
+    pub signature: SignatureBytes,
+}
+
+impl Signed {
+    /// Check the signature against the author's key.
+    pub fn verify(&self, key: &PublicKey) -> Result<(), TableError> {
+        key.verify(&self.envelope.signing_bytes(), &self.signature)
+    }
+
+    /// The envelope's hash: SHA-256 of the domain string and the postcard
+    /// encoding of the signed envelope. The next envelope's `prev` names it.
+    pub fn hash(&self) -> Hash32 {
+        let mut h = Sha256::new();
+        h.update(ENVELOPE_HASH_DOMAIN);
+        h.update(self.encode());
+        Hash32(h.finalize().into())
+    }
+
+    /// The wire encoding (postcard).
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).unwrap_or_default()
+    }
+
+    /// Decode untrusted bytes: size-capped, and the whole input must be used.
+    pub fn decode(bytes: &[u8]) -> Result<Signed, TableError> {
+        if bytes.len() > MAX_ENVELOPE_BYTES {
+            return Err(TableError::TooLarge(bytes.len()));
+        }
+        let (signed, rest) = postcard::take_from_bytes::<Signed>(bytes)
+            .map_err(|e| TableError::Malformed(e.to_string()))?;
+        if !rest.is_empty() {
+            return Err(TableError::Malformed(format!(
+                "{} trailing bytes",
+                rest.len()
+            )));
+        }
+        Ok(signed)
+    }
+
+    /// Author's seat.
+    pub fn seat(&self) -> u8 {
+        self.envelope.seat
+    }
+
+    /// Author's sequence number.
+    pub fn seq(&self) -> u64 {
+        self.envelope.seq
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn sample() -> Signed {
+        Envelope {
+            game_id: GameId([1; 32]),
+            seat: 2,
+            seq: 5,
+            prev: Hash32([3; 32]),
+            position: 40,
+            state_hash: Hash32([4; 32]),
+            body: Body::Action {
+                action: vec![1, 2, 3],
+                reveal: Some(Reveal {
+                    event: 9,
+                    link: [5; 32],
+                }),
+            },
+        }
+        .sign(&Identity::from_secret([9; 32]))
+    }
+
+    #[test]
+    fn envelopes_round_trip_and_verify() {
+        let s = sample();
+        let back = Signed::decode(&s.encode()).unwrap();
+        assert_eq!(back, s);
+        let key = Identity::from_secret([9; 32]).public();
+        assert_eq!(back.verify(&key), Ok(()));
+        let mut forged = back.clone();
+        forged.envelope.position += 1;
+        assert_eq!(forged.verify(&key), Err(TableError::BadSignature));
+        assert_ne!(forged.hash(), back.hash());
+    }
+
+    #[test]
+    fn trailing_and_oversized_input_is_refused() {
+        let mut bytes = sample().encode();
+        bytes.push(0);
+        assert!(matches!(
+            Signed::decode(&bytes),
+            Err(TableError::Malformed(_))
+        ));
+        assert!(matches!(
+            Signed::decode(&vec![0; MAX_ENVELOPE_BYTES + 1]),
+            Err(TableError::TooLarge(_))
+        ));
+    }
+
+    proptest! {
+        /// The decoder of network input never panics, whatever the bytes.
+        #[test]
+        fn decoding_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = Signed::decode(&bytes);
+        }
+
+        /// Flipping any bit of a signed envelope breaks decoding or the signature.
+        #[test]
+        fn any_bit_flip_is_detected(i in 0usize..200, bit in 0u8..8) {
+            let s = sample();
+            let mut bytes = s.encode();
+            let i = i % bytes.len();
+            bytes[i] ^= 1 << bit;
+            let key = Identity::from_secret([9; 32]).public();
+            match Signed::decode(&bytes) {
+                Ok(d) => prop_assert!(d == s || d.verify(&key).is_err()),
+                Err(_) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,1068 @@
+//! The table state machine.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use roundtable_engine::{ChanceOutcome, Game, GameResult, Next, RuleError, Seat};
+use roundtable_fairdeck::{ChainSecret, ChainTracker, beacon, chain_commitment};
+
+use crate::envelope::{Body, Envelope, Reveal, Signed};
+use crate::genesis::Genesis;
+use crate::identity::Identity;
+use crate::proof::Violation;
+use crate::transcript::Frame;
+use crate::{GameId, Hash32, TableError, chance};
+
+/// Timing and bounds of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// How long to wait for a seat's decision or reveal before claiming it
+    /// stalled, in milliseconds.
+    pub stall_timeout_ms: u64,
+    /// Envelopes kept per seat while they wait for earlier ones.
+    pub max_buffered_per_seat: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            stall_timeout_ms: 120_000,
+            max_buffered_per_seat: 512,
+        }
+    }
+}
+
+/// The local player's seat, key and chain secret. A spectator or an auditor
+/// has none.
+#[derive(Debug)]
+pub struct Local {
+    /// The seat.
+    pub seat: Seat,
+    /// The signing key.
+    pub identity: Identity,
+    /// The hash chain whose commitment is in the genesis.
+    pub chain: ChainSecret,
+}
+
+/// Something the driver must do or show, in order.
+#[derive(Debug)]
+pub enum Output<G: Game> {
+    /// Append this envelope to the transcript log; when `sync` is set, make it
+    /// durable (fsync) before carrying out any later output, so that a crash
+    /// can never make this seat sign a different envelope in its place.
+    Persist {
+        /// The envelope.
+        envelope: Signed,
+        /// Whether to fsync before going on.
+        sync: bool,
+    },
+    /// Send to every peer at the table.
+    Broadcast(Signed),
+    /// An input was applied to the game.
+    Applied {
+        /// Its transcript position (from 0).
+        position: u64,
+        /// What it was.
+        record: Record<G>,
+        /// What happened.
+        events: Vec<G::Event>,
+    },
+    /// A seat forfeited; it plays on as a zombie.
+    Forfeited {
+        /// The seat.
+        seat: Seat,
+        /// Why: "stalled" or "resigned".
+        reason: &'static str,
+    },
+    /// A proven violation; the table has stopped.
+    Violation(Violation),
+    /// The game is over and every seed is open: the transcript is complete.
+    Finished(GameResult),
+}
+
+/// One applied game input, in transcript order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Record<G: Game> {
+    /// A seat's decision, from its envelope `seq`.
+    Action {
+        /// The seat.
+        seat: Seat,
+        /// Its envelope.
+        seq: u64,
+        /// The decoded action.
+        action: G::Action,
+    },
+    /// A chance event: the envelope of each seat's reveal (`None` for
+    /// forfeited seats), and the outcome.
+    Chance {
+        /// The event, from 1.
+        event: u64,
+        /// Per seat, the sequence number of the envelope carrying its reveal.
+        reveals: Vec<Option<u64>>,
+        /// The outcome the beacon gave.
+        outcome: ChanceOutcome,
+    },
+    /// A forfeited seat's deterministic move.
+    Zombie {
+        /// The seat.
+        seat: Seat,
+        /// The move.
+        action: G::Action,
+    },
+    /// A seat forfeited after every other seat claimed it stalled.
+    Forfeit {
+        /// The stalled seat.
+        seat: Seat,
+        /// The claims: (claimant, its envelope sequence number).
+        claims: Vec<(u8, u64)>,
+    },
+    /// A seat resigned, with its envelope `seq`.
+    Resign {
+        /// The seat.
+        seat: Seat,
+        /// Its envelope.
+        seq: u64,
+    },
+}
+
+/// What the table knows of one seat.
+#[derive(Debug)]
+struct SeatState {
+    /// Envelopes consumed, by sequence number (index = seq).
+    log: Vec<Signed>,
+    /// Envelopes received and checked, waiting for earlier ones.
+    buffer: BTreeMap<u64, Signed>,
+    /// Checks each reveal against the committed chain.
+    chain: ChainTracker,
+    /// The position from which the seat is forfeited.
+    forfeited: Option<u64>,
+    /// The seed, once opened after the game.
+    seed: Option<[u8; 32]>,
+}
+
+impl SeatState {
+    fn next_seq(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    fn last_hash(&self) -> Hash32 {
+        self.log.last().map(Signed::hash).unwrap_or_default()
+    }
+
+    fn peek(&self) -> Option<&Signed> {
+        self.buffer.get(&self.next_seq())
+    }
+}
+
+/// A seat's claims against stalled seats, keyed by (accused, position).
+type Claims = BTreeMap<(u8, u64), BTreeMap<u8, (u64, Hash32)>>;
+
+/// One game between peers: see the crate docs.
+#[derive(Debug)]
+pub struct Table<G: Game> {
+    genesis: Genesis,
+    game_id: GameId,
+    config: Config,
+    local: Option<Local>,
+    game: G,
+    /// State hash after each applied input (index = position), for checking
+    /// envelopes written at earlier positions.
+    hashes: Vec<Hash32>,
+    records: Vec<Record<G>>,
+    seats: Vec<SeatState>,
+    /// Chance events applied so far.
+    events_done: u64,
+    /// Reveals collected for the pending chance event: (seq, link) per seat.
+    pending_reveals: Vec<Option<(u64, [u8; 32])>>,
+    claims: Claims,
+    /// (accused, position) pairs the local seat has claimed.
+    my_claims: BTreeSet<(u8, u64)>,
+    /// Decisions of the local seat waiting to be applied.
+    queued: VecDeque<G::Action>,
+    /// Since when (ms) the table has waited at which position.
+    waiting: Option<(u64, u64)>,
+    outputs: VecDeque<Output<G>>,
+    failed: Option<Violation>,
+    finished: bool,
+    seed_published: bool,
+}
+
+impl<G: Game> Table<G> {
+    /// A table for a checked genesis, as the local seat (or an observer when
+    /// `local` is `None`).
+    pub fn new(genesis: Genesis, local: Option<Local>, config: Config) -> Result<Self, TableError> {
+        let game_id = genesis.verify::<G>()?;
+        let options = genesis.proposal.options::<G>()?;
+        let n = genesis.proposal.seats.len();
+        let game =
+            G::new_game(n as u8, &options).map_err(|e| TableError::Genesis(e.to_string()))?;
+        if let Some(l) = &local {
+            let info = genesis
+                .proposal
+                .seats
+                .get(l.seat.index())
+                .ok_or(TableError::UnknownSeat(l.seat.0))?;
+            if info.key != l.identity.public()
+                || info.chain_commitment != l.chain.commitment()
+                || info.chain_length != l.chain.length()
+            {
+                return Err(TableError::NotSeated);
+            }
+        }
+        let seats = genesis
+            .proposal
+            .seats
+            .iter()
+            .map(|s| {
+                Ok(SeatState {
+                    log: Vec::new(),
+                    buffer: BTreeMap::new(),
+                    chain: ChainTracker::new(s.chain_commitment, s.chain_length)
+                        .map_err(|e| TableError::Fairdeck(e.to_string()))?,
+                    forfeited: None,
+                    seed: None,
+                })
+            })
+            .collect::<Result<Vec<_>, TableError>>()?;
+        let hashes = vec![Hash32(game.state_hash().0)];
+        Ok(Table {
+            genesis,
+            game_id,
+            config,
+            local,
+            game,
+            hashes,
+            records: Vec::new(),
+            seats,
+            events_done: 0,
+            pending_reveals: vec![None; n],
+            claims: Claims::new(),
+            my_claims: BTreeSet::new(),
+            queued: VecDeque::new(),
+            waiting: None,
+            outputs: VecDeque::new(),
+            failed: None,
+            finished: false,
+            seed_published: false,
+        })
+    }
+
+    // ----- getters --------------------------------------------------------
+
+    /// The game id.
+    pub fn game_id(&self) -> GameId {
+        self.game_id
+    }
+
+    /// The genesis.
+    pub fn genesis(&self) -> &Genesis {
+        &self.genesis
+    }
+
+    /// The game state.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The local seat, if any.
+    pub fn local_seat(&self) -> Option<Seat> {
+        self.local.as_ref().map(|l| l.seat)
+    }
+
+    /// Game inputs applied so far.
+    pub fn position(&self) -> u64 {
+        self.records.len() as u64
+    }
+
+    /// The applied inputs.
+    pub fn records(&self) -> &[Record<G>] {
+        &self.records
+    }
+
+    /// The violation that stopped the table, if any.
+    pub fn violation(&self) -> Option<&Violation> {
+        self.failed.as_ref()
+    }
+
+    /// Whether `seat` has forfeited.
+    pub fn is_forfeited(&self, seat: Seat) -> bool {
+        self.seats
+            .get(seat.index())
+            .is_some_and(|s| s.forfeited.is_some())
+    }
+
+    /// Whether the game is over and every seat still in has opened its seed.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Per seat, the next sequence number this table expects: what a peer
+    /// catching up compares with its own to find what the other lacks.
+    pub fn heads(&self) -> Vec<u64> {
+        self.seats.iter().map(SeatState::next_seq).collect()
+    }
+
+    /// Consumed envelopes of `seat` from sequence number `from`, at most `limit`.
+    pub fn envelopes_since(&self, seat: u8, from: u64, limit: usize) -> Vec<Signed> {
+        self.seats
+            .get(usize::from(seat))
+            .map(|s| {
+                s.log
+                    .iter()
+                    .skip(from as usize)
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The next output to carry out.
+    pub fn poll_output(&mut self) -> Option<Output<G>> {
+        self.outputs.pop_front()
+    }
+
+    /// When the table next needs [`Table::handle_timeout`], in milliseconds.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        if self.failed.is_some() || self.finished || self.local.is_none() {
+            return None;
+        }
+        let (_, since) = self.waiting?;
+        Some(since + self.config.stall_timeout_ms)
+    }
+
+    // ----- inputs ---------------------------------------------------------
+
+    /// An envelope from the network (or from the transcript log on restart).
+    /// Returns whether it was new.
+    pub fn handle_envelope(&mut self, now: u64, signed: Signed) -> Result<bool, TableError> {
+        if let Some(v) = &self.failed {
+            return Err(TableError::Failed(v.seat()));
+        }
+        let new = self.ingest(signed)?;
+        self.pump(now);
+        Ok(new)
+    }
+
+    /// Bytes from the network: decoded, then [`Table::handle_envelope`].
+    pub fn handle_bytes(&mut self, now: u64, bytes: &[u8]) -> Result<bool, TableError> {
+        let signed = Signed::decode(bytes)?;
+        self.handle_envelope(now, signed)
+    }
+
+    /// The local seat's decision. It is checked against the rules before it
+    /// is signed, so a refused decision sends nothing.
+    pub fn submit(&mut self, now: u64, action: G::Action) -> Result<(), TableError> {
+        if let Some(v) = &self.failed {
+            return Err(TableError::Failed(v.seat()));
+        }
+        let seat = self.local_seat().ok_or(TableError::NotSeated)?;
+        if self.game.next() != Next::Decision(seat)
+            || self.is_forfeited(seat)
+            || !self.queued.is_empty()
+        {
+            return Err(TableError::NotYourDecision);
+        }
+        let mut probe = self.game.clone();
+        probe
+            .apply_action(seat, &action, &mut Vec::new())
+            .map_err(|e| TableError::Refused {
+                rule: e.rule(),
+                message: e.to_string(),
+            })?;
+        self.queued.push_back(action);
+        self.pump(now);
+        Ok(())
+    }
+
+    /// The local seat resigns: it forfeits when the game next needs it.
+    pub fn resign(&mut self, now: u64) -> Result<(), TableError> {
+        if self.local.is_none() {
+            return Err(TableError::NotSeated);
+        }
+        self.author(Body::Resign);
+        self.pump(now);
+        Ok(())
+    }
+
+    /// The time: claims stalled seats whose deadline has passed, and makes
+    /// any progress that is possible (call it once after creating a table to
+    /// start it).
+    pub fn handle_timeout(&mut self, now: u64) {
+        if self.failed.is_some() {
+            return;
+        }
+        let me = self
+            .local_seat()
+            .filter(|&me| !self.is_forfeited(me) && !self.finished);
+        if let (Some(me), Some((position, since))) = (me, self.waiting) {
+            if now >= since + self.config.stall_timeout_ms && position == self.position() {
+                for accused in self.waited_on() {
+                    if accused != me && !self.my_claims.contains(&(accused.0, position)) {
+                        self.my_claims.insert((accused.0, position));
+                        self.author(Body::StallClaim {
+                            accused: accused.0,
+                            position,
+                        });
+                    }
+                }
+            }
+        }
+        self.pump(now);
+    }
+
+    // ----- ingesting ------------------------------------------------------
+
+    /// Check an envelope and put it into its seat's buffer. Returns whether
+    /// it was new.
+    fn ingest(&mut self, signed: Signed) -> Result<bool, TableError> {
+        let env = &signed.envelope;
+        if env.game_id != self.game_id {
+            return Err(TableError::WrongGame);
+        }
+        let seat = usize::from(env.seat);
+        let key = self
+            .genesis
+            .proposal
+            .seats
+            .get(seat)
+            .ok_or(TableError::UnknownSeat(env.seat))?
+            .key;
+        signed.verify(&key)?;
+        let state = &self.seats[seat];
+        let existing = state
+            .log
+            .get(env.seq as usize)
+            .or_else(|| state.buffer.get(&env.seq));
+        if let Some(existing) = existing {
+            if *existing == signed {
+                return Ok(false);
+            }
+            // Two signed envelopes for one slot: keep both as the proof.
+            let v = Violation::Equivocation {
+                first: existing.clone(),
+                second: signed,
+            };
+            self.fail(v);
+            return Ok(true);
+        }
+        if env.seq < state.next_seq() {
+            return Ok(false);
+        }
+        if state.buffer.len() >= self.config.max_buffered_per_seat {
+            return Err(TableError::BufferFull(env.seat));
+        }
+        self.outputs.push_back(Output::Persist {
+            envelope: signed.clone(),
+            sync: false,
+        });
+        self.seats[seat].buffer.insert(env.seq, signed);
+        Ok(true)
+    }
+
+    /// Take the next envelope of `seat` from its buffer into its log,
+    /// checking that it follows the previous one.
+    fn consume(&mut self, seat: usize) -> Option<Signed> {
+        let state = &mut self.seats[seat];
+        let seq = state.next_seq();
+        let signed = state.buffer.remove(&seq)?;
+        if signed.envelope.prev != state.last_hash() {
+            let previous = state.log.last().cloned();
+            match previous {
+                Some(previous) => self.fail(Violation::BrokenSequence {
+                    previous,
+                    next: signed,
+                }),
+                None => self.fail(Violation::WrongPosition {
+                    envelope: signed,
+                    expected: 0,
+                }),
+            }
+            return None;
+        }
+        state.log.push(signed.clone());
+        Some(signed)
+    }
+
+    fn fail(&mut self, violation: Violation) {
+        if self.failed.is_none() {
+            self.failed = Some(violation.clone());
+            self.outputs.push_back(Output::Violation(violation));
+        }
+    }
+
+    // ----- authoring ------------------------------------------------------
+
+    /// Sign `body` as the local seat at the current position, append it to
+    /// the local log, and have it persisted (synced) and broadcast.
+    fn author(&mut self, body: Body) -> Option<Signed> {
+        let local = self.local.as_ref()?;
+        let seat = local.seat.index();
+        let state = &self.seats[seat];
+        let envelope = Envelope {
+            game_id: self.game_id,
+            seat: local.seat.0,
+            seq: state.next_seq(),
+            prev: state.last_hash(),
+            position: self.position(),
+            state_hash: self.current_hash(),
+            body,
+        };
+        let signed = envelope.sign(&local.identity);
+        self.seats[seat].log.push(signed.clone());
+        if let Body::StallClaim { accused, position } = signed.envelope.body {
+            self.note_claim(
+                local.seat.0,
+                signed.seq(),
+                accused,
+                position,
+                signed.envelope.state_hash,
+            );
+        }
+        self.outputs.push_back(Output::Persist {
+            envelope: signed.clone(),
+            sync: true,
+        });
+        self.outputs.push_back(Output::Broadcast(signed.clone()));
+        Some(signed)
+    }
+
+    fn current_hash(&self) -> Hash32 {
+        self.hashes.last().copied().unwrap_or_default()
+    }
+
+    /// The local seat's reveal for chance event `event`.
+    fn local_reveal(&self, event: u64) -> Option<Reveal> {
+        let local = self.local.as_ref()?;
+        let link = local.chain.reveal(event).ok()?;
+        Some(Reveal { event, link })
+    }
+
+    // ----- the pump -------------------------------------------------------
+
+    /// Apply everything that can be applied, in the order the game asks for it.
+    fn pump(&mut self, now: u64) {
+        loop {
+            if self.failed.is_some() {
+                return;
+            }
+            self.consume_claims();
+            let progressed = match self.game.next() {
+                Next::Over => self.step_over(),
+                Next::Decision(seat) => self.step_decision(seat),
+                Next::Chance(_) => self.step_chance(),
+                // No game asks for simultaneous choices yet; the bodies for
+                // them exist and are refused until one does.
+                Next::Simultaneous(_) => false,
+            };
+            if !progressed {
+                break;
+            }
+        }
+        let position = self.position();
+        if self.waiting.is_none_or(|(p, _)| p != position) {
+            self.waiting = Some((position, now));
+        }
+    }
+
+    /// Seats the game waits for at this position.
+    fn waited_on(&self) -> Vec<Seat> {
+        match self.game.next() {
+            Next::Decision(s) => vec![s],
+            Next::Chance(_) => (0..self.seats.len())
+                .filter(|&i| self.pending_reveals[i].is_none() && self.seats[i].forfeited.is_none())
+                .map(|i| Seat(i as u8))
+                .collect(),
+            Next::Simultaneous(set) => set.iter().collect(),
+            Next::Over => (0..self.seats.len())
+                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
+                .map(|i| Seat(i as u8))
+                .collect(),
+        }
+    }
+
+    /// Take in stall claims that are next in their authors' sequences.
+    fn consume_claims(&mut self) {
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].forfeited.is_some() {
+                continue;
+            }
+            while let Some(Body::StallClaim { accused, position }) =
+                self.seats[seat].peek().map(|s| s.envelope.body.clone())
+            {
+                let Some(signed) = self.consume(seat) else {
+                    return;
+                };
+                if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
+                    self.fail(Violation::UnexpectedBody {
+                        envelope: signed,
+                        expected: "a claim against another seat".into(),
+                    });
+                    return;
+                }
+                self.note_claim(
+                    seat as u8,
+                    signed.seq(),
+                    accused,
+                    position,
+                    signed.envelope.state_hash,
+                );
+            }
+        }
+    }
+
+    fn note_claim(
+        &mut self,
+        claimant: u8,
+        seq: u64,
+        accused: u8,
+        position: u64,
+        state_hash: Hash32,
+    ) {
+        self.claims
+            .entry((accused, position))
+            .or_default()
+            .insert(claimant, (seq, state_hash));
+    }
+
+    /// Whether every seat still in, other than `accused`, has claimed it
+    /// stalled at the current position. A forfeit needs at least one claimant.
+    fn claims_complete(&self, accused: Seat) -> Option<Vec<(u8, u64)>> {
+        let position = self.position();
+        let claims = self.claims.get(&(accused.0, position))?;
+        let needed: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|&s| s != accused.0 && self.seats[usize::from(s)].forfeited.is_none())
+            .collect();
+        if needed.is_empty() || !needed.iter().all(|s| claims.contains_key(s)) {
+            return None;
+        }
+        Some(needed.iter().map(|s| (*s, claims[s].0)).collect())
+    }
+
+    /// Whether the table may apply `seat`'s input at the current position
+    /// despite claims against it there: only if the local seat has not
+    /// claimed it (an observer follows only evidence), or some seat has shown
+    /// an envelope written past this position (it applied the input).
+    fn input_allowed(&self, seat: Seat) -> bool {
+        let position = self.position();
+        let Some(claims) = self.claims.get(&(seat.0, position)) else {
+            return true;
+        };
+        if claims.is_empty() {
+            return true;
+        }
+        let local_claimed = self
+            .local_seat()
+            .is_none_or(|me| claims.contains_key(&me.0));
+        if !local_claimed {
+            return true;
+        }
+        self.seats.iter().enumerate().any(|(i, s)| {
+            i != seat.index()
+                && s.log
+                    .iter()
+                    .chain(s.buffer.values())
+                    .any(|e| e.envelope.position > position)
+        })
+    }
+
+    /// Check that `signed` was written at the current position on the same
+    /// state; otherwise fail with the proof.
+    fn check_position(&mut self, signed: &Signed) -> bool {
+        let position = self.position();
+        if signed.envelope.position != position {
+            self.fail(Violation::WrongPosition {
+                envelope: signed.clone(),
+                expected: position,
+            });
+            return false;
+        }
+        let expected = self.current_hash();
+        if signed.envelope.state_hash != expected {
+            self.fail(Violation::StateMismatch {
+                envelope: signed.clone(),
+                expected,
+            });
+            return false;
+        }
+        true
+    }
+
+    fn record(&mut self, record: Record<G>, events: Vec<G::Event>) {
+        let position = self.position();
+        self.records.push(record.clone());
+        self.hashes.push(Hash32(self.game.state_hash().0));
+        self.outputs.push_back(Output::Applied {
+            position,
+            record,
+            events,
+        });
+    }
+
+    fn forfeit(&mut self, seat: Seat, record: Record<G>, reason: &'static str) {
+        self.seats[seat.index()].forfeited = Some(self.position());
+        self.pending_reveals[seat.index()] = None;
+        // A forfeit changes no game state; it is recorded so that every peer
+        // applies it at the same position.
+        self.record(record, Vec::new());
+        self.outputs.push_back(Output::Forfeited { seat, reason });
+    }
+
+    fn step_decision(&mut self, seat: Seat) -> bool {
+        let i = seat.index();
+        if self.seats[i].forfeited.is_some() {
+            let Some(action) = self.game.zombie_action(seat) else {
+                return false;
+            };
+            let mut events = Vec::new();
+            if self.game.apply_action(seat, &action, &mut events).is_err() {
+                return false;
+            }
+            self.record(Record::Zombie { seat, action }, events);
+            return true;
+        }
+        if let Some(claims) = self.claims_complete(seat) {
+            self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
+            return true;
+        }
+        if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
+            let Some(action) = self.queued.pop_front() else {
+                return false;
+            };
+            return self.author_action(seat, action);
+        }
+        let Some(body) = self.seats[i].peek().map(|s| s.envelope.body.clone()) else {
+            return false;
+        };
+        if !self.input_allowed(seat) {
+            return false;
+        }
+        match body {
+            Body::Action { action, reveal } => {
+                let Some(signed) = self.consume(i) else {
+                    return false;
+                };
+                if !self.check_position(&signed) {
+                    return false;
+                }
+                let action: G::Action = match postcard::from_bytes(&action) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        self.fail(Violation::IllegalAction {
+                            envelope: signed,
+                            rule: format!("undecodable action: {e}"),
+                        });
+                        return false;
+                    }
+                };
+                let mut events = Vec::new();
+                if let Err(e) = self.game.apply_action(seat, &action, &mut events) {
+                    self.fail(Violation::IllegalAction {
+                        envelope: signed,
+                        rule: e.rule().to_owned(),
+                    });
+                    return false;
+                }
+                let seq = signed.seq();
+                self.record(Record::Action { seat, seq, action }, events);
+                if let Some(r) = reveal {
+                    self.accept_reveal(seat, &signed, seq, r);
+                }
+                true
+            }
+            Body::Resign => {
+                let Some(signed) = self.consume(i) else {
+                    return false;
+                };
+                self.forfeit(
+                    seat,
+                    Record::Resign {
+                        seat,
+                        seq: signed.seq(),
+                    },
+                    "resigned",
+                );
+                true
+            }
+            _ => {
+                if let Some(signed) = self.consume(i) {
+                    self.fail(Violation::UnexpectedBody {
+                        envelope: signed,
+                        expected: "an action".into(),
+                    });
+                }
+                false
+            }
+        }
+    }
+
+    /// Apply a local decision: sign it, carrying the local reveal when it
+    /// raises a chance event.
+    fn author_action(&mut self, seat: Seat, action: G::Action) -> bool {
+        let position_hash = self.current_hash();
+        let mut after = self.game.clone();
+        let mut events = Vec::new();
+        if after.apply_action(seat, &action, &mut events).is_err() {
+            return false;
+        }
+        let reveal = match after.next() {
+            Next::Chance(_) => self.local_reveal(self.events_done + 1),
+            _ => None,
+        };
+        let encoded = postcard::to_allocvec(&action).unwrap_or_default();
+        let Some(signed) = self.author(Body::Action {
+            action: encoded,
+            reveal,
+        }) else {
+            return false;
+        };
+        debug_assert_eq!(signed.envelope.state_hash, position_hash);
+        self.game = after;
+        let seq = signed.seq();
+        self.record(Record::Action { seat, seq, action }, events);
+        if let Some(r) = reveal {
+            self.accept_reveal(seat, &signed, seq, r);
+        }
+        true
+    }
+
+    /// Check a reveal against the seat's chain and keep it for the pending
+    /// chance event.
+    fn accept_reveal(&mut self, seat: Seat, signed: &Signed, seq: u64, reveal: Reveal) -> bool {
+        let event = self.events_done + 1;
+        if !matches!(self.game.next(), Next::Chance(_)) || reveal.event != event {
+            self.fail(Violation::BadReveal {
+                envelope: signed.clone(),
+                reason: format!(
+                    "a reveal for event {} where event {event} was due",
+                    reveal.event
+                ),
+            });
+            return false;
+        }
+        if let Err(e) = self.seats[seat.index()].chain.accept(event, &reveal.link) {
+            self.fail(Violation::BadReveal {
+                envelope: signed.clone(),
+                reason: e.to_string(),
+            });
+            return false;
+        }
+        self.pending_reveals[seat.index()] = Some((seq, reveal.link));
+        true
+    }
+
+    fn step_chance(&mut self) -> bool {
+        let event = self.events_done + 1;
+        let mut progressed = false;
+        for i in 0..self.seats.len() {
+            let seat = Seat(i as u8);
+            if self.seats[i].forfeited.is_some() || self.pending_reveals[i].is_some() {
+                continue;
+            }
+            if let Some(claims) = self.claims_complete(seat) {
+                self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
+                return true;
+            }
+            if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
+                if let Some(r) = self.local_reveal(event) {
+                    if let Some(signed) = self.author(Body::Reveal(r)) {
+                        progressed |= self.accept_reveal(seat, &signed, signed.seq(), r);
+                    }
+                }
+                continue;
+            }
+            let Some(body) = self.seats[i].peek().map(|s| s.envelope.body.clone()) else {
+                continue;
+            };
+            if !self.input_allowed(seat) {
+                continue;
+            }
+            match body {
+                Body::Reveal(r) => {
+                    let Some(signed) = self.consume(i) else {
+                        return false;
+                    };
+                    if !self.check_position(&signed)
+                        || !self.accept_reveal(seat, &signed, signed.seq(), r)
+                    {
+                        return false;
+                    }
+                    progressed = true;
+                }
+                Body::Resign => {
+                    let Some(signed) = self.consume(i) else {
+                        return false;
+                    };
+                    self.forfeit(
+                        seat,
+                        Record::Resign {
+                            seat,
+                            seq: signed.seq(),
+                        },
+                        "resigned",
+                    );
+                    return true;
+                }
+                _ => {
+                    if let Some(signed) = self.consume(i) {
+                        self.fail(Violation::UnexpectedBody {
+                            envelope: signed,
+                            expected: format!("a reveal for event {event}"),
+                        });
+                    }
+                    return false;
+                }
+            }
+        }
+        let complete = (0..self.seats.len())
+            .all(|i| self.seats[i].forfeited.is_some() || self.pending_reveals[i].is_some());
+        if complete && self.pending_reveals.iter().any(Option::is_some) {
+            return self.resolve_chance(event) || progressed;
+        }
+        progressed
+    }
+
+    fn resolve_chance(&mut self, event: u64) -> bool {
+        let links: Vec<Option<[u8; 32]>> = self
+            .pending_reveals
+            .iter()
+            .map(|r| r.map(|(_, l)| l))
+            .collect();
+        let b = beacon(&self.game_id.0, event, &links);
+        let outcome = match self.game.next() {
+            Next::Chance(request) => chance::outcome(&b, &request.distribution),
+            _ => return false,
+        };
+        let Ok(outcome) = outcome else { return false };
+        let mut events = Vec::new();
+        if self.game.apply_chance(&outcome, &mut events).is_err() {
+            return false;
+        }
+        let reveals = self
+            .pending_reveals
+            .iter()
+            .map(|r| r.map(|(seq, _)| seq))
+            .collect();
+        self.pending_reveals.iter_mut().for_each(|r| *r = None);
+        self.events_done = event;
+        self.record(
+            Record::Chance {
+                event,
+                reveals,
+                outcome,
+            },
+            events,
+        );
+        true
+    }
+
+    fn step_over(&mut self) -> bool {
+        if !self.seed_published {
+            self.seed_published = true;
+            if let Some(local) = &self.local {
+                if self.seats[local.seat.index()].forfeited.is_none() {
+                    let seed = *local.chain.seed();
+                    let seat = local.seat.index();
+                    if self.seats[seat].peek().is_none() {
+                        self.author(Body::SeedOpening { seed });
+                        self.seats[seat].seed = Some(seed);
+                    }
+                }
+            }
+        }
+        let mut progressed = false;
+        for i in 0..self.seats.len() {
+            if self.seats[i].forfeited.is_some() || self.seats[i].seed.is_some() {
+                continue;
+            }
+            if let Some(claims) = self.claims_complete(Seat(i as u8)) {
+                self.forfeit(
+                    Seat(i as u8),
+                    Record::Forfeit {
+                        seat: Seat(i as u8),
+                        claims,
+                    },
+                    "stalled",
+                );
+                return true;
+            }
+            let Some(Body::SeedOpening { seed }) =
+                self.seats[i].peek().map(|s| s.envelope.body.clone())
+            else {
+                continue;
+            };
+            let Some(signed) = self.consume(i) else {
+                return false;
+            };
+            let info = &self.genesis.proposal.seats[i];
+            if chain_commitment(&seed, info.chain_length).ok() != Some(info.chain_commitment) {
+                self.fail(Violation::BadSeedOpening { envelope: signed });
+                return false;
+            }
+            self.seats[i].seed = Some(seed);
+            progressed = true;
+        }
+        if !self.finished
+            && self
+                .seats
+                .iter()
+                .all(|s| s.forfeited.is_some() || s.seed.is_some())
+        {
+            self.finished = true;
+            if let Some(result) = self.game.result() {
+                self.outputs.push_back(Output::Finished(result));
+            }
+        }
+        progressed
+    }
+
+    // ----- transcript -----------------------------------------------------
+
+    /// The canonical transcript: genesis, acceptances, then every envelope in
+    /// applied order (an input's envelopes right after the author's earlier
+    /// unwritten ones), then the seed openings. Honest peers with the same
+    /// applied inputs produce identical frames, whatever the arrival order.
+    pub fn transcript(&self) -> Vec<Frame> {
+        let mut frames = vec![Frame::Proposal(self.genesis.proposal.clone())];
+        frames.extend(
+            self.genesis
+                .acceptances
+                .iter()
+                .cloned()
+                .map(Frame::Acceptance),
+        );
+        let mut written = vec![0u64; self.seats.len()];
+        let mut write_up_to = |frames: &mut Vec<Frame>, seat: usize, seq: u64| {
+            let log = &self.seats[seat].log;
+            while written[seat] <= seq && (written[seat] as usize) < log.len() {
+                frames.push(Frame::Envelope(log[written[seat] as usize].clone()));
+                written[seat] += 1;
+            }
+        };
+        for record in &self.records {
+            match record {
+                Record::Action { seat, seq, .. } | Record::Resign { seat, seq } => {
+                    write_up_to(&mut frames, seat.index(), *seq);
+                }
+                Record::Chance { reveals, .. } => {
+                    for (seat, seq) in reveals.iter().enumerate() {
+                        if let Some(seq) = seq {
+                            write_up_to(&mut frames, seat, *seq);
+                        }
+                    }
+                }
+                Record::Forfeit { claims, .. } => {
+                    for (claimant, seq) in claims {
+                        write_up_to(&mut frames, usize::from(*claimant), *seq);
+                    }
+                }
+                Record::Zombie { .. } => {}
+            }
+        }
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].forfeited.is_none() {
+                write_up_to(&mut frames, seat, u64::MAX);
+            }
+        }
+        frames
+    }
+}
