@@ -75,6 +75,13 @@ pub enum Output<G: Game> {
     },
     /// A proven violation; the table has stopped.
     Violation(Violation),
+    /// The table went back to `position` to apply a forfeit there that every
+    /// other seat applied (see [`Table::handle_envelope`]); records after it
+    /// were dropped.
+    Rewound {
+        /// The position it went back to.
+        position: u64,
+    },
     /// The game is over and every seed is open: the transcript is complete.
     Finished(GameResult),
 }
@@ -546,6 +553,9 @@ impl<G: Game> Table<G> {
                 return;
             }
             self.consume_claims();
+            if self.rewind_for_forfeit() {
+                continue;
+            }
             let progressed = match self.game.next() {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
@@ -626,16 +636,130 @@ impl<G: Game> Table<G> {
 
     /// Whether every seat still in, other than `accused`, has claimed it
     /// stalled at the current position. A forfeit needs at least one claimant.
+    ///
+    /// Claims signed at an earlier position still count when only forfeits
+    /// were recorded since: several seats that stalled at one chance event
+    /// are claimed together, but each forfeit is its own record.
     fn claims_complete(&self, accused: Seat) -> Option<Vec<(u8, u64)>> {
         let position = self.position();
-        let claims = self.claims.get(&(accused.0, position))?;
+        let mut first = position;
+        while first > 0
+            && matches!(self.records.get(first as usize - 1), Some(Record::Forfeit { .. } | Record::Resign { .. }))
+        {
+            first -= 1;
+        }
+        (first..=position).rev().find_map(|q| self.claims_complete_at(accused.0, q))
+    }
+
+    /// Whether the seats needed for a forfeit of `accused` at `position` (all
+    /// seats still in there, other than the accused) have all claimed it.
+    fn claims_complete_at(&self, accused: u8, position: u64) -> Option<Vec<(u8, u64)>> {
+        let claims = self.claims.get(&(accused, position))?;
         let needed: Vec<u8> = (0..self.seats.len() as u8)
-            .filter(|&s| s != accused.0 && self.seats[usize::from(s)].forfeited.is_none())
+            .filter(|&s| s != accused && self.seats[usize::from(s)].forfeited.is_none_or(|q| q > position))
             .collect();
         if needed.is_empty() || !needed.iter().all(|s| claims.contains_key(s)) {
             return None;
         }
         Some(needed.iter().map(|s| (*s, claims[s].0)).collect())
+    }
+
+    /// A forfeit completed at a position this table has already passed with
+    /// the accused's own input. That happens only to the accused itself (it
+    /// applies its own decision at once) or to an observer that saw the input
+    /// before the claims: every seat that signed a claim refused the input,
+    /// and all other seats signed, so no seat still in the game applied it.
+    /// Go back to that position by replaying the records before it; the pump
+    /// then applies the forfeit there, as every other peer does.
+    fn rewind_for_forfeit(&mut self) -> bool {
+        let position = self.position();
+        let target = self.claims.keys().find(|&&(accused, p)| {
+            p < position
+                && self.records.get(p as usize).is_some_and(|r| used_input_of(r, accused))
+                && self.claims_complete_at(accused, p).is_some()
+        });
+        let Some(&(_, p)) = target else { return false };
+        self.rewind(p);
+        true
+    }
+
+    /// Rebuild the game as it was at `position` by replaying the records
+    /// before it.
+    fn rewind(&mut self, position: u64) {
+        let n = self.seats.len();
+        let Ok(options) = self.genesis.proposal.options::<G>() else { return };
+        let Ok(mut game) = G::new_game(n as u8, &options) else { return };
+        // Envelopes consumed by the dropped records go back to their seats'
+        // buffers (with any later ones), to be consumed again as the game
+        // asks for them.
+        let mut first_dropped: Vec<Option<u64>> = vec![None; n];
+        for record in &self.records[position as usize..] {
+            let mut note = |seat: usize, seq: u64| {
+                first_dropped[seat] = Some(first_dropped[seat].map_or(seq, |s: u64| s.min(seq)));
+            };
+            match record {
+                Record::Action { seat, seq, .. } | Record::Resign { seat, seq } => note(seat.index(), *seq),
+                Record::Chance { reveals, .. } => {
+                    for (seat, seq) in reveals.iter().enumerate() {
+                        if let Some(seq) = seq {
+                            note(seat, *seq);
+                        }
+                    }
+                }
+                Record::Forfeit { claims, .. } => {
+                    for (seat, seq) in claims {
+                        note(usize::from(*seat), *seq);
+                    }
+                }
+                Record::Zombie { .. } => {}
+            }
+        }
+        for (state, first) in self.seats.iter_mut().zip(first_dropped) {
+            if let Some(first) = first {
+                for e in state.log.drain(first as usize..) {
+                    state.buffer.insert(e.seq(), e);
+                }
+            }
+        }
+        self.records.truncate(position as usize);
+        self.hashes.truncate(position as usize + 1);
+        self.queued.clear();
+        self.pending_reveals.iter_mut().for_each(|r| *r = None);
+        for (i, state) in self.seats.iter_mut().enumerate() {
+            if state.forfeited.is_some_and(|q| q >= position) {
+                state.forfeited = None;
+            }
+            let info = &self.genesis.proposal.seats[i];
+            if let Ok(tracker) = ChainTracker::new(info.chain_commitment, info.chain_length) {
+                state.chain = tracker;
+            }
+        }
+        self.events_done = 0;
+        let mut events = Vec::new();
+        for record in &self.records {
+            match record {
+                Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
+                    let _ = game.apply_action(*seat, action, &mut events);
+                }
+                Record::Chance { event, reveals, outcome } => {
+                    let _ = game.apply_chance(outcome, &mut events);
+                    self.events_done = *event;
+                    for (seat, seq) in reveals.iter().enumerate() {
+                        let link = seq.and_then(|q| self.seats[seat].log.get(q as usize)).and_then(|e| match &e.envelope.body {
+                            Body::Reveal(r) | Body::Action { reveal: Some(r), .. } => Some(r.link),
+                            _ => None,
+                        });
+                        if let Some(link) = link {
+                            let _ = self.seats[seat].chain.accept(*event, &link);
+                        }
+                    }
+                }
+                Record::Forfeit { .. } | Record::Resign { .. } => {}
+            }
+            events.clear();
+        }
+        self.game = game;
+        self.outputs.push_back(Output::Rewound { position });
     }
 
     /// Whether the table may apply `seat`'s input at the current position
@@ -1064,5 +1188,15 @@ impl<G: Game> Table<G> {
             }
         }
         frames
+    }
+}
+
+/// Whether `record` applied an input of seat `accused` (its decision, its
+/// reveal, or its resignation).
+fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
+    match record {
+        Record::Action { seat, .. } | Record::Resign { seat, .. } => seat.0 == accused,
+        Record::Chance { reveals, .. } => reveals.get(usize::from(accused)).is_some_and(Option::is_some),
+        Record::Zombie { .. } | Record::Forfeit { .. } => false,
     }
 }
