@@ -330,11 +330,20 @@ impl<G: Game> Table<G> {
 
     /// When the table next needs [`Table::handle_timeout`], in milliseconds.
     pub fn poll_timeout(&self) -> Option<u64> {
-        if self.failed.is_some() || self.finished || self.local.is_none() {
+        if self.failed.is_some() || self.finished {
             return None;
         }
-        let (_, since) = self.waiting?;
-        Some(since + self.config.stall_timeout_ms)
+        let me = self.local_seat().filter(|&me| !self.is_forfeited(me))?;
+        let (position, since) = self.waiting?;
+        // Only a deadline at which `handle_timeout` has something to do: a
+        // seat other than the local one, not yet claimed here. A deadline
+        // that has passed and been handled (or one for the local seat's own
+        // decision) made a driver that sleeps until it spin at that instant.
+        let claimable = self
+            .waited_on()
+            .into_iter()
+            .any(|s| s != me && !self.my_claims.contains(&(s.0, position)));
+        claimable.then_some(since + self.config.stall_timeout_ms)
     }
 
     // ----- inputs ---------------------------------------------------------
