@@ -602,12 +602,18 @@ impl<G: Game> Table<G> {
     /// Take in stall claims that are next in their authors' sequences.
     fn consume_claims(&mut self) {
         for seat in 0..self.seats.len() {
-            if self.seats[seat].forfeited.is_some() {
-                continue;
-            }
+            // A forfeited seat's claims still count when it signed them
+            // before the position at which it forfeited. In a two-seat game
+            // cut in two for longer than the stall timeout each seat forfeits
+            // the other; taking in the other's earlier claim is how the seat
+            // forfeited later learns it lost first, and rewinds.
+            let forfeited_at = self.seats[seat].forfeited;
             while let Some(Body::StallClaim { accused, position }) =
                 self.seats[seat].peek().map(|s| s.envelope.body.clone())
             {
+                if forfeited_at.is_some_and(|f| position >= f) {
+                    break;
+                }
                 let Some(signed) = self.consume(seat) else {
                     return;
                 };
@@ -653,11 +659,16 @@ impl<G: Game> Table<G> {
         let position = self.position();
         let mut first = position;
         while first > 0
-            && matches!(self.records.get(first as usize - 1), Some(Record::Forfeit { .. } | Record::Resign { .. }))
+            && matches!(
+                self.records.get(first as usize - 1),
+                Some(Record::Forfeit { .. } | Record::Resign { .. })
+            )
         {
             first -= 1;
         }
-        (first..=position).rev().find_map(|q| self.claims_complete_at(accused.0, q))
+        (first..=position)
+            .rev()
+            .find_map(|q| self.claims_complete_at(accused.0, q))
     }
 
     /// Whether the seats needed for a forfeit of `accused` at `position` (all
@@ -665,7 +676,12 @@ impl<G: Game> Table<G> {
     fn claims_complete_at(&self, accused: u8, position: u64) -> Option<Vec<(u8, u64)>> {
         let claims = self.claims.get(&(accused, position))?;
         let needed: Vec<u8> = (0..self.seats.len() as u8)
-            .filter(|&s| s != accused && self.seats[usize::from(s)].forfeited.is_none_or(|q| q > position))
+            .filter(|&s| {
+                s != accused
+                    && self.seats[usize::from(s)]
+                        .forfeited
+                        .is_none_or(|q| q > position)
+            })
             .collect();
         if needed.is_empty() || !needed.iter().all(|s| claims.contains_key(s)) {
             return None;
@@ -684,7 +700,10 @@ impl<G: Game> Table<G> {
         let position = self.position();
         let target = self.claims.keys().find(|&&(accused, p)| {
             p < position
-                && self.records.get(p as usize).is_some_and(|r| used_input_of(r, accused))
+                && self
+                    .records
+                    .get(p as usize)
+                    .is_some_and(|r| used_input_of(r, accused))
                 && self.claims_complete_at(accused, p).is_some()
         });
         let Some(&(_, p)) = target else { return false };
@@ -696,8 +715,12 @@ impl<G: Game> Table<G> {
     /// before it.
     fn rewind(&mut self, position: u64) {
         let n = self.seats.len();
-        let Ok(options) = self.genesis.proposal.options::<G>() else { return };
-        let Ok(mut game) = G::new_game(n as u8, &options) else { return };
+        let Ok(options) = self.genesis.proposal.options::<G>() else {
+            return;
+        };
+        let Ok(mut game) = G::new_game(n as u8, &options) else {
+            return;
+        };
         // Envelopes consumed by the dropped records go back to their seats'
         // buffers (with any later ones), to be consumed again as the game
         // asks for them.
@@ -707,11 +730,18 @@ impl<G: Game> Table<G> {
                 first_dropped[seat] = Some(first_dropped[seat].map_or(seq, |s: u64| s.min(seq)));
             };
             match record {
-                Record::Action { seat, seq, .. } | Record::Resign { seat, seq } => note(seat.index(), *seq),
+                Record::Action { seat, seq, .. } | Record::Resign { seat, seq } => {
+                    note(seat.index(), *seq)
+                }
                 Record::Chance { reveals, .. } => {
                     for (seat, seq) in reveals.iter().enumerate() {
-                        if let Some(seq) = seq {
-                            note(seat, *seq);
+                        // A reveal carried in the actor's action belongs to
+                        // that action's record, which may be kept: draining
+                        // it would leave an action where a reveal is due.
+                        if let Some(seq) =
+                            seq.filter(|&q| carries_reveal_only(&self.seats[seat].log, q))
+                        {
+                            note(seat, seq);
                         }
                     }
                 }
@@ -730,6 +760,16 @@ impl<G: Game> Table<G> {
                 }
             }
         }
+        // A finished table rewinds too: in a two-seat game cut in two, one
+        // side can play to the end before it learns that it forfeited first.
+        // Seeds count again only if their openings were not put back.
+        self.finished = false;
+        for state in &mut self.seats {
+            state.seed = state.log.iter().find_map(|e| match e.envelope.body {
+                Body::SeedOpening { seed } => Some(seed),
+                _ => None,
+            });
+        }
         self.records.truncate(position as usize);
         self.hashes.truncate(position as usize + 1);
         self.queued.clear();
@@ -747,21 +787,48 @@ impl<G: Game> Table<G> {
         let mut events = Vec::new();
         for record in &self.records {
             match record {
-                Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
+                Record::Action { seat, seq, action } => {
+                    let _ = game.apply_action(*seat, action, &mut events);
+                    // The actor's reveal carried in its action counts for
+                    // the event the action raised, as when it was applied;
+                    // when that event is the one rewound to, it is pending
+                    // again and nobody will send it separately.
+                    let carried = self.seats[seat.index()]
+                        .log
+                        .get(*seq as usize)
+                        .and_then(|e| match &e.envelope.body {
+                            Body::Action {
+                                reveal: Some(r), ..
+                            } => Some(*r),
+                            _ => None,
+                        });
+                    if let Some(r) = carried {
+                        let _ = self.seats[seat.index()].chain.accept(r.event, &r.link);
+                        self.pending_reveals[seat.index()] = Some((*seq, r.link));
+                    }
+                }
+                Record::Zombie { seat, action } => {
                     let _ = game.apply_action(*seat, action, &mut events);
                 }
-                Record::Chance { event, reveals, outcome } => {
+                Record::Chance {
+                    event,
+                    reveals,
+                    outcome,
+                } => {
                     let _ = game.apply_chance(outcome, &mut events);
                     self.events_done = *event;
                     for (seat, seq) in reveals.iter().enumerate() {
-                        let link = seq.and_then(|q| self.seats[seat].log.get(q as usize)).and_then(|e| match &e.envelope.body {
-                            Body::Reveal(r) | Body::Action { reveal: Some(r), .. } => Some(r.link),
-                            _ => None,
-                        });
+                        let link = seq
+                            .and_then(|q| self.seats[seat].log.get(q as usize))
+                            .and_then(|e| match &e.envelope.body {
+                                Body::Reveal(r) => Some(r.link),
+                                _ => None,
+                            });
                         if let Some(link) = link {
                             let _ = self.seats[seat].chain.accept(*event, &link);
                         }
                     }
+                    self.pending_reveals.iter_mut().for_each(|r| *r = None);
                 }
                 Record::Forfeit { .. } | Record::Resign { .. } => {}
             }
@@ -986,16 +1053,30 @@ impl<G: Game> Table<G> {
     fn step_chance(&mut self) -> bool {
         let event = self.events_done + 1;
         let mut progressed = false;
+        // A seat whose claims are complete forfeits, but only after the
+        // reveals for this event already here from the other seats are taken
+        // in: after a rewind they wait in the buffers again, written at this
+        // position, and were refused as written at the wrong one (blaming an
+        // honest seat) once the forfeit had moved the position on.
+        let stalled = (0..self.seats.len()).map(|i| Seat(i as u8)).find(|&s| {
+            self.seats[s.index()].forfeited.is_none()
+                && self.pending_reveals[s.index()].is_none()
+                && self.claims_complete(s).is_some()
+        });
         for i in 0..self.seats.len() {
             let seat = Seat(i as u8);
             if self.seats[i].forfeited.is_some() || self.pending_reveals[i].is_some() {
                 continue;
             }
-            if let Some(claims) = self.claims_complete(seat) {
-                self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
-                return true;
-            }
-            if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
+            if stalled.is_some() {
+                let reveal_here = matches!(
+                    self.seats[i].peek().map(|s| &s.envelope.body),
+                    Some(Body::Reveal(_))
+                );
+                if stalled == Some(seat) || !reveal_here {
+                    continue;
+                }
+            } else if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
                 if let Some(r) = self.local_reveal(event) {
                     if let Some(signed) = self.author(Body::Reveal(r)) {
                         progressed |= self.accept_reveal(seat, &signed, signed.seq(), r);
@@ -1045,6 +1126,12 @@ impl<G: Game> Table<G> {
                     return false;
                 }
             }
+        }
+        if let Some(seat) = stalled
+            && let Some(claims) = self.claims_complete(seat)
+        {
+            self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
+            return true;
         }
         let complete = (0..self.seats.len())
             .all(|i| self.seats[i].forfeited.is_some() || self.pending_reveals[i].is_some());
@@ -1200,12 +1287,21 @@ impl<G: Game> Table<G> {
     }
 }
 
+/// Whether the envelope at `seq` of a seat's log is a reveal of its own (not
+/// a reveal carried in an action).
+fn carries_reveal_only(log: &[Signed], seq: u64) -> bool {
+    log.get(seq as usize)
+        .is_some_and(|e| matches!(e.envelope.body, Body::Reveal(_)))
+}
+
 /// Whether `record` applied an input of seat `accused` (its decision, its
 /// reveal, or its resignation).
 fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
     match record {
         Record::Action { seat, .. } | Record::Resign { seat, .. } => seat.0 == accused,
-        Record::Chance { reveals, .. } => reveals.get(usize::from(accused)).is_some_and(Option::is_some),
+        Record::Chance { reveals, .. } => reveals
+            .get(usize::from(accused))
+            .is_some_and(Option::is_some),
         Record::Zombie { .. } | Record::Forfeit { .. } => false,
     }
 }

@@ -115,3 +115,137 @@ fn a_handled_deadline_is_not_returned_again() {
         );
     }
 }
+
+/// Carry out a table's outputs; returns its broadcasts.
+fn outputs(t: &mut Table<PortRoyal>) -> Vec<Signed> {
+    let mut sent = Vec::new();
+    while let Some(o) = t.poll_output() {
+        match o {
+            Output::Broadcast(s) => sent.push(s),
+            Output::Violation(v) => panic!("a violation: {v}"),
+            _ => {}
+        }
+    }
+    sent
+}
+
+fn deliver(t: &mut Table<PortRoyal>, now: u64, envelopes: &[Signed]) {
+    for s in envelopes {
+        t.handle_envelope(now, s.clone()).unwrap();
+    }
+}
+
+/// Play on alone (the other seat is cut off): the local seat stops or takes
+/// its first choice, and the clock jumps to the next deadline when the table
+/// waits for the other seat. Returns everything it sent.
+fn play_alone(t: &mut Table<PortRoyal>, now: &mut u64) -> Vec<Signed> {
+    let me = t.local_seat().unwrap();
+    let mut sent = outputs(t);
+    for _ in 0..100_000 {
+        if t.is_finished() {
+            return sent;
+        }
+        if t.game().next() == Next::Decision(me) && !t.is_forfeited(me) {
+            let legal = t.game().legal_actions_vec(me);
+            let pick = legal
+                .iter()
+                .copied()
+                .find(|a| a.to_string() == "stop")
+                .unwrap_or(legal[0]);
+            t.submit(*now, pick).unwrap();
+        } else {
+            *now = t
+                .poll_timeout()
+                .expect("a deadline while waiting")
+                .max(*now);
+            t.handle_timeout(*now);
+        }
+        sent.extend(outputs(t));
+    }
+    panic!("the game did not end");
+}
+
+/// Two seats cut apart for longer than the stall timeout each forfeit the
+/// other; the seat that stalled first must lose on both sides. Here B misses
+/// A's first reveal and forfeits A at position 0, while A goes on, forfeits
+/// B later and even plays the game to its end.
+/// When A then hears B's claim it must rewind to position 0 and end with
+/// B's transcript. Three things broke on the way: A ignored claims of a seat
+/// it had forfeited (even claims signed before), the forfeit at a chance
+/// event ran before B's reveal for it (then refused as written at the wrong
+/// position, blaming B), and a finished table stayed finished.
+#[test]
+fn the_earlier_of_two_mutual_forfeits_wins_on_both_sides() {
+    let mut t = tables(2);
+    let mut now = 0;
+    t[0].handle_timeout(now);
+    t[1].handle_timeout(now);
+    let from_a = outputs(&mut t[0]);
+    let from_b = outputs(&mut t[1]);
+    // Only B's reveal gets through.
+    deliver(&mut t[0], now, &from_b);
+    drop(from_a);
+    let (a, b) = t.split_at_mut(1);
+    let (a, b) = (&mut a[0], &mut b[0]);
+    let mut now_b = now;
+    let from_b = play_alone(b, &mut now_b);
+    assert!(b.is_forfeited(Seat(0)));
+    let _ = play_alone(a, &mut now);
+    assert!(a.is_finished() && a.is_forfeited(Seat(1)), "A won alone");
+    // The cut heals: A hears everything B said.
+    now = now.max(now_b);
+    deliver(a, now, &from_b);
+    let _ = outputs(a);
+    assert!(a.violation().is_none());
+    assert!(a.is_forfeited(Seat(0)) && !a.is_forfeited(Seat(1)));
+    assert!(a.is_finished(), "A replayed B's game to its end");
+    assert_eq!(a.records(), b.records());
+    assert_eq!(a.transcript(), b.transcript());
+}
+
+/// When the seat forfeited at a chance event is not the actor, the actor's
+/// reveal came in its action. A rewind to that event used to put the
+/// actor's action back into its buffer (so it was read as the reveal: a
+/// violation blaming the actor) and forget the carried reveal.
+#[test]
+fn a_rewind_to_a_chance_event_keeps_the_actors_carried_reveal() {
+    let mut t = tables(2);
+    let now = 0;
+    let alive = [true, true];
+    for table in t.iter_mut() {
+        table.handle_timeout(now);
+    }
+    settle(&mut t, &alive, now);
+    let Next::Decision(actor) = t[0].game().next() else {
+        panic!("the start player decides");
+    };
+    let (s, o) = (actor.index(), 1 - actor.index());
+    let draw = t[s]
+        .game()
+        .legal_actions_vec(actor)
+        .into_iter()
+        .find(|a| a.to_string() == "draw")
+        .unwrap();
+    t[s].submit(now, draw).unwrap();
+    let action = outputs(&mut t[s]);
+    // O applies the draw and reveals, but its reveal is lost.
+    deliver(&mut t[o], now, &action);
+    let _lost = outputs(&mut t[o]);
+    assert!(t[o].position() > t[s].position());
+    // Both time out: S forfeits O at the chance event, O forfeits S later.
+    for i in [s, o] {
+        let deadline = t[i].poll_timeout().expect("waiting for the other seat");
+        t[i].handle_timeout(deadline);
+    }
+    let claims = outputs(&mut t[s]);
+    let _ = outputs(&mut t[o]);
+    assert!(t[s].is_forfeited(Seat(o as u8)));
+    // O hears S's claim, which came first: O rewinds and forfeits there.
+    deliver(&mut t[o], TIMEOUT, &claims);
+    let _ = outputs(&mut t[o]);
+    assert!(t[o].violation().is_none());
+    assert!(t[o].is_forfeited(Seat(o as u8)) && !t[o].is_forfeited(actor));
+    let k = t[s].records().len().min(t[o].records().len());
+    assert!(k > 3);
+    assert_eq!(t[o].records()[..k], t[s].records()[..k]);
+}
