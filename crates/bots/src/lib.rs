@@ -7,12 +7,13 @@
 //! * [`RandomBot`] picks uniformly among the legal actions (any game).
 //! * [`PortRoyalBot`] plays Port Royal by weighing the risk of a bust against
 //!   the harbor's value, hiring for points and abilities and claiming
-//!   expeditions; see its module docs for the heuristic.
+//!   expeditions; [`port_royal`] describes the heuristic and [`bust_chance`]
+//!   is the risk estimate it uses.
 
 pub mod arena;
-mod port_royal;
+pub mod port_royal;
 
-pub use port_royal::{PortRoyalBot, VP_IN_COINS};
+pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};

@@ -26,7 +26,7 @@
 use roundtable_engine::Seat;
 use roundtable_port_royal::catalog::{CATALOG, deck_counts};
 use roundtable_port_royal::{
-    Action, CardId, CardKind, CardName, Options, PersonKind, PlayerView, PortRoyal, View,
+    Action, CardId, CardKind, CardName, Options, PersonKind, PortRoyal, View,
 };
 
 use crate::Bot;
@@ -105,6 +105,28 @@ impl Bot<PortRoyal> for PortRoyalBot {
     }
 }
 
+/// The chance that the next card `seat` draws ends its turn in a bust: a
+/// ship of a colour already in the harbor that its swords cannot repel.
+///
+/// An estimate with the module's unseen-card model (the discard pile's faces
+/// are not in the view); the screen shows it next to "draw".
+pub fn bust_chance(view: &View, seat: Seat) -> f64 {
+    let ctx = Ctx::new(&PortRoyalBot::default(), seat, view);
+    if ctx.unseen_total == 0 {
+        return 0.0;
+    }
+    let harbor = view_harbor(view);
+    let busting: u32 = ctx
+        .unseen
+        .iter()
+        .enumerate()
+        .filter_map(|(row, &n)| Some((CardId::from_index(row as u32)?, n)))
+        .filter(|&(c, _)| ctx.busts(&harbor, c) && !ctx.repellable(c))
+        .map(|(_, n)| n)
+        .sum();
+    f64::from(busting) / f64::from(ctx.unseen_total)
+}
+
 fn view_harbor(view: &View) -> Vec<CardId> {
     view.harbor.iter().map(|c| c.0).collect()
 }
@@ -156,18 +178,10 @@ struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(bot: &PortRoyalBot, seat: Seat, view: &'a View) -> Ctx<'a> {
-        let empty = PlayerView {
-            coins: 0,
-            vp: 0,
-            swords: 0,
-            persons: Vec::new(),
-            expeditions: Vec::new(),
-            contracts: Vec::new(),
-        };
-        let me = view.players.get(seat.index()).cloned().unwrap_or(empty);
+        let me = view.players.get(seat.index());
         let mut counts = [0u32; 14];
         let mut traders = [0u32; 5];
-        for p in &me.persons {
+        for p in me.iter().flat_map(|m| &m.persons) {
             if let CardKind::Person { kind, colour, .. } = p.0.kind() {
                 counts[kind as usize] += 1;
                 if let (PersonKind::Trader, Some(c)) = (kind, colour) {
@@ -176,7 +190,8 @@ impl<'a> Ctx<'a> {
             }
         }
         let leader = view.players.iter().map(|p| p.vp).max().unwrap_or(0);
-        let progress = f64::from(leader.max(me.vp)) / f64::from(bot.target_vp);
+        let my_vp = me.map_or(0, |m| m.vp);
+        let progress = f64::from(leader.max(my_vp)) / f64::from(bot.target_vp);
         let future = if view.last_round {
             0.0
         } else {
@@ -189,8 +204,8 @@ impl<'a> Ctx<'a> {
         Ctx {
             view,
             active: view.active.0 == seat,
-            coins: me.coins,
-            swords: me.swords,
+            coins: me.map_or(0, |m| m.coins),
+            swords: me.map_or(0, |m| m.swords),
             discount: counts[PersonKind::Mademoiselle as usize],
             traders,
             symbols: [
@@ -567,7 +582,7 @@ fn unseen_estimate(view: &View, expansion: bool) -> ([u32; ROWS], u32) {
 
 #[cfg(test)]
 mod tests {
-    use roundtable_port_royal::SeatNumber;
+    use roundtable_port_royal::{PlayerView, SeatNumber};
 
     use super::*;
 
@@ -575,60 +590,70 @@ mod tests {
         CardName(CardId::parse(name).unwrap_or_else(|| panic!("no card {name}")))
     }
 
+    /// A real game's view to start from, so that fields the game crate
+    /// adds later need no change here.
+    fn base_view() -> View {
+        use roundtable_engine::{Game, Observer};
+        PortRoyal::new_game(2, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)))
+    }
+
     fn player(coins: u32, persons: &[&str]) -> PlayerView {
         let persons: Vec<CardName> = persons.iter().map(|p| card(p)).collect();
-        let vp = persons
+        let mut p = base_view().players[0].clone();
+        p.vp = persons
             .iter()
             .map(|p| match p.0.kind() {
                 CardKind::Person { vp, .. } => u32::from(vp),
                 _ => 0,
             })
             .sum();
-        let swords = persons
+        p.swords = persons
             .iter()
             .map(|p| match p.0.kind() {
                 CardKind::Person { kind, .. } => kind.swords(),
                 _ => 0,
             })
             .sum();
-        PlayerView {
-            coins,
-            vp,
-            swords,
-            persons,
-            expeditions: Vec::new(),
-            contracts: Vec::new(),
-        }
+        p.coins = coins;
+        p.persons = persons;
+        p
     }
 
     fn view(phase: &'static str, harbor: &[&str], me: PlayerView) -> View {
-        let other = player(3, &[]);
-        View {
-            game: "port-royal",
-            seats: 2,
-            active: SeatNumber(Seat(0)),
-            phase,
-            turn: 3,
-            harbor: harbor.iter().map(|c| card(c)).collect(),
-            expeditions: Vec::new(),
-            contracts: Vec::new(),
-            draw_pile: 80,
-            discard_pile: 10,
-            players: vec![me, other],
-            winners: Vec::new(),
-            start_player: Some(SeatNumber(Seat(0))),
-            pending_ship: None,
-            taker: None,
-            takes_left: None,
-            last_round: false,
-            waiting_for: None,
-            observer: Some(SeatNumber(Seat(0))),
-        }
+        let mut v = base_view();
+        v.active = SeatNumber(Seat(0));
+        v.phase = phase;
+        v.turn = 3;
+        v.harbor = harbor.iter().map(|c| card(c)).collect();
+        v.draw_pile = 80;
+        v.discard_pile = 10;
+        v.players = vec![me, player(3, &[])];
+        v.start_player = Some(SeatNumber(Seat(0)));
+        v
     }
 
     fn choose(view: &View, legal: &[Action]) -> Action {
         let mut bot = PortRoyalBot::default();
         legal[Bot::<PortRoyal>::choose(&mut bot, Seat(0), view, legal)]
+    }
+
+    #[test]
+    fn bust_chance_counts_unrepellable_ships_of_harbor_colours() {
+        let empty = view("discover", &[], player(3, &[]));
+        assert_eq!(bust_chance(&empty, Seat(0)), 0.0);
+        let one = view("discover", &["ship:yellow:1:1"], player(3, &[]));
+        let p = bust_chance(&one, Seat(0));
+        // 9 yellow ships left among 118 unseen cards.
+        assert!((p - 9.0 / 118.0).abs() < 1e-9, "{p}");
+        let sailor = view(
+            "discover",
+            &["ship:yellow:1:1"],
+            player(3, &["person:sailor:3:1"]),
+        );
+        // The Sailor repels the three 1-sword yellow ships left.
+        assert!((bust_chance(&sailor, Seat(0)) - 6.0 / 117.0).abs() < 1e-9);
     }
 
     #[test]
