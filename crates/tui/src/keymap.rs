@@ -1,0 +1,509 @@
+//! The one keymap: it turns keys into messages, and the hint bar and the
+//! help screen are generated from it, so they can never disagree with what
+//! the keys do.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a key asks for; the app's update function gives it meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// Move the selection up.
+    Up,
+    /// Move the selection down.
+    Down,
+    /// Change a setting down, or move left.
+    Left,
+    /// Change a setting up, or move right.
+    Right,
+    /// Choose the selected entry.
+    Confirm,
+    /// Choose entry n (counted from 1).
+    Pick(u8),
+    /// Go back one screen or close an overlay.
+    Back,
+    /// Show or hide the help screen.
+    Help,
+    /// Quit (asks first while a game is live).
+    Quit,
+    /// Quit at once, without asking (Ctrl-C).
+    ForceQuit,
+    /// Open the full move log.
+    Log,
+    /// Scroll the move log back (older lines).
+    LogOlder,
+    /// Scroll the move log forward (newer lines).
+    LogNewer,
+    /// Jump to the oldest lines.
+    Home,
+    /// Jump to the newest lines.
+    End,
+    /// Answer yes.
+    Yes,
+    /// Answer no.
+    No,
+}
+
+/// Where the keys are pressed: each screen and overlay has its own bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// The start menu.
+    Menu,
+    /// Setting up a local game.
+    Setup,
+    /// At the table.
+    Table,
+    /// The full move log.
+    Log,
+    /// After the game.
+    PostGame,
+    /// The help screen.
+    Help,
+    /// "Quit the game?"
+    ConfirmQuit,
+}
+
+impl Context {
+    /// Every context, in the order the help screen lists them.
+    pub const ALL: [Context; 7] = [
+        Context::Menu,
+        Context::Setup,
+        Context::Table,
+        Context::Log,
+        Context::PostGame,
+        Context::Help,
+        Context::ConfirmQuit,
+    ];
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// The context's name on the help screen.
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Menu => "Start menu",
+            Context::Setup => "Local game set-up",
+            Context::Table => "At the table",
+            Context::Log => "Move log",
+            Context::PostGame => "After the game",
+            Context::Help => "Help",
+            Context::ConfirmQuit => "Quit?",
+        }
+    }
+}
+
+/// Which keys a binding answers to.
+#[derive(Clone, Copy, Debug)]
+pub enum Keys {
+    /// Any of these keys, without Ctrl or Alt.
+    Codes(&'static [KeyCode]),
+    /// Digits 1 to 9, giving [`Msg::Pick`].
+    Digits,
+    /// This key with Ctrl held.
+    Ctrl(char),
+}
+
+/// One line of the keymap.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    /// The keys.
+    pub keys: Keys,
+    /// How the keys are written in the hint bar and on the help screen.
+    pub label: &'static str,
+    /// What the binding does, per the contexts it is in.
+    pub desc: &'static str,
+    /// The message it sends (for digits, `Pick(0)` stands for any digit).
+    pub msg: Msg,
+    contexts: u8,
+    /// Whether the hint bar shows it.
+    pub hint: bool,
+}
+
+impl Binding {
+    /// Whether the binding is active in `ctx`.
+    pub fn in_context(&self, ctx: Context) -> bool {
+        self.contexts & ctx.bit() != 0
+    }
+
+    fn matches(&self, key: &KeyEvent) -> Option<Msg> {
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match self.keys {
+            Keys::Codes(codes) => (plain && codes.contains(&key.code)).then_some(self.msg),
+            Keys::Digits => match key.code {
+                KeyCode::Char(c @ '1'..='9') if plain => Some(Msg::Pick(c as u8 - b'0')),
+                _ => None,
+            },
+            Keys::Ctrl(c) => (key.modifiers.contains(KeyModifiers::CONTROL)
+                && key.code == KeyCode::Char(c))
+            .then_some(self.msg),
+        }
+    }
+}
+
+const fn ctx(list: &[Context]) -> u8 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < list.len() {
+        bits |= 1 << (list[i] as u8);
+        i += 1;
+    }
+    bits
+}
+
+use Context::{ConfirmQuit, Help, Log, Menu, PostGame, Setup, Table};
+
+const fn bind(
+    keys: Keys,
+    label: &'static str,
+    desc: &'static str,
+    msg: Msg,
+    contexts: u8,
+    hint: bool,
+) -> Binding {
+    Binding {
+        keys,
+        label,
+        desc,
+        msg,
+        contexts,
+        hint,
+    }
+}
+
+const UP: &[KeyCode] = &[KeyCode::Up, KeyCode::Char('k')];
+const DOWN: &[KeyCode] = &[KeyCode::Down, KeyCode::Char('j')];
+const LEFT: &[KeyCode] = &[KeyCode::Left, KeyCode::Char('h')];
+const RIGHT: &[KeyCode] = &[KeyCode::Right, KeyCode::Char('l')];
+
+/// Every binding, in the order the hint bar and the help screen show them.
+pub static KEYMAP: &[Binding] = &[
+    bind(
+        Keys::Codes(UP),
+        "↑/k",
+        "up",
+        Msg::Up,
+        ctx(&[Menu, Setup, Table, Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(DOWN),
+        "↓/j",
+        "down",
+        Msg::Down,
+        ctx(&[Menu, Setup, Table, Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "↑↓/jk",
+        "select",
+        Msg::Up,
+        ctx(&[Menu, Setup, Table]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "↑↓/jk",
+        "scroll",
+        Msg::Up,
+        ctx(&[Log, Help]),
+        true,
+    ),
+    bind(
+        Keys::Codes(LEFT),
+        "←/h",
+        "less",
+        Msg::Left,
+        ctx(&[Setup]),
+        false,
+    ),
+    bind(
+        Keys::Codes(RIGHT),
+        "→/l",
+        "more",
+        Msg::Right,
+        ctx(&[Setup]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "←→/hl",
+        "change",
+        Msg::Left,
+        ctx(&[Setup]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "choose",
+        Msg::Confirm,
+        ctx(&[Menu, Setup]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "play",
+        Msg::Confirm,
+        ctx(&[Table]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "start menu",
+        Msg::Confirm,
+        ctx(&[PostGame]),
+        true,
+    ),
+    bind(
+        Keys::Digits,
+        "1-9",
+        "pick",
+        Msg::Pick(0),
+        ctx(&[Menu, Table]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::PageUp, KeyCode::Char('[')]),
+        "PgUp/[",
+        "log back",
+        Msg::LogOlder,
+        ctx(&[Table, Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::PageDown, KeyCode::Char(']')]),
+        "PgDn/]",
+        "log forward",
+        Msg::LogNewer,
+        ctx(&[Table, Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Home, KeyCode::Char('g')]),
+        "Home/g",
+        "oldest",
+        Msg::Home,
+        ctx(&[Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::End, KeyCode::Char('G')]),
+        "End/G",
+        "newest",
+        Msg::End,
+        ctx(&[Table, Log, Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('L'), KeyCode::Tab]),
+        "L",
+        "log",
+        Msg::Log,
+        ctx(&[Table, PostGame]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('y'), KeyCode::Char('Y')]),
+        "y",
+        "quit",
+        Msg::Yes,
+        ctx(&[ConfirmQuit]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('n'), KeyCode::Char('N'), KeyCode::Esc]),
+        "n/Esc",
+        "keep playing",
+        Msg::No,
+        ctx(&[ConfirmQuit]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Esc]),
+        "Esc",
+        "back",
+        Msg::Back,
+        ctx(&[Setup, Log, Help]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('?')]),
+        "?",
+        "help",
+        Msg::Help,
+        ctx(&[Menu, Setup, Table, Log, PostGame, Help]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('q')]),
+        "q",
+        "quit",
+        Msg::Quit,
+        ctx(&[Menu, Setup, Table, Log, PostGame, Help]),
+        true,
+    ),
+    bind(
+        Keys::Ctrl('c'),
+        "Ctrl-C",
+        "quit at once",
+        Msg::ForceQuit,
+        ctx(&[Menu, Setup, Table, Log, PostGame, Help, ConfirmQuit]),
+        false,
+    ),
+];
+
+/// The message `key` sends in `ctx`, if any.
+pub fn lookup(ctx: Context, key: &KeyEvent) -> Option<Msg> {
+    KEYMAP
+        .iter()
+        .filter(|b| b.in_context(ctx))
+        .find_map(|b| b.matches(key))
+}
+
+/// The hint bar's entries for `ctx`: (keys, what they do).
+pub fn hints(ctx: Context) -> impl Iterator<Item = (&'static str, &'static str)> {
+    KEYMAP
+        .iter()
+        .filter(move |b| b.hint && b.in_context(ctx))
+        .map(|b| (b.label, b.desc))
+}
+
+/// The help screen's sections: keys that work everywhere, then `current`'s
+/// keys, then every other context's; each binding that does something there
+/// (the hint bar's summaries are left out in favour of the keys themselves).
+pub fn help_sections(current: Context) -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    let everywhere = |b: &Binding| {
+        [
+            Context::Menu,
+            Context::Setup,
+            Context::Table,
+            Context::Log,
+            Context::PostGame,
+        ]
+        .iter()
+        .all(|&c| b.in_context(c))
+    };
+    let mut sections = vec![(
+        "Everywhere",
+        KEYMAP
+            .iter()
+            .filter(|b| everywhere(b))
+            .map(|b| (b.label, b.desc))
+            .collect(),
+    )];
+    let order = std::iter::once(current).chain(Context::ALL.into_iter().filter(|&c| c != current));
+    for c in order {
+        let lines: Vec<_> = KEYMAP
+            .iter()
+            .filter(|b| b.in_context(c) && !is_summary(b) && !everywhere(b))
+            .map(|b| (b.label, b.desc))
+            .collect();
+        if !lines.is_empty() {
+            sections.push((c.title(), lines));
+        }
+    }
+    sections
+}
+
+/// A hint-bar summary of several bindings ("↑↓/jk select"), bound to no key.
+fn is_summary(b: &Binding) -> bool {
+    matches!(b.keys, Keys::Codes(codes) if codes.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn arrows_and_vim_keys_agree() {
+        for ctx in [Context::Menu, Context::Table] {
+            assert_eq!(lookup(ctx, &key(KeyCode::Up)), Some(Msg::Up));
+            assert_eq!(lookup(ctx, &key(KeyCode::Char('k'))), Some(Msg::Up));
+            assert_eq!(lookup(ctx, &key(KeyCode::Down)), Some(Msg::Down));
+            assert_eq!(lookup(ctx, &key(KeyCode::Char('j'))), Some(Msg::Down));
+        }
+        assert_eq!(
+            lookup(Context::Setup, &key(KeyCode::Char('h'))),
+            Some(Msg::Left)
+        );
+        assert_eq!(
+            lookup(Context::Setup, &key(KeyCode::Right)),
+            Some(Msg::Right)
+        );
+    }
+
+    #[test]
+    fn digits_pick_and_ctrl_c_always_quits() {
+        assert_eq!(
+            lookup(Context::Table, &key(KeyCode::Char('3'))),
+            Some(Msg::Pick(3))
+        );
+        assert_eq!(lookup(Context::Table, &key(KeyCode::Char('0'))), None);
+        for ctx in Context::ALL {
+            let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+            assert_eq!(lookup(ctx, &ctrl_c), Some(Msg::ForceQuit), "{ctx:?}");
+        }
+    }
+
+    #[test]
+    fn every_key_that_works_is_on_the_help_screen_and_hint_bars_offer_help() {
+        for ctx in Context::ALL {
+            let sections = help_sections(ctx);
+            let shown: Vec<(&str, &str)> = sections
+                .iter()
+                .filter(|(title, _)| *title == ctx.title() || *title == "Everywhere")
+                .flat_map(|(_, lines)| lines.iter().copied())
+                .collect();
+            for b in KEYMAP
+                .iter()
+                .filter(|b| b.in_context(ctx) && !is_summary(b))
+            {
+                assert!(shown.contains(&(b.label, b.desc)), "{ctx:?}: {}", b.label);
+            }
+            if ctx != Context::ConfirmQuit {
+                assert!(hints(ctx).any(|(k, _)| k == "?"), "{ctx:?} hints help");
+                assert!(hints(ctx).any(|(k, _)| k == "q"), "{ctx:?} hints quit");
+            }
+        }
+    }
+
+    #[test]
+    fn no_key_means_two_things_in_one_context() {
+        let probes: Vec<KeyEvent> = [
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Enter,
+            KeyCode::Esc,
+            KeyCode::Tab,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+            KeyCode::Home,
+            KeyCode::End,
+        ]
+        .into_iter()
+        .chain(('!'..='~').map(KeyCode::Char))
+        .map(key)
+        .collect();
+        for ctx in Context::ALL {
+            for k in &probes {
+                let hits = KEYMAP
+                    .iter()
+                    .filter(|b| b.in_context(ctx))
+                    .filter(|b| b.matches(k).is_some())
+                    .count();
+                assert!(hits <= 1, "{ctx:?}: {:?} is bound {hits} times", k.code);
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The terminal: raw mode and the alternate screen (restored on exit and on
+//! panic), and the loop that turns keys into messages, lets the session make
+//! progress and redraws when something changed.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event as TermEvent, KeyEventKind};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use roundtable_engine::GameResult;
+
+use crate::app::{App, Effect};
+use crate::keymap;
+use crate::local::{LocalConfig, LocalSession};
+use crate::session::{Session, Snapshot};
+use crate::theme::Theme;
+use crate::ui::Ui;
+
+/// How the front end was left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player quit; the last game's result, if it ended.
+    Quit(Option<GameResult>),
+}
+
+/// The longest the loop sleeps without input: often enough to notice a
+/// session that made progress on its own (a peer's message).
+const IDLE: Duration = Duration::from_millis(250);
+
+/// Play `session` in the terminal, starting at the table; returns when the
+/// player quits.
+pub fn run(session: impl Session + 'static) -> anyhow::Result<Outcome> {
+    let app = App::at_table(Theme::from_env());
+    with_terminal(|t| Runner::new(app, Some(Box::new(session))).run(t))
+}
+
+/// Start at the start menu, where local games are set up from `defaults`;
+/// returns when the player quits.
+pub fn run_menu(defaults: LocalConfig) -> anyhow::Result<Outcome> {
+    let app = App::with_menu(defaults, Theme::from_env());
+    with_terminal(|t| Runner::new(app, None).run(t))
+}
+
+fn with_terminal<T>(
+    body: impl FnOnce(&mut ratatui::DefaultTerminal) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    // try_init enters raw mode and the alternate screen and installs a panic
+    // hook that restores the terminal before the panic message is printed.
+    let mut terminal = ratatui::try_init()?;
+    let result = body(&mut terminal);
+    let restored = ratatui::try_restore();
+    let value = result?;
+    restored?;
+    Ok(value)
+}
+
+/// The event loop's state: the app, the session and its last snapshot.
+pub struct Runner {
+    /// The front end's state.
+    pub app: App,
+    session: Option<Box<dyn Session>>,
+    snap: Option<Snapshot>,
+    quit: bool,
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("app", &self.app)
+            .field("session", &self.session.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runner {
+    /// A runner for `app`, at `session` if there is one.
+    pub fn new(mut app: App, session: Option<Box<dyn Session>>) -> Self {
+        let snap = session.as_ref().map(|s| s.snapshot());
+        if let Some(s) = &snap {
+            app.observe(s);
+        }
+        Runner {
+            app,
+            session,
+            snap,
+            quit: false,
+        }
+    }
+
+    /// The snapshot the screen shows.
+    pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.snap.as_ref()
+    }
+
+    /// Whether the player has quit.
+    pub fn quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Draw one frame.
+    pub fn draw<B: Backend>(&self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+        terminal.draw(|frame| {
+            frame.render_widget(
+                Ui {
+                    app: &self.app,
+                    snap: self.snap.as_ref(),
+                },
+                frame.area(),
+            )
+        })?;
+        Ok(())
+    }
+
+    fn refresh(&mut self) {
+        if let Some(session) = &self.session {
+            let snap = session.snapshot();
+            self.app.observe(&snap);
+            self.snap = Some(snap);
+        }
+    }
+
+    /// Handle one key; `true` when the screen changed.
+    pub fn key(&mut self, key: &event::KeyEvent) -> bool {
+        let Some(msg) = keymap::lookup(self.app.context(), key) else {
+            return false;
+        };
+        let effect = self.app.update(msg, self.snap.as_ref());
+        match effect {
+            None => {}
+            Some(Effect::Quit) => self.quit = true,
+            Some(Effect::Start(config)) => match LocalSession::new(&config) {
+                Ok(session) => {
+                    self.session = Some(Box::new(session));
+                    self.app.entered_game();
+                    self.refresh();
+                }
+                Err(e) => self.app.notice = Some(e.to_string()),
+            },
+            Some(Effect::Submit(action)) => {
+                if let Some(session) = &mut self.session {
+                    match session.submit(action) {
+                        Ok(()) => self.refresh(),
+                        Err(e) => self.app.notice = Some(e),
+                    }
+                }
+            }
+            Some(Effect::Leave) => {
+                self.session = None;
+                self.snap = None;
+                self.app.left_game();
+            }
+        }
+        true
+    }
+
+    /// Let the session make progress; `true` when the screen changed.
+    pub fn poll(&mut self, now: Instant) -> bool {
+        let progressed = self.session.as_mut().is_some_and(|s| s.poll(now));
+        if progressed {
+            self.refresh();
+        }
+        progressed
+    }
+
+    /// How long the loop may wait for input before polling the session.
+    fn timeout(&self, now: Instant) -> Duration {
+        self.session
+            .as_ref()
+            .and_then(|s| s.next_wakeup())
+            .map_or(IDLE, |t| t.saturating_duration_since(now).min(IDLE))
+    }
+
+    /// Run until the player quits.
+    pub fn run<B: Backend>(mut self, terminal: &mut Terminal<B>) -> anyhow::Result<Outcome>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        let mut dirty = true;
+        loop {
+            if self.poll(Instant::now()) {
+                dirty = true;
+            }
+            if dirty {
+                self.draw(terminal)?;
+                dirty = false;
+            }
+            if event::poll(self.timeout(Instant::now()))? {
+                // Take every queued event before drawing again, so a burst
+                // of keys costs one frame.
+                loop {
+                    match event::read()? {
+                        TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
+                            dirty |= self.key(&k);
+                        }
+                        TermEvent::Resize(..) => {
+                            terminal.autoresize()?;
+                            dirty = true;
+                        }
+                        _ => {}
+                    }
+                    if self.quit || !event::poll(Duration::ZERO)? {
+                        break;
+                    }
+                }
+            }
+            if self.quit {
+                return Ok(Outcome::Quit(self.snap.and_then(|s| s.result)));
+            }
+        }
+    }
+}

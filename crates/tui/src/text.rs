@@ -1,0 +1,471 @@
+//! Words for cards, actions and events, as the screen and the move log show
+//! them. Colour is never the only carrier of meaning: every ship shows its
+//! colour's letter ([`colour_letter`]) next to its name.
+
+use roundtable_engine::Seat;
+use roundtable_port_royal::{
+    Action, CardId, CardKind, CoinReason, Colour, Event, PersonKind, TaxKind, View,
+};
+
+/// The letter that stands for a ship colour: Y, B, G, R and K for black
+/// (as in CMYK, so that it differs from blue).
+pub fn colour_letter(colour: Colour) -> char {
+    match colour {
+        Colour::Yellow => 'Y',
+        Colour::Blue => 'B',
+        Colour::Green => 'G',
+        Colour::Red => 'R',
+        Colour::Black => 'K',
+    }
+}
+
+/// A person kind's name as players say it.
+pub fn person_name(kind: PersonKind) -> &'static str {
+    match kind {
+        PersonKind::Trader => "Trader",
+        PersonKind::Sailor => "Sailor",
+        PersonKind::Pirate => "Pirate",
+        PersonKind::Captain => "Captain",
+        PersonKind::Priest => "Priest",
+        PersonKind::Settler => "Settler",
+        PersonKind::Jack => "Jack of all Trades",
+        PersonKind::Mademoiselle => "Mademoiselle",
+        PersonKind::Jester => "Jester",
+        PersonKind::Admiral => "Admiral",
+        PersonKind::Governor => "Governor",
+        PersonKind::Clerk => "Clerk",
+        PersonKind::Gunner => "Gunner",
+        PersonKind::ViceAdmiral => "Vice Admiral",
+    }
+}
+
+/// What a person does, in a few words.
+pub fn ability(kind: PersonKind, colour: Option<Colour>) -> String {
+    let letter = colour.map(colour_letter).unwrap_or('?');
+    match kind {
+        PersonKind::Trader => format!("+1$ per {letter} ship"),
+        PersonKind::Sailor => "1 sword".into(),
+        PersonKind::Pirate => "2 swords".into(),
+        PersonKind::Captain => "anchor".into(),
+        PersonKind::Priest => "cross".into(),
+        PersonKind::Settler => "house".into(),
+        PersonKind::Jack => "any symbol".into(),
+        PersonKind::Mademoiselle => "hire for 1$ less".into(),
+        PersonKind::Jester => "1$ on a bust".into(),
+        PersonKind::Admiral => "2$ at 5+ cards".into(),
+        PersonKind::Governor => "take 1 more card".into(),
+        PersonKind::Clerk => format!("1 more take per {letter} ship"),
+        PersonKind::Gunner => "$ per ship".into(),
+        PersonKind::ViceAdmiral => "1$ at 3-4 cards".into(),
+    }
+}
+
+/// An expedition's requirements: "anchor+anchor+house".
+pub fn expedition_symbols(anchors: u8, crosses: u8, houses: u8) -> String {
+    let symbols: Vec<&str> = std::iter::repeat_n("anchor", usize::from(anchors))
+        .chain(std::iter::repeat_n("cross", usize::from(crosses)))
+        .chain(std::iter::repeat_n("house", usize::from(houses)))
+        .collect();
+    symbols.join("+")
+}
+
+/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor+cross".
+pub fn card_short(card: CardId) -> String {
+    match card.kind() {
+        CardKind::Ship {
+            colour,
+            swords,
+            coins,
+            ..
+        } => {
+            let swords = match swords {
+                Some(s) => format!("{s}sw"),
+                None => "skull".into(),
+            };
+            format!(
+                "[{}] {} {swords} {coins}$",
+                colour_letter(colour),
+                colour.ship_name()
+            )
+        }
+        CardKind::Person { kind, colour, .. } => match (kind, colour) {
+            (PersonKind::Trader | PersonKind::Clerk, Some(c)) => {
+                format!("{} [{}]", person_name(kind), colour_letter(c))
+            }
+            _ => person_name(kind).to_owned(),
+        },
+        CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            ..
+        } => format!(
+            "expedition {}",
+            expedition_symbols(anchors, crosses, houses)
+        ),
+        CardKind::Tax(TaxKind::MostSwords) => "tax increase (most swords)".into(),
+        CardKind::Tax(TaxKind::FewestPoints) => "tax increase (fewest points)".into(),
+    }
+}
+
+/// A card with its cost, points and ability, for the log.
+pub fn card_long(card: CardId) -> String {
+    match card.kind() {
+        CardKind::Person {
+            kind,
+            colour,
+            cost,
+            vp,
+        } => format!(
+            "{} ({}, cost {cost}, {vp} VP)",
+            card_short(card),
+            ability(kind, colour)
+        ),
+        CardKind::Expedition { vp, coins, .. } => {
+            format!("{} ({vp} VP, {coins}$)", card_short(card))
+        }
+        _ => card_short(card),
+    }
+}
+
+/// What a seat is called on screen.
+pub fn seat_name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat.index())
+        .cloned()
+        .unwrap_or_else(|| format!("Seat {}", seat.number()))
+}
+
+/// The phase and whose move it is, in words.
+pub fn phase_words(view: &View, names: &[String], me: Option<Seat>) -> String {
+    let you = |s: Seat| me == Some(s);
+    let active_you = you(view.active.0);
+    let active = if active_you {
+        "You".to_owned()
+    } else {
+        seat_name(names, view.active.0)
+    };
+    match view.phase {
+        "setup" => "Setting up: choosing the start player".into(),
+        "discover" => {
+            let verb = if active_you { "discover" } else { "discovers" };
+            match view.pending_ship {
+                Some(ship) => format!("{active} {verb}: repel or keep the {}", card_short(ship.0)),
+                None => format!("{active} {verb}: drawing cards into the harbor"),
+            }
+        }
+        "trade" => {
+            let taker = view.taker.map_or(view.active.0, |t| t.0);
+            let left = view
+                .takes_left
+                .map(|n| format!(", {n} to take"))
+                .unwrap_or_default();
+            let whose = |s: Seat| {
+                if you(s) {
+                    "your".to_owned()
+                } else {
+                    format!("{}'s", seat_name(names, s))
+                }
+            };
+            if taker == view.active.0 {
+                let verb = if active_you {
+                    "trade and hire"
+                } else {
+                    "trades and hires"
+                };
+                format!("{active} {verb}{left}")
+            } else {
+                format!(
+                    "Trade & Hire of {}: {} time to take{left}",
+                    if active_you { "you".to_owned() } else { active },
+                    whose(taker)
+                )
+            }
+        }
+        "over" => "Game over".into(),
+        other => other.to_owned(),
+    }
+}
+
+/// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
+pub fn card_name(card: CardId) -> String {
+    match card.kind() {
+        CardKind::Ship { colour, .. } => {
+            format!("[{}] {}", colour_letter(colour), colour.ship_name())
+        }
+        _ => card_short(card),
+    }
+}
+
+/// An action as a player reads it in the list of moves. The compensation a
+/// non-active seat pays for every card is said once, by [`compensation`].
+pub fn action_words(action: Action, view: &View, me: Option<Seat>) -> String {
+    let my = me.and_then(|s| view.players.get(s.index()));
+    let count = |wanted: PersonKind, colour: Option<Colour>| {
+        my.map_or(0, |p| {
+            p.persons
+                .iter()
+                .filter(|q| {
+                    matches!(q.0.kind(), CardKind::Person { kind, colour: c, .. }
+                        if kind == wanted && (colour.is_none() || c == colour))
+                })
+                .count()
+        })
+    };
+    match action {
+        Action::Draw => "Draw a card".into(),
+        Action::Stop => "Stop and trade".into(),
+        Action::Repel => match view.pending_ship {
+            Some(s) => format!("Repel the {}", card_name(s.0)),
+            None => "Repel".into(),
+        },
+        Action::Keep => match view.pending_ship {
+            Some(s) => {
+                let colour = s.0.ship_colour();
+                let bust = view
+                    .harbor
+                    .iter()
+                    .any(|h| h.0.ship_colour().is_some() && h.0.ship_colour() == colour);
+                let tail = if bust { " (bust!)" } else { "" };
+                format!("Keep the {} in the harbor{tail}", card_name(s.0))
+            }
+            None => "Keep".into(),
+        },
+        Action::Claim(i) => match view.expeditions.get(usize::from(i)).map(|c| c.0.kind()) {
+            Some(CardKind::Expedition {
+                anchors,
+                crosses,
+                houses,
+                vp,
+                coins,
+                ..
+            }) => format!(
+                "Claim {} ({vp}VP, +{coins}$)",
+                expedition_symbols(anchors, crosses, houses)
+            ),
+            _ => format!("Claim expedition {}", i + 1),
+        },
+        Action::Take(i, _) => match view.harbor.get(usize::from(i)).map(|c| (c.0, c.0.kind())) {
+            Some((c, CardKind::Ship { colour, coins, .. })) => {
+                let income = usize::from(coins) + count(PersonKind::Trader, Some(colour));
+                format!("Trade {} for {income}$", card_name(c))
+            }
+            Some((c, CardKind::Person { cost, vp, .. })) => {
+                let price = usize::from(cost).saturating_sub(count(PersonKind::Mademoiselle, None));
+                format!("Hire {} for {price}$ ({vp}VP)", card_name(c))
+            }
+            Some((c, _)) => format!("Take {}", card_name(c)),
+            None => format!("Take card {}", i + 1),
+        },
+        Action::Pass => "Pass: take nothing more".into(),
+    }
+}
+
+/// What each card costs a seat that takes in another's Trade & Hire:
+/// "1$ to Anne Bonny per card", or `None` for the active seat.
+pub fn compensation(view: &View, me: Option<Seat>, names: &[String]) -> Option<String> {
+    let me = me?;
+    (view.phase == "trade" && view.active.0 != me && view.taker.is_some_and(|t| t.0 == me))
+        .then(|| format!("1$ to {} per card", seat_name(names, view.active.0)))
+}
+
+/// One line of the move log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    /// The turn it happened in (0 before the first turn).
+    pub turn: u32,
+    /// Whether it heads a turn.
+    pub heading: bool,
+    /// The words.
+    pub text: String,
+}
+
+fn coins(n: u32) -> String {
+    format!("{n}$")
+}
+
+/// An event as a line of the history, or `None` for events that another
+/// line already tells (a trade's coins are in the trade's line). Lines about
+/// `me` say "You".
+pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
+    let you = |s: Seat| me == Some(s);
+    let name = |s: Seat| {
+        if you(s) {
+            "You".to_owned()
+        } else {
+            seat_name(names, s)
+        }
+    };
+    let object = |s: Seat| {
+        if you(s) {
+            "you".to_owned()
+        } else {
+            seat_name(names, s)
+        }
+    };
+    // The verb for `s`: third person, or second person for "You".
+    let says = |s: Seat, third: &'static str, second: &'static str| {
+        format!("{} {}", name(s), if you(s) { second } else { third })
+    };
+    let line = match event {
+        Event::StartPlayer { seat } => format!("{} the start player.", says(*seat, "is", "are")),
+        Event::TurnStarted { seat, turn } => format!("-- Turn {turn}: {} --", name(*seat)),
+        Event::Revealed { seat, card } => {
+            format!("{} {}.", says(*seat, "draws", "draw"), card_long(*card))
+        }
+        Event::Docked { card } => format!("  {} docks in the harbor.", card_short(*card)),
+        Event::Repelled { seat, card } => {
+            format!(
+                "{} the {}.",
+                says(*seat, "repels", "repel"),
+                card_short(*card)
+            )
+        }
+        Event::Bust { seat, card } => {
+            let colour = card.ship_colour().map_or("that", |c| c.name());
+            format!(
+                "{} bust on the {}: a second {colour} ship.",
+                says(*seat, "goes", "go"),
+                card_short(*card)
+            )
+        }
+        Event::Tax { card, halved } => {
+            let mut s = match card {
+                Some(c) => format!("Tax increase ({}", tax_kind(*c)),
+                None => "Extra tax increase (both piles ran dry".into(),
+            };
+            s.push(')');
+            if halved.is_empty() {
+                s.push_str(": nobody has 12$ or more.");
+            } else {
+                let paid: Vec<String> = halved
+                    .iter()
+                    .map(|(seat, lost)| {
+                        format!("{} {}", says(*seat, "loses", "lose"), coins(*lost))
+                    })
+                    .collect();
+                s.push_str(&format!(": {}.", paid.join(", ")));
+            }
+            s
+        }
+        Event::Coins {
+            seat,
+            gained,
+            due,
+            reason,
+        } => {
+            if *reason == CoinReason::Trade && gained == due {
+                return None;
+            }
+            let why = match reason {
+                CoinReason::Trade => "for the ship",
+                CoinReason::Expedition => "for the expedition",
+                CoinReason::Admiral => "from Admirals (5+ cards in the harbor)",
+                CoinReason::JesterEmptyHarbor => "from Jesters (empty harbor)",
+                CoinReason::JesterBust => "from Jesters (a bust)",
+                CoinReason::TaxBonus => "from the tax bonus",
+                #[allow(unreachable_patterns)]
+                _ => "",
+            };
+            let short = if gained < due {
+                format!(" ({due} due: the piles ran out)")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {} {why}{short}.",
+                says(*seat, "gains", "gain"),
+                coins(*gained)
+            )
+        }
+        Event::Compensation { from, to } => {
+            format!("{} {} 1$.", says(*from, "pays", "pay"), object(*to))
+        }
+        Event::Traded { seat, card, income } => format!(
+            "{} the {} for {}.",
+            says(*seat, "trades", "trade"),
+            card_short(*card),
+            coins(*income)
+        ),
+        Event::Hired { seat, card, paid } => format!(
+            "{} the {} for {}.",
+            says(*seat, "hires", "hire"),
+            card_long(*card),
+            coins(*paid)
+        ),
+        Event::Claimed {
+            seat,
+            card,
+            discarded,
+        } => {
+            let persons: Vec<String> = discarded.iter().map(|c| card_short(*c)).collect();
+            format!(
+                "{} the {}, discarding {}.",
+                says(*seat, "claims", "claim"),
+                card_long(*card),
+                persons.join(", ")
+            )
+        }
+        Event::Stopped { seat } => format!("{}.", says(*seat, "stops", "stop")),
+        Event::Passed { seat } => format!("{}.", says(*seat, "passes", "pass")),
+        Event::Skipped { seat } => format!("{} take anything.", says(*seat, "cannot", "cannot")),
+        Event::Reshuffled { cards } => {
+            format!("The discard pile is shuffled into a new draw pile of {cards} cards.")
+        }
+        Event::SpentCoinRevealed { card } => {
+            format!("A spent coin is turned up: {}.", card_short(*card))
+        }
+        Event::LeftoversDiscarded { cards } => {
+            format!(
+                "{cards} leftover card{} discarded.",
+                plural(*cards, " is", "s are")
+            )
+        }
+        Event::NothingToDraw => "Both piles are empty: nothing to draw.".into(),
+        Event::EndTriggered { seat } => format!(
+            "{} the victory points: this is the last round.",
+            says(*seat, "has reached", "have reached")
+        ),
+        Event::GameOver { winners } => {
+            let who: Vec<String> = winners.iter().map(|w| name(*w)).collect();
+            match winners.as_slice() {
+                [] => "Game over.".into(),
+                [one] => format!("Game over: {}.", says(*one, "wins", "win")),
+                _ => format!("Game over: {} share the win.", who.join(" and ")),
+            }
+        }
+        // Events the game crate adds later (the expansion's contracts) read
+        // as the game words them until they get their own line here.
+        #[allow(unreachable_patterns)]
+        other => other.to_string(),
+    };
+    Some(line)
+}
+
+fn plural(n: u32, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+fn tax_kind(card: CardId) -> &'static str {
+    match card.kind() {
+        CardKind::Tax(TaxKind::MostSwords) => "most swords gain 1$",
+        CardKind::Tax(TaxKind::FewestPoints) => "fewest points gain 1$",
+        _ => "tax",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_has_a_short_name_with_its_colour_letter() {
+        for c in CardId::all() {
+            let s = card_short(c);
+            assert!(!s.is_empty());
+            if let Some(colour) = c.ship_colour() {
+                assert!(s.contains(&format!("[{}]", colour_letter(colour))), "{s}");
+            }
+        }
+    }
+}

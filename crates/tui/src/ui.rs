@@ -1,0 +1,959 @@
+//! Rendering: a pure function of the app's state and the session's snapshot.
+//! Nothing here changes either; [`Ui`] draws one frame into a buffer.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use roundtable_engine::Seat;
+use roundtable_port_royal::{Action, CardId, CardKind, Colour, PersonKind, PlayerView};
+
+use crate::app::{App, MENU, Overlay, SETUP_START, Screen};
+use crate::keymap::{self, Context};
+use crate::session::{SeatKind, Snapshot};
+use crate::text::{
+    self, action_words, card_short, colour_letter, expedition_symbols, phase_words, seat_name,
+};
+use crate::theme::Theme;
+
+/// The smallest terminal the screens are laid out for.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+/// Below this width the table is one column.
+const TWO_COLUMNS: u16 = 72;
+
+/// One frame: the app's screen over the session's snapshot.
+#[derive(Clone, Copy, Debug)]
+pub struct Ui<'a> {
+    /// The front end's state.
+    pub app: &'a App,
+    /// The game, when there is one.
+    pub snap: Option<&'a Snapshot>,
+}
+
+impl Widget for Ui<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        render(self.app, self.snap, area, buf);
+    }
+}
+
+/// Draw the whole screen into `buf`.
+pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        too_small(area, buf, theme);
+        return;
+    }
+    let [body, hints] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    match (app.screen, snap) {
+        (Screen::Menu, _) => menu(app, body, buf),
+        (Screen::Setup, _) => setup(app, body, buf),
+        (Screen::Table, Some(s)) => table(app, s, body, buf),
+        (Screen::Log, Some(s)) => log_screen(app, s, body, buf),
+        (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
+        (_, None) => {
+            Paragraph::new("Waiting for the game to start...").render(body, buf);
+        }
+    }
+    hint_bar(app.context(), hints, buf, theme);
+    match app.overlay {
+        Some(Overlay::Help { scroll }) => help(scroll, app.screen_context(), area, buf, theme),
+        Some(Overlay::ConfirmQuit) => confirm_quit(area, buf, theme),
+        None => {}
+    }
+}
+
+fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
+    let lines = vec![
+        Line::styled("Terminal too small", theme.warn()),
+        Line::from(format!("{}x{}", area.width, area.height)),
+        Line::from(format!("need {}x{}", MIN_SIZE.0, MIN_SIZE.1)),
+        Line::from("q quits"),
+    ];
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// The hint bar: the keys of this context from the keymap, help and quit
+/// kept at the right so they always show.
+fn hint_bar(ctx: Context, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let all: Vec<(&str, &str)> = keymap::hints(ctx).collect();
+    let (tail, head): (Vec<_>, Vec<_>) = all.into_iter().partition(|(k, _)| *k == "?" || *k == "q");
+    let width = |items: &[(&str, &str)]| -> usize {
+        items
+            .iter()
+            .map(|(k, d)| k.chars().count() + d.chars().count() + 3)
+            .sum()
+    };
+    let mut room = usize::from(area.width).saturating_sub(width(&tail));
+    let mut spans = Vec::new();
+    let push = |spans: &mut Vec<Span<'static>>, k: &str, d: &str| {
+        spans.push(Span::styled(format!(" {k}"), theme.key()));
+        spans.push(Span::raw(format!(" {d} ")));
+    };
+    for (k, d) in head {
+        let w = k.chars().count() + d.chars().count() + 3;
+        if w > room {
+            break;
+        }
+        room -= w;
+        push(&mut spans, k, d);
+    }
+    if room > 0 {
+        spans.push(Span::raw(" ".repeat(room)));
+    }
+    for (k, d) in tail {
+        push(&mut spans, k, d);
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
+    Block::bordered().title(Span::styled(format!(" {} ", title.into()), theme.title()))
+}
+
+/// A panel's frame: all borders, or in a cramped terminal only the top one
+/// (with the title), which saves a row and two columns per panel.
+fn panel(title: impl Into<String>, theme: Theme, compact: bool) -> Block<'static> {
+    let b = block(title, theme);
+    if compact { b.borders(Borders::TOP) } else { b }
+}
+
+/// A selectable row: marked with `>` and reversed when selected, so the
+/// selection shows without colour.
+fn choice(selected: bool, text: String, theme: Theme) -> Line<'static> {
+    if selected {
+        Line::styled(format!("> {text}"), theme.selected())
+    } else {
+        Line::from(format!("  {text}"))
+    }
+}
+
+// ----- start menu -------------------------------------------------------
+
+fn menu(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let mut lines = vec![
+        Line::styled("Port Royal at your own table", theme.title()),
+        Line::styled(
+            "peer to peer, no server: every seat runs the rules",
+            theme.dim(),
+        ),
+        Line::raw(""),
+    ];
+    for (i, (label, why)) in MENU.iter().enumerate() {
+        let text = match why {
+            Some(why) => format!("{} {label:<24} ({why})", i + 1),
+            None => format!("{} {label}", i + 1),
+        };
+        let mut line = choice(i == app.menu_selected, text, theme);
+        if why.is_some() && i != app.menu_selected {
+            line = line.style(theme.dim());
+        }
+        lines.push(line);
+    }
+    lines.push(Line::raw(""));
+    if let Some(notice) = &app.notice {
+        lines.push(Line::styled(notice.clone(), theme.warn()));
+    }
+    let height = lines.len() as u16 + 2;
+    let rect = centered(area, 64, height);
+    Paragraph::new(lines)
+        .block(block("roundtable", theme))
+        .render(rect, buf);
+}
+
+// ----- local game set-up ------------------------------------------------
+
+fn setup(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let s = &app.setup;
+    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
+    let bots = s.seats.saturating_sub(1);
+    let rows: [(String, String); 6] = [
+        (
+            format!("Seats               < {} >", s.seats),
+            format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
+        ),
+        (
+            format!("Victory points      < {} >", s.options.victory_points),
+            "the round ends the game once someone has them".into(),
+        ),
+        (
+            format!(
+                "Pass automatically  {}",
+                toggle(s.options.pass_automatically)
+            ),
+            "skip takes that earn nothing".into(),
+        ),
+        (
+            format!(
+                "Expedition required {}",
+                toggle(s.options.expedition_required)
+            ),
+            "winners need an expedition".into(),
+        ),
+        (
+            format!("Bot pace            < {} >", s.pace.words()),
+            "pause between bot moves".into(),
+        ),
+        ("Start the game".into(), String::new()),
+    ];
+    let mut lines = vec![Line::raw("")];
+    for (i, (row, note)) in rows.into_iter().enumerate() {
+        let mut line = choice(i == app.setup_selected, row, theme);
+        if !note.is_empty() && area.width >= 70 {
+            line.push_span(Span::styled(format!("  {note}"), theme.dim()));
+        }
+        if i == SETUP_START {
+            lines.push(Line::raw(""));
+        }
+        lines.push(line);
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Local game against bots", theme))
+        .render(rect, buf);
+}
+
+// ----- the table --------------------------------------------------------
+
+fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let [status, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    status_line(s, status, buf, theme);
+    let harbor = harbor_lines(app, s, theme);
+    let seats = s.seats.len() as u16;
+    let action_rows = (s.legal.len().max(1) + usize::from(app.notice.is_some())) as u16;
+    if main.width < TWO_COLUMNS {
+        // One column, panels framed by their top border only.
+        let harbor_h = (harbor.len() as u16 + 1).min(main.height / 3).max(3);
+        let actions_h = (action_rows + 1).clamp(2, main.height / 4 + 1);
+        let [h, p, a, l] = Layout::vertical([
+            Constraint::Length(harbor_h),
+            Constraint::Length(seats + 1),
+            Constraint::Length(actions_h),
+            Constraint::Min(0),
+        ])
+        .areas(main);
+        harbor_panel(s, harbor, h, buf, theme, true);
+        players_panel(s, true, p, buf, theme);
+        actions_panel(app, s, a, buf, true);
+        log_panel(app, s, l, buf, true);
+    } else {
+        let left_w = (main.width * 11 / 20).max(44);
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
+        let actions_h = (action_rows + 2).clamp(5, (left.height / 2).max(5));
+        let [h, a] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(actions_h)]).areas(left);
+        let players_h = (seats * 2 + 2).min(right.height.saturating_sub(5));
+        let [p, l] =
+            Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
+        harbor_panel(s, harbor, h, buf, theme, false);
+        players_panel(s, false, p, buf, theme);
+        actions_panel(app, s, a, buf, false);
+        log_panel(app, s, l, buf, false);
+    }
+}
+
+fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let v = &s.view;
+    let names = s.names();
+    let mut spans = Vec::new();
+    if v.last_round && v.phase != "over" {
+        spans.push(Span::styled("LAST ROUND ", theme.warn()));
+    }
+    if v.turn > 0 {
+        spans.push(Span::styled(format!("Turn {}: ", v.turn), theme.title()));
+    }
+    spans.push(Span::raw(phase_words(v, &names, s.me)));
+    let right = format!(" draw {} | discard {} ", v.draw_pile, v.discard_pile);
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let room = usize::from(area.width).saturating_sub(used);
+    if room >= right.len() {
+        spans.push(Span::raw(" ".repeat(room - right.len())));
+        spans.push(Span::styled(right, theme.dim()));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// The harbor card a selected action points at, to highlight it.
+fn pointed_card(app: &App, s: &Snapshot) -> Option<usize> {
+    match s.legal.get(app.action_selected) {
+        Some(Action::Take(i, _)) => Some(usize::from(*i)),
+        _ => None,
+    }
+}
+
+fn pointed_expedition(app: &App, s: &Snapshot) -> Option<usize> {
+    match s.legal.get(app.action_selected) {
+        Some(Action::Claim(i)) => Some(usize::from(*i)),
+        _ => None,
+    }
+}
+
+fn ship_span(card: CardId, theme: Theme) -> Span<'static> {
+    match card.ship_colour() {
+        Some(c) => Span::styled(card_short(card), theme.ship(c)),
+        None => Span::raw(card_short(card)),
+    }
+}
+
+fn person_short(kind: PersonKind) -> &'static str {
+    match kind {
+        PersonKind::Jack => "Jack",
+        PersonKind::Mademoiselle => "Mademoiselle",
+        PersonKind::ViceAdmiral => "Vice Admiral",
+        other => text::person_name(other),
+    }
+}
+
+fn card_row(n: usize, card: CardId, theme: Theme) -> Line<'static> {
+    match card.kind() {
+        CardKind::Ship { .. } => {
+            Line::from(vec![Span::raw(format!("{n:>2} ")), ship_span(card, theme)])
+        }
+        CardKind::Person {
+            kind,
+            colour,
+            cost,
+            vp,
+        } => {
+            let name = match (kind, colour) {
+                (PersonKind::Trader | PersonKind::Clerk, Some(c)) => {
+                    format!("{} [{}]", person_short(kind), colour_letter(c))
+                }
+                _ => person_short(kind).to_owned(),
+            };
+            let mut spans = vec![Span::raw(format!("{n:>2} {name:<12} {cost}$ {vp}VP  "))];
+            let ability = text::ability(kind, colour);
+            spans.push(match colour {
+                Some(c) => Span::styled(ability, theme.ship(c)),
+                None => Span::styled(ability, theme.dim()),
+            });
+            Line::from(spans)
+        }
+        _ => Line::from(format!("{n:>2} {}", card_short(card))),
+    }
+}
+
+fn harbor_lines(app: &App, s: &Snapshot, theme: Theme) -> Vec<Line<'static>> {
+    let v = &s.view;
+    let pointed = pointed_card(app, s);
+    let mut lines = Vec::new();
+    if v.harbor.is_empty() {
+        lines.push(Line::styled("   (empty)", theme.dim()));
+    }
+    for (i, card) in v.harbor.iter().enumerate() {
+        let mut line = card_row(i + 1, card.0, theme);
+        if pointed == Some(i) {
+            line = line.style(theme.selected());
+            line.push_span(Span::styled(" <", theme.selected()));
+        }
+        lines.push(line);
+    }
+    if let Some(ship) = v.pending_ship {
+        lines.push(Line::from(vec![
+            Span::styled(" just drawn: ", theme.warn()),
+            ship_span(ship.0, theme),
+        ]));
+    }
+    lines.push(Line::styled(" Expeditions", theme.title()));
+    if v.expeditions.is_empty() {
+        lines.push(Line::styled("   (none face up)", theme.dim()));
+    }
+    let claim = pointed_expedition(app, s);
+    for (i, card) in v.expeditions.iter().enumerate() {
+        if let CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            vp,
+            coins,
+            ..
+        } = card.0.kind()
+        {
+            let mut line = Line::from(format!(
+                "   {} {vp}VP +{coins}$",
+                expedition_symbols(anchors, crosses, houses)
+            ));
+            if claim == Some(i) {
+                line = line.style(theme.selected());
+            }
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+fn harbor_panel(
+    s: &Snapshot,
+    lines: Vec<Line<'static>>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+    compact: bool,
+) {
+    let v = &s.view;
+    let colours: Vec<char> = Colour::ALL
+        .into_iter()
+        .filter(|c| v.harbor.iter().any(|h| h.0.ship_colour() == Some(*c)))
+        .map(colour_letter)
+        .collect();
+    let colours = if colours.is_empty() {
+        "no ships".to_owned()
+    } else {
+        format!(
+            "ships {}",
+            colours
+                .iter()
+                .map(char::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+    let n = v.harbor.len();
+    let title = format!(
+        "Harbor: {n} card{}, {colours}",
+        if n == 1 { "" } else { "s" }
+    );
+    Paragraph::new(lines)
+        .block(panel(title, theme, compact))
+        .render(area, buf);
+}
+
+/// A player's abilities summed: "3sw, trader Y Y, gov 1, anchor 2".
+pub fn abilities(p: &PlayerView) -> String {
+    let mut count = [0u32; 14];
+    let mut traders = String::new();
+    for person in &p.persons {
+        if let CardKind::Person { kind, colour, .. } = person.0.kind() {
+            count[kind as usize] += 1;
+            if let (PersonKind::Trader, Some(c)) = (kind, colour) {
+                traders.push(' ');
+                traders.push(colour_letter(c));
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    if p.swords > 0 {
+        parts.push(format!("{}sw", p.swords));
+    }
+    if !traders.is_empty() {
+        parts.push(format!("trader{traders}"));
+    }
+    let named = [
+        (PersonKind::Governor, "gov"),
+        (PersonKind::Mademoiselle, "mlle"),
+        (PersonKind::Jester, "jester"),
+        (PersonKind::Admiral, "admiral"),
+        (PersonKind::Captain, "anchor"),
+        (PersonKind::Priest, "cross"),
+        (PersonKind::Settler, "house"),
+        (PersonKind::Jack, "jack"),
+    ];
+    for (kind, word) in named {
+        let n = count[kind as usize];
+        if n > 0 {
+            parts.push(format!("{word} {n}"));
+        }
+    }
+    if !p.expeditions.is_empty() {
+        parts.push(format!("exp {}", p.expeditions.len()));
+    }
+    if parts.is_empty() {
+        "no persons".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn clock(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+fn players_panel(s: &Snapshot, compact: bool, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let v = &s.view;
+    let mut lines = Vec::new();
+    let name_w = s
+        .seats
+        .iter()
+        .map(|x| x.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .min(12);
+    for (i, p) in v.players.iter().enumerate() {
+        let seat = Seat(i as u8);
+        let info = s.seats.get(i);
+        let active = v.active.0 == seat && v.phase != "over";
+        let taking = v.taker.is_some_and(|t| t.0 == seat);
+        let marker = if active { '>' } else { ' ' };
+        let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
+        let who = match info.map(|x| (x.kind, x.connection)) {
+            Some((SeatKind::You, _)) => "you".to_owned(),
+            Some((SeatKind::Bot, _)) => "bot".to_owned(),
+            Some((SeatKind::Remote, c)) => c.words().to_owned(),
+            None => String::new(),
+        };
+        let mut spans = vec![
+            Span::raw(format!("{marker}")),
+            Span::styled(format!("{} {name:<name_w$}", seat.number()), theme.seat(i)),
+            Span::raw(format!(" {:>2}$ {:>2}VP", p.coins, p.vp)),
+        ];
+        let tag = match (active, taking) {
+            (true, true) => " ACTIVE TAKING",
+            (true, false) => " ACTIVE",
+            (false, true) => " TAKING",
+            _ => "",
+        };
+        spans.push(Span::styled(tag, theme.good()));
+        let mut about = who;
+        if let Some(t) = info.and_then(|x| x.clock) {
+            about.push_str(&format!(" {}", clock(t)));
+        }
+        let details = format!("{about}: {}", abilities(p));
+        if compact {
+            spans.push(Span::styled(format!(" {details}"), theme.dim()));
+            lines.push(Line::from(spans));
+        } else {
+            lines.push(Line::from(spans));
+            lines.push(Line::styled(format!("   {details}"), theme.dim()));
+        }
+    }
+    Paragraph::new(lines)
+        .block(panel("Players", theme, compact))
+        .render(area, buf);
+}
+
+fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact: bool) {
+    let theme = app.theme;
+    let names = s.names();
+    let mut lines = Vec::new();
+    let title;
+    if s.legal.is_empty() {
+        title = "Waiting".to_owned();
+        let status = s.status.clone().unwrap_or_else(|| "...".into());
+        lines.push(Line::styled(format!("  {status}"), theme.dim()));
+    } else {
+        title = match text::compensation(&s.view, s.me, &names) {
+            Some(c) => format!("Your move: {c}"),
+            None => "Your move".to_owned(),
+        };
+        let frame = if compact { 1 } else { 2 };
+        let rows = usize::from(area.height.saturating_sub(frame))
+            .saturating_sub(usize::from(app.notice.is_some()))
+            .max(1);
+        let first = (app.action_selected + 1).saturating_sub(rows);
+        for (i, &action) in s.legal.iter().enumerate().skip(first).take(rows) {
+            let mut words = action_words(action, &s.view, s.me);
+            if let (Action::Draw, Some(me)) = (action, s.me) {
+                let risk = roundtable_bots::bust_chance(&s.view, me);
+                words.push_str(&format!(" (bust risk {:.0}%)", risk * 100.0));
+            }
+            lines.push(choice(
+                i == app.action_selected,
+                format!("{} {words}", i + 1),
+                theme,
+            ));
+        }
+    }
+    if let Some(notice) = &app.notice {
+        lines.push(Line::styled(notice.clone(), theme.warn()));
+    }
+    let title_style = if s.legal.is_empty() {
+        theme.title()
+    } else {
+        theme.good()
+    };
+    let frame = if compact {
+        Block::new().borders(Borders::TOP)
+    } else {
+        Block::bordered()
+    };
+    Paragraph::new(lines)
+        .block(frame.title(Span::styled(format!(" {title} "), title_style)))
+        .render(area, buf);
+}
+
+/// Word-wrap `text` to `width` columns; continuation lines are indented.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        let wlen = word.chars().count();
+        if len > 0 && len + 1 + wlen > width {
+            out.push(std::mem::take(&mut line));
+            line.push_str("  ");
+        }
+        if !line.is_empty() && !line.ends_with("  ") {
+            line.push(' ');
+        }
+        if wlen > width {
+            // A word longer than the line is cut, not lost.
+            line.push_str(
+                &word
+                    .chars()
+                    .take(width.saturating_sub(2))
+                    .collect::<String>(),
+            );
+        } else {
+            line.push_str(word);
+        }
+    }
+    out.push(line);
+    out
+}
+
+/// The newest `want` rows of the log, wrapped and styled, oldest first, and
+/// the total number of rows the whole log wraps to (only counted when
+/// `count_all`: the log screen's title needs it, the table's panel does not).
+fn log_rows(
+    s: &Snapshot,
+    width: usize,
+    want: usize,
+    count_all: bool,
+    theme: Theme,
+) -> (Vec<Line<'static>>, usize) {
+    let mut rows = Vec::new();
+    let mut total = 0;
+    // Wrap from the newest line back, and stop once enough rows are in: a
+    // long game's log is not re-wrapped at every frame.
+    for l in s.log.iter().rev() {
+        let wrapped = wrap(&l.text, width);
+        total += wrapped.len();
+        if rows.len() < want {
+            let style = if l.heading {
+                theme.title()
+            } else {
+                Style::new()
+            };
+            for row in wrapped.into_iter().rev() {
+                rows.push(Line::styled(row, style));
+            }
+        } else if !count_all {
+            break;
+        }
+    }
+    rows.reverse();
+    (rows, total)
+}
+
+/// The rows that fit in `height`, `scroll` rows back from the newest.
+fn window(rows: Vec<Line<'static>>, height: usize, scroll: usize) -> (Vec<Line<'static>>, usize) {
+    let scroll = scroll.min(rows.len().saturating_sub(height));
+    let end = rows.len() - scroll;
+    let start = end.saturating_sub(height);
+    (rows[start..end].to_vec(), scroll)
+}
+
+fn log_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact: bool) {
+    let theme = app.theme;
+    let frame = panel("Log", theme, compact);
+    let inner = frame.inner(area);
+    let (inner_w, inner_h) = (usize::from(inner.width), usize::from(inner.height));
+    let (rows, _) = log_rows(s, inner_w, inner_h + app.log_scroll, false, theme);
+    let (rows, scroll) = window(rows, inner_h, app.log_scroll);
+    let title = if scroll > 0 {
+        format!("Log ({scroll} rows back, End for newest)")
+    } else {
+        "Log".to_owned()
+    };
+    Paragraph::new(rows)
+        .block(panel(title, theme, compact))
+        .render(area, buf);
+}
+
+fn log_screen(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner_w = usize::from(area.width.saturating_sub(2));
+    let inner_h = usize::from(area.height.saturating_sub(2));
+    let (rows, total) = log_rows(s, inner_w, inner_h + app.log_scroll, true, theme);
+    let (rows, scroll) = window(rows, inner_h, app.log_scroll);
+    let title = format!(
+        "Move log: {} lines, showing {} to {}",
+        total,
+        total.saturating_sub(scroll + rows.len()) + 1,
+        total - scroll
+    );
+    Paragraph::new(rows)
+        .block(block(title, theme))
+        .render(area, buf);
+}
+
+// ----- after the game ---------------------------------------------------
+
+/// Why seats with equal victory points rank as they do, in words.
+pub fn tie_breaks(s: &Snapshot) -> Vec<String> {
+    let Some(result) = &s.result else {
+        return Vec::new();
+    };
+    let names = s.names();
+    let mut standings = result.standings.clone();
+    standings.sort_by_key(|x| (x.rank, x.seat));
+    let mut out = Vec::new();
+    let mut scores: Vec<i64> = standings.iter().map(|x| x.score).collect();
+    scores.dedup();
+    for score in scores {
+        let group: Vec<_> = standings.iter().filter(|x| x.score == score).collect();
+        if group.len() < 2 {
+            continue;
+        }
+        let who: Vec<String> = group.iter().map(|x| seat_name(&names, x.seat)).collect();
+        let coins: Vec<String> = group
+            .iter()
+            .map(|x| format!("{} {}$", seat_name(&names, x.seat), x.tie_break))
+            .collect();
+        if group.iter().all(|x| x.rank == group[0].rank) {
+            out.push(format!(
+                "{} tie on {score} VP and {} coins: they share the place.",
+                who.join(" and "),
+                group[0].tie_break
+            ));
+        } else if group.iter().all(|x| x.tie_break == group[0].tie_break) {
+            out.push(format!(
+                "{} tie on {score} VP and coins: an expedition ranks first.",
+                who.join(" and ")
+            ));
+        } else {
+            out.push(format!(
+                "{} tie on {score} VP; coins decide: {}.",
+                who.join(" and "),
+                coins.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let names = s.names();
+    let Some(result) = &s.result else {
+        return;
+    };
+    let mut standings = result.standings.clone();
+    standings.sort_by_key(|x| (x.rank, x.seat));
+    let winners: Vec<String> = result
+        .winners()
+        .into_iter()
+        .map(|w| seat_name(&names, w))
+        .collect();
+    let headline = match winners.as_slice() {
+        [one] => format!("Game over: {one} wins"),
+        many => format!("Game over: {} share the win", many.join(" and ")),
+    };
+    let mut rank_lines = Vec::new();
+    for st in &standings {
+        let p = s.view.players.get(st.seat.index());
+        let exp = p.map_or(0, |p| p.expeditions.len());
+        let persons = p.map_or(0, |p| p.persons.len());
+        let name: String = seat_name(&names, st.seat).chars().take(14).collect();
+        let mark = if st.rank == 0 { "WINNER" } else { "" };
+        rank_lines.push(Line::from(vec![
+            Span::raw(format!(" #{} ", st.rank + 1)),
+            Span::styled(
+                format!("{} {name:<14}", st.seat.number()),
+                theme.seat(st.seat.index()),
+            ),
+            Span::raw(format!(
+                " {:>3} VP {:>3}$ {persons:>2} persons {exp} exp ",
+                st.score, st.tie_break
+            )),
+            Span::styled(mark, theme.good()),
+        ]));
+    }
+    for t in tie_breaks(s) {
+        for row in wrap(&t, usize::from(area.width.saturating_sub(3))) {
+            rank_lines.push(Line::styled(format!(" {row}"), theme.dim()));
+        }
+    }
+    let saved = match &s.transcript {
+        Some(path) => format!("Transcript saved to {path}"),
+        None => format!(
+            "{}: no transcript (transcripts come with the network table)",
+            s.title
+        ),
+    };
+    let [head, ranking, chart_area, foot] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(rank_lines.len() as u16 + 2),
+        Constraint::Min(4),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    Paragraph::new(Line::styled(headline, theme.good())).render(head, buf);
+    Paragraph::new(rank_lines)
+        .block(block("Ranking (VP, then coins)", theme))
+        .render(ranking, buf);
+    vp_chart(s, chart_area, buf, theme);
+    Paragraph::new(Line::styled(saved, theme.dim())).render(foot, buf);
+}
+
+/// Victory points over the turns, each seat drawn with its own number (so
+/// the chart reads without colour); `*` where seats overlap.
+fn vp_chart(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let names = s.names();
+    let outer = block("Victory points over the turns", theme);
+    let inner = outer.inner(area);
+    outer.render(area, buf);
+    if inner.height < 3 || inner.width < 12 {
+        return;
+    }
+    let data = &s.vp_by_turn;
+    let legend: Vec<Span<'static>> = (0..s.seats.len())
+        .flat_map(|i| {
+            let name = seat_name(&names, Seat(i as u8));
+            [
+                Span::styled(
+                    format!("{} ", i + 1),
+                    theme.seat(i).add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!("{name}  ")),
+            ]
+        })
+        .collect();
+    let legend_area = Rect { height: 1, ..inner };
+    Paragraph::new(Line::from(legend)).render(legend_area, buf);
+    let label_w = 4u16;
+    let plot = Rect {
+        x: inner.x + label_w,
+        y: inner.y + 1,
+        width: inner.width - label_w,
+        height: inner.height - 2,
+    };
+    let max_vp = data.iter().flatten().copied().max().unwrap_or(0).max(1);
+    let h = u32::from(plot.height.max(1));
+    let row_of = |vp: u32| -> u16 { (h - 1 - vp.min(max_vp) * (h - 1) / max_vp) as u16 };
+    // Axis labels: the top and the bottom of the scale.
+    buf.set_string(inner.x, plot.y, format!("{max_vp:>3}"), theme.dim());
+    buf.set_string(
+        inner.x,
+        plot.y + plot.height - 1,
+        format!("{:>3}", 0),
+        theme.dim(),
+    );
+    let turns = data.len();
+    if turns > 0 {
+        let w = usize::from(plot.width);
+        for x in 0..w {
+            let t = if turns == 1 || w == 1 {
+                0
+            } else {
+                (x * (turns - 1) + (w - 1) / 2) / (w - 1)
+            };
+            let row = &data[t.min(turns - 1)];
+            let mut cells: Vec<(u16, usize)> = Vec::new();
+            for (seat, &vp) in row.iter().enumerate() {
+                cells.push((row_of(vp), seat));
+            }
+            for &(y, seat) in &cells {
+                let shared = cells.iter().filter(|(yy, _)| *yy == y).count() > 1;
+                let (symbol, style) = if shared {
+                    ("*".to_owned(), Style::new())
+                } else {
+                    ((seat + 1).to_string(), theme.seat(seat))
+                };
+                buf.set_string(plot.x + x as u16, plot.y + y, symbol, style);
+            }
+        }
+    }
+    let axis = format!(
+        "turn 1{:>width$}",
+        format!("end ({} turns)", turns.saturating_sub(1)),
+        width = usize::from(plot.width).saturating_sub(6)
+    );
+    buf.set_string(plot.x, inner.y + inner.height - 1, axis, theme.dim());
+}
+
+// ----- overlays ---------------------------------------------------------
+
+/// The help screen's text: every key from the keymap, then what the
+/// abbreviations on the table mean.
+pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (title, keys) in keymap::help_sections(current) {
+        if keys.is_empty() {
+            continue;
+        }
+        lines.push(Line::styled(title, theme.title()));
+        for (k, d) in keys {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {k:<8}"), theme.key()),
+                Span::raw(d),
+            ]));
+        }
+    }
+    lines.push(Line::styled("On the table", theme.title()));
+    for text in [
+        "[Y] yellow Pinnace, [B] blue Flute, [G] green Skiff,",
+        "[R] red Frigate, [K] black Galleon",
+        "2sw: swords needed to repel; skull: cannot be repelled",
+        "3$: coins; 1VP: victory points",
+        "> marks the active seat and the selected move",
+        "a second ship of a colour in the harbor is a bust",
+    ] {
+        lines.push(Line::from(format!("  {text}")));
+    }
+    lines
+}
+
+fn help(scroll: u16, current: Context, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let rect = centered(area, 64, area.height.saturating_sub(2));
+    let lines = help_lines(theme, current);
+    let max = (lines.len() as u16).saturating_sub(rect.height.saturating_sub(2));
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .scroll((scroll.min(max), 0))
+        .block(block("Help: ? or Esc closes", theme))
+        .render(rect, buf);
+}
+
+fn confirm_quit(area: Rect, buf: &mut Buffer, theme: Theme) {
+    let rect = centered(area, 44, 5);
+    Clear.render(rect, buf);
+    let lines = vec![
+        Line::from("The game is still being played."),
+        Line::from(vec![
+            Span::styled("y", theme.key()),
+            Span::raw(" quit   "),
+            Span::styled("n", theme.key()),
+            Span::raw(" keep playing"),
+        ]),
+    ];
+    Paragraph::new(lines)
+        .block(block("Quit the game?", theme))
+        .render(rect, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_every_word_and_indents_continuations() {
+        let rows = wrap("Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.", 20);
+        assert!(rows.iter().all(|r| r.chars().count() <= 20), "{rows:?}");
+        assert!(rows[1].starts_with("  "));
+        let joined = rows
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(joined, "Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.");
+    }
+}

@@ -1,0 +1,344 @@
+//! Helpers shared by the front end's tests: hand-built snapshots (so the
+//! screen tests do not change when the rules or the bots do), a seeded local
+//! game, and rendering into a test backend.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::time::Instant;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use roundtable_engine::{Game, GameResult, Observer, Seat, Standing};
+use roundtable_port_royal::{
+    Action, CardId, CardKind, CardName, CoinReason, Event, Options, PlayerView, PortRoyal,
+    SeatNumber, TakeMode, View,
+};
+use roundtable_tui::session::Chronicle;
+use roundtable_tui::{
+    App, Connection, LocalConfig, LocalSession, Pace, SeatInfo, SeatKind, Session, Snapshot, Theme,
+};
+
+pub fn card(name: &str) -> CardName {
+    CardName(CardId::parse(name).unwrap_or_else(|| panic!("no card {name}")))
+}
+
+/// A real game's view to start from, so that fields the game crate adds
+/// later need no change here.
+pub fn base_view(seats: u8) -> View {
+    PortRoyal::new_game(seats, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .view(Observer::Seat(Seat(0)))
+}
+
+pub fn player(coins: u32, persons: &[&str], expeditions: &[&str]) -> PlayerView {
+    let persons: Vec<CardName> = persons.iter().map(|p| card(p)).collect();
+    let expeditions: Vec<CardName> = expeditions.iter().map(|p| card(p)).collect();
+    let mut vp = 0;
+    let mut swords = 0;
+    for c in persons.iter().chain(&expeditions) {
+        match c.0.kind() {
+            CardKind::Person { kind, vp: v, .. } => {
+                vp += u32::from(v);
+                swords += kind.swords();
+            }
+            CardKind::Expedition { vp: v, .. } => vp += u32::from(v),
+            _ => {}
+        }
+    }
+    let mut p = base_view(2).players[0].clone();
+    p.coins = coins;
+    p.vp = vp;
+    p.swords = swords;
+    p.persons = persons;
+    p.expeditions = expeditions;
+    p
+}
+
+pub const NAMES: [&str; 4] = ["You", "Anne Bonny", "Calico Jack", "Mary Read"];
+
+fn seat(i: u8) -> Seat {
+    Seat(i)
+}
+
+/// A 4-seat table at turn 9: your Discover, a mixed harbor, two expeditions.
+pub fn table() -> Snapshot {
+    let mut view = base_view(4);
+    view.active = SeatNumber(seat(0));
+    view.phase = "discover";
+    view.turn = 9;
+    view.harbor = vec![
+        card("ship:yellow:1:1"),
+        card("person:sailor:3:1"),
+        card("ship:blue:2:3"),
+        card("person:governor:8:0"),
+        card("ship:black:skull:4"),
+    ];
+    view.expeditions = vec![
+        card("expedition:anchor+anchor"),
+        card("expedition:cross+cross+house"),
+    ];
+    view.draw_pile = 61;
+    view.discard_pile = 17;
+    view.players = vec![
+        player(
+            5,
+            &[
+                "person:sailor:3:1",
+                "person:trader:blue:3:1",
+                "person:captain:4:1",
+            ],
+            &[],
+        ),
+        player(
+            9,
+            &[
+                "person:pirate:5:1",
+                "person:admiral:7:2",
+                "person:governor:8:0",
+            ],
+            &[],
+        ),
+        player(
+            2,
+            &["person:captain:4:1", "person:captain:4:1"],
+            &["expedition:house+house"],
+        ),
+        player(12, &["person:mademoiselle:7:2", "person:jester:5:1"], &[]),
+    ];
+    view.start_player = Some(SeatNumber(seat(2)));
+    let names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
+    let mut chronicle = Chronicle::new();
+    let events = vec![
+        Event::TurnStarted {
+            seat: seat(3),
+            turn: 8,
+        },
+        Event::Revealed {
+            seat: seat(3),
+            card: card("ship:red:1:1").0,
+        },
+        Event::Docked {
+            card: card("ship:red:1:1").0,
+        },
+        Event::Revealed {
+            seat: seat(3),
+            card: card("ship:red:3:2").0,
+        },
+        Event::Bust {
+            seat: seat(3),
+            card: card("ship:red:3:2").0,
+        },
+        Event::Coins {
+            seat: seat(3),
+            gained: 1,
+            due: 1,
+            reason: CoinReason::JesterBust,
+        },
+        Event::TurnStarted {
+            seat: seat(0),
+            turn: 9,
+        },
+        Event::Revealed {
+            seat: seat(0),
+            card: card("ship:yellow:1:1").0,
+        },
+        Event::Docked {
+            card: card("ship:yellow:1:1").0,
+        },
+        Event::Revealed {
+            seat: seat(0),
+            card: card("person:sailor:3:1").0,
+        },
+        Event::Revealed {
+            seat: seat(0),
+            card: card("ship:blue:2:3").0,
+        },
+        Event::Docked {
+            card: card("ship:blue:2:3").0,
+        },
+        Event::Revealed {
+            seat: seat(0),
+            card: card("person:governor:8:0").0,
+        },
+        Event::Revealed {
+            seat: seat(0),
+            card: card("ship:black:skull:4").0,
+        },
+        Event::Docked {
+            card: card("ship:black:skull:4").0,
+        },
+    ];
+    chronicle.record(&events, &view, &names, Some(seat(0)));
+    Snapshot {
+        title: "Local game, seed 42".into(),
+        legal: vec![Action::Draw, Action::Stop],
+        me: Some(seat(0)),
+        log: chronicle.log().to_vec(),
+        seats: names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| SeatInfo {
+                name: n.clone(),
+                kind: if i == 0 { SeatKind::You } else { SeatKind::Bot },
+                connection: Connection::Local,
+                clock: None,
+            })
+            .collect(),
+        vp_by_turn: chronicle.vp_by_turn().to_vec(),
+        result: None,
+        status: None,
+        transcript: None,
+        view,
+    }
+}
+
+/// You just drew a Frigate you can repel.
+pub fn repel_or_keep() -> Snapshot {
+    let mut s = table();
+    s.view.players[0] = player(5, &["person:sailor:3:1", "person:pirate:5:1"], &[]);
+    s.view.pending_ship = Some(card("ship:red:3:2"));
+    s.legal = vec![Action::Repel, Action::Keep];
+    s
+}
+
+/// Anne Bonny's Trade & Hire, your time to take, in the last round.
+pub fn trade_not_active() -> Snapshot {
+    let mut s = table();
+    s.view.phase = "trade";
+    s.view.active = SeatNumber(seat(1));
+    s.view.taker = Some(SeatNumber(seat(0)));
+    s.view.takes_left = Some(1);
+    s.view.last_round = true;
+    s.legal = vec![
+        Action::Take(0, TakeMode::Normal),
+        Action::Take(1, TakeMode::Normal),
+        Action::Take(2, TakeMode::Normal),
+        Action::Take(4, TakeMode::Normal),
+        Action::Pass,
+    ];
+    s
+}
+
+/// A bot's move: nothing for you to do.
+pub fn waiting() -> Snapshot {
+    let mut s = table();
+    s.view.active = SeatNumber(seat(2));
+    s.legal = Vec::new();
+    s.status = Some("Waiting for Calico Jack (bot)".into());
+    s
+}
+
+/// A networked table: remote seats with connection state and clocks.
+pub fn networked() -> Snapshot {
+    let mut s = waiting();
+    s.title = "Table 7f3a".into();
+    for (i, info) in s.seats.iter_mut().enumerate().skip(1) {
+        info.kind = SeatKind::Remote;
+        info.connection = [
+            Connection::Online,
+            Connection::Reconnecting,
+            Connection::Offline,
+        ][i - 1];
+        info.clock = Some(std::time::Duration::from_secs(95 - 20 * i as u64));
+    }
+    s
+}
+
+/// The game is over: Calico Jack wins, Anne Bonny beats you on coins.
+pub fn game_over() -> Snapshot {
+    let mut s = table();
+    s.view.phase = "over";
+    s.view.turn = 24;
+    s.view.harbor.clear();
+    s.view.players[0].coins = 3;
+    s.view.players[1].coins = 7;
+    s.legal = Vec::new();
+    let vp = [
+        [0, 0, 0, 0],
+        [1, 0, 0, 1],
+        [2, 1, 1, 1],
+        [3, 3, 1, 2],
+        [4, 5, 6, 3],
+        [6, 6, 8, 4],
+        [8, 8, 9, 6],
+        [10, 9, 11, 7],
+        [12, 12, 14, 9],
+    ];
+    s.vp_by_turn = vp.iter().map(|r| r.to_vec()).collect();
+    for (i, p) in s.view.players.iter_mut().enumerate() {
+        p.vp = vp[vp.len() - 1][i];
+    }
+    let standing = |i: u8, rank: u8| Standing {
+        seat: seat(i),
+        rank,
+        score: i64::from(vp[vp.len() - 1][usize::from(i)]),
+        tie_break: i64::from([3, 7, 2, 12][usize::from(i)]),
+    };
+    s.result = Some(GameResult {
+        standings: vec![
+            standing(0, 2),
+            standing(1, 1),
+            standing(2, 0),
+            standing(3, 3),
+        ],
+    });
+    s.view.winners = vec![SeatNumber(seat(2))];
+    s.log.push(roundtable_tui::text::LogLine {
+        turn: 24,
+        heading: false,
+        text: "Game over: Calico Jack wins.".into(),
+    });
+    s
+}
+
+/// A local game with instant bots, so every poll leaves the table at the
+/// player's move.
+pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession {
+    let config = LocalConfig {
+        seats,
+        seed: Some(seed),
+        pace: Pace::Instant,
+        options: Options {
+            victory_points,
+            ..Options::default()
+        },
+        ..LocalConfig::default()
+    };
+    let mut s = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+    s.poll(Instant::now());
+    s
+}
+
+/// Render `app` over `snap` at `w`x`h`.
+pub fn render(app: &App, snap: Option<&Snapshot>, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
+    terminal
+        .draw(|f| {
+            roundtable_tui::ui::render(app, snap, f.area(), f.buffer_mut());
+        })
+        .unwrap_or_else(|e| match e {});
+    terminal
+}
+
+/// An app at the table of `snap`.
+pub fn table_app(snap: &Snapshot) -> App {
+    let mut app = App::at_table(Theme::default());
+    app.observe(snap);
+    app
+}
+
+/// The screen's text, one string per row.
+pub fn rows(terminal: &Terminal<TestBackend>) -> Vec<String> {
+    let buf = terminal.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_owned())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+pub fn screen_text(terminal: &Terminal<TestBackend>) -> String {
+    rows(terminal).join("\n")
+}

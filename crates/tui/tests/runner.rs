@@ -1,0 +1,114 @@
+//! The whole front end in process: keys go through the keymap, the app and
+//! the runner into a real local game, from the start menu to the result.
+
+mod common;
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use roundtable_port_royal::Action;
+use roundtable_tui::{App, LocalConfig, Runner, Screen, Theme};
+
+fn press(runner: &mut Runner, code: KeyCode) {
+    runner.key(&KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+#[test]
+fn a_game_from_the_start_menu_to_the_result_by_keys() {
+    let defaults = LocalConfig {
+        seed: Some(11),
+        ..LocalConfig::default()
+    };
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    press(&mut runner, KeyCode::Enter); // local game
+    assert_eq!(runner.app.screen, Screen::Setup);
+    for _ in 0..2 {
+        press(&mut runner, KeyCode::Left); // 4 seats -> 2
+    }
+    press(&mut runner, KeyCode::Char('j'));
+    for _ in 0..8 {
+        press(&mut runner, KeyCode::Char('h')); // 12 VP -> 4
+    }
+    for _ in 0..3 {
+        press(&mut runner, KeyCode::Down);
+    }
+    for _ in 0..2 {
+        press(&mut runner, KeyCode::Left); // normal pace -> instant
+    }
+    press(&mut runner, KeyCode::Down);
+    press(&mut runner, KeyCode::Enter); // start
+    assert_eq!(runner.app.screen, Screen::Table);
+    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    assert_eq!(snap.view.seats, 2);
+    let mut moves = 0;
+    while runner.app.screen == Screen::Table {
+        runner.poll(Instant::now());
+        let Some(snap) = runner.snapshot() else {
+            panic!("the game went away");
+        };
+        if !snap.live() {
+            break;
+        }
+        // Stop as soon as there is something in the harbor; otherwise the
+        // first move (draw, then the first card to take).
+        let stop = snap.legal.iter().position(|a| *a == Action::Stop);
+        match stop {
+            Some(i) if !snap.view.harbor.is_empty() => {
+                press(&mut runner, KeyCode::Char(char::from(b'1' + i as u8)))
+            }
+            _ => press(&mut runner, KeyCode::Enter),
+        }
+        moves += 1;
+        assert!(moves < 2_000, "the game does not end");
+    }
+    runner.poll(Instant::now());
+    assert_eq!(runner.app.screen, Screen::PostGame);
+    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    let t = common::render(&runner.app, Some(snap), 80, 24);
+    let text = common::screen_text(&t);
+    assert!(text.contains("Game over"), "{text}");
+    assert!(text.contains("#1"), "{text}");
+    // Enter goes back to the menu; q then quits without asking.
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Menu);
+    press(&mut runner, KeyCode::Char('q'));
+    assert!(runner.quit());
+}
+
+#[test]
+fn q_during_a_live_game_asks_and_n_keeps_playing() {
+    let defaults = LocalConfig {
+        seed: Some(3),
+        ..LocalConfig::default()
+    };
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    press(&mut runner, KeyCode::Char('1'));
+    press(&mut runner, KeyCode::Char('k')); // wraps to "Start the game"
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Table);
+    press(&mut runner, KeyCode::Char('q'));
+    assert!(!runner.quit());
+    press(&mut runner, KeyCode::Char('n'));
+    assert!(!runner.quit());
+    press(&mut runner, KeyCode::Char('q'));
+    press(&mut runner, KeyCode::Char('y'));
+    assert!(runner.quit());
+}
+
+#[test]
+fn a_digit_out_of_range_is_a_notice_not_a_move() {
+    let mut session = common::session(2, 9, 12);
+    let _ = &mut session;
+    let snap = roundtable_tui::Session::snapshot(&session);
+    let mut runner = Runner::new(App::at_table(Theme::plain()), Some(Box::new(session)));
+    press(&mut runner, KeyCode::Char('9'));
+    assert!(
+        runner
+            .app
+            .notice
+            .as_deref()
+            .unwrap_or("")
+            .contains("no move 9")
+    );
+    assert_eq!(runner.snapshot(), Some(&snap));
+}

@@ -1,0 +1,253 @@
+//! Snapshots of every screen, at 80x24, larger and smaller terminals.
+//!
+//! The snapshots show symbols only (insta prints the buffer's text), which is
+//! one more reason the screens never say anything by colour alone; the
+//! colour tests at the end check the styles themselves.
+
+mod common;
+
+use common::*;
+use insta::assert_snapshot;
+use ratatui::style::Color;
+use roundtable_tui::app::Overlay;
+use roundtable_tui::keymap::Msg;
+use roundtable_tui::{App, LocalConfig, Screen, Theme};
+
+fn menu_app() -> App {
+    App::with_menu(LocalConfig::default(), Theme::default())
+}
+
+#[test]
+fn start_menu() {
+    let app = menu_app();
+    assert_snapshot!("menu_80x24", render(&app, None, 80, 24).backend());
+    assert_snapshot!("menu_40x12", render(&app, None, 40, 12).backend());
+}
+
+#[test]
+fn start_menu_says_which_entries_need_the_network_table() {
+    let mut app = menu_app();
+    app.update(Msg::Pick(2), None);
+    assert_eq!(app.screen, Screen::Menu, "hosting does not pretend to work");
+    let t = render(&app, None, 80, 24);
+    assert!(screen_text(&t).contains("Host a table: needs the network table"));
+    assert_snapshot!("menu_host_unavailable_80x24", t.backend());
+}
+
+#[test]
+fn local_game_setup() {
+    let mut app = menu_app();
+    app.update(Msg::Confirm, None);
+    app.update(Msg::Left, None);
+    app.update(Msg::Down, None);
+    app.update(Msg::Left, None);
+    assert_eq!(app.screen, Screen::Setup);
+    assert_eq!(app.setup.seats, 3);
+    assert_eq!(app.setup.options.victory_points, 11);
+    assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
+    assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());
+}
+
+#[test]
+fn table_discover() {
+    let snap = table();
+    let app = table_app(&snap);
+    assert_snapshot!("table_80x24", render(&app, Some(&snap), 80, 24).backend());
+    assert_snapshot!("table_200x60", render(&app, Some(&snap), 200, 60).backend());
+    assert_snapshot!("table_60x20", render(&app, Some(&snap), 60, 20).backend());
+    assert_snapshot!("table_40x12", render(&app, Some(&snap), 40, 12).backend());
+}
+
+#[test]
+fn terminal_too_small() {
+    let snap = table();
+    let app = table_app(&snap);
+    assert_snapshot!(
+        "too_small_30x10",
+        render(&app, Some(&snap), 30, 10).backend()
+    );
+}
+
+#[test]
+fn table_repel_or_keep() {
+    let snap = repel_or_keep();
+    let app = table_app(&snap);
+    assert_snapshot!(
+        "repel_or_keep_80x24",
+        render(&app, Some(&snap), 80, 24).backend()
+    );
+}
+
+#[test]
+fn table_trade_as_a_non_active_seat_with_the_selection_on_a_card() {
+    let snap = trade_not_active();
+    let mut app = table_app(&snap);
+    app.update(Msg::Down, Some(&snap));
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(text.contains("LAST ROUND"));
+    assert!(text.contains("your time to take"));
+    assert_snapshot!("trade_not_active_80x24", t.backend());
+}
+
+#[test]
+fn table_waiting_for_a_bot() {
+    let snap = waiting();
+    let app = table_app(&snap);
+    assert_snapshot!("waiting_80x24", render(&app, Some(&snap), 80, 24).backend());
+}
+
+#[test]
+fn table_with_remote_seats_shows_connection_and_clocks() {
+    let snap = networked();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 100, 30);
+    let text = screen_text(&t);
+    for word in ["online", "reconnecting", "offline", "1:15"] {
+        assert!(text.contains(word), "{word} missing");
+    }
+    assert_snapshot!("networked_100x30", t.backend());
+}
+
+#[test]
+fn help_screen() {
+    let snap = table();
+    let mut app = table_app(&snap);
+    app.update(Msg::Help, Some(&snap));
+    assert_eq!(app.overlay, Some(Overlay::Help { scroll: 0 }));
+    assert_snapshot!("help_80x24", render(&app, Some(&snap), 80, 24).backend());
+    app.update(Msg::End, Some(&snap));
+    assert_snapshot!(
+        "help_end_80x24",
+        render(&app, Some(&snap), 80, 24).backend()
+    );
+}
+
+#[test]
+fn quitting_a_live_game_asks_first() {
+    let snap = table();
+    let mut app = table_app(&snap);
+    assert_eq!(app.update(Msg::Quit, Some(&snap)), None);
+    assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    assert_snapshot!(
+        "confirm_quit_80x24",
+        render(&app, Some(&snap), 80, 24).backend()
+    );
+    assert_eq!(app.update(Msg::No, Some(&snap)), None);
+    assert_eq!(app.overlay, None);
+}
+
+#[test]
+fn move_log_screen() {
+    let snap = table();
+    let mut app = table_app(&snap);
+    app.update(Msg::Log, Some(&snap));
+    assert_eq!(app.screen, Screen::Log);
+    assert_snapshot!("log_80x24", render(&app, Some(&snap), 80, 24).backend());
+    app.update(Msg::Up, Some(&snap));
+    app.update(Msg::Up, Some(&snap));
+    assert_snapshot!(
+        "log_scrolled_80x24",
+        render(&app, Some(&snap), 80, 24).backend()
+    );
+}
+
+#[test]
+fn post_game() {
+    let snap = game_over();
+    let mut app = table_app(&snap);
+    assert_eq!(
+        app.screen,
+        Screen::PostGame,
+        "a finished game shows the result"
+    );
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(text.contains("Calico Jack wins"));
+    assert!(text.contains("coins decide"), "the tie-break is explained");
+    assert_snapshot!("post_game_80x24", t.backend());
+    assert_snapshot!(
+        "post_game_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
+    assert_snapshot!(
+        "post_game_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+    // Quitting after the game does not ask.
+    assert_eq!(
+        app.update(Msg::Quit, Some(&snap)),
+        Some(roundtable_tui::Effect::Quit)
+    );
+}
+
+#[test]
+fn every_size_renders_without_panicking() {
+    let snaps = [table(), repel_or_keep(), trade_not_active(), game_over()];
+    for snap in &snaps {
+        let app = table_app(snap);
+        for w in (1..=120).step_by(7) {
+            for h in (1..=50).step_by(5) {
+                render(&app, Some(snap), w, h);
+            }
+        }
+    }
+}
+
+#[test]
+fn ships_are_coloured_and_lettered_and_no_color_drops_every_colour() {
+    let snap = table();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 80, 24);
+    let buf = t.backend().buffer();
+    // The yellow Pinnace in the harbor: its letter and its colour.
+    let (x, y) = find(&t, "[Y] Pinnace").unwrap_or_else(|| panic!("no Pinnace"));
+    assert_eq!(buf[(x + 1, y)].symbol(), "Y");
+    assert_eq!(buf[(x + 1, y)].fg, Color::Yellow);
+    let mut plain = app.clone();
+    plain.theme = Theme::plain();
+    let t = render(&plain, Some(&snap), 80, 24);
+    let buf = t.backend().buffer();
+    for cell in buf.content() {
+        assert_eq!(cell.fg, Color::Reset, "NO_COLOR: no foreground colour");
+        assert_eq!(cell.bg, Color::Reset, "NO_COLOR: no background colour");
+    }
+    // The selection still shows: reversed and marked.
+    let (x, y) = find(&t, "> 1 Draw a card").unwrap_or_else(|| panic!("no selection"));
+    assert!(
+        buf[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+}
+
+#[test]
+fn only_the_16_ansi_colours_are_used() {
+    let snaps = [table(), trade_not_active(), game_over(), networked()];
+    for snap in &snaps {
+        let mut app = table_app(snap);
+        for overlay in [None, Some(Overlay::Help { scroll: 0 })] {
+            app.overlay = overlay;
+            let t = render(&app, Some(snap), 120, 40);
+            for cell in t.backend().buffer().content() {
+                for c in [cell.fg, cell.bg] {
+                    assert!(
+                        !matches!(c, Color::Rgb(..) | Color::Indexed(_)),
+                        "{c:?} is not one of the 16 ANSI colours"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, text: &str) -> Option<(u16, u16)> {
+    rows(t).iter().enumerate().find_map(|(y, row)| {
+        // Rows are ASCII here except box drawing, which is one column each.
+        let chars: Vec<char> = row.chars().collect();
+        let needle: Vec<char> = text.chars().collect();
+        (0..chars.len().saturating_sub(needle.len() - 1))
+            .find(|&x| chars[x..x + needle.len()] == needle[..])
+            .map(|x| (x as u16, y as u16))
+    })
+}
