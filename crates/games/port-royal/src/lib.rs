@@ -48,6 +48,7 @@
 
 mod action;
 pub mod catalog;
+pub mod contracts;
 mod error;
 mod event;
 mod rules;
@@ -58,6 +59,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{Action, TakeMode};
 pub use catalog::{CATALOG, CardId, CardKind, CardType, Colour, PersonKind, TaxKind};
+pub use contracts::{CONTRACTS, ContractId, ContractType, Requirement};
 pub use error::RuleViolation;
 pub use event::{CoinReason, Event};
 pub use rules::PortRoyal;
