@@ -14,6 +14,10 @@ pub enum TakeMode {
     Decline,
     /// Expansion: trade a gift ship; this seat gains the extra coin.
     Gift(Seat),
+    /// Expansion: trade a gift ship for a Foe contract, declining its coins;
+    /// this seat still gains the extra coin (the rules text says the gift is
+    /// given even when the taker declines).
+    DeclineGift(Seat),
 }
 
 /// A decision of one seat.
@@ -46,6 +50,9 @@ impl fmt::Display for Action {
             Action::Take(n, TakeMode::Normal) => write!(f, "take {n}"),
             Action::Take(n, TakeMode::Decline) => write!(f, "take {n} decline"),
             Action::Take(n, TakeMode::Gift(s)) => write!(f, "take {n} gift {}", s.number()),
+            Action::Take(n, TakeMode::DeclineGift(s)) => {
+                write!(f, "take {n} decline gift {}", s.number())
+            }
             Action::Pass => f.write_str("pass"),
         }
     }
@@ -59,6 +66,13 @@ impl Action {
             w.parse::<u8>()
                 .map_err(|_| ParseError::new(text, format!("{w:?} is not a position")))
         };
+        let seat = |s: &str| {
+            s.parse::<u8>()
+                .ok()
+                .and_then(|s| s.checked_sub(1))
+                .map(Seat)
+                .ok_or_else(|| ParseError::new(text, format!("{s:?} is not a seat number")))
+        };
         let action = match words.as_slice() {
             ["draw"] => Action::Draw,
             ["repel"] => Action::Repel,
@@ -68,18 +82,15 @@ impl Action {
             ["claim", n] => Action::Claim(position(n)?),
             ["take", n] => Action::Take(position(n)?, TakeMode::Normal),
             ["take", n, "decline"] => Action::Take(position(n)?, TakeMode::Decline),
-            ["take", n, "gift", s] => {
-                let seat = s
-                    .parse::<u8>()
-                    .ok()
-                    .and_then(|s| s.checked_sub(1))
-                    .ok_or_else(|| ParseError::new(text, format!("{s:?} is not a seat number")))?;
-                Action::Take(position(n)?, TakeMode::Gift(Seat(seat)))
+            ["take", n, "gift", s] => Action::Take(position(n)?, TakeMode::Gift(seat(s)?)),
+            ["take", n, "decline", "gift", s] => {
+                Action::Take(position(n)?, TakeMode::DeclineGift(seat(s)?))
             }
             _ => {
                 return Err(ParseError::new(
                     text,
-                    "expected draw, repel, keep, stop, pass, claim N, take N, take N decline or take N gift S",
+                    "expected draw, repel, keep, stop, pass, claim N, take N, take N decline, \
+                     take N gift S or take N decline gift S",
                 ));
             }
         };
@@ -103,11 +114,13 @@ mod tests {
             Action::Take(0, TakeMode::Normal),
             Action::Take(3, TakeMode::Decline),
             Action::Take(1, TakeMode::Gift(Seat(2))),
+            Action::Take(4, TakeMode::DeclineGift(Seat(0))),
         ] {
             assert_eq!(Action::parse(&a.to_string()), Ok(a));
         }
         assert!(Action::parse("take").is_err());
         assert!(Action::parse("take 1 gift 0").is_err());
+        assert!(Action::parse("take 1 gift 2 decline").is_err());
         assert!(Action::parse("fly").is_err());
     }
 }

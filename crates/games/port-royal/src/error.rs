@@ -3,6 +3,7 @@
 use roundtable_engine::{RuleError, Seat};
 
 use crate::action::Action;
+use crate::contracts::ContractId;
 
 /// An input the rules refuse. The state is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,6 +92,40 @@ pub enum RuleViolation {
     /// A trade mode that needs the expansion or does not fit the card.
     #[error("{0}")]
     TakeModeNotAllowed(&'static str),
+    /// Expansion: a gift ship is taken naming the player who gains its coin.
+    #[error("a gift ship gives another player 1 coin: take it as \"take N gift S\"")]
+    GiftSeatRequired,
+    /// Expansion: only gift ships give a coin to another player.
+    #[error("only the expansion's gift ships give another player a coin")]
+    NotAGiftShip,
+    /// Expansion: the gift goes to another player, not the taker.
+    #[error("a gift ship's coin goes to another player of the taker's choice")]
+    GiftToAnotherPlayer,
+    /// A seat that is not at the table.
+    #[error("{seat} is not at this table")]
+    NoSuchSeat {
+        /// The seat named.
+        seat: Seat,
+    },
+    /// Expansion: coins are declined only for Frigate Foe or Galleon Foe.
+    #[error(
+        "declining a ship's coins is only for a face-up Frigate Foe or Galleon Foe of its colour"
+    )]
+    DeclineNeedsFoeContract,
+    /// Expansion: each player completes each contract once.
+    #[error("{contract} is already completed by this player; each contract is completed once")]
+    ContractAlreadyCompleted {
+        /// The contract.
+        contract: ContractId,
+    },
+    /// Expansion: a progress cube needs a cube not yet on a contract.
+    #[error("all 3 cubes are on contracts: none is left for a progress cube")]
+    NoFreeCube,
+    /// Expansion: a non-active player pays the compensation coin before it declines.
+    #[error(
+        "a non-active player must pay the active player a coin before declining a ship's coins"
+    )]
+    DeclineNeedsCompensationCoin,
 }
 
 impl RuleError for RuleViolation {
@@ -114,6 +149,14 @@ impl RuleError for RuleViolation {
             RuleViolation::DuplicateColourInHarbor => "duplicate-colour-in-harbor",
             RuleViolation::ExpeditionRequirements { .. } => "expedition-requirements",
             RuleViolation::TakeModeNotAllowed(_) => "take-mode-not-allowed",
+            RuleViolation::GiftSeatRequired => "gift-seat-required",
+            RuleViolation::NotAGiftShip => "not-a-gift-ship",
+            RuleViolation::GiftToAnotherPlayer => "gift-to-another-player",
+            RuleViolation::NoSuchSeat { .. } => "no-such-seat",
+            RuleViolation::DeclineNeedsFoeContract => "decline-needs-foe-contract",
+            RuleViolation::ContractAlreadyCompleted { .. } => "contract-already-completed",
+            RuleViolation::NoFreeCube => "no-free-cube",
+            RuleViolation::DeclineNeedsCompensationCoin => "decline-needs-compensation-coin",
         }
     }
 }

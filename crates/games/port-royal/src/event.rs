@@ -6,6 +6,7 @@ use roundtable_engine::Seat;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::CardId;
+use crate::contracts::ContractId;
 
 /// Why a seat gained coins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +23,14 @@ pub enum CoinReason {
     JesterBust,
     /// The bonus of a tax increase.
     TaxBonus,
+    /// Expansion: Gunners, ships in the harbor − 1 each.
+    Gunner,
+    /// Expansion: Vice Admirals, when the harbor held 3 or 4 cards.
+    ViceAdmiral,
+    /// Expansion: another player's gift ship.
+    Gift,
+    /// Expansion: completing a contract.
+    Contract,
 }
 
 impl CoinReason {
@@ -33,6 +42,10 @@ impl CoinReason {
             CoinReason::JesterEmptyHarbor => "from Jesters (empty harbor)",
             CoinReason::JesterBust => "from Jesters (bust)",
             CoinReason::TaxBonus => "from the tax bonus",
+            CoinReason::Gunner => "from Gunners",
+            CoinReason::ViceAdmiral => "from Vice Admirals",
+            CoinReason::Gift => "as a gift",
+            CoinReason::Contract => "for the contract",
         }
     }
 }
@@ -172,6 +185,64 @@ pub enum Event {
         /// The winners (several when they share the win).
         winners: Vec<Seat>,
     },
+    /// Expansion: a contract was laid face up at the setup.
+    ContractRevealed {
+        /// The contract.
+        contract: ContractId,
+    },
+    /// Expansion: a seat traded a ship declining its coins (for a Foe contract).
+    Declined {
+        /// The taker.
+        seat: Seat,
+        /// The ship.
+        card: CardId,
+        /// Coins it declined (ship plus Traders).
+        declined: u32,
+    },
+    /// Expansion: Clerks of the traded ship's colour allow more takes.
+    ClerkExtraTake {
+        /// The taker.
+        seat: Seat,
+        /// Further takes allowed.
+        takes: u32,
+    },
+    /// Expansion: a progress cube was placed or moved on a multi-step contract.
+    ContractProgress {
+        /// The seat.
+        seat: Seat,
+        /// The contract.
+        contract: ContractId,
+        /// Times its requirement was met so far.
+        step: u8,
+        /// Times needed to complete it.
+        steps: u8,
+    },
+    /// Expansion: a seat completed a contract (a cube on its next coin space).
+    ContractCompleted {
+        /// The seat.
+        seat: Seat,
+        /// The contract.
+        contract: ContractId,
+        /// Coins due for this completion order.
+        coins: u32,
+        /// Victory points this completion adds (2nd contract 1, 3rd 2).
+        vp: u32,
+    },
+    /// Expansion (Pack of Pirates): a repelled ship was kept aside.
+    KeptAside {
+        /// The active seat.
+        seat: Seat,
+        /// The ship.
+        card: CardId,
+    },
+    /// Expansion (Pack of Pirates): the ships kept aside went onto the
+    /// discard pile (the contract was completed, or can no longer be).
+    PackReturned {
+        /// The seat.
+        seat: Seat,
+        /// The ships.
+        cards: Vec<CardId>,
+    },
 }
 
 impl fmt::Display for Event {
@@ -252,6 +323,52 @@ impl fmt::Display for Event {
                 f.write_str("game over; won by")?;
                 for w in winners {
                     write!(f, " {w}")?;
+                }
+                Ok(())
+            }
+            Event::ContractRevealed { contract } => write!(f, "{contract} is laid face up"),
+            Event::Declined {
+                seat,
+                card,
+                declined,
+            } => write!(
+                f,
+                "{seat} trades {card} declining {declined} coin{}",
+                plural(*declined)
+            ),
+            Event::ClerkExtraTake { seat, takes } => write!(
+                f,
+                "{seat} may take {takes} more card{} (Clerk)",
+                plural(*takes)
+            ),
+            Event::ContractProgress {
+                seat,
+                contract,
+                step,
+                steps,
+            } => write!(f, "{seat} moves on {contract}: {step} of {steps}"),
+            Event::ContractCompleted {
+                seat,
+                contract,
+                coins,
+                vp,
+            } => {
+                write!(f, "{seat} completes {contract}")?;
+                if *coins > 0 {
+                    write!(f, " for {coins} coin{}", plural(*coins))?;
+                }
+                if *vp > 0 {
+                    write!(f, " and {vp} victory point{}", plural(*vp))?;
+                }
+                Ok(())
+            }
+            Event::KeptAside { seat, card } => {
+                write!(f, "{seat} keeps {card} aside (Pack of Pirates)")
+            }
+            Event::PackReturned { seat, cards } => {
+                write!(f, "{seat} discards the ships kept aside:")?;
+                for c in cards {
+                    write!(f, " {c}")?;
                 }
                 Ok(())
             }

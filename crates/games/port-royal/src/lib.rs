@@ -1,5 +1,6 @@
 //! Port Royal for roundtable: the card catalog and every rule of the base
-//! game with the online table's rule changes and variants.
+//! game with the online table's rule changes and variants, and the
+//! "Just One More Contract" expansion (option `expansion`).
 //!
 //! [`PortRoyal`] implements [`roundtable_engine::Game`]. The rules text in
 //! `shared/rules/port-royal.en.txt` is the authority; where it is silent or
@@ -45,6 +46,76 @@
 //! * **Payment order**: coins are paid in seat order from the active seat;
 //!   spent coins leave a player's pile oldest shuffle epoch first.
 //! * **The tax card** goes onto the discard pile after its bonus is paid.
+//!
+//! # Decisions on ambiguities: "Just One More Contract"
+//!
+//! The section "Expansion: Just One More Contract" of the rules text is the
+//! authority, the German text settles wording; scenarios under
+//! `tests/scenarios/port-royal/expansion/` pin each point below.
+//!
+//! * **One option** turns on both halves: the 24 new cards and the contracts
+//!   (the text allows the cards alone, the issue asks for one option).
+//! * **Laying out contracts** is chance: right after the start player, four
+//!   outcomes `contract:NAME`, each one contract drawn from those still face
+//!   down ([`contracts::CONTRACTS`] is the table, one of each). The other
+//!   twelve are never revealed: no rule reads them, so they have no identity.
+//! * **Coin spaces**: every contract has a space per player (at most 5); a
+//!   "—" in the card table is a space paying no coins, so later players can
+//!   still complete the contract, for its victory points.
+//! * **Cubes**: 3 per player. A completed contract holds one, and so does a
+//!   progress cube (Frigate Foe, Galleon Foe, Tiny Gamester), which is
+//!   locked there and moves onto the coin space at completion (so completing
+//!   it needs no free cube). At most 3 contracts follow from the 3 cubes.
+//! * **Automatic completion** (the online table) as soon as the requirement
+//!   holds, for any player at any moment — a non-active player hiring, or
+//!   paying taxes in the active player's Discover. When one input meets
+//!   several contracts and the cubes do not cover them, those paying the
+//!   player the most coins now are completed first; **ties go to the
+//!   contract laid out earlier** (the order of the view's `contracts`): it
+//!   is the order everyone sees on the table. Several players meeting one at
+//!   once (a tax increase halving several) complete in seat order from the
+//!   active seat, like every payment.
+//! * **Display requirements**: the Jack of all Trades does not stand in for
+//!   a Settler, Priest or Captain (its ability is about expeditions); Trader
+//!   Prince takes any two Traders; Cheap Staff counts printed costs.
+//!   Completed contracts stay completed when the persons leave.
+//! * **Gift ships**: the taker names the player who gains the coin
+//!   (`take N gift S`, any other seat, the active one included); a plain
+//!   `take N` of a gift ship is refused. Coins are paid taker first, then the
+//!   compensation out of the income if due, then the gift.
+//! * **Declining** a ship's coins exists in the text only for Frigate Foe and
+//!   Galleon Foe, so it is allowed (and offered) only when it moves one on:
+//!   a face-up Foe contract of the ship's colour, not yet completed by the
+//!   taker, a cube for it, and for a non-active taker a coin to pay the
+//!   compensation first (declined income cannot pay it). Ship and Trader
+//!   coins are declined, the gift coin is still given, Clerks still count.
+//!   A gift Frigate or Galleon declined names the gift's receiver:
+//!   `take N decline gift S` (an action text this crate adds).
+//! * **Clerk**: each Clerk of the traded ship's colour gives one more take at
+//!   once, in the same time to take (it is not a "beginning of Trade & Hire"
+//!   ability like the Governor's); a non-active player pays the compensation
+//!   coin again for the extra card.
+//! * **Gunner** pays per Gunner the ships (not persons) in the harbor minus 1,
+//!   never less than 0; **Vice Admiral** 1 coin per Vice Admiral when the
+//!   harbor holds 3 or 4 cards of any kind. Both are paid at the start of the
+//!   time to take with the Admirals and Jesters, before a seat may be skipped.
+//! * **Gamester and Tiny Gamester** count the moment a docking ship brings the
+//!   active player's harbor to 4 or 3 colours (repelled ships never dock).
+//!   Colours only grow during Discover, so each moment comes at most once a
+//!   turn: Tiny Gamester's "next time" is a later turn of the same player.
+//! * **Jinx** is completed at the bust itself, before the Jesters pay;
+//!   keeping a repellable ship of a harbor colour busts and counts too.
+//! * **Tax Officer**: losing coins to any tax increase, the online table's
+//!   extra tax increase included (it halves like a printed one).
+//! * **Pack of Pirates**: the first repelled ship of each colour is kept
+//!   aside only while the player could still complete the contract (face up,
+//!   not completed, a free cube). Kept ships stay out of reshuffles; they go
+//!   onto the discard pile at completion, or as soon as the player's last
+//!   cube goes onto another contract and the Pack can no longer be completed.
+//! * **Pass automatically**: a ship a seat could decline for a Foe contract is
+//!   not "a ship that earns him no coin".
+//! * **Contract victory points** count wherever victory points do: the end of
+//!   the game, the ranking, the fewest-points tax bonus.
 
 mod action;
 pub mod catalog;
@@ -63,7 +134,7 @@ pub use contracts::{CONTRACTS, ContractId, ContractType, Requirement};
 pub use error::RuleViolation;
 pub use event::{CoinReason, Event};
 pub use rules::PortRoyal;
-pub use view::{CardName, PlayerView, SeatNumber, View};
+pub use view::{CardName, ContractView, ExpansionView, PlayerView, ProgressView, SeatNumber, View};
 
 /// Rule options and the online table's variants.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,12 +165,6 @@ impl Default for Options {
 
 impl Options {
     fn validate(&self) -> Result<(), SetupError> {
-        if self.expansion {
-            return Err(SetupError::Option {
-                name: "expansion".into(),
-                reason: "\"Just One More Contract\" is not available yet".into(),
-            });
-        }
         if !(1..=60).contains(&self.victory_points) {
             return Err(SetupError::Option {
                 name: "victory_points".into(),

@@ -10,15 +10,18 @@
 
 use std::collections::VecDeque;
 
+mod expansion;
+
 use roundtable_engine::{
     ChanceOutcome, ChanceRequest, Deck, Distribution, EpochId, FaceDown, Game, GameResult, Next,
-    Observer, ParseError, Seat, SetupError, Standing,
+    Observer, ParseError, Seat, SeatSet, SetupError, Standing,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::Options;
 use crate::action::{Action, TakeMode};
 use crate::catalog::{CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
+use crate::contracts::{CUBES, ContractId, FACE_UP_CONTRACTS, contract_pile, contract_vp};
 use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
 use crate::view::View;
@@ -31,6 +34,10 @@ const TAX_THRESHOLD: u32 = 12;
 const ADMIRAL_HARBOR: usize = 5;
 /// Coins per Admiral.
 const ADMIRAL_COINS: u32 = 2;
+/// Harbor sizes at which Vice Admirals pay (expansion).
+const VICE_ADMIRAL_HARBOR: std::ops::RangeInclusive<usize> = 3..=4;
+/// Coins per Vice Admiral.
+const VICE_ADMIRAL_COINS: u32 = 1;
 
 /// One player's display.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +52,16 @@ pub(crate) struct Player {
     /// ask for them at nearly every input, and counting the persons each time
     /// was the largest cost in profiles of random games.
     tally: Tally,
+    /// Expansion: the contracts this player completed, in the order completed
+    /// (each holds one of the player's cubes).
+    completed: Vec<ContractId>,
+    /// Expansion: progress cubes, as (contract, times met so far), in the
+    /// order placed. Each holds one of the player's cubes until the contract
+    /// is completed, when the same cube moves onto its coin space.
+    progress: Vec<(ContractId, u8)>,
+    /// Expansion (Pack of Pirates): the first repelled ship of each colour,
+    /// kept aside in front of the player until all five colours are there.
+    kept_aside: Vec<CardId>,
 }
 
 /// Counts over a player's display.
@@ -54,20 +71,39 @@ struct Tally {
     kinds: [u8; 14],
     /// Traders per colour, indexed by `Colour as usize`.
     traders: [u8; 5],
+    /// Clerks per colour, indexed by `Colour as usize` (expansion).
+    clerks: [u8; 5],
+    /// Persons per printed hire cost (the last entry counts every higher
+    /// cost), for Cheap Staff.
+    by_cost: [u8; COST_BUCKETS],
     /// Victory points of persons and expeditions.
     vp: u32,
+}
+
+/// Printed hire costs the tally tells apart (0 up to 15; the catalog's
+/// highest is 9).
+const COST_BUCKETS: usize = 16;
+
+fn cost_bucket(cost: u8) -> usize {
+    usize::from(cost).min(COST_BUCKETS - 1)
 }
 
 impl Tally {
     fn add(&mut self, card: CardId) {
         match card.kind() {
             CardKind::Person {
-                kind, colour, vp, ..
+                kind,
+                colour,
+                cost,
+                vp,
             } => {
                 self.kinds[kind as usize] += 1;
-                if let (PersonKind::Trader, Some(c)) = (kind, colour) {
-                    self.traders[c as usize] += 1;
+                match (kind, colour) {
+                    (PersonKind::Trader, Some(c)) => self.traders[c as usize] += 1,
+                    (PersonKind::Clerk, Some(c)) => self.clerks[c as usize] += 1,
+                    _ => {}
                 }
+                self.by_cost[cost_bucket(cost)] += 1;
                 self.vp += u32::from(vp);
             }
             CardKind::Expedition { vp, .. } => self.vp += u32::from(vp),
@@ -77,13 +113,19 @@ impl Tally {
 
     fn remove(&mut self, card: CardId) {
         if let CardKind::Person {
-            kind, colour, vp, ..
+            kind,
+            colour,
+            cost,
+            vp,
         } = card.kind()
         {
             self.kinds[kind as usize] -= 1;
-            if let (PersonKind::Trader, Some(c)) = (kind, colour) {
-                self.traders[c as usize] -= 1;
+            match (kind, colour) {
+                (PersonKind::Trader, Some(c)) => self.traders[c as usize] -= 1,
+                (PersonKind::Clerk, Some(c)) => self.clerks[c as usize] -= 1,
+                _ => {}
             }
+            self.by_cost[cost_bucket(cost)] -= 1;
             self.vp -= u32::from(vp);
         }
     }
@@ -127,12 +169,62 @@ impl Player {
             + self.count(PersonKind::Pirate) * PersonKind::Pirate.swords()
     }
 
+    /// Victory points: persons, expeditions and (expansion) contracts.
     pub(crate) fn vp(&self) -> u32 {
-        self.tally.vp
+        self.tally.vp + self.contract_vp()
+    }
+
+    /// Victory points from completed contracts.
+    pub(crate) fn contract_vp(&self) -> u32 {
+        contract_vp(self.completed.len())
     }
 
     fn traders(&self, colour: Colour) -> u32 {
         u32::from(self.tally.traders[colour as usize])
+    }
+
+    fn clerks(&self, colour: Colour) -> u32 {
+        u32::from(self.tally.clerks[colour as usize])
+    }
+
+    /// Persons whose printed hire cost is at most `max_cost`.
+    fn persons_costing_at_most(&self, max_cost: u8) -> u32 {
+        self.tally.by_cost[..=cost_bucket(max_cost)]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// Completed contracts, in the order completed.
+    pub(crate) fn completed(&self) -> &[ContractId] {
+        &self.completed
+    }
+
+    /// Progress cubes: (contract, times met so far).
+    pub(crate) fn progress(&self) -> &[(ContractId, u8)] {
+        &self.progress
+    }
+
+    /// Ships kept aside for Pack of Pirates.
+    pub(crate) fn kept_aside(&self) -> &[CardId] {
+        &self.kept_aside
+    }
+
+    /// Cubes not on any contract yet.
+    pub(crate) fn free_cubes(&self) -> u32 {
+        CUBES.saturating_sub((self.completed.len() + self.progress.len()) as u32)
+    }
+
+    fn has_completed(&self, contract: ContractId) -> bool {
+        self.completed.contains(&contract)
+    }
+
+    /// Times this player met a multi-step contract so far (0: no cube on it).
+    fn progress_of(&self, contract: ContractId) -> u8 {
+        self.progress
+            .iter()
+            .find(|(c, _)| *c == contract)
+            .map_or(0, |&(_, step)| step)
     }
 
     /// Captains, Priests, Settlers and Jacks of all Trades.
@@ -264,6 +356,8 @@ impl Phase {
 pub(crate) enum Wait {
     /// The start player.
     StartPlayer,
+    /// Expansion: a contract from the face-down contracts, laid face up.
+    Contract,
     /// The top card of the draw pile, drawn in Discover.
     RevealTop,
     /// A spent coin of this epoch on the discard pile, before a reshuffle.
@@ -299,6 +393,15 @@ enum Refill {
     Exhausted,
 }
 
+/// A face-up contract (expansion) and the cubes on its coin spaces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct FaceUpContract {
+    /// Which contract.
+    pub(crate) id: ContractId,
+    /// The seats that completed it, in the order they did.
+    pub(crate) completed_by: Vec<Seat>,
+}
+
 /// A game of Port Royal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PortRoyal {
@@ -322,6 +425,12 @@ pub struct PortRoyal {
     pub(crate) end_triggered: bool,
     /// Turns in a row in which nothing could be drawn.
     idle_turns: u8,
+    /// Expansion: the face-up contracts in the order they were laid out
+    /// (empty in the base game).
+    pub(crate) contracts: Vec<FaceUpContract>,
+    /// Expansion: the face-down contracts, a count per contract table row
+    /// (empty in the base game). Never revealed: they have no identity.
+    pub(crate) contract_pile: Vec<u32>,
 }
 
 impl PortRoyal {
@@ -448,6 +557,8 @@ impl PortRoyal {
         seat != self.active
             && matches!(card.kind(), CardKind::Ship { .. })
             && self.income(seat, card) <= self.compensation(seat)
+            // Declining it for a Foe contract is worth something.
+            && !(self.options.expansion && self.check_decline(seat, card).is_ok())
     }
 
     fn can_take_something(&self, seat: Seat) -> bool {
@@ -504,10 +615,9 @@ impl PortRoyal {
                 houses,
                 ..
             } = card.kind()
+                && fulfils(persons, anchors, crosses, houses)
             {
-                if fulfils(persons, anchors, crosses, houses) {
-                    set |= 1 << i;
-                }
+                set |= 1 << i;
             }
         }
         set
@@ -592,7 +702,9 @@ impl PortRoyal {
                             len: self.harbor.len(),
                         },
                     )?;
-                    if mode != TakeMode::Normal {
+                    if self.options.expansion {
+                        self.check_take_mode(seat, card, mode)?;
+                    } else if mode != TakeMode::Normal {
                         return Err(RuleViolation::TakeModeNotAllowed(
                             "declining coins and gift ships need the expansion's contracts",
                         ));
@@ -612,8 +724,10 @@ impl PortRoyal {
             Action::Draw => self.effects.push_back(Effect::RevealForDiscover),
             Action::Repel => {
                 if let Some(card) = self.take_pending_ship() {
-                    self.discard(card);
                     events.push(Event::Repelled { seat, card });
+                    if !(self.options.expansion && self.keep_aside(seat, card, events)) {
+                        self.discard(card);
+                    }
                 }
             }
             Action::Keep => {
@@ -635,7 +749,7 @@ impl PortRoyal {
                 };
             }
             Action::Claim(position) => self.claim(seat, position, events),
-            Action::Take(position, _) => self.take(seat, position, events),
+            Action::Take(position, mode) => self.take(seat, position, mode, events),
             Action::Pass => {
                 events.push(Event::Passed { seat });
                 if let Phase::Trade { stage, .. } = &mut self.phase {
@@ -686,10 +800,13 @@ impl PortRoyal {
             n: u32::from(coins),
             reason: CoinReason::Expedition,
         });
+        if self.options.expansion {
+            self.check_display_contracts(seat, events);
+        }
         self.check_end(seat, events);
     }
 
-    fn take(&mut self, seat: Seat, position: u8, events: &mut Vec<Event>) {
+    fn take(&mut self, seat: Seat, position: u8, mode: TakeMode, events: &mut Vec<Event>) {
         let card = self.harbor.remove(usize::from(position));
         let active = self.active;
         let mut compensation_due = self.compensation(seat) > 0;
@@ -697,21 +814,60 @@ impl PortRoyal {
             self.pay_compensation(seat, active, events);
             compensation_due = false;
         }
+        let mut extra_takes = 0;
         match card.kind() {
-            CardKind::Ship { .. } => {
+            CardKind::Ship { colour, .. } => {
                 let income = self.income(seat, card);
                 self.discard(card);
-                events.push(Event::Traded { seat, card, income });
-                self.effects.push_back(Effect::Coins {
-                    seat,
-                    n: income,
-                    reason: CoinReason::Trade,
-                });
-                if compensation_due {
-                    self.effects.push_back(Effect::Compensate {
-                        from: seat,
-                        to: active,
+                let (declined, gift_to) = match mode {
+                    TakeMode::Normal => (false, None),
+                    TakeMode::Decline => (true, None),
+                    TakeMode::Gift(to) => (false, Some(to)),
+                    TakeMode::DeclineGift(to) => (true, Some(to)),
+                };
+                if declined {
+                    // Validation made sure a non-active decliner had the
+                    // compensation coin, so it is paid already.
+                    events.push(Event::Declined {
+                        seat,
+                        card,
+                        declined: income,
                     });
+                } else {
+                    events.push(Event::Traded { seat, card, income });
+                    self.effects.push_back(Effect::Coins {
+                        seat,
+                        n: income,
+                        reason: CoinReason::Trade,
+                    });
+                    if compensation_due {
+                        self.effects.push_back(Effect::Compensate {
+                            from: seat,
+                            to: active,
+                        });
+                    }
+                }
+                // A gift ship's coin goes to the chosen player whether or
+                // not the taker declines its own coins.
+                if let Some(to) = gift_to {
+                    self.effects.push_back(Effect::Coins {
+                        seat: to,
+                        n: 1,
+                        reason: CoinReason::Gift,
+                    });
+                }
+                // Clerks count on every trade of their colour, declined or not.
+                if self.options.expansion {
+                    extra_takes = self.player(seat).clerks(colour);
+                }
+                if extra_takes > 0 {
+                    events.push(Event::ClerkExtraTake {
+                        seat,
+                        takes: extra_takes,
+                    });
+                }
+                if declined {
+                    self.declined(seat, colour, events);
                 }
             }
             CardKind::Person { cost, .. } => {
@@ -724,6 +880,9 @@ impl PortRoyal {
                 players[seat.index()].coins.move_to(discard_unseen, paid);
                 self.player_mut(seat).hire(card);
                 events.push(Event::Hired { seat, card, paid });
+                if self.options.expansion {
+                    self.check_display_contracts(seat, events);
+                }
                 self.check_end(seat, events);
             }
             _ => {}
@@ -733,7 +892,8 @@ impl PortRoyal {
             ..
         } = &mut self.phase
         {
-            *takes_left = takes_left.saturating_sub(1);
+            let extra = u8::try_from(extra_takes).unwrap_or(u8::MAX);
+            *takes_left = takes_left.saturating_sub(1).saturating_add(extra);
         }
     }
 
@@ -753,12 +913,18 @@ impl PortRoyal {
         } else {
             self.harbor.push(card);
             events.push(Event::Docked { card });
+            if self.options.expansion {
+                self.docked(events);
+            }
         }
     }
 
     fn bust(&mut self, card: CardId, events: &mut Vec<Event>) {
         let seat = self.active;
         events.push(Event::Bust { seat, card });
+        if self.options.expansion {
+            self.went_bust(events);
+        }
         self.discard(card);
         for c in std::mem::take(&mut self.harbor) {
             self.discard(c);
@@ -820,6 +986,7 @@ impl PortRoyal {
     /// discards half of them, rounded down.
     fn tax(&mut self, card: Option<CardId>, events: &mut Vec<Event>) {
         let mut halved = Vec::new();
+        let mut paid = SeatSet::EMPTY;
         for s in self.seats_from(self.active) {
             let coins = self.player(s).coins();
             if coins >= TAX_THRESHOLD {
@@ -831,9 +998,16 @@ impl PortRoyal {
                 } = self;
                 players[s.index()].coins.move_to(discard_unseen, lost);
                 halved.push((s, lost));
+                paid = paid.with(s);
             }
         }
         events.push(Event::Tax { card, halved });
+        if self.options.expansion && paid != SeatSet::EMPTY {
+            // In seat order from the active seat, like the halving.
+            for s in self.seats_from(self.active).filter(|&s| paid.contains(s)) {
+                self.paid_taxes(s, events);
+            }
+        }
     }
 
     fn tax_bonus(&mut self, kind: TaxKind) {
@@ -961,6 +1135,17 @@ impl PortRoyal {
         }
     }
 
+    /// The first turn begins, once the start player (and, with the
+    /// expansion, the face-up contracts) are known.
+    fn begin(&mut self, events: &mut Vec<Event>) {
+        self.turn = 1;
+        self.phase = Phase::discover();
+        events.push(Event::TurnStarted {
+            seat: self.active,
+            turn: 1,
+        });
+    }
+
     fn end_turn(&mut self, events: &mut Vec<Event>) {
         let next = self.active.next(self.seats);
         let round_over = next == self.start;
@@ -993,6 +1178,14 @@ impl PortRoyal {
                 let p = self.player(taker);
                 let admirals = p.count(PersonKind::Admiral);
                 let jesters = p.count(PersonKind::Jester);
+                let (gunners, vice_admirals) = if self.options.expansion {
+                    (
+                        p.count(PersonKind::Gunner),
+                        p.count(PersonKind::ViceAdmiral),
+                    )
+                } else {
+                    (0, 0)
+                };
                 if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
                     self.effects.push_back(Effect::Coins {
                         seat: taker,
@@ -1005,6 +1198,25 @@ impl PortRoyal {
                         seat: taker,
                         n: jesters,
                         reason: CoinReason::JesterEmptyHarbor,
+                    });
+                }
+                if gunners > 0 {
+                    let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
+                    // Each Gunner pays ships − 1; an empty harbor pays nothing.
+                    let n = gunners * (ships.count() as u32).saturating_sub(1);
+                    if n > 0 {
+                        self.effects.push_back(Effect::Coins {
+                            seat: taker,
+                            n,
+                            reason: CoinReason::Gunner,
+                        });
+                    }
+                }
+                if vice_admirals > 0 && VICE_ADMIRAL_HARBOR.contains(&self.harbor.len()) {
+                    self.effects.push_back(Effect::Coins {
+                        seat: taker,
+                        n: VICE_ADMIRAL_COINS * vice_admirals,
+                        reason: CoinReason::ViceAdmiral,
                     });
                 }
                 self.phase = Phase::Trade {
@@ -1093,16 +1305,24 @@ impl PortRoyal {
             Wait::StartPlayer => Distribution::Uniform {
                 n: u64::from(self.seats),
             },
+            Wait::Contract => Distribution::Multiset {
+                counts: &self.contract_pile,
+                take: 1,
+            },
             Wait::RevealTop => self.deck.top_distribution(),
             Wait::RevealSpent(epoch) => self.deck.held_distribution(epoch),
         }
     }
 
     /// Check that every card is in exactly one place: each face-up card is
-    /// counted where it lies, and each epoch's unseen multiset has exactly as
-    /// many cards as lie face down from that epoch (draw pile, coin piles,
-    /// spent coins). Property tests and audits call this after every input.
+    /// counted where it lies (ships kept aside for Pack of Pirates too), and
+    /// each epoch's unseen multiset has exactly as many cards as lie face
+    /// down from that epoch (draw pile, coin piles, spent coins). With the
+    /// expansion, every contract is face up or face down exactly once and
+    /// every cube on exactly one contract ([`Self::check_contracts`]).
+    /// Property tests and audits call this after every input.
     pub fn check_conservation(&self) -> Result<(), String> {
+        self.check_contracts()?;
         let mut expected = deck_counts(self.options.expansion);
         if self.seats == 5 {
             for c in CardId::all() {
@@ -1136,7 +1356,7 @@ impl PortRoyal {
             .chain(
                 self.players
                     .iter()
-                    .flat_map(|p| p.persons.iter().chain(&p.expeditions)),
+                    .flat_map(|p| p.persons.iter().chain(&p.expeditions).chain(&p.kept_aside)),
             );
         for c in face_up {
             found[usize::from(c.0)] += 1;
@@ -1215,6 +1435,7 @@ impl PortRoyal {
 pub(crate) fn wait_purpose(wait: Wait) -> &'static str {
     match wait {
         Wait::StartPlayer => "choose the start player",
+        Wait::Contract => "lay out a face-up contract",
         Wait::RevealTop => "reveal the top card of the draw pile",
         Wait::RevealSpent(_) => "reveal a spent coin before the reshuffle",
     }
@@ -1284,6 +1505,12 @@ impl Game for PortRoyal {
             waiting: Some(Wait::StartPlayer),
             end_triggered: false,
             idle_turns: 0,
+            contracts: Vec::new(),
+            contract_pile: if options.expansion {
+                contract_pile()
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -1336,7 +1563,13 @@ impl Game for PortRoyal {
                 ..
             } => {
                 claims(out);
-                if takes_left > 0 {
+                if takes_left > 0 && self.options.expansion {
+                    for (i, c) in self.harbor.iter().enumerate() {
+                        if self.check_affordable(seat, *c).is_ok() {
+                            self.expansion_takes(seat, i as u8, *c, out);
+                        }
+                    }
+                } else if takes_left > 0 {
                     for (i, c) in self.harbor.iter().enumerate() {
                         if self.check_affordable(seat, *c).is_ok() {
                             out.push(Action::Take(i as u8, TakeMode::Normal));
@@ -1373,25 +1606,44 @@ impl Game for PortRoyal {
                 let seat = Seat(u8::try_from(*i).unwrap_or(0));
                 self.start = seat;
                 self.active = seat;
-                self.turn = 1;
-                self.phase = Phase::discover();
                 events.push(Event::StartPlayer { seat });
-                events.push(Event::TurnStarted { seat, turn: 1 });
+                if self.options.expansion {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
+            }
+            (Wait::Contract, ChanceOutcome::Cards(cards)) => {
+                if let Some(id) = cards.first().and_then(|&c| ContractId::from_index(c)) {
+                    if let Some(n) = self.contract_pile.get_mut(usize::from(id.0)) {
+                        *n = n.saturating_sub(1);
+                    }
+                    self.contracts.push(FaceUpContract {
+                        id,
+                        completed_by: Vec::new(),
+                    });
+                    events.push(Event::ContractRevealed { contract: id });
+                }
+                if self.contracts.len() < FACE_UP_CONTRACTS {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
             }
             (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c)) {
-                    if self.deck.reveal_top(u32::from(card.0)).is_ok() {
-                        self.discovered(card, events);
-                    }
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
+                {
+                    self.discovered(card, events);
                 }
             }
             (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c)) {
-                    if self.deck.reveal_held(epoch, u32::from(card.0)).is_ok() {
-                        self.discard_unseen.take_oldest();
-                        self.discard(card);
-                        events.push(Event::SpentCoinRevealed { card });
-                    }
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
+                {
+                    self.discard_unseen.take_oldest();
+                    self.discard(card);
+                    events.push(Event::SpentCoinRevealed { card });
                 }
             }
             // `check_outcome` admitted the outcome, so its kind matches.
@@ -1455,14 +1707,43 @@ impl Game for PortRoyal {
                 .ok_or_else(|| ParseError::new(text, "seats count from 1"))?;
             return Ok(ChanceOutcome::Index(seat));
         }
-        CardId::parse(text)
-            .map(|c| ChanceOutcome::Cards(vec![u32::from(c.0)]))
-            .ok_or_else(|| ParseError::new(text, "not a card name or seat:N"))
+        // Contracts and cards are rows of two different tables, so the same
+        // index means a contract while contracts are laid out and a card
+        // otherwise: a name of the other kind is refused here rather than
+        // read as the wrong thing.
+        let laying_out = self.waiting == Some(Wait::Contract);
+        if text.starts_with("contract:") {
+            let contract = ContractId::parse(text)
+                .ok_or_else(|| ParseError::new(text, "not a contract name"))?;
+            if !laying_out {
+                return Err(ParseError::new(
+                    text,
+                    "a contract, but the game does not wait for a contract",
+                ));
+            }
+            return Ok(ChanceOutcome::Cards(vec![u32::from(contract.0)]));
+        }
+        let card = CardId::parse(text)
+            .ok_or_else(|| ParseError::new(text, "not a card name, contract:NAME or seat:N"))?;
+        if laying_out {
+            return Err(ParseError::new(
+                text,
+                "a card, but the game waits for a face-up contract",
+            ));
+        }
+        Ok(ChanceOutcome::Cards(vec![u32::from(card.0)]))
     }
 
     fn outcome_name(&self, outcome: &ChanceOutcome) -> String {
         match outcome {
             ChanceOutcome::Index(i) => format!("seat:{}", i + 1),
+            ChanceOutcome::Cards(cards) if self.waiting == Some(Wait::Contract) => cards
+                .iter()
+                .map(|&c| {
+                    ContractId::from_index(c).map_or_else(|| format!("contract#{c}"), |c| c.name())
+                })
+                .collect::<Vec<_>>()
+                .join(","),
             ChanceOutcome::Cards(cards) => cards
                 .iter()
                 .map(|&c| CardId::from_index(c).map_or_else(|| format!("card#{c}"), |c| c.name()))

@@ -9,7 +9,7 @@ use roundtable_engine::{Game, Observer, Seat};
 use serde::{Serialize, Serializer};
 
 use crate::catalog::CardId;
-use crate::rules::{Phase, PortRoyal, TradeStage, wait_purpose};
+use crate::rules::{Phase, PortRoyal, TradeStage, Wait, wait_purpose};
 
 /// A card, shown by its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +44,57 @@ pub struct PlayerView {
     pub persons: Vec<CardName>,
     /// Claimed expeditions.
     pub expeditions: Vec<CardName>,
-    /// Completed contracts (the expansion).
+    /// Completed contracts (the expansion), in the order completed.
     pub contracts: Vec<String>,
+}
+
+/// What the expansion adds to the table. Its fields appear at the top level
+/// of the JSON (flattened), and only in games with the expansion, so a base
+/// game's JSON is exactly what it was. Per-seat facts are lists in seat
+/// order, like the scenario shorthand `coins = [3, 5, 3]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExpansionView {
+    /// The face-up contracts in the order laid out, with their cubes and the
+    /// coins they pay next.
+    pub contract_status: Vec<ContractView>,
+    /// Contracts still face down (never revealed).
+    pub contract_pile: u32,
+    /// Per seat: cubes not yet on a contract.
+    pub cubes: Vec<u32>,
+    /// Per seat: progress cubes on multi-step contracts (Frigate Foe,
+    /// Galleon Foe, Tiny Gamester).
+    pub progress: Vec<Vec<ProgressView>>,
+    /// Per seat (Pack of Pirates): repelled ships kept aside, one per colour.
+    pub kept_aside: Vec<Vec<CardName>>,
+    /// Per seat: victory points from contracts (already counted in `vp`).
+    pub contract_vp: Vec<u32>,
+}
+
+/// A progress cube on a multi-step contract.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProgressView {
+    /// The contract ("contract:frigate-foe").
+    pub contract: String,
+    /// Times its requirement was met so far (the space the cube is on).
+    pub step: u8,
+}
+
+/// A face-up contract and the cubes on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContractView {
+    /// The contract ("contract:frigate-foe").
+    pub name: String,
+    /// The printed title ("Frigate Foe").
+    pub title: &'static str,
+    /// The seats that completed it, in the order they did.
+    pub completed_by: Vec<SeatNumber>,
+    /// Coins the next player to complete it gains (0 when its spaces pay none).
+    pub next_coins: u32,
+    /// Times the requirement must be met (3 for Frigate Foe, 2 for Galleon
+    /// Foe and Tiny Gamester, else 1).
+    pub steps: u8,
+    /// Whether only the active player can complete it.
+    pub active_only: bool,
 }
 
 /// The table as one observer sees it; serialises to the scenario JSON.
@@ -65,7 +114,7 @@ pub struct View {
     pub harbor: Vec<CardName>,
     /// Face-up expeditions in the order they appeared.
     pub expeditions: Vec<CardName>,
-    /// Face-up contracts (the expansion).
+    /// Face-up contracts (the expansion), in the order laid out.
     pub contracts: Vec<String>,
     /// Cards in the draw pile.
     pub draw_pile: u32,
@@ -89,6 +138,10 @@ pub struct View {
     pub waiting_for: Option<&'static str>,
     /// Who is looking: a seat, or `None` for a spectator.
     pub observer: Option<SeatNumber>,
+    /// The expansion's contracts, cubes and ships kept aside; `None` (and
+    /// absent from the JSON) in the base game.
+    #[serde(flatten)]
+    pub expansion: Option<ExpansionView>,
 }
 
 impl View {
@@ -114,7 +167,7 @@ impl View {
             turn: game.turn,
             harbor: names(&game.harbor),
             expeditions: names(&game.expeditions),
-            contracts: Vec::new(),
+            contracts: game.contracts.iter().map(|c| c.id.name()).collect(),
             draw_pile: game.deck.draw_pile(),
             discard_pile: game.discard_total(),
             players: game
@@ -126,14 +179,15 @@ impl View {
                     swords: p.swords(),
                     persons: names(p.persons()),
                     expeditions: names(p.expeditions()),
-                    contracts: Vec::new(),
+                    contracts: p.completed().iter().map(|c| c.name()).collect(),
                 })
                 .collect(),
             winners: game
                 .result()
                 .map(|r| r.winners().into_iter().map(SeatNumber).collect())
                 .unwrap_or_default(),
-            start_player: (phase != Phase::Setup).then_some(SeatNumber(game.start)),
+            start_player: (game.waiting != Some(Wait::StartPlayer))
+                .then_some(SeatNumber(game.start)),
             pending_ship,
             taker,
             takes_left,
@@ -143,6 +197,46 @@ impl View {
                 Observer::Seat(s) => Some(SeatNumber(s)),
                 Observer::Spectator => None,
             },
+            expansion: game.options.expansion.then(|| ExpansionView::of(game)),
+        }
+    }
+}
+
+impl ExpansionView {
+    fn of(game: &PortRoyal) -> ExpansionView {
+        let players = &game.players;
+        ExpansionView {
+            contract_status: game
+                .contracts
+                .iter()
+                .map(|c| ContractView {
+                    name: c.id.name(),
+                    title: c.id.contract().title,
+                    completed_by: c.completed_by.iter().copied().map(SeatNumber).collect(),
+                    next_coins: c.id.coins_for(c.completed_by.len()),
+                    steps: c.id.requirement().steps(),
+                    active_only: c.id.requirement().active_only(),
+                })
+                .collect(),
+            contract_pile: game.contract_pile.iter().sum(),
+            cubes: players.iter().map(|p| p.free_cubes()).collect(),
+            progress: players
+                .iter()
+                .map(|p| {
+                    p.progress()
+                        .iter()
+                        .map(|&(c, step)| ProgressView {
+                            contract: c.name(),
+                            step,
+                        })
+                        .collect()
+                })
+                .collect(),
+            kept_aside: players
+                .iter()
+                .map(|p| p.kept_aside().iter().copied().map(CardName).collect())
+                .collect(),
+            contract_vp: players.iter().map(|p| p.contract_vp()).collect(),
         }
     }
 }
