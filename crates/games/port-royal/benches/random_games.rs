@@ -1,9 +1,12 @@
 //! Full random games per second on one core: uniform random legal actions,
 //! chance from a fast seeded PRNG. Prints games/s, inputs per game and ns
-//! per input for 2 to 5 seats; the target is 20,000 four-seat games/s.
+//! per input for 2 to 5 seats, for the base game and then with the
+//! "Just One More Contract" expansion; the target is 20,000
+//! four-seat games/s.
 //!
 //! `cargo bench -p roundtable-port-royal --bench random_games`
-//! (`PORT_ROYAL_BENCH_GAMES` sets games per seat count, default 3000).
+//! (`PORT_ROYAL_BENCH_GAMES` sets games per seat count, default 3000;
+//! `PORT_ROYAL_BENCH_RULES=base` or `=expansion` runs only that rule set).
 
 use std::time::Instant;
 
@@ -17,33 +20,48 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(3000);
-    println!(
-        "{:>5} {:>12} {:>16} {:>12}",
-        "seats", "games/s", "inputs/game", "ns/input"
-    );
-    for seats in 2..=5u8 {
-        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seats));
-        let mut inputs = 0usize;
-        let start = Instant::now();
-        for _ in 0..games {
-            let mut game = PortRoyal::new_game(seats, &Options::default()).expect("valid set-up");
-            let mut policy = ChaCha8Rng::seed_from_u64(rng.next_u64());
-            let playout = sim::play(
-                &mut game,
-                1_000_000,
-                &mut |n| rng.next_u64() % n,
-                &mut |_, _, legal| (policy.next_u64() % legal.len() as u64) as usize,
-                &mut |_| {},
-            )
-            .expect("random games end");
-            inputs += playout.decisions + playout.chances;
+    let only = std::env::var("PORT_ROYAL_BENCH_RULES").ok();
+    for (rules, expansion) in [("base", false), ("expansion", true)] {
+        if only.as_deref().is_some_and(|o| o != rules) {
+            continue;
         }
-        let secs = start.elapsed().as_secs_f64();
+        let options = Options {
+            expansion,
+            ..Options::default()
+        };
         println!(
-            "{seats:>5} {:>12.0} {:>16.1} {:>12.1}",
-            games as f64 / secs,
-            inputs as f64 / games as f64,
-            secs * 1e9 / inputs as f64
+            "{rules:>9} {:>5} {:>12} {:>16} {:>12}",
+            "seats", "games/s", "inputs/game", "ns/input"
         );
+        for seats in 2..=5u8 {
+            run(seats, games, &options, rules);
+        }
     }
+}
+
+/// Play `games` random games at `seats` seats and print one row.
+fn run(seats: u8, games: u64, options: &Options, rules: &str) {
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seats));
+    let mut inputs = 0usize;
+    let start = Instant::now();
+    for _ in 0..games {
+        let mut game = PortRoyal::new_game(seats, options).expect("valid set-up");
+        let mut policy = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let playout = sim::play(
+            &mut game,
+            1_000_000,
+            &mut |n| rng.next_u64() % n,
+            &mut |_, _, legal| (policy.next_u64() % legal.len() as u64) as usize,
+            &mut |_| {},
+        )
+        .expect("random games end");
+        inputs += playout.decisions + playout.chances;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{rules:>9} {seats:>5} {:>12.0} {:>16.1} {:>12.1}",
+        games as f64 / secs,
+        inputs as f64 / games as f64,
+        secs * 1e9 / inputs as f64
+    );
 }
