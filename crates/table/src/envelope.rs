@@ -138,6 +138,11 @@ impl Signed {
         key.verify(&self.envelope.signing_bytes(), &self.signature)
     }
 
+    /// Check the signature against the author's decoded key.
+    pub fn verify_with(&self, key: &ed25519_dalek::VerifyingKey) -> Result<(), TableError> {
+        crate::identity::verify_with(key, &self.envelope.signing_bytes(), &self.signature)
+    }
+
     /// The envelope's hash: SHA-256 of the domain string and the postcard
     /// encoding of the signed envelope. The next envelope's `prev` names it.
     pub fn hash(&self) -> Hash32 {

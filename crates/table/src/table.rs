@@ -167,6 +167,8 @@ type Claims = BTreeMap<(u8, u64), BTreeMap<u8, (u64, Hash32)>>;
 #[derive(Debug)]
 pub struct Table<G: Game> {
     genesis: Genesis,
+    /// The seats' keys, decoded once.
+    keys: Vec<ed25519_dalek::VerifyingKey>,
     game_id: GameId,
     config: Config,
     local: Option<Local>,
@@ -231,7 +233,14 @@ impl<G: Game> Table<G> {
             })
             .collect::<Result<Vec<_>, TableError>>()?;
         let hashes = vec![Hash32(game.state_hash().0)];
+        let keys = genesis
+            .proposal
+            .seats
+            .iter()
+            .map(|s| s.key.verifier())
+            .collect::<Result<_, _>>()?;
         Ok(Table {
+            keys,
             genesis,
             game_id,
             config,
@@ -437,13 +446,10 @@ impl<G: Game> Table<G> {
         }
         let seat = usize::from(env.seat);
         let key = self
-            .genesis
-            .proposal
-            .seats
+            .keys
             .get(seat)
-            .ok_or(TableError::UnknownSeat(env.seat))?
-            .key;
-        signed.verify(&key)?;
+            .ok_or(TableError::UnknownSeat(env.seat))?;
+        signed.verify_with(key)?;
         let state = &self.seats[seat];
         let existing = state
             .log

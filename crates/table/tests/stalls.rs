@@ -4,13 +4,19 @@ use roundtable_engine::{Game, Next, Seat};
 use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::audit::audit;
-use roundtable_table::{Config, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table};
+use roundtable_table::{
+    Config, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table,
+};
 
 const TIMEOUT: u64 = 1_000;
 
 fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
-    let ids: Vec<Identity> = (0..seats).map(|i| Identity::from_secret([i + 1; 32])).collect();
-    let chains: Vec<ChainSecret> = (0..seats).map(|i| ChainSecret::new([i + 101; 32], 4096).unwrap()).collect();
+    let ids: Vec<Identity> = (0..seats)
+        .map(|i| Identity::from_secret([i + 1; 32]))
+        .collect();
+    let chains: Vec<ChainSecret> = (0..seats)
+        .map(|i| ChainSecret::new([i + 101; 32], 4096).unwrap())
+        .collect();
     let infos = ids
         .iter()
         .zip(&chains)
@@ -28,17 +34,33 @@ fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
     let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
     for (identity, chain) in ids.into_iter().zip(chains) {
         let seat = proposal.seat_of(&identity.public()).unwrap();
-        locals[seat.index()] = Some(Local { seat, identity, chain });
+        locals[seat.index()] = Some(Local {
+            seat,
+            identity,
+            chain,
+        });
     }
-    let config = Config { stall_timeout_ms: TIMEOUT, ..Config::default() };
-    locals.into_iter().map(|l| Table::new(genesis.clone(), l, config.clone()).unwrap()).collect()
+    let config = Config {
+        stall_timeout_ms: TIMEOUT,
+        ..Config::default()
+    };
+    locals
+        .into_iter()
+        .map(|l| Table::new(genesis.clone(), l, config.clone()).unwrap())
+        .collect()
 }
 
 /// Run the tables: deliver every broadcast to the peers in `alive`, let the
 /// seat to move pick its first legal action (except seats in `frozen`), and
 /// advance the clock when nothing else happens. Returns the broadcasts that
 /// peers outside `alive` sent.
-fn run(tables: &mut [Table<PortRoyal>], alive: &[bool], frozen: &[bool], now: &mut u64, until: impl Fn(&[Table<PortRoyal>]) -> bool) {
+fn run(
+    tables: &mut [Table<PortRoyal>],
+    alive: &[bool],
+    frozen: &[bool],
+    now: &mut u64,
+    until: impl Fn(&[Table<PortRoyal>]) -> bool,
+) {
     for (i, t) in tables.iter_mut().enumerate() {
         if alive[i] {
             t.handle_timeout(*now);
@@ -71,10 +93,18 @@ fn run(tables: &mut [Table<PortRoyal>], alive: &[bool], frozen: &[bool], now: &m
         let mut moved = false;
         for (i, t) in tables.iter_mut().enumerate() {
             let seat = Seat(i as u8);
-            if alive[i] && !frozen[i] && t.game().next() == Next::Decision(seat) && !t.is_forfeited(seat) {
+            if alive[i]
+                && !frozen[i]
+                && t.game().next() == Next::Decision(seat)
+                && !t.is_forfeited(seat)
+            {
                 let legal = t.game().legal_actions_vec(seat);
                 // Prefer stopping early so games stay short.
-                let a = legal.iter().copied().find(|a| a.to_string() == "stop").unwrap_or(legal[0]);
+                let a = legal
+                    .iter()
+                    .copied()
+                    .find(|a| a.to_string() == "stop")
+                    .unwrap_or(legal[0]);
                 t.submit(*now, a).unwrap();
                 moved = true;
             }
@@ -96,16 +126,33 @@ fn a_seat_that_stops_forfeits_and_the_game_finishes_with_a_zombie() {
     let mut t = tables(3);
     let mut now = 0;
     // Play a while with everyone, then seat 2 goes silent for good.
-    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| t[0].position() > 60);
+    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| {
+        t[0].position() > 60
+    });
     let alive = [true, false, true];
-    run(&mut t, &alive, &[false; 3], &mut now, |t| t[0].is_finished() && t[2].is_finished());
+    run(&mut t, &alive, &[false; 3], &mut now, |t| {
+        t[0].is_finished() && t[2].is_finished()
+    });
     assert!(t[0].is_forfeited(Seat(1)));
-    assert!(t[0].records().iter().any(|r| matches!(r, Record::Forfeit { seat: Seat(1), .. })));
-    assert!(t[0].records().iter().any(|r| matches!(r, Record::Zombie { seat: Seat(1), .. })));
+    assert!(
+        t[0].records()
+            .iter()
+            .any(|r| matches!(r, Record::Forfeit { seat: Seat(1), .. }))
+    );
+    assert!(
+        t[0].records()
+            .iter()
+            .any(|r| matches!(r, Record::Zombie { seat: Seat(1), .. }))
+    );
     let frames = t[0].transcript();
     assert_eq!(frames, t[2].transcript());
     let report = audit::<PortRoyal>(&frames).unwrap();
-    assert!(report.is_valid(), "{:?} {:?}", report.violations, report.problems);
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.violations,
+        report.problems
+    );
     assert_eq!(report.forfeited.len(), 1);
     assert_eq!(report.forfeited[0].0, Seat(1));
 }
@@ -116,11 +163,21 @@ fn a_late_decision_after_a_complete_forfeit_is_rewound_by_its_author() {
     let mut now = 0;
     let decision_everywhere = |t: &[Table<PortRoyal>]| {
         let next = t[0].game().next();
-        t[0].position() > 20 && matches!(next, Next::Decision(_)) && t.iter().all(|o| o.position() == t[0].position())
+        t[0].position() > 20
+            && matches!(next, Next::Decision(_))
+            && t.iter().all(|o| o.position() == t[0].position())
     };
-    run(&mut t, &[true; 3], &[false; 3], &mut now, decision_everywhere);
+    run(
+        &mut t,
+        &[true; 3],
+        &[false; 3],
+        &mut now,
+        decision_everywhere,
+    );
     // Cut off the seat whose decision it is, and let the others claim it.
-    let Next::Decision(slow) = t[0].game().next() else { unreachable!("run stops at a decision") };
+    let Next::Decision(slow) = t[0].game().next() else {
+        unreachable!("run stops at a decision")
+    };
     let mut alive = [true; 3];
     alive[slow.index()] = false;
     // The slow seat decides locally (its table applies its own action at
@@ -130,7 +187,10 @@ fn a_late_decision_after_a_complete_forfeit_is_rewound_by_its_author() {
     while t[slow.index()].poll_output().is_some() {}
     let before = t[slow.index()].position();
     run(&mut t, &alive, &[false; 3], &mut now, |t| {
-        t.iter().enumerate().filter(|(i, _)| alive[*i]).all(|(_, t)| t.is_forfeited(slow))
+        t.iter()
+            .enumerate()
+            .filter(|(i, _)| alive[*i])
+            .all(|(_, t)| t.is_forfeited(slow))
     });
     // Now the slow seat hears everything that happened.
     let honest = (0..3).find(|&i| alive[i]).unwrap();
@@ -139,18 +199,30 @@ fn a_late_decision_after_a_complete_forfeit_is_rewound_by_its_author() {
             let _ = t[slow.index()].handle_envelope(now, s);
         }
     }
-    assert!(t[slow.index()].is_forfeited(slow), "the slow seat accepts its forfeit");
+    assert!(
+        t[slow.index()].is_forfeited(slow),
+        "the slow seat accepts its forfeit"
+    );
     let mut rewound = false;
     while let Some(o) = t[slow.index()].poll_output() {
         rewound |= matches!(o, Output::Rewound { position } if position == before - 1);
     }
-    assert!(rewound, "the slow seat went back to the position of its late decision");
+    assert!(
+        rewound,
+        "the slow seat went back to the position of its late decision"
+    );
     assert!(t[slow.index()].position() >= before);
     alive[slow.index()] = true;
-    run(&mut t, &alive, &[false; 3], &mut now, |t| t.iter().all(Table::is_finished));
+    run(&mut t, &alive, &[false; 3], &mut now, |t| {
+        t.iter().all(Table::is_finished)
+    });
     let frames = t[0].transcript();
     for other in &t[1..] {
-        assert_eq!(other.transcript(), frames, "every peer ends with one transcript");
+        assert_eq!(
+            other.transcript(),
+            frames,
+            "every peer ends with one transcript"
+        );
     }
     assert!(audit::<PortRoyal>(&frames).unwrap().is_valid());
 }

@@ -16,7 +16,9 @@ use roundtable_engine::{ChanceOutcome, Game, Seat};
 use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Action, Options, PortRoyal, TakeMode};
 use roundtable_table::transcript::{Frame, encode_file};
-use roundtable_table::{Body, Envelope, GameId, Genesis, Hash32, Identity, Proposal, Reveal, SeatInfo, Signed, hex};
+use roundtable_table::{
+    Body, Envelope, GameId, Genesis, Hash32, Identity, Proposal, Reveal, SeatInfo, Signed, hex,
+};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -29,8 +31,12 @@ fn label(l: &str) -> [u8; 32] {
 
 fn vectors() -> Value {
     let seats = 3u8;
-    let identities: Vec<Identity> = (0..seats).map(|i| Identity::from_secret(label(&format!("key {i}")))).collect();
-    let chains: Vec<ChainSecret> = (0..seats).map(|i| ChainSecret::new(label(&format!("chain {i}")), 16).unwrap()).collect();
+    let identities: Vec<Identity> = (0..seats)
+        .map(|i| Identity::from_secret(label(&format!("key {i}"))))
+        .collect();
+    let chains: Vec<ChainSecret> = (0..seats)
+        .map(|i| ChainSecret::new(label(&format!("chain {i}")), 16).unwrap())
+        .collect();
     let infos: Vec<SeatInfo> = identities
         .iter()
         .zip(&chains)
@@ -42,19 +48,30 @@ fn vectors() -> Value {
             chain_length: c.length(),
         })
         .collect();
-    let options = Options { victory_points: 10, ..Options::default() };
+    let options = Options {
+        victory_points: 10,
+        ..Options::default()
+    };
     let proposal = Proposal::new::<PortRoyal>(&options, infos, label("nonce")).unwrap();
     let game_id = proposal.game_id();
-    let acceptances: Vec<_> = identities.iter().map(|id| proposal.accept(id).unwrap()).collect();
+    let acceptances: Vec<_> = identities
+        .iter()
+        .map(|id| proposal.accept(id).unwrap())
+        .collect();
     let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances).unwrap();
 
     let player_at = |seat: u8| {
-        identities.iter().position(|id| proposal.seat_of(&id.public()) == Some(Seat(seat))).unwrap()
+        identities
+            .iter()
+            .position(|id| proposal.seat_of(&id.public()) == Some(Seat(seat)))
+            .unwrap()
     };
     let key_of = |seat: u8| &identities[player_at(seat)];
     let game = PortRoyal::new_game(seats, &options).unwrap();
     let mut after_start = game.clone();
-    after_start.apply_chance(&ChanceOutcome::Index(1), &mut Vec::new()).unwrap();
+    after_start
+        .apply_chance(&ChanceOutcome::Index(1), &mut Vec::new())
+        .unwrap();
 
     let first = Envelope {
         game_id,
@@ -63,7 +80,10 @@ fn vectors() -> Value {
         prev: Hash32::default(),
         position: 0,
         state_hash: Hash32(game.state_hash().0),
-        body: Body::Reveal(Reveal { event: 1, link: chains[player_at(1)].reveal(1).unwrap() }),
+        body: Body::Reveal(Reveal {
+            event: 1,
+            link: chains[player_at(1)].reveal(1).unwrap(),
+        }),
     }
     .sign(key_of(1));
     let second = Envelope {
@@ -73,7 +93,10 @@ fn vectors() -> Value {
         prev: first.hash(),
         position: 1,
         state_hash: Hash32(after_start.state_hash().0),
-        body: Body::Action { action: postcard::to_allocvec(&Action::Draw).unwrap(), reveal: None },
+        body: Body::Action {
+            action: postcard::to_allocvec(&Action::Draw).unwrap(),
+            reveal: None,
+        },
     }
     .sign(key_of(1));
     let envelope_case = |s: &Signed| {
@@ -101,7 +124,11 @@ fn vectors() -> Value {
         Action::Take(3, TakeMode::Gift(Seat(2))),
         Action::Pass,
     ];
-    let frames = vec![Frame::Proposal(proposal.clone()), Frame::Acceptance(acceptances[0].clone()), Frame::Envelope(first.clone())];
+    let frames = vec![
+        Frame::Proposal(proposal.clone()),
+        Frame::Acceptance(acceptances[0].clone()),
+        Frame::Envelope(first.clone()),
+    ];
 
     json!({
         "about": "protocol/SPEC.md part 3; keys, chain seeds and the nonce are SHA256(\"roundtable/vectors/\" || label)",
@@ -145,7 +172,10 @@ fn vectors_match_the_file() {
         std::fs::write(path(), &fresh).unwrap();
     }
     let stored = std::fs::read_to_string(path()).expect("protocol/vectors/table.json exists");
-    assert_eq!(stored, fresh, "the table vectors changed; see this file's docs to regenerate");
+    assert_eq!(
+        stored, fresh,
+        "the table vectors changed; see this file's docs to regenerate"
+    );
 }
 
 #[test]
@@ -153,7 +183,10 @@ fn stored_envelopes_decode_and_verify() {
     let stored: Value = serde_json::from_str(&std::fs::read_to_string(path()).unwrap()).unwrap();
     let proposal: Proposal =
         postcard::from_bytes(&hex_decode(stored["genesis"]["proposal"].as_str().unwrap())).unwrap();
-    assert_eq!(hex(&proposal.game_id().0), stored["genesis"]["game_id"].as_str().unwrap());
+    assert_eq!(
+        hex(&proposal.game_id().0),
+        stored["genesis"]["game_id"].as_str().unwrap()
+    );
     let GameId(_) = proposal.game_id();
     for case in stored["envelopes"].as_array().unwrap() {
         let signed = Signed::decode(&hex_decode(case["signed"].as_str().unwrap())).unwrap();
@@ -164,5 +197,8 @@ fn stored_envelopes_decode_and_verify() {
 }
 
 fn hex_decode(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }

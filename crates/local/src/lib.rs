@@ -1,0 +1,363 @@
+//! In-process tables: a whole game between full peers in one process.
+//!
+//! Every seat gets its own ed25519 key, its own hash chain and its own
+//! [`Table`]; the tables talk through a perfect in-memory network (every
+//! broadcast reaches every other table, in order). Bots move through
+//! [`Table::submit`] exactly as a person's move does. This is the solo game
+//! against bots, `roundtable selfplay`, and the benchmarks: the same protocol
+//! as a game over the network, minus the network.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use roundtable_bots::Bot;
+use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
+use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_table::transcript::{Frame, TranscriptError, TranscriptLog};
+use roundtable_table::{
+    Config, GameId, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table,
+    TableError,
+};
+use sha2::{Digest, Sha256};
+
+/// Who sits at a seat.
+pub enum Player<G: Game> {
+    /// A computer player.
+    Bot(Box<dyn Bot<G>>),
+    /// A person: the game waits for [`LocalGame::submit`].
+    Human,
+}
+
+/// Why a local game failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    /// A table refused something it should not have.
+    #[error("table: {0}")]
+    Table(#[from] TableError),
+    /// The transcript could not be written.
+    #[error("transcript: {0}")]
+    Transcript(#[from] TranscriptError),
+    /// A hash chain could not be made.
+    #[error("chain: {0}")]
+    Chain(String),
+    /// A table reported a violation (a bug: every seat here is honest).
+    #[error("seat {seat} saw a violation: {violation}")]
+    Violation {
+        /// The seat whose table saw it.
+        seat: u32,
+        /// What it saw.
+        violation: String,
+    },
+    /// The seats' tables ended with different transcripts (a bug).
+    #[error("the tables ended with different transcripts")]
+    Diverged,
+    /// A bot had to decide with no legal action (a bug in the game).
+    #[error("{0} has a decision but no legal action")]
+    NoLegalAction(Seat),
+}
+
+/// What the game waits for after [`LocalGame::run`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A person's decision at this seat.
+    Human(Seat),
+    /// The game is finished (over, every seed open).
+    Finished,
+}
+
+/// One applied input, as the table of the observed seat reported it.
+#[derive(Debug)]
+pub struct Applied<G: Game> {
+    /// Its transcript position.
+    pub position: u64,
+    /// What it was.
+    pub record: Record<G>,
+    /// What happened.
+    pub events: Vec<G::Event>,
+}
+
+/// Counters of what went over the in-memory network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Envelopes broadcast.
+    pub envelopes: u64,
+    /// Bytes of those envelopes (their wire encoding), counted once per broadcast.
+    pub bytes: u64,
+    /// Envelope deliveries (one per receiving table).
+    pub deliveries: u64,
+}
+
+/// 32 bytes derived from a game seed for `what` of seat `seat`
+/// (`protocol/SPEC.md` 3.9): for self-play and solo games only.
+pub fn derive(seed: u64, what: &str, seat: u8) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"roundtable/selfplay/v1");
+    h.update(seed.to_le_bytes());
+    h.update(what.as_bytes());
+    h.update([seat]);
+    h.finalize().into()
+}
+
+/// A game between in-process tables.
+pub struct LocalGame<G: Game> {
+    tables: Vec<Table<G>>,
+    players: Vec<Player<G>>,
+    names: Vec<String>,
+    /// Joining order → seat.
+    player_seats: Vec<Seat>,
+    wire: VecDeque<(usize, Signed)>,
+    log: Option<TranscriptLog>,
+    observed: usize,
+    applied: VecDeque<Applied<G>>,
+    result: Option<GameResult>,
+    traffic: Traffic,
+}
+
+impl<G: Game> LocalGame<G> {
+    /// Seat the `players` (one per seat, given in joining order) with keys and
+    /// chains derived from `seed`, found the game, and open the transcript at
+    /// `transcript` if given. `names` are display names in joining order.
+    /// Seats are in key order, so player `i` may not sit at seat `i`: see
+    /// [`LocalGame::seat_of_player`].
+    pub fn new(
+        options: &G::Options,
+        seed: u64,
+        players: Vec<(String, Player<G>)>,
+        transcript: Option<&Path>,
+        config: Config,
+    ) -> Result<Self, LocalError> {
+        let n = players.len() as u8;
+        let identities: Vec<Identity> = (0..n)
+            .map(|i| Identity::from_secret(derive(seed, "key", i)))
+            .collect();
+        let chains = (0..n)
+            .map(|i| ChainSecret::new(derive(seed, "chain", i), PORT_ROYAL_CHAIN_LENGTH))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| LocalError::Chain(e.to_string()))?;
+        let infos = identities
+            .iter()
+            .zip(&chains)
+            .zip(&players)
+            .map(|((id, chain), (name, _))| SeatInfo {
+                key: id.public(),
+                name: name.clone(),
+                chain_commitment: chain.commitment(),
+                chain_length: chain.length(),
+            })
+            .collect();
+        let proposal = Proposal::new::<G>(options, infos, derive(seed, "nonce", 0))?;
+        let acceptances = identities
+            .iter()
+            .map(|id| proposal.accept(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let genesis = Genesis::assemble::<G>(proposal.clone(), &acceptances)?;
+
+        let mut seated: Vec<Option<(Local, String, Player<G>)>> = (0..n).map(|_| None).collect();
+        let mut player_seats = Vec::with_capacity(usize::from(n));
+        for ((identity, chain), (name, player)) in identities.into_iter().zip(chains).zip(players) {
+            let seat = proposal
+                .seat_of(&identity.public())
+                .ok_or(TableError::NotSeated)?;
+            player_seats.push(seat);
+            seated[seat.index()] = Some((
+                Local {
+                    seat,
+                    identity,
+                    chain,
+                },
+                name,
+                player,
+            ));
+        }
+        let mut tables = Vec::new();
+        let mut players = Vec::new();
+        let mut names = Vec::new();
+        for entry in seated {
+            let (local, name, player) = entry.ok_or(TableError::NotSeated)?;
+            tables.push(Table::new(genesis.clone(), Some(local), config.clone())?);
+            players.push(player);
+            names.push(name);
+        }
+        let observed = players
+            .iter()
+            .position(|p| matches!(p, Player::Human))
+            .unwrap_or(0);
+        let log = match transcript {
+            Some(path) => {
+                let mut frames = vec![Frame::Proposal(proposal)];
+                frames.extend(genesis.acceptances.iter().cloned().map(Frame::Acceptance));
+                Some(TranscriptLog::create(path, &frames)?)
+            }
+            None => None,
+        };
+        let mut game = LocalGame {
+            tables,
+            players,
+            names,
+            player_seats,
+            wire: VecDeque::new(),
+            log,
+            observed,
+            applied: VecDeque::new(),
+            result: None,
+            traffic: Traffic::default(),
+        };
+        for t in &mut game.tables {
+            t.handle_timeout(0);
+        }
+        Ok(game)
+    }
+
+    /// The seat of the `i`-th player given to [`LocalGame::new`].
+    pub fn seat_of_player(&self, i: usize) -> Option<Seat> {
+        self.player_seats.get(i).copied()
+    }
+
+    /// The game id.
+    pub fn game_id(&self) -> GameId {
+        self.tables[0].game_id()
+    }
+
+    /// Display names in seat order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The seat whose table reports applied inputs (the first person's, or seat 0).
+    pub fn observed_seat(&self) -> Seat {
+        Seat(self.observed as u8)
+    }
+
+    /// The table of `seat`.
+    pub fn table(&self, seat: Seat) -> &Table<G> {
+        &self.tables[seat.index()]
+    }
+
+    /// The game as the observed seat's table has it.
+    pub fn game(&self) -> &G {
+        self.tables[self.observed].game()
+    }
+
+    /// What went over the in-memory network so far.
+    pub fn traffic(&self) -> Traffic {
+        self.traffic
+    }
+
+    /// Inputs applied since the last call, as the observed table saw them.
+    pub fn drain_applied(&mut self) -> impl Iterator<Item = Applied<G>> + '_ {
+        self.applied.drain(..)
+    }
+
+    /// The result, once the game is finished.
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// A person's decision at `seat`.
+    pub fn submit(&mut self, seat: Seat, action: G::Action) -> Result<(), TableError> {
+        if !matches!(self.players.get(seat.index()), Some(Player::Human)) {
+            return Err(TableError::NotYourDecision);
+        }
+        self.tables[seat.index()].submit(0, action)
+    }
+
+    /// Carry out every table's outputs.
+    fn drain_outputs(&mut self) -> Result<(), LocalError> {
+        for i in 0..self.tables.len() {
+            while let Some(output) = self.tables[i].poll_output() {
+                match output {
+                    Output::Persist { envelope, sync } if i == 0 => {
+                        if let Some(log) = &mut self.log {
+                            log.append(&Frame::Envelope(envelope), sync)?;
+                        }
+                    }
+                    Output::Broadcast(envelope) => {
+                        self.traffic.envelopes += 1;
+                        self.traffic.bytes += envelope.encode().len() as u64;
+                        self.wire.push_back((i, envelope));
+                    }
+                    Output::Violation(v) => {
+                        return Err(LocalError::Violation {
+                            seat: i as u32 + 1,
+                            violation: v.to_string(),
+                        });
+                    }
+                    Output::Applied {
+                        position,
+                        record,
+                        events,
+                    } if i == self.observed => {
+                        self.applied.push_back(Applied {
+                            position,
+                            record,
+                            events,
+                        });
+                    }
+                    Output::Finished(r) if i == self.observed => self.result = Some(r),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Run until a person must decide or the game is finished. Bots move as
+    /// soon as it is their turn and nothing is in flight.
+    pub fn run(&mut self) -> Result<Progress, LocalError> {
+        loop {
+            self.drain_outputs()?;
+            if let Some((from, envelope)) = self.wire.pop_front() {
+                for (i, table) in self.tables.iter_mut().enumerate() {
+                    if i != from {
+                        self.traffic.deliveries += 1;
+                        table.handle_envelope(0, envelope.clone())?;
+                    }
+                }
+                continue;
+            }
+            if self.tables.iter().all(Table::is_finished) {
+                self.finish_transcript()?;
+                return Ok(Progress::Finished);
+            }
+            let mut moved = false;
+            for i in 0..self.tables.len() {
+                let seat = Seat(i as u8);
+                let table = &self.tables[i];
+                if table.game().next() != Next::Decision(seat) || table.is_forfeited(seat) {
+                    continue;
+                }
+                match &mut self.players[i] {
+                    Player::Human => return Ok(Progress::Human(seat)),
+                    Player::Bot(bot) => {
+                        let legal = table.game().legal_actions_vec(seat);
+                        let view = table.game().view(Observer::Seat(seat));
+                        let pick = bot.choose(seat, &view, &legal);
+                        let action = legal
+                            .get(pick)
+                            .or(legal.first())
+                            .cloned()
+                            .ok_or(LocalError::NoLegalAction(seat))?;
+                        self.tables[i].submit(0, action)?;
+                        moved = true;
+                    }
+                }
+            }
+            if !moved {
+                // Every honest in-process peer answers at once, so a table
+                // with nothing to do and nothing in flight is a bug.
+                return Err(LocalError::Table(TableError::NotYourDecision));
+            }
+        }
+    }
+
+    fn finish_transcript(&mut self) -> Result<(), LocalError> {
+        let frames = self.tables[0].transcript();
+        if self.tables.iter().skip(1).any(|t| t.transcript() != frames) {
+            return Err(LocalError::Diverged);
+        }
+        if let Some(log) = self.log.take() {
+            log.finish(&frames)?;
+        }
+        Ok(())
+    }
+}
