@@ -193,6 +193,15 @@ pub struct Table<G: Game> {
     failed: Option<Violation>,
     finished: bool,
     seed_published: bool,
+    /// Simultaneous decisions completed so far.
+    secrets_done: u64,
+    /// Per seat, the envelope and commitment of its secret choice for the
+    /// pending simultaneous decision.
+    commits: Vec<Option<(u64, [u8; 32])>>,
+    /// Per seat, the envelope and the opened choice.
+    opens: Vec<Option<(u64, G::Action)>>,
+    /// The local seat's committed choice: the action, its encoding, the nonce.
+    my_secret: Option<(G::Action, Vec<u8>, [u8; 32])>,
 }
 
 impl<G: Game> Table<G> {
@@ -259,6 +268,10 @@ impl<G: Game> Table<G> {
             failed: None,
             finished: false,
             seed_published: false,
+            secrets_done: 0,
+            commits: vec![None; n],
+            opens: (0..n).map(|_| None).collect(),
+            my_secret: None,
         })
     }
 
@@ -381,10 +394,12 @@ impl<G: Game> Table<G> {
             return Err(TableError::Failed(v.seat()));
         }
         let seat = self.local_seat().ok_or(TableError::NotSeated)?;
-        if self.game.next() != Next::Decision(seat)
-            || self.is_forfeited(seat)
-            || !self.queued.is_empty()
-        {
+        let asked = match self.game.next() {
+            Next::Decision(s) => s == seat,
+            Next::Simultaneous(set) => set.contains(seat) && self.commits[seat.index()].is_none(),
+            _ => false,
+        };
+        if !asked || self.is_forfeited(seat) || !self.queued.is_empty() {
             return Err(TableError::NotYourDecision);
         }
         let mut probe = self.game.clone();
@@ -575,9 +590,7 @@ impl<G: Game> Table<G> {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
                 Next::Chance(_) => self.step_chance(),
-                // No game asks for simultaneous choices yet; the bodies for
-                // them exist and are refused until one does.
-                Next::Simultaneous(_) => false,
+                Next::Simultaneous(set) => self.step_simultaneous(set),
             };
             if !progressed {
                 break;
@@ -597,7 +610,21 @@ impl<G: Game> Table<G> {
                 .filter(|&i| self.pending_reveals[i].is_none() && self.seats[i].forfeited.is_none())
                 .map(|i| Seat(i as u8))
                 .collect(),
-            Next::Simultaneous(set) => set.iter().collect(),
+            Next::Simultaneous(set) => {
+                let all_committed = set.iter().all(|s| {
+                    self.commits[s.index()].is_some() || self.seats[s.index()].forfeited.is_some()
+                });
+                set.iter()
+                    .filter(|s| self.seats[s.index()].forfeited.is_none())
+                    .filter(|s| {
+                        if all_committed {
+                            self.opens[s.index()].is_none()
+                        } else {
+                            self.commits[s.index()].is_none()
+                        }
+                    })
+                    .collect()
+            }
             Next::Over => (0..self.seats.len())
                 .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
                 .map(|i| Seat(i as u8))
@@ -780,6 +807,10 @@ impl<G: Game> Table<G> {
         self.hashes.truncate(position as usize + 1);
         self.queued.clear();
         self.pending_reveals.iter_mut().for_each(|r| *r = None);
+        // A simultaneous decision under way starts over from its commitments
+        // (a secret choice already opened stays opened in the seat's log).
+        self.commits.iter_mut().for_each(|c| *c = None);
+        self.opens.iter_mut().for_each(|o| *o = None);
         for (i, state) in self.seats.iter_mut().enumerate() {
             if state.forfeited.is_some_and(|q| q >= position) {
                 state.forfeited = None;
@@ -1181,6 +1212,206 @@ impl<G: Game> Table<G> {
         true
     }
 
+    /// A simultaneous decision: every seat asked commits to its choice
+    /// (`SecretCommit`), and only when all commitments are in does any seat
+    /// open (`SecretOpen`); the opened choices are then applied in seat order.
+    /// No seat can choose knowing another's choice.
+    fn step_simultaneous(&mut self, set: roundtable_engine::SeatSet) -> bool {
+        let index = self.secrets_done + 1;
+        let asked: Vec<Seat> = set.iter().collect();
+        let mut progressed = false;
+        // Commitments.
+        for &seat in &asked {
+            let i = seat.index();
+            if self.seats[i].forfeited.is_some() || self.commits[i].is_some() {
+                continue;
+            }
+            if let Some(claims) = self.claims_complete(seat) {
+                self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
+                return true;
+            }
+            if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
+                let Some(action) = self.queued.pop_front() else {
+                    continue;
+                };
+                let (Some(local), Ok(choice)) = (&self.local, postcard::to_allocvec(&action))
+                else {
+                    continue;
+                };
+                let nonce = secret_nonce(local.chain.seed(), index);
+                let commitment = roundtable_fairdeck::commit_secret(
+                    &self.game_id.0,
+                    seat.0,
+                    index,
+                    &choice,
+                    &nonce,
+                );
+                self.my_secret = Some((action, choice, nonce));
+                if let Some(signed) = self.author(Body::SecretCommit { index, commitment }) {
+                    self.commits[i] = Some((signed.seq(), commitment));
+                    progressed = true;
+                }
+                continue;
+            }
+            let Some(body) = self.seats[i].peek().map(|e| e.envelope.body.clone()) else {
+                continue;
+            };
+            let Some(signed) = self.consume(i) else {
+                return false;
+            };
+            match body {
+                Body::SecretCommit {
+                    index: k,
+                    commitment,
+                } if k == index => {
+                    if !self.check_position(&signed) {
+                        return false;
+                    }
+                    self.commits[i] = Some((signed.seq(), commitment));
+                    progressed = true;
+                }
+                Body::Resign => {
+                    self.forfeit(
+                        seat,
+                        Record::Resign {
+                            seat,
+                            seq: signed.seq(),
+                        },
+                        "resigned",
+                    );
+                    return true;
+                }
+                _ => {
+                    self.fail(Violation::UnexpectedBody {
+                        envelope: signed,
+                        expected: format!("a commitment to secret choice {index}"),
+                    });
+                    return false;
+                }
+            }
+        }
+        let in_game = |t: &Self, s: &Seat| t.seats[s.index()].forfeited.is_none();
+        if !asked
+            .iter()
+            .filter(|s| in_game(self, s))
+            .all(|s| self.commits[s.index()].is_some())
+        {
+            return progressed;
+        }
+        // Openings, once every commitment is in.
+        for &seat in &asked {
+            let i = seat.index();
+            if !in_game(self, &seat) || self.opens[i].is_some() {
+                continue;
+            }
+            if let Some(claims) = self.claims_complete(seat) {
+                self.forfeit(seat, Record::Forfeit { seat, claims }, "stalled");
+                return true;
+            }
+            if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
+                let Some((action, choice, nonce)) = self.my_secret.take() else {
+                    continue;
+                };
+                if let Some(signed) = self.author(Body::SecretOpen {
+                    index,
+                    choice,
+                    nonce,
+                }) {
+                    self.opens[i] = Some((signed.seq(), action));
+                    progressed = true;
+                }
+                continue;
+            }
+            let Some(body) = self.seats[i].peek().map(|e| e.envelope.body.clone()) else {
+                continue;
+            };
+            let Some(signed) = self.consume(i) else {
+                return false;
+            };
+            let Body::SecretOpen {
+                index: k,
+                choice,
+                nonce,
+            } = body
+            else {
+                self.fail(Violation::UnexpectedBody {
+                    envelope: signed,
+                    expected: format!("the opening of secret choice {index}"),
+                });
+                return false;
+            };
+            let commitment = self.commits[i].map(|(_, c)| c).unwrap_or_default();
+            let opened = k == index
+                && roundtable_fairdeck::verify_secret(
+                    &self.game_id.0,
+                    seat.0,
+                    index,
+                    &choice,
+                    &nonce,
+                    &commitment,
+                )
+                .is_ok();
+            let action = postcard::from_bytes::<G::Action>(&choice);
+            match (opened, action) {
+                (true, Ok(action)) if self.check_position(&signed) => {
+                    self.opens[i] = Some((signed.seq(), action));
+                    progressed = true;
+                }
+                (true, Ok(_)) => return false,
+                (false, _) => {
+                    self.fail(Violation::BadReveal {
+                        envelope: signed,
+                        reason: "the opening does not match the commitment".into(),
+                    });
+                    return false;
+                }
+                (true, Err(e)) => {
+                    self.fail(Violation::IllegalAction {
+                        envelope: signed,
+                        rule: format!("undecodable choice: {e}"),
+                    });
+                    return false;
+                }
+            }
+        }
+        if !asked
+            .iter()
+            .filter(|s| in_game(self, s))
+            .all(|s| self.opens[s.index()].is_some())
+        {
+            return progressed;
+        }
+        // Every choice is open: apply them in seat order, zombies included.
+        for &seat in &asked {
+            let i = seat.index();
+            let mut events = Vec::new();
+            match self.opens[i].take() {
+                Some((seq, action)) => {
+                    if let Err(e) = self.game.apply_action(seat, &action, &mut events) {
+                        let envelope = self.seats[i].log[seq as usize].clone();
+                        self.fail(Violation::IllegalAction {
+                            envelope,
+                            rule: e.rule().to_owned(),
+                        });
+                        return false;
+                    }
+                    self.record(Record::Action { seat, seq, action }, events);
+                }
+                None => {
+                    let Some(action) = self.game.zombie_action(seat) else {
+                        continue;
+                    };
+                    if self.game.apply_action(seat, &action, &mut events).is_ok() {
+                        self.record(Record::Zombie { seat, action }, events);
+                    }
+                }
+            }
+        }
+        self.commits.iter_mut().for_each(|c| *c = None);
+        self.secrets_done = index;
+        true
+    }
+
     fn step_over(&mut self) -> bool {
         if !self.seed_published {
             self.seed_published = true;
@@ -1310,4 +1541,16 @@ fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
             .is_some_and(Option::is_some),
         Record::Zombie { .. } | Record::Forfeit { .. } => false,
     }
+}
+
+/// The nonce of the local seat's secret choice `index`: derived from its
+/// chain seed, which stays secret until the game is over, so the nonce is
+/// unpredictable to others and the same after a restart.
+fn secret_nonce(seed: &[u8; 32], index: u64) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"roundtable/secret-nonce/v1");
+    h.update(seed);
+    h.update(index.to_le_bytes());
+    h.finalize().into()
 }
