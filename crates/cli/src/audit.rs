@@ -3,7 +3,7 @@
 //! invalid, 2 when one cannot be read.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -30,7 +30,7 @@ enum FileVerdict {
     Unreadable(String),
 }
 
-fn audit_file(path: &PathBuf) -> FileVerdict {
+fn audit_file(path: &Path) -> FileVerdict {
     let read = match transcript::read(path) {
         Ok(r) => r,
         Err(e) => return FileVerdict::Unreadable(e.to_string()),
@@ -63,7 +63,7 @@ fn audit_file(path: &PathBuf) -> FileVerdict {
     }
 }
 
-fn report_json(path: &PathBuf, verdict: &FileVerdict, micros: u128) -> Value {
+fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
     match verdict {
         FileVerdict::Unreadable(e) => json!({"file": path, "verdict": "unreadable", "error": e}),
         FileVerdict::Valid(r) | FileVerdict::Invalid(r) => {
@@ -95,7 +95,7 @@ fn report_json(path: &PathBuf, verdict: &FileVerdict, micros: u128) -> Value {
     }
 }
 
-fn report_text(path: &PathBuf, verdict: &FileVerdict) {
+fn report_text(path: &Path, verdict: &FileVerdict) {
     match verdict {
         FileVerdict::Unreadable(e) => println!("{}: UNREADABLE: {e}", path.display()),
         FileVerdict::Valid(r) | FileVerdict::Invalid(r) => {

@@ -196,20 +196,24 @@ fn run<G: Game>(file: &ScenarioFile, text: &str) -> Outcome {
     let mut events = Vec::new();
     let mut chance_events = Vec::new();
     // Answer every chance request the game makes while outcomes remain.
-    let mut feed_chance = |game: &mut G| -> Result<(), Outcome> {
+    let mut feed_chance = |game: &mut G| -> Result<(), Box<Outcome>> {
         while let Next::Chance(_) = game.next() {
             let Some((i, name)) = chance.next() else {
                 return Ok(());
             };
-            let outcome = game.parse_outcome(name).map_err(|e| Outcome::Malformed {
-                line: item_line(text, "chance", name),
-                reason: format!("chance {i}: {e}"),
+            let outcome = game.parse_outcome(name).map_err(|e| {
+                Box::new(Outcome::Malformed {
+                    line: item_line(text, "chance", name),
+                    reason: format!("chance {i}: {e}"),
+                })
             })?;
             let before = state(game);
             game.apply_chance(&outcome, &mut chance_events)
-                .map_err(|e| Outcome::Refused {
-                    error: json!({ "chance": i, "rule": e.rule(), "message": e.to_string() }),
-                    state: before,
+                .map_err(|e| {
+                    Box::new(Outcome::Refused {
+                        error: json!({ "chance": i, "rule": e.rule(), "message": e.to_string() }),
+                        state: before,
+                    })
                 })?;
         }
         Ok(())
@@ -218,7 +222,7 @@ fn run<G: Game>(file: &ScenarioFile, text: &str) -> Outcome {
     let mut refusal_seen = false;
     for (i, step) in steps.iter().enumerate() {
         if let Err(o) = feed_chance(&mut game) {
-            return o;
+            return *o;
         }
         let before = state(&game);
         match game.apply_action(step.seat, &step.action, &mut events) {
@@ -248,7 +252,7 @@ fn run<G: Game>(file: &ScenarioFile, text: &str) -> Outcome {
         }
     }
     if let Err(o) = feed_chance(&mut game) {
-        return o;
+        return *o;
     }
     let final_state = state(&game);
     let mut differences = Vec::new();
@@ -256,10 +260,11 @@ fn run<G: Game>(file: &ScenarioFile, text: &str) -> Outcome {
     if unused > 0 {
         differences.push(format!("{unused} chance outcome(s) were never asked for"));
     }
-    if let Some(r) = &refusal {
-        if !refusal_seen && r.step >= steps.len() {
-            differences.push(format!("refused: there is no step {}", r.step));
-        }
+    if let Some(r) = &refusal
+        && !refusal_seen
+        && r.step >= steps.len()
+    {
+        differences.push(format!("refused: there is no step {}", r.step));
     }
     for (key, expected) in &expect {
         let expected = match serde_json::to_value(expected) {

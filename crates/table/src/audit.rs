@@ -137,7 +137,7 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     let mut result = None;
     while let Some(output) = table.poll_output() {
         match output {
-            Output::Violation(v) if !violations.contains(&v) => violations.push(v),
+            Output::Violation(v) if !violations.contains(&v) => violations.push(*v),
             Output::Forfeited { seat, reason } => forfeited.push((seat, reason)),
             Output::Finished(r) => result = Some(r),
             _ => {}

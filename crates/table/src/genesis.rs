@@ -55,7 +55,7 @@ impl Proposal {
         mut seats: Vec<SeatInfo>,
         nonce: [u8; 32],
     ) -> Result<Proposal, TableError> {
-        seats.sort_by(|a, b| a.key.cmp(&b.key));
+        seats.sort_by_key(|s| s.key);
         let options =
             postcard::to_allocvec(options).map_err(|e| TableError::Malformed(e.to_string()))?;
         let proposal = Proposal {

@@ -73,8 +73,9 @@ pub enum Output<G: Game> {
         /// Why: "stalled" or "resigned".
         reason: &'static str,
     },
-    /// A proven violation; the table has stopped.
-    Violation(Violation),
+    /// A proven violation; the table has stopped. (Boxed: a proof holds up
+    /// to two envelopes, and outputs are moved around a lot.)
+    Violation(Box<Violation>),
     /// The table went back to `position` to apply a forfeit there that every
     /// other seat applied (see [`Table::handle_envelope`]); records after it
     /// were dropped.
@@ -434,16 +435,17 @@ impl<G: Game> Table<G> {
         let me = self
             .local_seat()
             .filter(|&me| !self.is_forfeited(me) && !self.finished);
-        if let (Some(me), Some((position, since))) = (me, self.waiting) {
-            if now >= since + self.config.stall_timeout_ms && position == self.position() {
-                for accused in self.waited_on() {
-                    if accused != me && !self.my_claims.contains(&(accused.0, position)) {
-                        self.my_claims.insert((accused.0, position));
-                        self.author(Body::StallClaim {
-                            accused: accused.0,
-                            position,
-                        });
-                    }
+        if let (Some(me), Some((position, since))) = (me, self.waiting)
+            && now >= since + self.config.stall_timeout_ms
+            && position == self.position()
+        {
+            for accused in self.waited_on() {
+                if accused != me && !self.my_claims.contains(&(accused.0, position)) {
+                    self.my_claims.insert((accused.0, position));
+                    self.author(Body::StallClaim {
+                        accused: accused.0,
+                        position,
+                    });
                 }
             }
         }
@@ -523,7 +525,8 @@ impl<G: Game> Table<G> {
     fn fail(&mut self, violation: Violation) {
         if self.failed.is_none() {
             self.failed = Some(violation.clone());
-            self.outputs.push_back(Output::Violation(violation));
+            self.outputs
+                .push_back(Output::Violation(Box::new(violation)));
         }
     }
 
@@ -1114,10 +1117,10 @@ impl<G: Game> Table<G> {
                     continue;
                 }
             } else if self.seats[i].peek().is_none() && self.local_seat() == Some(seat) {
-                if let Some(r) = self.local_reveal(event) {
-                    if let Some(signed) = self.author(Body::Reveal(r)) {
-                        progressed |= self.accept_reveal(seat, &signed, signed.seq(), r);
-                    }
+                if let Some(r) = self.local_reveal(event)
+                    && let Some(signed) = self.author(Body::Reveal(r))
+                {
+                    progressed |= self.accept_reveal(seat, &signed, signed.seq(), r);
                 }
                 continue;
             }
@@ -1415,14 +1418,14 @@ impl<G: Game> Table<G> {
     fn step_over(&mut self) -> bool {
         if !self.seed_published {
             self.seed_published = true;
-            if let Some(local) = &self.local {
-                if self.seats[local.seat.index()].forfeited.is_none() {
-                    let seed = *local.chain.seed();
-                    let seat = local.seat.index();
-                    if self.seats[seat].peek().is_none() {
-                        self.author(Body::SeedOpening { seed });
-                        self.seats[seat].seed = Some(seed);
-                    }
+            if let Some(local) = &self.local
+                && self.seats[local.seat.index()].forfeited.is_none()
+            {
+                let seed = *local.chain.seed();
+                let seat = local.seat.index();
+                if self.seats[seat].peek().is_none() {
+                    self.author(Body::SeedOpening { seed });
+                    self.seats[seat].seed = Some(seed);
                 }
             }
         }

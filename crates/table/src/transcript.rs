@@ -110,10 +110,7 @@ pub fn decode_file(path: &Path, bytes: &[u8]) -> Result<ReadTranscript, Transcri
     }
     let mut frames = Vec::new();
     let mut at = 12usize;
-    loop {
-        let Some(header) = bytes.get(at..at + 4) else {
-            break;
-        };
+    while let Some(header) = bytes.get(at..at + 4) {
         let len = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
         if len > MAX_FRAME_BYTES {
             break;

@@ -56,10 +56,10 @@ fn settle(tables: &mut [Table<PortRoyal>], alive: &[bool], now: u64) {
         let mut wire: Vec<(usize, Signed)> = Vec::new();
         for (i, t) in tables.iter_mut().enumerate() {
             while let Some(o) = t.poll_output() {
-                if let Output::Broadcast(s) = o {
-                    if alive[i] {
-                        wire.push((i, s));
-                    }
+                if let Output::Broadcast(s) = o
+                    && alive[i]
+                {
+                    wire.push((i, s));
                 }
             }
         }
