@@ -51,16 +51,21 @@ pub enum LocalError {
     /// The seats' tables ended with different transcripts (a bug).
     #[error("the tables ended with different transcripts")]
     Diverged,
+    /// The tables wait for nothing they could be given (a bug).
+    #[error("the tables are stuck at position {0}")]
+    Stuck(u64),
     /// A bot had to decide with no legal action (a bug in the game).
     #[error("{0} has a decision but no legal action")]
     NoLegalAction(Seat),
 }
 
-/// What the game waits for after [`LocalGame::run`].
+/// What the game waits for once the tables are quiet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
     /// A person's decision at this seat.
     Human(Seat),
+    /// A bot's decision at this seat ([`LocalGame::move_bot`]).
+    Bot(Seat),
     /// The game is finished (over, every seed open).
     Finished,
 }
@@ -301,51 +306,65 @@ impl<G: Game> LocalGame<G> {
         Ok(())
     }
 
-    /// Run until a person must decide or the game is finished. Bots move as
-    /// soon as it is their turn and nothing is in flight.
-    pub fn run(&mut self) -> Result<Progress, LocalError> {
+    /// Deliver everything in flight until the tables are quiet; finishes the
+    /// transcript once every table is finished. Returns who must act next.
+    pub fn settle(&mut self) -> Result<Progress, LocalError> {
         loop {
             self.drain_outputs()?;
-            if let Some((from, envelope)) = self.wire.pop_front() {
-                for (i, table) in self.tables.iter_mut().enumerate() {
-                    if i != from {
-                        self.traffic.deliveries += 1;
-                        table.handle_envelope(0, envelope.clone())?;
-                    }
-                }
-                continue;
-            }
-            if self.tables.iter().all(Table::is_finished) {
-                self.finish_transcript()?;
-                return Ok(Progress::Finished);
-            }
-            let mut moved = false;
-            for i in 0..self.tables.len() {
-                let seat = Seat(i as u8);
-                let table = &self.tables[i];
-                if table.game().next() != Next::Decision(seat) || table.is_forfeited(seat) {
-                    continue;
-                }
-                match &mut self.players[i] {
-                    Player::Human => return Ok(Progress::Human(seat)),
-                    Player::Bot(bot) => {
-                        let legal = table.game().legal_actions_vec(seat);
-                        let view = table.game().view(Observer::Seat(seat));
-                        let pick = bot.choose(seat, &view, &legal);
-                        let action = legal
-                            .get(pick)
-                            .or(legal.first())
-                            .cloned()
-                            .ok_or(LocalError::NoLegalAction(seat))?;
-                        self.tables[i].submit(0, action)?;
-                        moved = true;
-                    }
+            let Some((from, envelope)) = self.wire.pop_front() else {
+                break;
+            };
+            for (i, table) in self.tables.iter_mut().enumerate() {
+                if i != from {
+                    self.traffic.deliveries += 1;
+                    table.handle_envelope(0, envelope.clone())?;
                 }
             }
-            if !moved {
-                // Every honest in-process peer answers at once, so a table
-                // with nothing to do and nothing in flight is a bug.
-                return Err(LocalError::Table(TableError::NotYourDecision));
+        }
+        if self.tables.iter().all(Table::is_finished) {
+            self.finish_transcript()?;
+            return Ok(Progress::Finished);
+        }
+        for (i, table) in self.tables.iter().enumerate() {
+            let seat = Seat(i as u8);
+            if table.game().next() == Next::Decision(seat) && !table.is_forfeited(seat) {
+                return Ok(match self.players[i] {
+                    Player::Human => Progress::Human(seat),
+                    Player::Bot(_) => Progress::Bot(seat),
+                });
+            }
+        }
+        // Every honest in-process peer answers at once, so tables that are
+        // quiet, unfinished and wait for no decision are a bug.
+        Err(LocalError::Stuck(self.tables[self.observed].position()))
+    }
+
+    /// Let the bot at `seat` make its decision.
+    pub fn move_bot(&mut self, seat: Seat) -> Result<(), LocalError> {
+        let i = seat.index();
+        let table = &self.tables[i];
+        let Player::Bot(bot) = &mut self.players[i] else {
+            return Err(TableError::NotYourDecision.into());
+        };
+        let legal = table.game().legal_actions_vec(seat);
+        let view = table.game().view(Observer::Seat(seat));
+        let pick = bot.choose(seat, &view, &legal);
+        let action = legal
+            .get(pick)
+            .or(legal.first())
+            .cloned()
+            .ok_or(LocalError::NoLegalAction(seat))?;
+        self.tables[i].submit(0, action)?;
+        Ok(())
+    }
+
+    /// Run until a person must decide or the game is finished; bots move as
+    /// soon as it is their turn.
+    pub fn run(&mut self) -> Result<Progress, LocalError> {
+        loop {
+            match self.settle()? {
+                Progress::Bot(seat) => self.move_bot(seat)?,
+                other => return Ok(other),
             }
         }
     }
