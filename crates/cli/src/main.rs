@@ -45,6 +45,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        // A terminal gets the game itself; a pipe or a file gets the log.
+        None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
+            roundtable_tui::run_menu(roundtable_tui::LocalConfig::default())
+                .map(|_| ExitCode::SUCCESS)
+        }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Scenario { file }) => return run_scenario(&file),

@@ -1,0 +1,197 @@
+//! The real `roundtable` binary in a real terminal: tmux runs it with no
+//! arguments, keys go in with `send-keys`, and the screen comes back with
+//! `capture-pane`. A whole 2-seat game is played through the keyboard, from
+//! the start menu to the post-game screen, and the test checks what that
+//! screen shows and that quitting restores the terminal.
+//!
+//! Skipped, with a notice, only when tmux is not installed (`.ci/run`
+//! installs it). The game is short: 2 seats, 3 victory points and instant
+//! bots, all chosen in the start menu.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of this test's own, so that nothing else's is touched.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Option<String> {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).is_some(), "send-keys {keys:?}");
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "e2e"])
+            .unwrap_or_default()
+    }
+
+    /// Wait until the screen satisfies `ok`; the last screen either way.
+    fn wait_for(&self, timeout: Duration, ok: impl Fn(&str) -> bool) -> (bool, String) {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return (true, screen);
+            }
+            if start.elapsed() > timeout {
+                return (false, screen);
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn pane(&self, format: &str) -> String {
+        self.run(&["display-message", "-p", "-t", "e2e", format])
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The digit in front of "Stop and trade" in the list of moves, if listed.
+fn stop_digit(screen: &str) -> Option<char> {
+    screen.lines().find_map(|line| {
+        let at = line.find(" Stop and trade")?;
+        line[..at].chars().last().filter(char::is_ascii_digit)
+    })
+}
+
+#[test]
+fn a_whole_game_through_the_keyboard_in_tmux() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("SKIPPED: tmux is not installed; the terminal end-to-end test did not run");
+        return;
+    }
+    let tmux = Tmux {
+        socket: format!("roundtable-e2e-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_roundtable");
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "e2e",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-e",
+        "NO_COLOR=1",
+        bin,
+    ])
+    .unwrap_or_else(|| panic!("tmux could not start {bin}"));
+    // Keep the pane after the program exits, to read its exit status and
+    // the screen it leaves behind.
+    tmux.run(&["set-option", "-t", "e2e", "remain-on-exit", "on"]);
+
+    let long = Duration::from_secs(20);
+    let (ok, screen) = tmux.wait_for(long, |s| s.contains("Local game against bots"));
+    assert!(ok, "no start menu:\n{screen}");
+    assert!(screen.contains("needs the network table"), "{screen}");
+
+    // Set up: 2 seats, 3 victory points, instant bots; then start.
+    tmux.keys(&["Enter"]);
+    let (ok, screen) = tmux.wait_for(long, |s| s.contains("Start the game"));
+    assert!(ok, "no set-up screen:\n{screen}");
+    tmux.keys(&["Left", "Left", "j"]);
+    for _ in 0..9 {
+        tmux.keys(&["h"]);
+    }
+    tmux.keys(&["j", "j", "j", "h", "h", "j"]);
+    let (ok, screen) = tmux.wait_for(long, |s| {
+        s.contains("< 2 >") && s.contains("< 3 >") && s.contains("< instant >")
+    });
+    assert!(ok, "the set-up did not take the keys:\n{screen}");
+    tmux.keys(&["Enter"]);
+    let (ok, screen) = tmux.wait_for(long, |s| s.contains("Harbor:"));
+    assert!(ok, "no table:\n{screen}");
+
+    // Play: stop as soon as the harbor holds a card, else the first move.
+    let start = Instant::now();
+    let mut moves = 0;
+    let final_screen = loop {
+        let (ok, screen) = tmux.wait_for(long, |s| {
+            s.contains("Your move") || s.contains("Game over") || s.contains("Ranking")
+        });
+        assert!(ok, "neither a move nor the result:\n{screen}");
+        if screen.contains("Ranking") {
+            break screen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the game takes too long:\n{screen}"
+        );
+        let key = match stop_digit(&screen) {
+            Some(d) if !screen.contains("Harbor: 0 cards") => d.to_string(),
+            _ => "Enter".to_owned(),
+        };
+        tmux.keys(&[&key]);
+        moves += 1;
+        // Wait for the screen to take the move before reading it again.
+        let _ = tmux.wait_for(Duration::from_secs(2), |s| s != screen);
+    };
+    println!("played {moves} moves through the keyboard");
+
+    let (_, screen) = tmux.wait_for(long, |s| s.contains("Victory points over the turns"));
+    for expected in [
+        "Game over",
+        "Ranking (VP, then coins)",
+        "#1",
+        "#2",
+        "WINNER",
+        "Victory points over the turns",
+        "no transcript",
+        "Enter start menu",
+    ] {
+        assert!(
+            screen.contains(expected),
+            "post-game screen lacks {expected:?}:\n{final_screen}\n{screen}"
+        );
+    }
+    assert!(screen.contains("1 You"), "{screen}");
+
+    // q after the game quits at once and leaves the alternate screen.
+    tmux.keys(&["q"]);
+    let deadline = Instant::now() + long;
+    // tmux may see the pane close before it has reaped the process, so wait
+    // for the exit status itself, not only for the pane to be dead.
+    let status = loop {
+        let status = tmux.pane("#{pane_dead_status}");
+        if tmux.pane("#{pane_dead}") == "1" && !status.is_empty() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "q did not quit:\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    assert_eq!(status, "0", "exit status");
+    let after = tmux.screen();
+    assert!(
+        !after.contains("Ranking"),
+        "the terminal still shows the game after quitting:\n{after}"
+    );
+}
