@@ -11,15 +11,16 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A tmux server of this test's own, so that nothing else's is touched.
+/// A tmux server of this test's own (its own socket file, removed after),
+/// so that nothing else's is touched.
 struct Tmux {
-    socket: String,
+    socket: std::path::PathBuf,
 }
 
 impl Tmux {
     fn run(&self, args: &[&str]) -> Option<String> {
         let out = Command::new("tmux")
-            .arg("-L")
+            .arg("-S")
             .arg(&self.socket)
             .args(args)
             .output()
@@ -66,6 +67,7 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
+        let _ = std::fs::remove_file(&self.socket);
     }
 }
 
@@ -84,7 +86,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         return;
     }
     let tmux = Tmux {
-        socket: format!("roundtable-e2e-{}", std::process::id()),
+        socket: std::env::temp_dir().join(format!("roundtable-e2e-{}.sock", std::process::id())),
     };
     let bin = env!("CARGO_BIN_EXE_roundtable");
     tmux.run(&[
