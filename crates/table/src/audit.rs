@@ -71,7 +71,15 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         .map(|s| s.name.clone())
         .collect();
     let game_id = genesis.proposal.game_id();
-    let mut table = Table::<G>::new(genesis.clone(), None, Config::default())
+    // The whole file is in memory already: the buffer bound that protects a
+    // peer from flooding must not make the audit refuse a long game. The
+    // envelopes are fed seat by seat, so a seat with more envelopes than the
+    // bound overflowed while it waited for a later seat's first reveal.
+    let config = Config {
+        max_buffered_per_seat: usize::MAX,
+        ..Config::default()
+    };
+    let mut table = Table::<G>::new(genesis.clone(), None, config)
         .map_err(|e| AuditError::Genesis(e.to_string()))?;
 
     let mut problems = Vec::new();

@@ -4,6 +4,8 @@
 use roundtable_engine::{Game, Next, Seat};
 use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_table::audit::audit;
+use roundtable_table::transcript::Frame;
 use roundtable_table::{
     Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Signed, Table,
 };
@@ -11,6 +13,10 @@ use roundtable_table::{
 const TIMEOUT: u64 = 1_000;
 
 fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
+    tables_with(seats, &Options::default())
+}
+
+fn tables_with(seats: u8, options: &Options) -> Vec<Table<PortRoyal>> {
     let ids: Vec<Identity> = (0..seats)
         .map(|i| Identity::from_secret([i + 1; 32]))
         .collect();
@@ -28,7 +34,7 @@ fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
             chain_length: c.length(),
         })
         .collect();
-    let proposal = Proposal::new::<PortRoyal>(&Options::default(), infos, [9; 32]).unwrap();
+    let proposal = Proposal::new::<PortRoyal>(options, infos, [9; 32]).unwrap();
     let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
     let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acc).unwrap();
     let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
@@ -248,4 +254,42 @@ fn a_rewind_to_a_chance_event_keeps_the_actors_carried_reveal() {
     let k = t[s].records().len().min(t[o].records().len());
     assert!(k > 3);
     assert_eq!(t[o].records()[..k], t[s].records()[..k]);
+}
+
+/// The audit fed envelopes seat by seat into a table with a peer's buffer
+/// bound, so a seat with more envelopes than the bound overflowed while the
+/// game waited for a later seat's first reveal, and a valid transcript was
+/// refused. The simulator found it with a lone survivor of five seats.
+#[test]
+fn the_audit_takes_a_seat_with_more_envelopes_than_a_peer_buffers() {
+    let options = Options {
+        victory_points: 60,
+        ..Options::default()
+    };
+    let mut t = tables_with(2, &options);
+    let mut now = 0;
+    t[0].handle_timeout(now);
+    t[1].handle_timeout(now);
+    let _ = outputs(&mut t[0]);
+    // Seat 2's first reveal arrives, then it is never heard of again.
+    let from_b = outputs(&mut t[1]);
+    deliver(&mut t[0], now, &from_b);
+    let _ = play_alone(&mut t[0], &mut now);
+    let frames = t[0].transcript();
+    let first_seat = frames
+        .iter()
+        .filter(|f| matches!(f, Frame::Envelope(s) if s.seat() == 0))
+        .count();
+    assert!(
+        first_seat > Config::default().max_buffered_per_seat,
+        "a long enough game: {first_seat} envelopes"
+    );
+    let report = audit::<PortRoyal>(&frames).unwrap();
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.violations,
+        report.problems
+    );
+    assert_eq!(report.forfeited, vec![(Seat(1), "stalled")]);
 }
