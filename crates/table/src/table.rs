@@ -375,7 +375,21 @@ impl<G: Game> Table<G> {
     /// Returns whether it was new.
     pub fn handle_envelope(&mut self, now: u64, signed: Signed) -> Result<bool, TableError> {
         if let Some(v) = &self.failed {
-            return Err(TableError::Failed(v.seat()));
+            // An equivocation explains a fork found before it: peers that
+            // applied different envelopes of one seat see each other's later
+            // envelopes as wrong (a state mismatch, a wrong position, an
+            // unexpected body) and blamed an honest seat. So a stopped table
+            // still takes in the other envelope of a slot, and reports the
+            // equivocation instead, blaming the seat that signed both.
+            let seat = v.seat();
+            if !matches!(v, Violation::Equivocation { .. })
+                && let Some(e) = self.equivocation(&signed)
+            {
+                self.failed = Some(e.clone());
+                self.outputs.push_back(Output::Violation(Box::new(e)));
+                return Ok(true);
+            }
+            return Err(TableError::Failed(seat));
         }
         let new = self.ingest(signed)?;
         self.pump(now);
@@ -496,6 +510,26 @@ impl<G: Game> Table<G> {
         });
         self.seats[seat].buffer.insert(env.seq, signed);
         Ok(true)
+    }
+
+    /// The equivocation `signed` proves with an envelope already held for
+    /// its slot, if it does.
+    fn equivocation(&self, signed: &Signed) -> Option<Violation> {
+        let env = &signed.envelope;
+        if env.game_id != self.game_id {
+            return None;
+        }
+        let seat = usize::from(env.seat);
+        signed.verify_with(self.keys.get(seat)?).ok()?;
+        let state = self.seats.get(seat)?;
+        let existing = state
+            .log
+            .get(env.seq as usize)
+            .or_else(|| state.buffer.get(&env.seq))?;
+        (existing != signed).then(|| Violation::Equivocation {
+            first: existing.clone(),
+            second: signed.clone(),
+        })
     }
 
     /// Take the next envelope of `seat` from its buffer into its log,

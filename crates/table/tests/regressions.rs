@@ -293,3 +293,81 @@ fn the_audit_takes_a_seat_with_more_envelopes_than_a_peer_buffers() {
     );
     assert_eq!(report.forfeited, vec![(Seat(1), "stalled")]);
 }
+
+/// An equivocation sent to different peers forks them: each applies its
+/// version, then sees the other's next envelopes as wrong and stops,
+/// blaming an honest seat. The table used to stay with that wrong blame even
+/// when the other version reached it; now the equivocation replaces it.
+#[test]
+fn an_equivocation_seen_after_the_fork_it_caused_is_blamed_instead() {
+    use roundtable_table::{Body, Envelope, Violation};
+    let mut t = tables(3);
+    let now = 0;
+    let alive = [true; 3];
+    for table in t.iter_mut() {
+        table.handle_timeout(now);
+    }
+    settle(&mut t, &alive, now);
+    // Go on to a decision where the seat may draw or do something else.
+    let (x, draw, other) = loop {
+        let Next::Decision(x) = t[0].game().next() else {
+            panic!("the game waits for a decision")
+        };
+        let legal = t[x.index()].game().legal_actions_vec(x);
+        let draw = legal.iter().copied().find(|a| a.to_string() == "draw");
+        let other = legal.iter().copied().find(|a| a.to_string() != "draw");
+        if let (Some(draw), Some(other)) = (draw, other) {
+            break (x, draw, other);
+        }
+        t[x.index()].submit(now, legal[0]).unwrap();
+        settle(&mut t, &alive, now);
+    };
+    let (a, b) = match x.index() {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    t[x.index()].submit(now, draw).unwrap();
+    let honest = outputs(&mut t[x.index()]).remove(0);
+    // The same slot, another action, signed with the same key.
+    let identity = (0..3u8)
+        .map(|i| Identity::from_secret([i + 1; 32]))
+        .find(|id| t[a].genesis().proposal.seat_of(&id.public()) == Some(x))
+        .unwrap();
+    let forged = Envelope {
+        body: Body::Action {
+            action: postcard::to_allocvec(&other).unwrap(),
+            reveal: None,
+        },
+        ..honest.envelope.clone()
+    }
+    .sign(&identity);
+    deliver(&mut t[a], now, std::slice::from_ref(&honest));
+    deliver(&mut t[b], now, std::slice::from_ref(&forged));
+    // Each hears the other's next envelopes and stops, blaming the other.
+    let from_a = outputs(&mut t[a]);
+    let from_b = outputs(&mut t[b]);
+    for s in &from_b {
+        let _ = t[a].handle_envelope(now, s.clone());
+    }
+    for s in &from_a {
+        let _ = t[b].handle_envelope(now, s.clone());
+    }
+    let wrong = [a, b]
+        .iter()
+        .filter(|&&i| t[i].violation().is_some_and(|v| v.seat() != x.0))
+        .count();
+    assert!(wrong > 0, "the fork made an honest seat look guilty");
+    // The other version arrives (as the peers compare notes).
+    let _ = t[a].handle_envelope(now, forged.clone());
+    let _ = t[b].handle_envelope(now, honest.clone());
+    for i in [a, b] {
+        let v = t[i].violation().unwrap();
+        assert!(
+            matches!(v, Violation::Equivocation { .. }) && v.seat() == x.0,
+            "seat {} blames {v}",
+            i + 1
+        );
+        v.check_signatures(t[i].genesis()).unwrap();
+    }
+}
