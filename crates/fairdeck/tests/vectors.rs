@@ -53,12 +53,14 @@ fn vectors_are_up_to_date() -> TestResult {
         );
     }
     // Every JSON file in the directory is one the generator writes (and so
-    // one the tests below check).
+    // one the tests below check), except the files of other parts of the
+    // spec, which their own crates generate and check.
+    const OTHER_PARTS: &[&str] = &["table.json"];
     names.sort();
     let mut on_disk: Vec<String> = std::fs::read_dir(vectors_dir())?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
+        .filter(|n| n.ends_with(".json") && !OTHER_PARTS.contains(&n.as_str()))
         .collect();
     on_disk.sort();
     assert_eq!(on_disk, names);
