@@ -47,8 +47,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         // A terminal gets the game itself; a pipe or a file gets the log.
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
-            roundtable_tui::run_menu(roundtable_tui::LocalConfig::default())
-                .map(|_| ExitCode::SUCCESS)
+            let config = roundtable_tui::LocalConfig {
+                transcript_dir: data_dir().map(|d| d.join("games")),
+                ..roundtable_tui::LocalConfig::default()
+            };
+            roundtable_tui::run_menu(config).map(|_| ExitCode::SUCCESS)
         }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
@@ -95,4 +98,14 @@ pub(crate) fn parse_options<O: for<'de> serde::Deserialize<'de>>(pairs: &[String
     toml::Value::Table(table)
         .try_into()
         .context("reading the options")
+}
+
+/// The user's roundtable data folder: `$XDG_DATA_HOME/roundtable`, else
+/// `~/.local/share/roundtable`.
+pub(crate) fn data_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("roundtable"))
 }

@@ -2,6 +2,7 @@
 //! is a full peer at its own in-process table (own key, own hash chain,
 //! signed envelopes), so this is the same protocol as a game over the network.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,6 +56,20 @@ pub(crate) fn fresh_seed() -> u64 {
 }
 
 pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
+    // A reader that goes away (`roundtable play | head`) ends the log, not
+    // the program with a panic.
+    match play(args, &mut std::io::stdout().lock()) {
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        other => other,
+    }
+}
+
+fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let players = (0..args.seats)
@@ -74,15 +89,16 @@ pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
         Config::default(),
     )
     .context("setting up the game")?;
-    println!(
+    writeln!(
+        out,
         "Port Royal, {} seats, seed {seed} (replay with --seed {seed})",
         args.seats
-    );
+    )?;
     loop {
         let progress = game.settle()?;
         for applied in game.drain_applied() {
             for e in &applied.events {
-                println!("{e}");
+                writeln!(out, "{e}")?;
             }
         }
         match progress {
@@ -95,21 +111,22 @@ pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
         .result()
         .context("the game ended without a result")?
         .clone();
-    println!("\nResult:");
+    writeln!(out, "\nResult:")?;
     let mut standings = result.standings;
     standings.sort_by_key(|s| (s.rank, s.seat));
     for s in &standings {
-        println!(
+        writeln!(
+            out,
             "  #{} {} ({}): {} VP, {} coins",
             s.rank + 1,
             s.seat,
             game.names()[s.seat.index()],
             s.score,
             s.tie_break
-        );
+        )?;
     }
     if let Some(path) = &args.transcript {
-        println!("transcript: {}", path.display());
+        writeln!(out, "transcript: {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -89,6 +89,10 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         socket: std::env::temp_dir().join(format!("roundtable-e2e-{}.sock", std::process::id())),
     };
     let bin = env!("CARGO_BIN_EXE_roundtable");
+    // The game saves its transcript in the data folder; keep it in a
+    // temporary one and audit it afterwards.
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let xdg = format!("XDG_DATA_HOME={}", data.path().display());
     tmux.run(&[
         "new-session",
         "-d",
@@ -100,6 +104,8 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         "24",
         "-e",
         "NO_COLOR=1",
+        "-e",
+        &xdg,
         bin,
     ])
     .unwrap_or_else(|| panic!("tmux could not start {bin}"));
@@ -163,7 +169,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         "#2",
         "WINNER",
         "Victory points over the turns",
-        "no transcript",
+        "Transcript saved to",
         "Enter start menu",
     ] {
         assert!(
@@ -191,6 +197,24 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         std::thread::sleep(Duration::from_millis(30));
     };
     assert_eq!(status, "0", "exit status");
+    // The game the keyboard played is a valid transcript.
+    let games = data.path().join("roundtable/games");
+    let saved: Vec<_> = std::fs::read_dir(&games)
+        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let audit = Command::new(bin)
+        .arg("audit")
+        .arg(&saved[0])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        audit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&audit.stdout)
+    );
     let after = tmux.screen();
     assert!(
         !after.contains("Ranking"),

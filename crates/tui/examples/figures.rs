@@ -4,8 +4,10 @@
 //!   into a 200x60 (and 80x24) buffer, and a full redraw through crossterm's
 //!   backend into a byte sink (escape codes included, no terminal I/O);
 //! * input-to-redraw latency: a key (Enter: submit the selected move) through
-//!   the keymap, the app's update, the session, a new snapshot and a full
-//!   crossterm redraw; and a key that only moves the selection.
+//!   the keymap, the app's update, the session (your table signs the move and
+//!   the in-process tables take it in), a new snapshot and a full crossterm
+//!   redraw, sampled at every one of your moves through whole games; and a
+//!   key that only moves the selection.
 //!
 //! `cargo run --release -p roundtable-tui --example figures`
 
@@ -16,7 +18,6 @@ use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use roundtable_bots::{Bot, PortRoyalBot};
-use roundtable_engine::Seat;
 use roundtable_port_royal::PortRoyal;
 use roundtable_tui::ui::Ui;
 use roundtable_tui::{App, LocalConfig, LocalSession, Pace, Runner, Session, Theme};
@@ -54,7 +55,7 @@ fn mid_game() -> LocalSession {
     for _ in 0..40 {
         session.poll(Instant::now());
         let snap = session.snapshot();
-        let i = Bot::<PortRoyal>::choose(&mut bot, Seat(0), &snap.view, &snap.legal);
+        let i = Bot::<PortRoyal>::choose(&mut bot, session.me(), &snap.view, &snap.legal);
         let _ = session.submit(snap.legal[i]);
     }
     session.poll(Instant::now());
@@ -106,25 +107,34 @@ fn main() {
         .collect();
     stats("full redraw 200x60 through crossterm", samples);
 
-    // Input to redraw: a fresh runner over a fork of the same moment each
-    // time, so every sample submits the same move.
+    // Input to redraw, at every move of whole games: the key goes through
+    // the keymap and the app to the session, then the screen is redrawn.
     let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
     let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
-    for (name, key) in [
-        ("key to redraw 200x60: Enter (a move)", enter),
-        ("key to redraw 200x60: Down (selection)", down),
-    ] {
-        let samples = (0..n)
-            .map(|_| {
-                let mut runner = Runner::new(app.clone(), Some(Box::new(session.clone())));
-                let mut t = sink_terminal(200, 60);
-                let _ = runner.draw(&mut t);
-                let start = Instant::now();
-                runner.key(&key);
-                let _ = runner.draw(&mut t);
-                start.elapsed()
-            })
-            .collect();
-        stats(name, samples);
+    let (mut moves, mut selections) = (Vec::new(), Vec::new());
+    for seed in 0..4 {
+        let config = LocalConfig {
+            seats: 4,
+            seed: Some(seed),
+            pace: Pace::Instant,
+            ..LocalConfig::default()
+        };
+        let session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut runner = Runner::new(App::at_table(Theme::default()), Some(Box::new(session)));
+        let mut t = sink_terminal(200, 60);
+        for _ in 0..400 {
+            runner.poll(Instant::now());
+            let _ = runner.draw(&mut t);
+            let start = Instant::now();
+            runner.key(&down);
+            let _ = runner.draw(&mut t);
+            selections.push(start.elapsed());
+            let start = Instant::now();
+            runner.key(&enter);
+            let _ = runner.draw(&mut t);
+            moves.push(start.elapsed());
+        }
     }
+    stats("key to redraw 200x60: Enter (a move)", moves);
+    stats("key to redraw 200x60: Down (selection)", selections);
 }

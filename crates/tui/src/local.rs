@@ -1,17 +1,18 @@
-//! A game in this process: you at seat 1, heuristic bots at the others.
+//! A game in this process: you and heuristic bots, every one a full peer.
 //!
-//! Chance is sampled locally from a seeded `ChaCha20Rng` with the protocol's
-//! sampler walk ([`roundtable_engine::sim`]), so a seed names the whole game.
-//! This is the local game until the networked table lands; it implements the
-//! same [`Session`] trait a table-backed session will.
+//! Each seat has its own key, hash chain and table ([`roundtable_local`]):
+//! your moves and the bots' go out as signed envelopes, chance comes from
+//! every seat's reveals, and the game ends with a transcript that
+//! `roundtable audit` accepts — the same protocol as a game over the network.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
-use roundtable_bots::{Bot, PortRoyalBot};
-use roundtable_engine::{Game, Next, Observer, Seat, SetupError, sim};
-use roundtable_port_royal::{Action, Event, Options, PortRoyal};
+use roundtable_bots::PortRoyalBot;
+use roundtable_engine::{Game, Next, Observer, Seat};
+use roundtable_local::{LocalGame, Player, Progress};
+use roundtable_port_royal::{Action, Options, PortRoyal};
+use roundtable_table::Config;
 
 use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Session, Snapshot};
 
@@ -67,6 +68,9 @@ pub struct LocalConfig {
     pub pace: Pace,
     /// Your name at the table.
     pub name: String,
+    /// The folder to save each game's transcript in (as `local-SEED.rts`),
+    /// if anywhere.
+    pub transcript_dir: Option<PathBuf>,
 }
 
 impl Default for LocalConfig {
@@ -77,36 +81,44 @@ impl Default for LocalConfig {
             seed: None,
             pace: Pace::Normal,
             name: "You".into(),
+            transcript_dir: None,
         }
     }
 }
 
-/// Why a local game could not start.
+/// Why a local game could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
-    /// The rules refused the set-up (seat count, options).
-    #[error("cannot set up the game: {0}")]
-    Setup(#[from] SetupError),
+    /// The tables refused the set-up (seat count, options) or failed.
+    #[error("local game: {0}")]
+    Tables(#[from] roundtable_local::LocalError),
+    /// The transcript folder could not be made.
+    #[error("cannot make {dir}: {source}")]
+    Folder {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// Names of the computer players, one per bot seat.
 const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
 
-/// A local game of Port Royal against bots. Cloning it forks the game,
-/// bots and chance included (benchmarks replay one moment many times).
-#[derive(Clone)]
+/// A local game of Port Royal against bots at in-process tables.
 pub struct LocalSession {
-    game: PortRoyal,
+    game: LocalGame<PortRoyal>,
     me: Seat,
-    bots: Vec<Option<PortRoyalBot>>,
-    chance: ChaCha20Rng,
     seed: u64,
-    names: Vec<String>,
     chronicle: Chronicle,
     delay: Duration,
     /// When the bot whose turn it is may move.
     bot_due: Option<Instant>,
-    events: Vec<Event>,
+    /// What the tables wait for once quiet.
+    progress: Progress,
+    transcript: Option<PathBuf>,
+    /// A failure of the tables (a bug), shown instead of the game going on.
+    failure: Option<String>,
 }
 
 impl std::fmt::Debug for LocalSession {
@@ -133,37 +145,49 @@ pub fn fresh_seed() -> u64 {
 }
 
 impl LocalSession {
-    /// Set up a game as `config` says, with chance resolved up to the first
-    /// decision (the start player is drawn).
+    /// Set up a game as `config` says, with the tables settled up to the
+    /// first decision (the start player is drawn).
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
-        let game = PortRoyal::new_game(config.seats, &config.options)?;
         let seed = config.seed.unwrap_or_else(fresh_seed);
-        let me = Seat(0);
-        let names = (0..config.seats)
-            .map(|i| {
-                if Seat(i) == me {
-                    config.name.clone()
-                } else {
-                    BOT_NAMES[usize::from(i - 1) % BOT_NAMES.len()].to_owned()
-                }
-            })
-            .collect();
-        let bots = (0..config.seats)
-            .map(|i| (Seat(i) != me).then(|| PortRoyalBot::new(&config.options)))
-            .collect();
+        let mut players = vec![(config.name.clone(), Player::Human)];
+        for i in 1..config.seats {
+            let name = BOT_NAMES[usize::from(i - 1) % BOT_NAMES.len()].to_owned();
+            players.push((
+                name,
+                Player::Bot(Box::new(PortRoyalBot::new(&config.options))),
+            ));
+        }
+        let transcript = match &config.transcript_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|source| LocalError::Folder {
+                    dir: dir.clone(),
+                    source,
+                })?;
+                Some(dir.join(format!("local-{seed}.rts")))
+            }
+            None => None,
+        };
+        let game = LocalGame::new(
+            &config.options,
+            seed,
+            players,
+            transcript.as_deref(),
+            Config::default(),
+        )?;
+        // Seats follow the players' keys, so "you" may sit anywhere.
+        let me = game.seat_of_player(0).unwrap_or(Seat(0));
         let mut session = LocalSession {
             game,
             me,
-            bots,
-            chance: ChaCha20Rng::seed_from_u64(seed),
             seed,
-            names,
             chronicle: Chronicle::new(),
             delay: config.pace.delay(),
             bot_due: None,
-            events: Vec::new(),
+            progress: Progress::Finished,
+            transcript,
+            failure: None,
         };
-        session.resolve_chance();
+        session.settle();
         Ok(session)
     }
 
@@ -172,88 +196,67 @@ impl LocalSession {
         self.seed
     }
 
-    /// The game's state (for tests and tools; the screen uses snapshots).
+    /// Your seat.
+    pub fn me(&self) -> Seat {
+        self.me
+    }
+
+    /// The game's state at your table (for tests and tools; the screen uses snapshots).
     pub fn game(&self) -> &PortRoyal {
-        &self.game
+        self.game.game()
     }
 
-    fn record(&mut self) {
-        let view = self.game.view(Observer::Spectator);
-        self.chronicle
-            .record(&self.events, &view, &self.names, Some(self.me));
-        self.events.clear();
-    }
-
-    /// Apply chance outcomes until the game needs a decision; `true` if any.
-    fn resolve_chance(&mut self) -> bool {
-        let mut any = false;
-        while let Next::Chance(request) = self.game.next() {
-            let chance = &mut self.chance;
-            let outcome = sim::sample(&request.distribution, &mut |n| {
-                sim::uniform_below(n, &mut || chance.next_u64())
-            });
-            // The outcome was sampled from the game's own request, so the
-            // rules accept it; a refusal would be a bug in the sampler.
-            if self.game.apply_chance(&outcome, &mut self.events).is_err() {
-                break;
-            }
-            any = true;
+    /// Deliver what is in flight and take the applied inputs into the log.
+    fn settle(&mut self) -> bool {
+        match self.game.settle() {
+            Ok(p) => self.progress = p,
+            Err(e) => self.failure = Some(e.to_string()),
         }
-        if any {
-            self.record();
+        let view = self.game.game().view(Observer::Spectator);
+        let names = self.game.names().to_vec();
+        let mut any = false;
+        for applied in self.game.drain_applied() {
+            self.chronicle
+                .record(&applied.events, &view, &names, Some(self.me));
+            any = true;
         }
         any
     }
 
     /// The bot whose decision the game waits for, if any.
     fn bot_to_move(&self) -> Option<Seat> {
-        match self.game.next() {
-            Next::Decision(seat) if seat != self.me => Some(seat),
+        match self.progress {
+            Progress::Bot(seat) if self.failure.is_none() => Some(seat),
             _ => None,
         }
-    }
-
-    fn bot_move(&mut self, seat: Seat) -> bool {
-        let legal = self.game.legal_actions_vec(seat);
-        let view = self.game.view(Observer::Seat(seat));
-        let Some(bot) = self.bots.get_mut(seat.index()).and_then(Option::as_mut) else {
-            return false;
-        };
-        let pick = Bot::<PortRoyal>::choose(bot, seat, &view, &legal);
-        let Some(action) = legal.get(pick).or(legal.first()).copied() else {
-            return false;
-        };
-        let ok = self
-            .game
-            .apply_action(seat, &action, &mut self.events)
-            .is_ok();
-        self.record();
-        ok
     }
 }
 
 impl Session for LocalSession {
     fn snapshot(&self) -> Snapshot {
-        let view = self.game.view(Observer::Seat(self.me));
-        let legal = self.game.legal_actions_vec(self.me);
-        let status = match self.game.next() {
-            Next::Decision(seat) if seat == self.me => None,
-            Next::Decision(seat) => Some(format!(
+        let game = self.game.game();
+        let view = game.view(Observer::Seat(self.me));
+        let legal = game.legal_actions_vec(self.me);
+        let names = self.game.names();
+        let status = match (&self.failure, game.next()) {
+            (Some(f), _) => Some(format!("The tables failed: {f}")),
+            (None, Next::Decision(seat)) if seat == self.me => None,
+            (None, Next::Decision(seat)) => Some(format!(
                 "Waiting for {} (bot)",
-                crate::text::seat_name(&self.names, seat)
+                crate::text::seat_name(names, seat)
             )),
-            Next::Chance(request) => Some(format!("Waiting to {}", request.purpose)),
-            Next::Simultaneous(_) => Some("Waiting for secret choices".into()),
-            Next::Over => None,
+            (None, Next::Chance(request)) => Some(format!("Waiting to {}", request.purpose)),
+            (None, Next::Simultaneous(_)) => Some("Waiting for secret choices".into()),
+            (None, Next::Over) => None,
         };
+        let finished = self.progress == Progress::Finished;
         Snapshot {
             title: format!("Local game, seed {}", self.seed),
             view,
             me: Some(self.me),
             legal,
             log: self.chronicle.log().to_vec(),
-            seats: self
-                .names
+            seats: names
                 .iter()
                 .enumerate()
                 .map(|(i, name)| SeatInfo {
@@ -268,28 +271,32 @@ impl Session for LocalSession {
                 })
                 .collect(),
             vp_by_turn: self.chronicle.vp_by_turn().to_vec(),
-            result: self.game.result(),
+            result: game.result(),
             status,
-            transcript: None,
+            transcript: self
+                .transcript
+                .as_ref()
+                .filter(|_| finished)
+                .map(|p| p.display().to_string()),
         }
     }
 
     fn submit(&mut self, action: Action) -> Result<(), String> {
-        if self.game.next() != Next::Decision(self.me) {
+        if self.game.game().next() != Next::Decision(self.me) {
             return Err("It is not your move.".into());
         }
-        self.game
-            .apply_action(self.me, &action, &mut self.events)
-            .map_err(|e| e.to_string())?;
-        self.record();
-        self.resolve_chance();
+        self.game.submit(self.me, action).map_err(|e| match e {
+            roundtable_table::TableError::Refused { message, .. } => message,
+            other => other.to_string(),
+        })?;
+        self.settle();
         // The bots answer after a pause, so the player sees their own move.
         self.bot_due = None;
         Ok(())
     }
 
     fn poll(&mut self, now: Instant) -> bool {
-        let mut progressed = self.resolve_chance();
+        let mut progressed = self.settle();
         while let Some(seat) = self.bot_to_move() {
             if !self.delay.is_zero() {
                 match self.bot_due {
@@ -301,11 +308,12 @@ impl Session for LocalSession {
                     Some(_) => {}
                 }
             }
-            if !self.bot_move(seat) {
-                break;
+            if let Err(e) = self.game.move_bot(seat) {
+                self.failure = Some(e.to_string());
+                return true;
             }
+            self.settle();
             progressed = true;
-            self.resolve_chance();
             if !self.delay.is_zero() {
                 // One bot move per pause; the next one waits its turn.
                 self.bot_due = Some(now + self.delay);
@@ -326,6 +334,8 @@ impl Session for LocalSession {
 
 #[cfg(test)]
 mod tests {
+    use roundtable_bots::Bot;
+
     use super::*;
 
     fn instant(seats: u8, seed: u64) -> LocalSession {
@@ -356,7 +366,7 @@ mod tests {
                 return;
             }
             assert!(!snap.legal.is_empty(), "instant bots leave only my move");
-            let i = Bot::<PortRoyal>::choose(&mut me, Seat(0), &snap.view, &snap.legal);
+            let i = Bot::<PortRoyal>::choose(&mut me, session.me(), &snap.view, &snap.legal);
             session
                 .submit(snap.legal[i])
                 .unwrap_or_else(|e| panic!("{e}"));
