@@ -930,13 +930,32 @@ impl<G: Game> Table<G> {
         if !local_claimed {
             return true;
         }
-        self.seats.iter().enumerate().any(|(i, s)| {
-            i != seat.index()
-                && s.log
-                    .iter()
-                    .chain(s.buffer.values())
-                    .any(|e| e.envelope.position > position)
-        })
+        (0..self.seats.len()).any(|i| i != seat.index() && self.applied_input_at(i, seat, position))
+    }
+
+    /// Whether seat `author` has shown that it applied `accused`'s input at
+    /// `position`: its envelopes, in order and without a gap, reach one
+    /// written past `position` before any claim against `accused` there. A
+    /// seat that claimed went past by the forfeit (which this table may not
+    /// have completed yet, missing a claim); counting its envelopes as
+    /// evidence made a table apply the forfeited input and fork.
+    fn applied_input_at(&self, author: usize, accused: Seat, position: u64) -> bool {
+        let s = &self.seats[author];
+        let known = s
+            .log
+            .iter()
+            .chain((s.next_seq()..).map_while(|q| s.buffer.get(&q)));
+        for e in known {
+            if matches!(e.envelope.body, Body::StallClaim { accused: a, position: p }
+                if a == accused.0 && p == position)
+            {
+                return false;
+            }
+            if e.envelope.position > position {
+                return true;
+            }
+        }
+        false
     }
 
     /// Check that `signed` was written at the current position on the same

@@ -371,3 +371,59 @@ fn an_equivocation_seen_after_the_fork_it_caused_is_blamed_instead() {
         v.check_signatures(t[i].genesis()).unwrap();
     }
 }
+
+/// A seat that claimed a stalled seat refuses its late input unless another
+/// seat shows it applied it: an envelope written past that position. But an
+/// envelope past it from a seat that had claimed too shows only that this
+/// seat completed the forfeit. Here C claimed X, still misses B's claim,
+/// and sees A's envelopes after A forfeited X, together with X's late move:
+/// C used to apply the move and fork from everyone.
+#[test]
+fn an_envelope_past_a_forfeit_is_no_evidence_of_the_forfeited_input() {
+    let mut t = tables(4);
+    let mut now = 0;
+    let alive = [true; 4];
+    for table in t.iter_mut() {
+        table.handle_timeout(now);
+    }
+    settle(&mut t, &alive, now);
+    let Next::Decision(x) = t[0].game().next() else {
+        panic!("the start player decides")
+    };
+    let x = x.index();
+    let others: Vec<usize> = (0..4).filter(|&i| i != x).collect();
+    let (a, b, c) = (others[0], others[1], others[2]);
+    let p = t[a].position();
+    // X moves too late: its move is held back.
+    let legal = t[x].game().legal_actions_vec(Seat(x as u8));
+    t[x].submit(now, legal[0]).unwrap();
+    let late = outputs(&mut t[x]);
+    // A, B and C time out and claim X.
+    now = TIMEOUT;
+    let mut claims = Vec::new();
+    for &i in &others {
+        t[i].handle_timeout(now);
+        claims.push(outputs(&mut t[i]));
+    }
+    // A hears every claim and forfeits X; what it says next is past p.
+    deliver(&mut t[a], now, &claims[1]);
+    deliver(&mut t[a], now, &claims[2]);
+    assert!(t[a].is_forfeited(Seat(x as u8)));
+    let after = outputs(&mut t[a]);
+    // C hears A (its claim and what came after) and X's move, not B.
+    deliver(&mut t[c], now, &claims[0]);
+    deliver(&mut t[c], now, &after);
+    deliver(&mut t[c], now, &late);
+    let _ = outputs(&mut t[c]);
+    assert!(t[c].violation().is_none());
+    assert_eq!(t[c].position(), p, "C waits for evidence or B's claim");
+    // B's claim arrives: C forfeits X as A did.
+    deliver(&mut t[c], now, &claims[1]);
+    let _ = outputs(&mut t[c]);
+    assert!(t[c].violation().is_none());
+    assert!(t[c].is_forfeited(Seat(x as u8)));
+    let k = t[a].records().len().min(t[c].records().len());
+    assert!(k > p as usize);
+    assert_eq!(t[a].records()[..k], t[c].records()[..k]);
+    let _ = b;
+}
