@@ -177,7 +177,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
             "post-game screen lacks {expected:?}:\n{final_screen}\n{screen}"
         );
     }
-    assert!(screen.contains("1 You"), "{screen}");
+    assert!(screen.contains(" You "), "{screen}");
 
     // q after the game quits at once and leaves the alternate screen.
     tmux.keys(&["q"]);
