@@ -1,0 +1,379 @@
+//! Byzantine peers: every cheat the table must catch with a signed proof or
+//! refuse with an error.
+//!
+//! A cheater plays honestly until its table has applied `after` inputs.
+//! Then, for a cheat that blames, it signs one forged envelope (or two, for
+//! an equivocation) in the slot its honest table would use next, sends it
+//! instead of the honest one and leaves, so that the forgery is the only
+//! evidence there is. A cheat that blames nobody (garbage anyone could send)
+//! is an attack from outside the protocol: the cheater's seat keeps playing
+//! honestly while forged, replayed or foreign envelopes are thrown at every
+//! peer, and the game must still end in agreement.
+
+use roundtable_engine::{Game, Next, Seat};
+use roundtable_port_royal::{Action, TakeMode};
+use roundtable_table::{Body, Envelope, Hash32, Record, Reveal, Signed};
+
+use super::net::{Event, Msg};
+use super::{Power, Role, Sim, legal};
+
+/// A way to cheat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cheat {
+    /// An action signed while another seat is to decide (acting out of turn).
+    OutOfTurn,
+    /// An action the rules refuse at the cheater's decision.
+    IllegalAction,
+    /// Real envelopes with a flipped signature bit, sent by anyone.
+    BadSignature,
+    /// Envelopes naming another seat, signed with the cheater's key.
+    Impersonation,
+    /// Real envelopes signed again for another game of the same players (a
+    /// replay from elsewhere).
+    WrongGame,
+    /// Old envelopes sent again, late, in reverse order.
+    Replay,
+    /// An envelope whose `prev` does not name the seat's previous envelope.
+    BrokenSequence,
+    /// A reveal that is not the next link of the cheater's chain.
+    BadReveal,
+    /// An action that claims a state hash the game does not have (a fork).
+    StateMismatch,
+    /// Two different actions signed for one slot, each sent to some peers.
+    Equivocation,
+}
+
+impl Cheat {
+    /// Every cheat.
+    pub const ALL: [Cheat; 10] = [
+        Cheat::OutOfTurn,
+        Cheat::IllegalAction,
+        Cheat::BadSignature,
+        Cheat::Impersonation,
+        Cheat::WrongGame,
+        Cheat::Replay,
+        Cheat::BrokenSequence,
+        Cheat::BadReveal,
+        Cheat::StateMismatch,
+        Cheat::Equivocation,
+    ];
+
+    /// The violation kinds that correctly blame the cheater, or `None` when
+    /// the cheat must be refused with an error and blame nobody (anyone can
+    /// send garbage, so garbage proves nothing about a seat).
+    pub fn blame_kinds(self) -> Option<&'static [&'static str]> {
+        match self {
+            // Out of turn, the envelope waits until the game next needs the
+            // cheater: at a chance event it is the wrong kind of body, at a
+            // decision it was written at the wrong position.
+            Cheat::OutOfTurn => Some(&["wrong-position", "unexpected-body"]),
+            Cheat::IllegalAction => Some(&["illegal-action"]),
+            Cheat::BrokenSequence => Some(&["broken-sequence"]),
+            Cheat::BadReveal => Some(&["bad-reveal"]),
+            Cheat::StateMismatch => Some(&["state-mismatch"]),
+            Cheat::Equivocation => Some(&["equivocation"]),
+            Cheat::BadSignature | Cheat::Impersonation | Cheat::WrongGame | Cheat::Replay => None,
+        }
+    }
+
+    /// Whether the cheat is garbage thrown from outside the protocol.
+    pub(crate) fn is_attack(self) -> bool {
+        self.blame_kinds().is_none()
+    }
+}
+
+/// Actions to look for an illegal one among.
+const CANDIDATES: [Action; 9] = [
+    Action::Draw,
+    Action::Repel,
+    Action::Keep,
+    Action::Stop,
+    Action::Pass,
+    Action::Claim(0),
+    Action::Claim(4),
+    Action::Take(0, TakeMode::Normal),
+    Action::Take(9, TakeMode::Normal),
+];
+
+fn encode_action(action: &Action) -> Vec<u8> {
+    postcard::to_allocvec(action).expect("actions serialise")
+}
+
+impl Sim {
+    /// Whether attacks need the gossip history.
+    pub(super) fn needs_history(&self) -> bool {
+        self.peers
+            .iter()
+            .any(|p| matches!(p.role, Role::Cheater { cheat, .. } if cheat.is_attack()))
+    }
+
+    /// The cheat peer `i` is ready to carry out now.
+    fn armed(&self, i: usize) -> Option<Cheat> {
+        let p = &self.peers[i];
+        let Role::Cheater { cheat, after } = p.role else {
+            return None;
+        };
+        let table = p.table.as_ref()?;
+        (!p.cheated
+            && p.power == Power::Up
+            && table.position() >= after
+            && table.violation().is_none())
+        .then_some(cheat)
+    }
+
+    /// An envelope with `body` in the slot peer `i`'s table would sign next,
+    /// changed by `tweak`, signed with the seat's key.
+    fn forge(&self, i: usize, body: Body, tweak: impl FnOnce(&mut Envelope)) -> Signed {
+        let seat = self.peers[i].seat;
+        let table = self.peers[i].table.as_ref().expect("a running table");
+        let seq = table.heads()[usize::from(seat)];
+        let prev = seq
+            .checked_sub(1)
+            .and_then(|last| {
+                table
+                    .envelopes_since(seat, last, 1)
+                    .first()
+                    .map(Signed::hash)
+            })
+            .unwrap_or_default();
+        let mut envelope = Envelope {
+            game_id: table.game_id(),
+            seat,
+            seq,
+            prev,
+            position: table.position(),
+            state_hash: Hash32(table.game().state_hash().0),
+            body,
+        };
+        tweak(&mut envelope);
+        envelope.sign(&self.players.secrets[usize::from(seat)].0)
+    }
+
+    /// The body of an honest action: it carries the actor's reveal when the
+    /// action raises a chance event, as the table's own does.
+    fn action_body(&self, i: usize, action: &Action) -> Body {
+        let seat = self.peers[i].seat;
+        let table = self.peers[i].table.as_ref().expect("a running table");
+        let mut after = table.game().clone();
+        let reveal = match after.apply_action(Seat(seat), action, &mut Vec::new()) {
+            Ok(()) if matches!(after.next(), Next::Chance(_)) => {
+                let event = 1 + table
+                    .records()
+                    .iter()
+                    .filter(|r| matches!(r, Record::Chance { .. }))
+                    .count() as u64;
+                let chain = &self.players.secrets[usize::from(seat)].1;
+                chain.reveal(event).ok().map(|link| Reveal { event, link })
+            }
+            _ => None,
+        };
+        Body::Action {
+            action: encode_action(action),
+            reveal,
+        }
+    }
+
+    /// Send forged envelopes, remember them as the evidence, and leave.
+    fn send_forged(&mut self, i: usize, sends: Vec<(usize, Signed)>) {
+        for (to, signed) in sends {
+            if !self.cheat_envelopes.contains(&signed) {
+                self.cheat_envelopes.push(signed.clone());
+            }
+            self.send(i, to, Msg::Envelope(signed.encode()));
+        }
+        self.leave(i);
+    }
+
+    fn others(&self, i: usize) -> Vec<usize> {
+        (0..self.n()).filter(|&j| j != i).collect()
+    }
+
+    /// Cheats carried out at the cheater's own decision, in place of its
+    /// bot's move. Returns whether it cheated.
+    pub(super) fn cheat_at_decision(&mut self, i: usize) -> bool {
+        let Some(cheat) = self.armed(i) else {
+            return false;
+        };
+        let seat = Seat(self.peers[i].seat);
+        let table = self.peers[i].table.as_ref().expect("a running table");
+        let legal = legal(table.game(), seat);
+        let Some(first) = legal.first().copied() else {
+            return false;
+        };
+        let others = self.others(i);
+        let sends = match cheat {
+            Cheat::IllegalAction => {
+                let Some(illegal) = CANDIDATES.iter().find(|a| !legal.contains(a)) else {
+                    return false;
+                };
+                let body = Body::Action {
+                    action: encode_action(illegal),
+                    reveal: None,
+                };
+                let forged = self.forge(i, body, |_| {});
+                others.iter().map(|&to| (to, forged.clone())).collect()
+            }
+            Cheat::StateMismatch => {
+                let body = self.action_body(i, &first);
+                let forged = self.forge(i, body, |e| e.state_hash = Hash32([0xee; 32]));
+                others.iter().map(|&to| (to, forged.clone())).collect()
+            }
+            Cheat::BrokenSequence => {
+                let body = self.action_body(i, &first);
+                let forged = self.forge(i, body, |e| e.prev = Hash32([0xbb; 32]));
+                others.iter().map(|&to| (to, forged.clone())).collect()
+            }
+            Cheat::Equivocation => {
+                let Some(second) = legal.get(1).copied() else {
+                    // One legal action cannot be equivocated usefully; wait
+                    // for a decision with a choice.
+                    return false;
+                };
+                let a = self.forge(i, self.action_body(i, &first), |_| {});
+                let b = self.forge(i, self.action_body(i, &second), |_| {});
+                if others.len() == 1 {
+                    vec![(others[0], a), (others[0], b)]
+                } else {
+                    // Half the table hears one action, half the other: only
+                    // comparing notes reveals the equivocation.
+                    let half = others.len() / 2;
+                    others
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &to)| (to, if k < half { a.clone() } else { b.clone() }))
+                        .collect()
+                }
+            }
+            _ => return false,
+        };
+        self.send_forged(i, sends);
+        true
+    }
+
+    /// Cheats carried out whenever the cheater's table has taken an input.
+    pub(super) fn cheat_after_input(&mut self, i: usize) {
+        if self.armed(i) != Some(Cheat::OutOfTurn) {
+            return;
+        }
+        let seat = Seat(self.peers[i].seat);
+        let table = self.peers[i].table.as_ref().expect("a running table");
+        let Next::Decision(other) = table.game().next() else {
+            return;
+        };
+        if other == seat {
+            return;
+        }
+        // The move the seat to act could make, signed by the cheater.
+        let Some(action) = legal(table.game(), other).first().copied() else {
+            return;
+        };
+        let body = Body::Action {
+            action: encode_action(&action),
+            reveal: None,
+        };
+        let forged = self.forge(i, body, |_| {});
+        let sends = self
+            .others(i)
+            .into_iter()
+            .map(|to| (to, forged.clone()))
+            .collect();
+        self.send_forged(i, sends);
+    }
+
+    /// Replace the cheater's outgoing envelope with a forgery; returns the
+    /// sends when it did.
+    pub(super) fn tamper_outgoing(
+        &mut self,
+        i: usize,
+        signed: &Signed,
+    ) -> Option<Vec<(usize, Signed)>> {
+        if self.armed(i) != Some(Cheat::BadReveal) {
+            return None;
+        }
+        let Body::Reveal(reveal) = signed.envelope.body else {
+            return None;
+        };
+        let mut envelope = signed.envelope.clone();
+        envelope.body = Body::Reveal(Reveal {
+            event: reveal.event,
+            link: [0x5a; 32],
+        });
+        let forged = envelope.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);
+        self.cheat_envelopes.push(forged.clone());
+        Some(
+            self.others(i)
+                .into_iter()
+                .map(|to| (to, forged.clone()))
+                .collect(),
+        )
+    }
+
+    /// Garbage from outside the protocol, thrown at every running peer; the
+    /// attack repeats until the game is over.
+    pub(super) fn attack(&mut self) {
+        let n = self.n();
+        let attackers: Vec<(usize, Cheat)> = (0..n)
+            .filter_map(|i| match self.peers[i].role {
+                Role::Cheater { cheat, after } if cheat.is_attack() => {
+                    let started = self.peers[i]
+                        .table
+                        .as_ref()
+                        .is_none_or(|t| t.position() >= after);
+                    started.then_some((i, cheat))
+                }
+                _ => None,
+            })
+            .collect();
+        for (i, cheat) in attackers {
+            if self.history.is_empty() {
+                break;
+            }
+            let pick = self.rng.below(self.history.len() as u64) as usize;
+            let original = self.history[pick].clone();
+            let garbage: Vec<Signed> = match cheat {
+                Cheat::BadSignature => {
+                    let mut s = original;
+                    let byte = self.rng.below(64) as usize;
+                    s.signature.0[byte] ^= 1 << self.rng.below(8);
+                    vec![s]
+                }
+                Cheat::Impersonation => {
+                    let mut e = original.envelope;
+                    e.seat = ((usize::from(self.peers[i].seat)
+                        + 1
+                        + self.rng.below(n as u64 - 1) as usize)
+                        % n) as u8;
+                    vec![e.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0)]
+                }
+                Cheat::WrongGame => {
+                    let Some(other) = &self.other_game else {
+                        break;
+                    };
+                    let mut e = original.envelope;
+                    e.game_id = other.genesis.proposal.game_id();
+                    // What the same seat signed in the other game.
+                    let key = &other.secrets[usize::from(e.seat)].0;
+                    vec![e.sign(key)]
+                }
+                Cheat::Replay => {
+                    let k = 1 + self.rng.below(20) as usize;
+                    let start = self.rng.below(self.history.len() as u64) as usize;
+                    let mut old: Vec<Signed> =
+                        self.history[start..].iter().take(k).cloned().collect();
+                    old.reverse();
+                    old
+                }
+                _ => Vec::new(),
+            };
+            for signed in garbage {
+                let bytes = signed.encode();
+                for to in 0..n {
+                    // From outside: no partition stops it.
+                    self.send(n, to, Msg::Envelope(bytes.clone()));
+                }
+            }
+        }
+        let interval = self.rng.range(200, 1_500);
+        self.queue.push(self.now + interval, Event::Attack);
+    }
+}

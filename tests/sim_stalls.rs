@@ -1,0 +1,219 @@
+//! Stalls: a peer that stops for good is claimed stalled by the others after
+//! the stall timeout, forfeits and plays on as a zombie, and the game ends
+//! with the forfeit in the audited result; a slow peer, even one slower
+//! than the timeout, never breaks agreement.
+//!
+//! `SIM_GAMES=n` sets the seeds per test, `SIM_SEED=s` replays one seed.
+
+use roundtable_engine::Seat;
+use roundtable_tests::sim::{self, Outcome, Role, SimConfig};
+
+/// Run `config` for every seed and check agreement plus `extra`; fail with a
+/// replay command per broken seed.
+fn check_all(
+    name: &str,
+    seeds: &[u64],
+    config: impl Fn(u64) -> SimConfig + Sync,
+    extra: impl Fn(&Outcome) -> Result<(), String> + Sync,
+) -> Vec<Outcome> {
+    let results = sim::for_seeds(seeds, |seed| {
+        let outcome = sim::run(config(seed));
+        let checked = outcome.check_agreement().and_then(|_| extra(&outcome));
+        (outcome, checked)
+    });
+    let mut failures = Vec::new();
+    let mut outcomes = Vec::new();
+    for (seed, result) in results {
+        match result {
+            Ok((outcome, Ok(()))) => outcomes.push(outcome),
+            Ok((_, Err(e))) | Err(e) => failures.push(format!(
+                "seed {seed}: {e}\n  replay: {}",
+                sim::replay_command("sim_stalls", name, seed)
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} seeds failed:\n{}",
+        failures.len(),
+        seeds.len(),
+        failures.join("\n")
+    );
+    outcomes
+}
+
+/// Every honest peer applied a stall forfeit of each peer that died before
+/// the game ended, and the audit reports it.
+fn dead_are_forfeited(o: &Outcome) -> Result<(), String> {
+    let report = o.check_agreement()?;
+    let ended = o
+        .honest()
+        .filter_map(|p| p.finished_at)
+        .min()
+        .unwrap_or(u64::MAX);
+    let dead: Vec<u8> = o
+        .peers
+        .iter()
+        .filter(|p| matches!(p.role, Role::Dies { at_ms } if at_ms < ended))
+        .map(|p| p.seat.0)
+        .collect();
+    if dead.is_empty() {
+        return Err("the game ended before any peer stopped".into());
+    }
+    for &d in &dead {
+        if !report.forfeited.contains(&(Seat(d), "stalled")) {
+            return Err(format!(
+                "the audit does not report seat {} stalled: {:?}",
+                d + 1,
+                report.forfeited
+            ));
+        }
+        if let Some(p) = o
+            .honest()
+            .find(|p| !p.forfeit_records.iter().any(|&(_, s)| s == Seat(d)))
+        {
+            return Err(format!("{} never forfeited seat {}", p.seat, d + 1));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_peer_that_stops_for_good_forfeits_and_the_game_ends() {
+    let name = "a_peer_that_stops_for_good_forfeits_and_the_game_ends";
+    let seeds = sim::seeds_from_env(50_000, 30);
+    check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = SimConfig::random(seed);
+            let dead = (seed % u64::from(c.seats)) as usize;
+            c.roles = vec![Role::Honest; usize::from(c.seats)];
+            // Early enough that the game is still on.
+            c.roles[dead] = Role::Dies {
+                at_ms: (seed.wrapping_mul(7_919)) % 30_000,
+            };
+            c
+        },
+        dead_are_forfeited,
+    );
+}
+
+/// Peers that stop one after another, each long enough after the last that
+/// its forfeit is complete before the next one goes: the last peer plays
+/// all the zombies to the end.
+#[test]
+fn peers_that_stop_one_after_another_forfeit_and_the_last_plays_on() {
+    let name = "peers_that_stop_one_after_another_forfeit_and_the_last_plays_on";
+    let seeds = sim::seeds_from_env(51_000, 10);
+    check_all(
+        name,
+        &seeds,
+        |seed| all_but_one_stop(seed, 3 * 10_000),
+        dead_are_forfeited,
+    );
+}
+
+/// 3–5 seats, all but one dying `apart_ms` after each other.
+fn all_but_one_stop(seed: u64, apart_ms: u64) -> SimConfig {
+    let mut c = SimConfig::random(seed);
+    c.seats = 3 + (seed % 3) as u8;
+    let last = (seed % u64::from(c.seats)) as usize;
+    c.roles = (0..usize::from(c.seats))
+        .map(|i| {
+            if i == last {
+                Role::Honest
+            } else {
+                Role::Dies {
+                    at_ms: 2_000 + apart_ms * i as u64,
+                }
+            }
+        })
+        .collect();
+    c
+}
+
+/// Two peers that stop within one stall timeout of each other can never be
+/// forfeited: a forfeit needs a claim from every other seat still in, and
+/// the other stopped seat signs none. The survivors wait for ever. This is
+/// a gap in the protocol, not in the simulator (see the package docs for a
+/// proposed rule); the test states the wanted behaviour.
+#[test]
+#[ignore = "protocol gap: a forfeit needs claims from every other seat, so two seats that stop together block the table"]
+fn peers_that_stop_together_are_all_forfeited() {
+    let name = "peers_that_stop_together_are_all_forfeited";
+    let seeds = sim::seeds_from_env(51_500, 5);
+    check_all(
+        name,
+        &seeds,
+        |seed| all_but_one_stop(seed, 1_000),
+        dead_are_forfeited,
+    );
+}
+
+#[test]
+fn a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited() {
+    let name = "a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited";
+    let seeds = sim::seeds_from_env(52_000, 20);
+    check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = SimConfig::random(seed);
+            // Thinking up to half the timeout, on a network whose outages
+            // and delays stay well below the other half.
+            let slow = (seed % u64::from(c.seats)) as usize;
+            c.roles = vec![Role::Honest; usize::from(c.seats)];
+            c.roles[slow] = Role::Slow {
+                think_ms: (c.stall_timeout_ms / 10, c.stall_timeout_ms / 2),
+            };
+            c
+        },
+        |o| match o.honest().find(|p| !p.forfeit_records.is_empty()) {
+            Some(p) => Err(format!(
+                "{} applied forfeits {:?}",
+                p.seat, p.forfeit_records
+            )),
+            None => Ok(()),
+        },
+    );
+}
+
+#[test]
+fn a_peer_slower_than_the_timeout_follows_its_own_forfeit() {
+    let name = "a_peer_slower_than_the_timeout_follows_its_own_forfeit";
+    let seeds = sim::seeds_from_env(53_000, 20);
+    let outcomes = check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = SimConfig::random(seed);
+            let slow = (seed % u64::from(c.seats)) as usize;
+            c.roles = vec![Role::Honest; usize::from(c.seats)];
+            // Often past the timeout, sometimes just at it: the others claim
+            // it while its own move is on the way.
+            c.roles[slow] = Role::Slow {
+                think_ms: (c.stall_timeout_ms / 2, c.stall_timeout_ms * 3 / 2),
+            };
+            c
+        },
+        |_| Ok(()),
+    );
+    let forfeits = outcomes
+        .iter()
+        .filter(|o| o.peers.iter().any(|p| !p.forfeit_records.is_empty()))
+        .count();
+    let rewinds: u32 = outcomes
+        .iter()
+        .flat_map(|o| &o.peers)
+        .map(|p| p.rewinds)
+        .sum();
+    println!(
+        "{name}: {forfeits} of {} games had a forfeit; {rewinds} rewinds",
+        outcomes.len()
+    );
+    assert!(
+        forfeits > 0 || seeds.len() < 5,
+        "the slow peer was never forfeited"
+    );
+}
