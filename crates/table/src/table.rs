@@ -933,6 +933,32 @@ impl<G: Game> Table<G> {
         (0..self.seats.len()).any(|i| i != seat.index() && self.applied_input_at(i, seat, position))
     }
 
+    /// Whether `author`'s next envelope does not fit this table's history
+    /// because the author forfeited a seat at a position where this table
+    /// applied that seat's input: the author claimed it there. That happens
+    /// to the forfeited seat itself when its own late input raced the claims
+    /// (a slow peer, or one that restarts and replays its log), until the
+    /// last claim arrives and the table rewinds. Such an envelope waits; it
+    /// used to be refused as written at a wrong position or state, blaming
+    /// an honest seat.
+    fn written_past_a_forfeit(&self, author: usize) -> bool {
+        let Some(e) = self.seats[author].peek() else {
+            return false;
+        };
+        let position = self.position();
+        if e.envelope.position == position && e.envelope.state_hash == self.current_hash() {
+            return false;
+        }
+        self.claims.iter().any(|(&(accused, q), claimants)| {
+            q < position
+                && claimants.contains_key(&(author as u8))
+                && self
+                    .records
+                    .get(q as usize)
+                    .is_some_and(|r| used_input_of(r, accused))
+        })
+    }
+
     /// Whether seat `author` has shown that it applied `accused`'s input at
     /// `position`: its envelopes, in order and without a gap, reach one
     /// written past `position` before any claim against `accused` there. A
@@ -1026,7 +1052,7 @@ impl<G: Game> Table<G> {
         let Some(body) = self.seats[i].peek().map(|s| s.envelope.body.clone()) else {
             return false;
         };
-        if !self.input_allowed(seat) {
+        if !self.input_allowed(seat) || self.written_past_a_forfeit(i) {
             return false;
         }
         match body {
@@ -1180,7 +1206,7 @@ impl<G: Game> Table<G> {
             let Some(body) = self.seats[i].peek().map(|s| s.envelope.body.clone()) else {
                 continue;
             };
-            if !self.input_allowed(seat) {
+            if !self.input_allowed(seat) || self.written_past_a_forfeit(i) {
                 continue;
             }
             match body {

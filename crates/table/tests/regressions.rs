@@ -427,3 +427,60 @@ fn an_envelope_past_a_forfeit_is_no_evidence_of_the_forfeited_input() {
     assert_eq!(t[a].records()[..k], t[c].records()[..k]);
     let _ = b;
 }
+
+/// The seat forfeited at a position where it had applied its own late move
+/// learns of it from the claims, one by one. Before the last claim arrives
+/// it used to take a claimant's next envelope, written after the forfeit,
+/// refuse it as written at the wrong position and stop, blaming the honest
+/// claimant. Such an envelope now waits until the claims are complete and
+/// the table rewinds.
+#[test]
+fn the_forfeited_seat_waits_for_every_claim_before_judging_what_follows() {
+    let mut t = tables(3);
+    let mut now = 0;
+    let alive = [true; 3];
+    for table in t.iter_mut() {
+        table.handle_timeout(now);
+    }
+    settle(&mut t, &alive, now);
+    let Next::Decision(x) = t[0].game().next() else {
+        panic!("the start player decides")
+    };
+    let x = x.index();
+    let others: Vec<usize> = (0..3).filter(|&i| i != x).collect();
+    let (a, b) = (others[0], others[1]);
+    let p = t[a].position();
+    // X moves too late: its move never gets out.
+    let legal = t[x].game().legal_actions_vec(Seat(x as u8));
+    t[x].submit(now, legal[0]).unwrap();
+    let _late = outputs(&mut t[x]);
+    // A and B claim X, hear each other and forfeit it; the game goes on.
+    now = TIMEOUT;
+    t[a].handle_timeout(now);
+    t[b].handle_timeout(now);
+    let from_a = outputs(&mut t[a]);
+    let from_b = outputs(&mut t[b]);
+    deliver(&mut t[a], now, &from_b);
+    deliver(&mut t[b], now, &from_a);
+    let mut wire_a = from_a;
+    wire_a.extend(outputs(&mut t[a]));
+    let mut wire_b = from_b;
+    wire_b.extend(outputs(&mut t[b]));
+    assert!(t[a].is_forfeited(Seat(x as u8)));
+    assert!(wire_a.iter().any(|s| s.envelope.position > p));
+    // X hears A first: its claim and what it wrote after the forfeit.
+    for s in &wire_a {
+        let _ = t[x].handle_envelope(now, s.clone());
+    }
+    let _ = outputs(&mut t[x]);
+    assert!(t[x].violation().is_none(), "{:?}", t[x].violation());
+    // Then B: the claims are complete, X goes back and forfeits.
+    for s in &wire_b {
+        let _ = t[x].handle_envelope(now, s.clone());
+    }
+    let _ = outputs(&mut t[x]);
+    assert!(t[x].violation().is_none());
+    assert!(t[x].is_forfeited(Seat(x as u8)));
+    let k = t[a].records().len().min(t[x].records().len());
+    assert_eq!(t[a].records()[..k], t[x].records()[..k]);
+}
