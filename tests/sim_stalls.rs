@@ -151,6 +151,52 @@ fn peers_that_stop_together_are_all_forfeited() {
     );
 }
 
+/// A peer down for longer than the stall timeout is forfeited while it is
+/// away; after the restart it replays its log (where it may have applied
+/// its own move that never got out), learns the forfeit from the others'
+/// claims in catch-up, goes back to it if needed, and ends with the same
+/// transcript as a zombie.
+#[test]
+fn a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart() {
+    let name = "a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart";
+    let seeds = sim::seeds_from_env(54_000, 20);
+    let outcomes = check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = SimConfig::random(seed);
+            c.faults.crashes = 1 + (seed % 2) as u32;
+            c.faults.partitions = 0;
+            c.faults.crash_down_ms = (c.stall_timeout_ms * 3 / 2, c.stall_timeout_ms * 3);
+            c.faults.horizon_ms = 60_000;
+            c
+        },
+        |o| {
+            if o.honest().map(|p| p.restarts).sum::<u32>() == 0 {
+                return Err("no peer restarted".into());
+            }
+            Ok(())
+        },
+    );
+    let forfeits = outcomes
+        .iter()
+        .filter(|o| o.peers.iter().any(|p| !p.forfeit_records.is_empty()))
+        .count();
+    let rewinds: u32 = outcomes
+        .iter()
+        .flat_map(|o| &o.peers)
+        .map(|p| p.rewinds)
+        .sum();
+    println!(
+        "{name}: {forfeits} of {} games had a forfeit; {rewinds} rewinds",
+        outcomes.len()
+    );
+    assert!(
+        forfeits > 0 || seeds.len() < 5,
+        "no restarted peer was ever forfeited"
+    );
+}
+
 #[test]
 fn a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited() {
     let name = "a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited";
