@@ -36,7 +36,7 @@ fn run_cheat(
     base: u64,
     check: impl Fn(&Outcome, Seat) -> Result<(), String> + Sync,
 ) {
-    let seeds = sim::seeds_from_env(base, 8);
+    let seeds = sim::seeds_from_env(base, 6);
     let results = sim::for_seeds(&seeds, |seed| {
         let (config, cheater) = with_cheater(seed, cheat);
         let outcome = sim::run(config);

@@ -9,11 +9,12 @@ use std::time::Instant;
 
 use roundtable_tests::sim::{self, Faults, Outcome, SimConfig};
 
-/// Seeds per CI run. Together with the other simulator targets this makes
-/// well over 1,000 full games per run; the figure was chosen from the time
-/// a debug `cargo test` takes on two cores (see the report in the package
-/// docs of `sim`).
-const CI_GAMES: u64 = 600;
+/// Seeds of the random-fault test per CI run: with the other simulator tests
+/// about 370 full games, some three minutes of a debug `cargo test` on two
+/// cores (a game costs about 0.8 s of CPU there: the workspace's own crates
+/// are not optimised in the dev profile). `SIM_GAMES=1000` runs the
+/// thousand games the issue asks for in about seven minutes.
+const CI_GAMES: u64 = 200;
 
 /// Run `configs` and fail with a replay command for every seed that broke
 /// the property.
@@ -89,7 +90,7 @@ fn a_perfect_network_agrees_at_every_table_size() {
 
 #[test]
 fn peers_that_crash_often_resume_from_torn_logs() {
-    let seeds = sim::seeds_from_env(20_000, 24);
+    let seeds = sim::seeds_from_env(20_000, 16);
     check_all(
         "peers_that_crash_often_resume_from_torn_logs",
         &seeds,
@@ -110,7 +111,7 @@ fn peers_that_crash_often_resume_from_torn_logs() {
 
 #[test]
 fn a_lossy_split_network_still_agrees() {
-    let seeds = sim::seeds_from_env(30_000, 24);
+    let seeds = sim::seeds_from_env(30_000, 16);
     check_all(
         "a_lossy_split_network_still_agrees",
         &seeds,
@@ -139,7 +140,7 @@ fn a_lossy_split_network_still_agrees() {
 #[test]
 fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
     let name = "two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit";
-    let seeds = sim::seeds_from_env(40_000, 40);
+    let seeds = sim::seeds_from_env(40_000, 24);
     let results = sim::for_seeds(&seeds, |seed| {
         let mut c = SimConfig::random(seed);
         c.seats = 2;

@@ -81,7 +81,7 @@ fn dead_are_forfeited(o: &Outcome) -> Result<(), String> {
 #[test]
 fn a_peer_that_stops_for_good_forfeits_and_the_game_ends() {
     let name = "a_peer_that_stops_for_good_forfeits_and_the_game_ends";
-    let seeds = sim::seeds_from_env(50_000, 30);
+    let seeds = sim::seeds_from_env(50_000, 12);
     check_all(
         name,
         &seeds,
@@ -105,7 +105,7 @@ fn a_peer_that_stops_for_good_forfeits_and_the_game_ends() {
 #[test]
 fn peers_that_stop_one_after_another_forfeit_and_the_last_plays_on() {
     let name = "peers_that_stop_one_after_another_forfeit_and_the_last_plays_on";
-    let seeds = sim::seeds_from_env(51_000, 10);
+    let seeds = sim::seeds_from_env(51_000, 6);
     check_all(
         name,
         &seeds,
@@ -159,7 +159,7 @@ fn peers_that_stop_together_are_all_forfeited() {
 #[test]
 fn a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart() {
     let name = "a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart";
-    let seeds = sim::seeds_from_env(54_000, 20);
+    let seeds = sim::seeds_from_env(54_000, 10);
     let outcomes = check_all(
         name,
         &seeds,
@@ -200,7 +200,7 @@ fn a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart() {
 #[test]
 fn a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited() {
     let name = "a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited";
-    let seeds = sim::seeds_from_env(52_000, 20);
+    let seeds = sim::seeds_from_env(52_000, 10);
     check_all(
         name,
         &seeds,
@@ -228,7 +228,7 @@ fn a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited() {
 #[test]
 fn a_peer_slower_than_the_timeout_follows_its_own_forfeit() {
     let name = "a_peer_slower_than_the_timeout_follows_its_own_forfeit";
-    let seeds = sim::seeds_from_env(53_000, 20);
+    let seeds = sim::seeds_from_env(53_000, 10);
     let outcomes = check_all(
         name,
         &seeds,

@@ -133,6 +133,10 @@ struct Peer {
     refusals: BTreeMap<String, u64>,
     restarts: u32,
     rewinds: u32,
+    /// Position and envelopes held at the last catch-up tick.
+    last_progress: Option<(u64, u64)>,
+    /// Catch-up ticks so far.
+    ticks: u64,
     /// The cheat was carried out.
     cheated: bool,
 }
@@ -225,6 +229,8 @@ impl Sim {
                     refusals: BTreeMap::new(),
                     restarts: 0,
                     rewinds: 0,
+                    last_progress: None,
+                    ticks: 0,
                     cheated: false,
                 }
             })
@@ -457,12 +463,25 @@ impl Sim {
                 if self.peers[peer].power != Power::Up {
                     return;
                 }
+                // Catch up when nothing moved since the last tick (the table
+                // waits for something that may have been lost), and every
+                // fourth tick anyway; a finished peer only answers.
+                let p = &mut self.peers[peer];
+                let progress = p
+                    .table
+                    .as_ref()
+                    .map(|t| (t.position(), t.heads().iter().sum::<u64>()));
+                let idle = progress == p.last_progress;
+                p.last_progress = progress;
+                p.ticks += 1;
+                let finished = p.table.as_ref().is_some_and(Table::is_finished);
+                let due = !finished && (idle || p.ticks.is_multiple_of(4));
                 // Ask one peer it is connected to (as a connection manager
                 // knows): a crashed peer answers nothing.
                 let up: Vec<usize> = (0..self.n())
                     .filter(|&j| j != peer && self.peers[j].power == Power::Up)
                     .collect();
-                if !up.is_empty() {
+                if due && !up.is_empty() {
                     let to = up[self.rng.below(up.len() as u64) as usize];
                     self.request_sync(peer, Some(to));
                 }
