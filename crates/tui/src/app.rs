@@ -65,9 +65,9 @@ pub const MENU: [(&str, Option<&str>); 7] = [
 ];
 
 /// Rows of the local game set-up.
-pub const SETUP_ROWS: usize = 6;
+pub const SETUP_ROWS: usize = 7;
 /// The set-up row that starts the game.
-pub const SETUP_START: usize = 5;
+pub const SETUP_START: usize = 6;
 
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
@@ -318,6 +318,9 @@ impl App {
                     let i = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2) as i64;
                     s.pace = Pace::ALL[step(i, delta, 0, Pace::ALL.len() as i64 - 1) as usize];
                 }
+                // A choice between two, like the pace, so Enter on it starts
+                // the game as on every "< >" row.
+                5 => s.options.expansion = !s.options.expansion,
                 _ => {}
             },
             Msg::Confirm => match self.setup_selected {

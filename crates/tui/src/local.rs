@@ -375,6 +375,42 @@ mod tests {
     }
 
     #[test]
+    fn an_expansion_game_plays_through_with_contracts_in_the_log() {
+        let config = LocalConfig {
+            seats: 4,
+            seed: Some(11),
+            pace: Pace::Instant,
+            options: Options {
+                expansion: true,
+                ..Options::default()
+            },
+            ..LocalConfig::default()
+        };
+        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut me = PortRoyalBot::new(&config.options);
+        let start = Instant::now();
+        for _ in 0..10_000 {
+            session.poll(start);
+            let snap = session.snapshot();
+            if !snap.live() {
+                let faced = snap
+                    .log
+                    .iter()
+                    .filter(|l| l.text.starts_with("Contract face up"))
+                    .count();
+                assert_eq!(faced, 4, "four contracts laid out");
+                assert!(snap.view.expansion.is_some());
+                return;
+            }
+            let i = Bot::<PortRoyal>::choose(&mut me, session.me(), &snap.view, &snap.legal);
+            session
+                .submit(snap.legal[i])
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        panic!("the game did not end");
+    }
+
+    #[test]
     fn refuses_moves_out_of_turn_and_illegal_moves() {
         let mut session = instant(2, 1);
         session.poll(Instant::now());

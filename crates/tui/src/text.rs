@@ -4,7 +4,8 @@
 
 use roundtable_engine::Seat;
 use roundtable_port_royal::{
-    Action, CardId, CardKind, CoinReason, Colour, Event, PersonKind, TaxKind, View,
+    Action, CardId, CardKind, CoinReason, Colour, ContractId, ContractView, Event, PersonKind,
+    Requirement, TakeMode, TaxKind, View,
 };
 
 /// The letter that stands for a ship colour: Y, B, G, R and K for black
@@ -76,14 +77,16 @@ pub fn card_short(card: CardId) -> String {
             colour,
             swords,
             coins,
-            ..
+            gift,
         } => {
             let swords = match swords {
                 Some(s) => format!("{s}sw"),
                 None => "skull".into(),
             };
+            // The expansion's gift ships give another player a coin.
+            let gift = if gift { " +gift" } else { "" };
             format!(
-                "[{}] {} {swords} {coins}$",
+                "[{}] {} {swords} {coins}${gift}",
                 colour_letter(colour),
                 colour.ship_name()
             )
@@ -197,9 +200,63 @@ pub fn card_name(card: CardId) -> String {
     }
 }
 
+/// What a requirement asks, in a few words ("Captain + Mademoiselle").
+pub fn requirement_words(requirement: Requirement) -> String {
+    match requirement {
+        Requirement::Persons(a, b) if a == b => format!("2 {}s", person_name(a)),
+        Requirement::Persons(a, b) => format!("{} + {}", person_name(a), person_name(b)),
+        Requirement::CheapPersons { count, max_cost } => {
+            format!("{count} persons costing {max_cost}$ or less")
+        }
+        Requirement::Swords(n) => format!("{n} swords"),
+        Requirement::Expeditions(n) => {
+            format!("{n} expedition{}", if n == 1 { "" } else { "s" })
+        }
+        Requirement::PayTaxes => "lose coins to a tax increase".into(),
+        Requirement::Decline { colour, times } => format!(
+            "decline the coins of {times} [{}] {}s",
+            colour_letter(colour),
+            colour.ship_name()
+        ),
+        Requirement::Bust => "go bust as the active player".into(),
+        Requirement::HarborColours { colours, times } => {
+            let when = if times == 1 {
+                String::new()
+            } else {
+                format!(" on {times} turns")
+            };
+            format!("{colours} ship colours in your harbor{when}")
+        }
+        Requirement::RepelAllColours => "repel a ship of every colour".into(),
+    }
+}
+
+/// A contract's printed title ("Frigate Foe").
+pub fn contract_title(contract: ContractId) -> &'static str {
+    contract.contract().title
+}
+
+/// The face-up Foe contract whose requirement a decline of `ship` meets,
+/// and `seat`'s progress cube on it (0 without one).
+fn foe_for(view: &View, seat: Seat, ship: CardId) -> Option<(&ContractView, u8)> {
+    let x = view.expansion.as_ref()?;
+    let colour = ship.ship_colour()?;
+    let contract = x.contract_status.iter().find(|c| {
+        matches!(ContractId::parse(&c.name).map(ContractId::requirement),
+            Some(Requirement::Decline { colour: c, .. }) if c == colour)
+    })?;
+    let step = x
+        .progress
+        .get(seat.index())
+        .and_then(|p| p.iter().find(|p| p.contract == contract.name))
+        .map_or(0, |p| p.step);
+    Some((contract, step))
+}
+
 /// An action as a player reads it in the list of moves. The compensation a
-/// non-active seat pays for every card is said once, by [`compensation`].
-pub fn action_words(action: Action, view: &View, me: Option<Seat>) -> String {
+/// non-active seat pays for every card is said once, by [`compensation`];
+/// `names` name the receiver of a gift ship's coin.
+pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[String]) -> String {
     let my = me.and_then(|s| view.players.get(s.index()));
     let count = |wanted: PersonKind, colour: Option<Colour>| {
         my.map_or(0, |p| {
@@ -245,10 +302,40 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>) -> String {
             ),
             _ => format!("Claim expedition {}", i + 1),
         },
-        Action::Take(i, _) => match view.harbor.get(usize::from(i)).map(|c| (c.0, c.0.kind())) {
+        Action::Take(i, mode) => match view.harbor.get(usize::from(i)).map(|c| (c.0, c.0.kind())) {
             Some((c, CardKind::Ship { colour, coins, .. })) => {
                 let income = usize::from(coins) + count(PersonKind::Trader, Some(colour));
-                format!("Trade {} for {income}$", card_name(c))
+                let gift = |to: Seat| {
+                    let to = if me == Some(to) {
+                        "you".to_owned()
+                    } else {
+                        seat_name(names, to)
+                    };
+                    format!(" and give the gift coin to {to}")
+                };
+                let decline = || {
+                    let progress = me.and_then(|s| foe_for(view, s, c)).map(|(foe, step)| {
+                        let after = step + 1;
+                        if after >= foe.steps {
+                            format!(" (completes {}: {}$)", foe.title, foe.next_coins)
+                        } else {
+                            format!(" ({} {after}/{})", foe.title, foe.steps)
+                        }
+                    });
+                    format!(
+                        "Trade the {}, decline its {income}${}",
+                        card_name(c),
+                        progress.unwrap_or_default()
+                    )
+                };
+                match mode {
+                    TakeMode::Normal => format!("Trade {} for {income}$", card_name(c)),
+                    TakeMode::Gift(to) => {
+                        format!("Trade {} for {income}${}", card_name(c), gift(to))
+                    }
+                    TakeMode::Decline => decline(),
+                    TakeMode::DeclineGift(to) => format!("{}{}", decline(), gift(to)),
+                }
             }
             Some((c, CardKind::Person { cost, vp, .. })) => {
                 let price = usize::from(cost).saturating_sub(count(PersonKind::Mademoiselle, None));
@@ -357,6 +444,10 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
             if *reason == CoinReason::Trade && gained == due {
                 return None;
             }
+            // A contract's coins are in the line that completes it.
+            if *reason == CoinReason::Contract && gained == due {
+                return None;
+            }
             let why = match reason {
                 CoinReason::Trade => "for the ship",
                 CoinReason::Expedition => "for the expedition",
@@ -364,8 +455,10 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
                 CoinReason::JesterEmptyHarbor => "from Jesters (empty harbor)",
                 CoinReason::JesterBust => "from Jesters (a bust)",
                 CoinReason::TaxBonus => "from the tax bonus",
-                #[allow(unreachable_patterns)]
-                _ => "",
+                CoinReason::Gunner => "from Gunners (ships in the harbor)",
+                CoinReason::ViceAdmiral => "from Vice Admirals (3-4 cards in the harbor)",
+                CoinReason::Gift => "from the gift ship",
+                CoinReason::Contract => "for the contract",
             };
             let short = if gained < due {
                 format!(" ({due} due: the piles ran out)")
@@ -434,10 +527,77 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
                 _ => format!("Game over: {} share the win.", who.join(" and ")),
             }
         }
-        // Events the game crate adds later (the expansion's contracts) read
-        // as the game words them until they get their own line here.
-        #[allow(unreachable_patterns)]
-        other => other.to_string(),
+        Event::ContractRevealed { contract } => format!(
+            "Contract face up: {} ({}).",
+            contract_title(*contract),
+            requirement_words(contract.requirement())
+        ),
+        Event::Declined {
+            seat,
+            card,
+            declined,
+        } => format!(
+            "{} the {}, declining its {} for the contract.",
+            says(*seat, "trades", "trade"),
+            card_short(*card),
+            coins(*declined)
+        ),
+        Event::ClerkExtraTake { seat, takes } => format!(
+            "{} take {takes} more card{} (Clerk).",
+            says(*seat, "may", "may"),
+            plural(*takes, "", "s")
+        ),
+        Event::ContractProgress {
+            seat,
+            contract,
+            step,
+            steps,
+        } => format!(
+            "{} a cube on {} {step}/{steps}.",
+            says(*seat, "has", "have"),
+            contract_title(*contract)
+        ),
+        Event::ContractCompleted {
+            seat,
+            contract,
+            coins: paid,
+            vp,
+        } => {
+            let mut gains = Vec::new();
+            if *paid > 0 {
+                gains.push(coins(*paid));
+            }
+            if *vp > 0 {
+                gains.push(format!("{vp} VP"));
+            }
+            let tail = if gains.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", gains.join(" and "))
+            };
+            format!(
+                "{} the contract {}{tail}.",
+                says(*seat, "completes", "complete"),
+                contract_title(*contract)
+            )
+        }
+        Event::KeptAside { seat, card } => format!(
+            "{} the {} aside (Pack of Pirates).",
+            says(*seat, "keeps", "keep"),
+            card_short(*card)
+        ),
+        Event::PackReturned { seat, cards } => {
+            let ships: Vec<String> = cards.iter().map(|c| card_short(*c)).collect();
+            let whose = if you(*seat) {
+                "Your".to_owned()
+            } else {
+                format!("{}'s", seat_name(names, *seat))
+            };
+            format!(
+                "{whose} ships kept aside go to the discard pile: {}.",
+                ships.join(", ")
+            )
+        }
     };
     Some(line)
 }
@@ -456,7 +616,116 @@ fn tax_kind(card: CardId) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use roundtable_engine::{Game, Next, Observer};
+    use roundtable_port_royal::{Options, PortRoyal};
+
     use super::*;
+
+    /// An expansion game after `chance` and `steps` ("SEAT: action").
+    fn expansion_game(seats: u8, chance: &[&str], steps: &[&str]) -> PortRoyal {
+        let options = Options {
+            expansion: true,
+            ..Options::default()
+        };
+        let mut game = PortRoyal::new_game(seats, &options).unwrap_or_else(|e| panic!("{e}"));
+        let mut chance = chance.iter();
+        let mut settle = |game: &mut PortRoyal| {
+            while let Next::Chance(_) = game.next() {
+                let text = chance.next().unwrap_or_else(|| panic!("chance ran out"));
+                let outcome = game
+                    .parse_outcome(text)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                game.apply_chance(&outcome, &mut Vec::new())
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+            }
+        };
+        settle(&mut game);
+        for step in steps {
+            let (seat, action) = step.split_once(": ").unwrap_or_else(|| panic!("{step}"));
+            let seat = Seat(seat.parse::<u8>().unwrap_or_else(|e| panic!("{e}")) - 1);
+            let action = Action::parse(action).unwrap_or_else(|e| panic!("{e}"));
+            game.apply_action(seat, &action, &mut Vec::new())
+                .unwrap_or_else(|e| panic!("{step}: {e}"));
+            settle(&mut game);
+        }
+        game
+    }
+
+    const CONTRACTS: [&str; 5] = [
+        "seat:1",
+        "contract:frigate-foe",
+        "contract:jinx",
+        "contract:tax-officer",
+        "contract:explorer",
+    ];
+
+    #[test]
+    fn decline_and_gift_moves_say_what_they_do() {
+        let names: Vec<String> = ["You", "Anne Bonny", "Mary Read"]
+            .map(String::from)
+            .to_vec();
+        let moves = |ship: &str| {
+            let chance = [&CONTRACTS[..], &[ship]].concat();
+            let game = expansion_game(3, &chance, &["1: draw", "1: stop"]);
+            let view = game.view(Observer::Seat(Seat(0)));
+            game.legal_actions_vec(Seat(0))
+                .iter()
+                .map(|&a| action_words(a, &view, Some(Seat(0)), &names))
+                .collect::<Vec<_>>()
+        };
+        let words = [moves("ship:red:1:1"), moves("ship:red:6:3:gift")].concat();
+        for expected in [
+            "Trade [R] Frigate for 1$",
+            "Trade the [R] Frigate, decline its 1$ (Frigate Foe 1/3)",
+            "Trade [R] Frigate for 3$ and give the gift coin to Mary Read",
+            "Trade the [R] Frigate, decline its 3$ (Frigate Foe 1/3) and give the gift coin to Anne Bonny",
+        ] {
+            assert!(words.iter().any(|w| w == expected), "{expected}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn contract_events_have_their_own_lines() {
+        let names: Vec<String> = ["You", "Anne Bonny"].map(String::from).to_vec();
+        let foe = ContractId::parse("contract:frigate-foe").unwrap_or_else(|| panic!("no foe"));
+        let line = |e: Event| event_line(&e, &names, Some(Seat(0))).unwrap_or_default();
+        assert_eq!(
+            line(Event::ContractCompleted {
+                seat: Seat(1),
+                contract: foe,
+                coins: 6,
+                vp: 1,
+            }),
+            "Anne Bonny completes the contract Frigate Foe: 6$ and 1 VP."
+        );
+        assert_eq!(
+            line(Event::ContractProgress {
+                seat: Seat(0),
+                contract: foe,
+                step: 2,
+                steps: 3,
+            }),
+            "You have a cube on Frigate Foe 2/3."
+        );
+        assert_eq!(
+            line(Event::ContractRevealed { contract: foe }),
+            "Contract face up: Frigate Foe (decline the coins of 3 [R] Frigates)."
+        );
+        // The completion's coins are in its line already.
+        assert_eq!(
+            event_line(
+                &Event::Coins {
+                    seat: Seat(1),
+                    gained: 6,
+                    due: 6,
+                    reason: CoinReason::Contract,
+                },
+                &names,
+                None
+            ),
+            None
+        );
+    }
 
     #[test]
     fn every_card_has_a_short_name_with_its_colour_letter() {

@@ -7,13 +7,16 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 use roundtable_engine::Seat;
-use roundtable_port_royal::{Action, CardId, CardKind, Colour, PersonKind, PlayerView};
+use roundtable_port_royal::{
+    Action, CardId, CardKind, Colour, ContractId, ExpansionView, PersonKind, PlayerView,
+};
 
-use crate::app::{App, MENU, Overlay, SETUP_START, Screen};
+use crate::app::{App, MENU, Overlay, SETUP_ROWS, SETUP_START, Screen};
 use crate::keymap::{self, Context};
 use crate::session::{SeatKind, Snapshot};
 use crate::text::{
-    self, action_words, card_short, colour_letter, expedition_symbols, phase_words, seat_name,
+    self, action_words, card_short, colour_letter, expedition_symbols, phase_words,
+    requirement_words, seat_name,
 };
 use crate::theme::Theme;
 
@@ -181,7 +184,7 @@ fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     let s = &app.setup;
     let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
     let bots = s.seats.saturating_sub(1);
-    let rows: [(String, String); 6] = [
+    let rows: [(String, String); SETUP_ROWS] = [
         (
             format!("Seats               < {} >", s.seats),
             format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
@@ -208,6 +211,13 @@ fn setup(app: &App, area: Rect, buf: &mut Buffer) {
             format!("Bot pace            < {} >", s.pace.words()),
             "pause between bot moves".into(),
         ),
+        (
+            format!(
+                "Expansion           < {} >",
+                if s.options.expansion { "on" } else { "off" }
+            ),
+            "Just One More Contract: contracts, new cards".into(),
+        ),
         ("Start the game".into(), String::new()),
     ];
     let mut lines = vec![Line::raw("")];
@@ -233,10 +243,16 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let [status, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     status_line(s, status, buf, theme);
-    let harbor = harbor_lines(app, s, theme);
     let seats = s.seats.len() as u16;
-    let action_rows = (s.legal.len().max(1) + usize::from(app.notice.is_some())) as u16;
+    let notice = u16::from(app.notice.is_some());
     if main.width < TWO_COLUMNS {
+        let harbor = harbor_lines(app, s, usize::from(main.width), theme);
+        let action_rows = action_items(app, s, usize::from(main.width))
+            .iter()
+            .map(|(_, rows)| rows.len())
+            .sum::<usize>()
+            .max(1) as u16
+            + notice;
         // One column, panels framed by their top border only.
         let harbor_h = (harbor.len() as u16 + 1).min(main.height / 3).max(3);
         let actions_h = (action_rows + 1).clamp(2, main.height / 4 + 1);
@@ -255,10 +271,24 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         let left_w = (main.width * 11 / 20).max(44);
         let [left, right] =
             Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
-        let actions_h = (action_rows + 2).clamp(5, (left.height / 2).max(5));
+        let inner_w = usize::from(left_w.saturating_sub(2));
+        let harbor = harbor_lines(app, s, inner_w, theme);
+        let action_rows = action_items(app, s, inner_w)
+            .iter()
+            .map(|(_, rows)| rows.len())
+            .sum::<usize>()
+            .max(1) as u16
+            + notice;
+        // The expansion's contracts need room in the harbor panel: the moves
+        // take at most a third of the column then, and scroll.
+        let share = if s.view.expansion.is_some() { 3 } else { 2 };
+        let actions_h = (action_rows + 2).clamp(5, (left.height / share).max(5));
         let [h, a] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(actions_h)]).areas(left);
-        let players_h = (seats * 2 + 2).min(right.height.saturating_sub(5));
+        // The expansion gives every player a third line: cubes, contracts
+        // and ships kept aside.
+        let per_seat = if s.view.expansion.is_some() { 3 } else { 2 };
+        let players_h = (seats * per_seat + 2).min(right.height.saturating_sub(5));
         let [p, l] =
             Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
         harbor_panel(s, harbor, h, buf, theme, false);
@@ -349,7 +379,83 @@ fn card_row(n: usize, card: CardId, theme: Theme) -> Line<'static> {
     }
 }
 
-fn harbor_lines(app: &App, s: &Snapshot, theme: Theme) -> Vec<Line<'static>> {
+/// A name cut to its first word ("Anne" for "Anne Bonny"), for lines that
+/// name several players in a narrow panel.
+fn short_name(
+    names: &[String],
+    seat: roundtable_engine::Seat,
+    me: Option<roundtable_engine::Seat>,
+) -> String {
+    if me == Some(seat) {
+        return "You".into();
+    }
+    let full = seat_name(names, seat);
+    full.split_whitespace().next().unwrap_or(&full).to_owned()
+}
+
+/// The face-up contracts, one line each (two when `width` is wide enough
+/// for the requirement in words): title, the coins the next completion
+/// pays, who completed it in order, and every player's progress cube.
+pub fn contract_lines(
+    s: &Snapshot,
+    x: &ExpansionView,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let names = s.names();
+    let wide = width >= 70;
+    let who = |seat| {
+        if wide {
+            if s.me == Some(seat) {
+                "You".to_owned()
+            } else {
+                seat_name(&names, seat)
+            }
+        } else {
+            short_name(&names, seat, s.me)
+        }
+    };
+    let mut lines = vec![Line::styled(
+        format!(" Contracts ({} face down)", x.contract_pile),
+        theme.title(),
+    )];
+    if x.contract_status.is_empty() {
+        lines.push(Line::styled("   (being laid out)", theme.dim()));
+    }
+    for c in &x.contract_status {
+        let mut text = format!("{} {}$", c.title, c.next_coins);
+        if let (true, Some(id)) = (wide, ContractId::parse(&c.name)) {
+            text.push_str(&format!(" ({})", requirement_words(id.requirement())));
+        }
+        if !c.completed_by.is_empty() {
+            let done: Vec<String> = c.completed_by.iter().map(|seat| who(seat.0)).collect();
+            text.push_str(&format!(" done: {}", done.join(", ")));
+        }
+        let progress: Vec<String> = x
+            .progress
+            .iter()
+            .enumerate()
+            .filter_map(|(i, cubes)| {
+                let step = cubes.iter().find(|p| p.contract == c.name)?.step;
+                Some(format!(
+                    "{} {step}/{}",
+                    who(roundtable_engine::Seat(i as u8)),
+                    c.steps
+                ))
+            })
+            .collect();
+        if !progress.is_empty() {
+            text.push_str(&format!("; {}", progress.join(", ")));
+        }
+        // Wrapped, not cut: the progress cubes come last and matter.
+        for row in wrap(&text, width.saturating_sub(3)) {
+            lines.push(Line::from(format!("   {row}")));
+        }
+    }
+    lines
+}
+
+fn harbor_lines(app: &App, s: &Snapshot, width: usize, theme: Theme) -> Vec<Line<'static>> {
     let v = &s.view;
     let pointed = pointed_card(app, s);
     let mut lines = Vec::new();
@@ -395,6 +501,9 @@ fn harbor_lines(app: &App, s: &Snapshot, theme: Theme) -> Vec<Line<'static>> {
             lines.push(line);
         }
     }
+    if let Some(x) = &v.expansion {
+        lines.extend(contract_lines(s, x, width, theme));
+    }
     lines
 }
 
@@ -438,12 +547,20 @@ fn harbor_panel(
 pub fn abilities(p: &PlayerView) -> String {
     let mut count = [0u32; 14];
     let mut traders = String::new();
+    let mut clerks = String::new();
     for person in &p.persons {
         if let CardKind::Person { kind, colour, .. } = person.0.kind() {
             count[kind as usize] += 1;
-            if let (PersonKind::Trader, Some(c)) = (kind, colour) {
-                traders.push(' ');
-                traders.push(colour_letter(c));
+            match (kind, colour) {
+                (PersonKind::Trader, Some(c)) => {
+                    traders.push(' ');
+                    traders.push(colour_letter(c));
+                }
+                (PersonKind::Clerk, Some(c)) => {
+                    clerks.push(' ');
+                    clerks.push(colour_letter(c));
+                }
+                _ => {}
             }
         }
     }
@@ -454,6 +571,9 @@ pub fn abilities(p: &PlayerView) -> String {
     if !traders.is_empty() {
         parts.push(format!("trader{traders}"));
     }
+    if !clerks.is_empty() {
+        parts.push(format!("clerk{clerks}"));
+    }
     let named = [
         (PersonKind::Governor, "gov"),
         (PersonKind::Mademoiselle, "mlle"),
@@ -463,6 +583,8 @@ pub fn abilities(p: &PlayerView) -> String {
         (PersonKind::Priest, "cross"),
         (PersonKind::Settler, "house"),
         (PersonKind::Jack, "jack"),
+        (PersonKind::Gunner, "gunner"),
+        (PersonKind::ViceAdmiral, "vice adm"),
     ];
     for (kind, word) in named {
         let n = count[kind as usize];
@@ -478,6 +600,39 @@ pub fn abilities(p: &PlayerView) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// A player's part of the expansion: free cubes, completed contracts (and
+/// their points) and ships kept aside for Pack of Pirates.
+pub fn contract_details(p: &PlayerView, x: &ExpansionView, seat: usize) -> String {
+    let cubes = x.cubes.get(seat).copied().unwrap_or(0);
+    let mut parts = vec![format!("cubes {cubes}")];
+    let done: Vec<&str> = p
+        .contracts
+        .iter()
+        .filter_map(|c| ContractId::parse(c).map(text::contract_title))
+        .collect();
+    if !done.is_empty() {
+        let vp = x.contract_vp.get(seat).copied().unwrap_or(0);
+        let vp = if vp > 0 {
+            format!(" ({vp}VP)")
+        } else {
+            String::new()
+        };
+        parts.push(format!("{}{vp}", done.join(", ")));
+    }
+    let aside: Vec<String> = x
+        .kept_aside
+        .get(seat)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.0.ship_colour())
+        .map(|c| colour_letter(c).to_string())
+        .collect();
+    if !aside.is_empty() {
+        parts.push(format!("aside {}", aside.join(" ")));
+    }
+    parts.join(", ")
 }
 
 fn clock(d: std::time::Duration) -> String {
@@ -525,12 +680,19 @@ fn players_panel(s: &Snapshot, compact: bool, area: Rect, buf: &mut Buffer, them
             about.push_str(&format!(" {}", clock(t)));
         }
         let details = format!("{about}: {}", abilities(p));
+        let contracts = v.expansion.as_ref().map(|x| contract_details(p, x, i));
         if compact {
             spans.push(Span::styled(format!(" {details}"), theme.dim()));
+            if let Some(c) = contracts {
+                spans.push(Span::styled(format!("; {c}"), theme.dim()));
+            }
             lines.push(Line::from(spans));
         } else {
             lines.push(Line::from(spans));
             lines.push(Line::styled(format!("   {details}"), theme.dim()));
+            if let Some(c) = contracts {
+                lines.push(Line::styled(format!("   {c}"), theme.dim()));
+            }
         }
     }
     Paragraph::new(lines)
@@ -556,18 +718,42 @@ fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact:
         let rows = usize::from(area.height.saturating_sub(frame))
             .saturating_sub(usize::from(app.notice.is_some()))
             .max(1);
-        let first = (app.action_selected + 1).saturating_sub(rows);
-        for (i, &action) in s.legal.iter().enumerate().skip(first).take(rows) {
-            let mut words = action_words(action, &s.view, s.me);
-            if let (Action::Draw, Some(me)) = (action, s.me) {
-                let risk = roundtable_bots::bust_chance(&s.view, me);
-                words.push_str(&format!(" (bust risk {:.0}%)", risk * 100.0));
+        let width = usize::from(area.width.saturating_sub(if compact { 0 } else { 2 }));
+        let items = action_items(app, s, width);
+        // Scroll so that the selected move shows whole: drop moves from the
+        // top until the rows up to it fit.
+        let selected = app.action_selected.min(items.len().saturating_sub(1));
+        let mut first = 0;
+        while first < selected
+            && items[first..=selected]
+                .iter()
+                .map(|(_, r)| r.len())
+                .sum::<usize>()
+                > rows
+        {
+            first += 1;
+        }
+        let mut used = 0;
+        for (is_selected, wrapped) in &items[first..] {
+            for (k, row) in wrapped.iter().enumerate() {
+                if used == rows {
+                    break;
+                }
+                let text = if k == 0 {
+                    row.clone()
+                } else {
+                    row.trim_start().to_owned()
+                };
+                let line = if k == 0 {
+                    choice(*is_selected, text, theme)
+                } else if *is_selected {
+                    Line::styled(format!("      {text}"), theme.selected())
+                } else {
+                    Line::from(format!("      {text}"))
+                };
+                lines.push(line);
+                used += 1;
             }
-            lines.push(choice(
-                i == app.action_selected,
-                format!("{} {words}", i + 1),
-                theme,
-            ));
         }
     }
     if let Some(notice) = &app.notice {
@@ -586,6 +772,26 @@ fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact:
     Paragraph::new(lines)
         .block(frame.title(Span::styled(format!(" {title} "), title_style)))
         .render(area, buf);
+}
+
+/// The legal moves in words, each wrapped to `width` (less the selection
+/// mark): whether it is selected, and its rows.
+fn action_items(app: &App, s: &Snapshot, width: usize) -> Vec<(bool, Vec<String>)> {
+    let names = s.names();
+    s.legal
+        .iter()
+        .enumerate()
+        .map(|(i, &action)| {
+            let mut words = action_words(action, &s.view, s.me, &names);
+            if let (Action::Draw, Some(me)) = (action, s.me) {
+                let risk = roundtable_bots::bust_chance(&s.view, me);
+                words.push_str(&format!(" (bust risk {:.0}%)", risk * 100.0));
+            }
+            // Continuation rows line up under the words, past "> 12 ".
+            let rows = wrap(&format!("{} {words}", i + 1), width.saturating_sub(6));
+            (i == app.action_selected, rows)
+        })
+        .collect()
 }
 
 /// Word-wrap `text` to `width` columns; continuation lines are indented.
@@ -906,6 +1112,9 @@ pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
         "3$: coins; 1VP: victory points",
         "> marks the active seat and the selected move",
         "a second ship of a colour in the harbor is a bust",
+        "+gift: trading it gives a player of your choice 1$",
+        "a contract's 6$: what the next to complete it gains",
+        "Frigate Foe 2/3: a progress cube on step 2 of 3",
     ] {
         lines.push(Line::from(format!("  {text}")));
     }

@@ -59,6 +59,40 @@ fn table_discover() {
 }
 
 #[test]
+fn table_with_the_expansion() {
+    let snap = expansion_table();
+    let mut app = table_app(&snap);
+    app.update(Msg::Down, Some(&snap));
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    for words in [
+        "Frigate Foe 6$",
+        "Trade the [R] Frigate, decline its",
+        "cubes 1",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    assert_snapshot!("expansion_table_80x24", t.backend());
+    let t = render(&app, Some(&snap), 200, 60);
+    let text = screen_text(&t);
+    for words in [
+        "Frigate Foe 6$ (decline the coins of 3 [R] Frigates) done: Mary Read; You 1/3, Calico Jack 2/3",
+        "(Frigate Foe 2/3)",
+        "and give the gift coin to Anne Bonny",
+        "Calico Jack keeps the [K] Galleon 2sw 1$ aside (Pack of Pirates).",
+        "You complete the contract Jinx: 1$.",
+        "aside B K",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    assert_snapshot!("expansion_table_200x60", t.backend());
+    assert_snapshot!(
+        "expansion_table_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
+}
+
+#[test]
 fn terminal_too_small() {
     let snap = table();
     let app = table_app(&snap);
@@ -183,7 +217,13 @@ fn post_game() {
 
 #[test]
 fn every_size_renders_without_panicking() {
-    let snaps = [table(), repel_or_keep(), trade_not_active(), game_over()];
+    let snaps = [
+        table(),
+        repel_or_keep(),
+        trade_not_active(),
+        game_over(),
+        expansion_table(),
+    ];
     for snap in &snaps {
         let app = table_app(snap);
         for w in (1..=120).step_by(7) {

@@ -342,3 +342,196 @@ pub fn rows(terminal: &Terminal<TestBackend>) -> Vec<String> {
 pub fn screen_text(terminal: &Terminal<TestBackend>) -> String {
     rows(terminal).join("\n")
 }
+
+fn contract(
+    name: &str,
+    completed_by: &[u8],
+    next_coins: u32,
+) -> roundtable_port_royal::ContractView {
+    let id = roundtable_port_royal::ContractId::parse(name)
+        .unwrap_or_else(|| panic!("no contract {name}"));
+    roundtable_port_royal::ContractView {
+        name: name.to_owned(),
+        title: id.contract().title,
+        completed_by: completed_by.iter().map(|&s| SeatNumber(seat(s))).collect(),
+        next_coins,
+        steps: id.requirement().steps(),
+        active_only: id.requirement().active_only(),
+    }
+}
+
+fn progress(contract: &str, step: u8) -> roundtable_port_royal::ProgressView {
+    roundtable_port_royal::ProgressView {
+        contract: contract.to_owned(),
+        step,
+    }
+}
+
+/// A 4-seat table with "Just One More Contract": your Trade & Hire at turn
+/// 11, a Frigate you may decline for Frigate Foe, a gift ship, contracts
+/// completed and in progress, ships kept aside for Pack of Pirates.
+pub fn expansion_table() -> Snapshot {
+    let mut s = table();
+    let mut view = PortRoyal::new_game(
+        4,
+        &Options {
+            expansion: true,
+            ..Options::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .view(Observer::Seat(seat(0)));
+    view.active = SeatNumber(seat(0));
+    view.phase = "trade";
+    view.turn = 11;
+    view.taker = Some(SeatNumber(seat(0)));
+    view.takes_left = Some(2);
+    view.harbor = vec![
+        card("ship:red:3:2"),
+        card("ship:yellow:4:3:gift"),
+        card("person:clerk:red:6:2"),
+        card("person:gunner:4:1"),
+        card("ship:green:1:1"),
+    ];
+    view.expeditions = vec![card("expedition:anchor+anchor")];
+    view.draw_pile = 48;
+    view.discard_pile = 31;
+    let mut players = s.view.players.clone();
+    players[0].persons.push(card("person:vice-admiral:5:1"));
+    players[0].vp += 1;
+    players[0].contracts = vec!["contract:jinx".into()];
+    players[1].contracts = vec!["contract:jinx".into(), "contract:lady-killer".into()];
+    players[1].vp += 1;
+    players[2].persons.push(card("person:clerk:yellow:4:1"));
+    players[2].vp += 1;
+    players[3].contracts = vec!["contract:frigate-foe".into()];
+    view.players = players;
+    view.contracts = [
+        "contract:frigate-foe",
+        "contract:jinx",
+        "contract:lady-killer",
+        "contract:pack-of-pirates",
+    ]
+    .map(String::from)
+    .to_vec();
+    let x = view
+        .expansion
+        .as_mut()
+        .unwrap_or_else(|| panic!("an expansion game has an expansion view"));
+    x.contract_status = vec![
+        contract("contract:frigate-foe", &[3], 6),
+        contract("contract:jinx", &[1, 0], 1),
+        contract("contract:lady-killer", &[1], 2),
+        contract("contract:pack-of-pirates", &[], 3),
+    ];
+    x.contract_pile = 12;
+    x.cubes = vec![1, 1, 2, 2];
+    x.progress = vec![
+        vec![progress("contract:frigate-foe", 1)],
+        vec![],
+        vec![progress("contract:frigate-foe", 2)],
+        vec![],
+    ];
+    x.kept_aside = vec![
+        vec![],
+        vec![],
+        vec![card("ship:blue:1:1"), card("ship:black:2:1")],
+        vec![],
+    ];
+    x.contract_vp = vec![0, 1, 0, 0];
+    let names = s.names();
+    let mut chronicle = Chronicle::new();
+    let c = |n: &str| {
+        roundtable_port_royal::ContractId::parse(n).unwrap_or_else(|| panic!("no contract {n}"))
+    };
+    let events = vec![
+        Event::ContractRevealed {
+            contract: c("contract:frigate-foe"),
+        },
+        Event::TurnStarted {
+            seat: seat(2),
+            turn: 10,
+        },
+        Event::Repelled {
+            seat: seat(2),
+            card: card("ship:black:2:1").0,
+        },
+        Event::KeptAside {
+            seat: seat(2),
+            card: card("ship:black:2:1").0,
+        },
+        Event::Stopped { seat: seat(2) },
+        Event::Declined {
+            seat: seat(2),
+            card: card("ship:red:1:1").0,
+            declined: 1,
+        },
+        Event::ContractProgress {
+            seat: seat(2),
+            contract: c("contract:frigate-foe"),
+            step: 2,
+            steps: 3,
+        },
+        Event::Traded {
+            seat: seat(0),
+            card: card("ship:yellow:4:3:gift").0,
+            income: 3,
+        },
+        Event::Coins {
+            seat: seat(0),
+            gained: 3,
+            due: 3,
+            reason: CoinReason::Trade,
+        },
+        Event::Coins {
+            seat: seat(3),
+            gained: 1,
+            due: 1,
+            reason: CoinReason::Gift,
+        },
+        Event::TurnStarted {
+            seat: seat(0),
+            turn: 11,
+        },
+        Event::Bust {
+            seat: seat(0),
+            card: card("ship:green:1:1").0,
+        },
+        Event::ContractCompleted {
+            seat: seat(0),
+            contract: c("contract:jinx"),
+            coins: 1,
+            vp: 0,
+        },
+        Event::Coins {
+            seat: seat(0),
+            gained: 1,
+            due: 1,
+            reason: CoinReason::Contract,
+        },
+        Event::Coins {
+            seat: seat(0),
+            gained: 1,
+            due: 1,
+            reason: CoinReason::ViceAdmiral,
+        },
+        Event::ClerkExtraTake {
+            seat: seat(2),
+            takes: 1,
+        },
+    ];
+    chronicle.record(&events, &view, &names, Some(seat(0)));
+    s.log = chronicle.log().to_vec();
+    s.legal = vec![
+        Action::Take(0, TakeMode::Normal),
+        Action::Take(0, TakeMode::Decline),
+        Action::Take(1, TakeMode::Gift(seat(1))),
+        Action::Take(1, TakeMode::Gift(seat(2))),
+        Action::Take(1, TakeMode::Gift(seat(3))),
+        Action::Take(3, TakeMode::Normal),
+        Action::Take(4, TakeMode::Normal),
+        Action::Pass,
+    ];
+    s.view = view;
+    s
+}
