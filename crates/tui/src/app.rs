@@ -3,10 +3,13 @@
 //! only [`App::update`] and [`App::observe`] change it, and neither touches
 //! the game: moves leave as [`Effect`]s for the runner to submit.
 
+use std::path::PathBuf;
+
 use roundtable_port_royal::Action;
 
 use crate::keymap::{Context, Msg};
 use crate::local::{LocalConfig, Pace};
+use crate::replay::{ReplayStatus, Seek};
 use crate::session::Snapshot;
 use crate::theme::Theme;
 
@@ -23,6 +26,10 @@ pub enum Screen {
     Log,
     /// After the game.
     PostGame,
+    /// Typing the path of a transcript to replay.
+    ReplayPrompt,
+    /// Stepping through a transcript.
+    Replay,
 }
 
 /// Something shown over the screen.
@@ -44,10 +51,14 @@ pub enum Effect {
     Start(LocalConfig),
     /// Submit this seat's move.
     Submit(Action),
-    /// Leave the finished game for the start menu.
+    /// Leave the finished game (or the replay) for the start menu.
     Leave,
     /// Quit the program.
     Quit,
+    /// Open the transcript at this path and replay it.
+    OpenReplay(PathBuf),
+    /// Move through the replay.
+    Seek(Seek),
 }
 
 /// Why a start-menu entry is not available yet.
@@ -60,9 +71,12 @@ pub const MENU: [(&str, Option<&str>); 7] = [
     ("Join a table by ticket", Some(NEEDS_TABLE)),
     ("Tables on this LAN", Some(NEEDS_TABLE)),
     ("Watch a table", Some(NEEDS_TABLE)),
-    ("Replay a transcript", Some(NEEDS_TABLE)),
+    ("Replay a transcript", None),
     ("Quit", None),
 ];
+
+/// The start-menu entry that replays a transcript.
+pub const MENU_REPLAY: usize = 5;
 
 /// Rows of the local game set-up.
 pub const SETUP_ROWS: usize = 7;
@@ -95,6 +109,10 @@ pub struct App {
     pub theme: Theme,
     /// Whether there is a start menu to return to after a game.
     pub has_menu: bool,
+    /// Where the replay shown stands, when one is.
+    pub replay: Option<ReplayStatus>,
+    /// The path typed at the replay prompt.
+    pub prompt: String,
     /// The legal actions the selection refers to.
     last_legal: Vec<Action>,
 }
@@ -113,8 +131,20 @@ impl App {
             log_scroll: 0,
             theme,
             has_menu: true,
+            replay: None,
+            prompt: String::new(),
             last_legal: Vec::new(),
         }
+    }
+
+    /// A front end that starts at a replay, with no start menu behind it.
+    pub fn at_replay(theme: Theme, status: ReplayStatus) -> Self {
+        let mut app = App {
+            has_menu: false,
+            ..App::with_menu(LocalConfig::default(), theme)
+        };
+        app.entered_replay(status);
+        app
     }
 
     /// A front end that starts at the table of a game already under way.
@@ -144,6 +174,8 @@ impl App {
             Screen::Table => Context::Table,
             Screen::Log => Context::Log,
             Screen::PostGame => Context::PostGame,
+            Screen::ReplayPrompt => Context::Prompt,
+            Screen::Replay => Context::Replay,
         }
     }
 
@@ -171,11 +203,21 @@ impl App {
         self.last_legal.clear();
     }
 
-    /// The game was left: back to the menu.
+    /// A replay opened: show it.
+    pub fn entered_replay(&mut self, status: ReplayStatus) {
+        self.screen = Screen::Replay;
+        self.overlay = None;
+        self.notice = None;
+        self.log_scroll = 0;
+        self.replay = Some(status);
+    }
+
+    /// The game (or the replay) was left: back to the menu.
     pub fn left_game(&mut self) {
         self.screen = Screen::Menu;
         self.overlay = None;
         self.notice = None;
+        self.replay = None;
     }
 
     /// Apply one message; `snap` is the game as last seen, if there is one.
@@ -231,7 +273,10 @@ impl App {
                 return None;
             }
             Msg::Quit => {
-                return self.quit(live && matches!(self.screen, Screen::Table | Screen::Log));
+                // A replay is never live: nothing is lost by quitting it.
+                let playing =
+                    self.replay.is_none() && matches!(self.screen, Screen::Table | Screen::Log);
+                return self.quit(live && playing);
             }
             _ => {}
         }
@@ -249,9 +294,50 @@ impl App {
                     self.screen = Screen::Log;
                     None
                 }
+                Msg::Replay => match snap.and_then(|s| s.transcript.as_ref()) {
+                    Some(path) => Some(Effect::OpenReplay(PathBuf::from(path))),
+                    None => {
+                        self.notice = Some("This game saved no transcript to replay.".into());
+                        None
+                    }
+                },
+                _ => None,
+            },
+            Screen::ReplayPrompt => self.update_prompt(msg),
+            Screen::Replay => match msg {
+                Msg::Seek(seek) => Some(Effect::Seek(seek)),
+                Msg::Log => {
+                    self.screen = Screen::Log;
+                    None
+                }
+                Msg::Back if self.has_menu => Some(Effect::Leave),
+                Msg::Back => Some(Effect::Quit),
                 _ => None,
             },
         }
+    }
+
+    fn update_prompt(&mut self, msg: Msg) -> Option<Effect> {
+        match msg {
+            Msg::Type(c) => self.prompt.push(c),
+            Msg::Erase => {
+                self.prompt.pop();
+            }
+            Msg::Back => {
+                self.screen = Screen::Menu;
+                self.notice = None;
+            }
+            Msg::Confirm => {
+                let path = self.prompt.trim();
+                if path.is_empty() {
+                    self.notice = Some("Type the path of a transcript file.".into());
+                } else {
+                    return Some(Effect::OpenReplay(PathBuf::from(path)));
+                }
+            }
+            _ => {}
+        }
+        None
     }
 
     fn quit(&mut self, ask: bool) -> Option<Effect> {
@@ -288,6 +374,15 @@ impl App {
             (0, None) => {
                 self.notice = None;
                 self.screen = Screen::Setup;
+                None
+            }
+            (MENU_REPLAY, None) => {
+                self.notice = None;
+                self.screen = Screen::ReplayPrompt;
+                // Start in the folder local games save their transcripts in.
+                if let (true, Some(dir)) = (self.prompt.is_empty(), &self.setup.transcript_dir) {
+                    self.prompt = format!("{}/", dir.display());
+                }
                 None
             }
             _ => Some(Effect::Quit),
@@ -380,7 +475,9 @@ impl App {
                 self.scroll_log(msg, snap, LOG_PAGE * 3)
             }
             Msg::Back | Msg::Log => {
-                self.screen = if snap.is_some_and(Snapshot::live) {
+                self.screen = if self.replay.is_some() {
+                    Screen::Replay
+                } else if snap.is_some_and(Snapshot::live) {
                     Screen::Table
                 } else {
                     Screen::PostGame

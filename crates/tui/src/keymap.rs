@@ -4,6 +4,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::replay::Seek;
+
 /// What a key asks for; the app's update function gives it meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Msg {
@@ -41,6 +43,14 @@ pub enum Msg {
     Yes,
     /// Answer no.
     No,
+    /// Move through a replay.
+    Seek(Seek),
+    /// Replay the game just finished from its transcript.
+    Replay,
+    /// Type a character into a text field.
+    Type(char),
+    /// Erase the last character of a text field.
+    Erase,
 }
 
 /// Where the keys are pressed: each screen and overlay has its own bindings.
@@ -60,22 +70,28 @@ pub enum Context {
     Help,
     /// "Quit the game?"
     ConfirmQuit,
+    /// Stepping through a transcript.
+    Replay,
+    /// Typing a transcript's path: every printable key is text.
+    Prompt,
 }
 
 impl Context {
     /// Every context, in the order the help screen lists them.
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 9] = [
         Context::Menu,
         Context::Setup,
         Context::Table,
         Context::Log,
         Context::PostGame,
+        Context::Replay,
+        Context::Prompt,
         Context::Help,
         Context::ConfirmQuit,
     ];
 
-    fn bit(self) -> u8 {
-        1 << (self as u8)
+    fn bit(self) -> u16 {
+        1 << (self as u16)
     }
 
     /// The context's name on the help screen.
@@ -88,6 +104,8 @@ impl Context {
             Context::PostGame => "After the game",
             Context::Help => "Help",
             Context::ConfirmQuit => "Quit?",
+            Context::Replay => "Replaying a transcript",
+            Context::Prompt => "Typing a path",
         }
     }
 }
@@ -101,6 +119,8 @@ pub enum Keys {
     Digits,
     /// This key with Ctrl held.
     Ctrl(char),
+    /// Any printable character, giving [`Msg::Type`].
+    Text,
 }
 
 /// One line of the keymap.
@@ -114,7 +134,7 @@ pub struct Binding {
     pub desc: &'static str,
     /// The message it sends (for digits, `Pick(0)` stands for any digit).
     pub msg: Msg,
-    contexts: u8,
+    contexts: u16,
     /// Whether the hint bar shows it.
     pub hint: bool,
 }
@@ -138,28 +158,32 @@ impl Binding {
             Keys::Ctrl(c) => (key.modifiers.contains(KeyModifiers::CONTROL)
                 && key.code == KeyCode::Char(c))
             .then_some(self.msg),
+            Keys::Text => match key.code {
+                KeyCode::Char(c) if plain && !c.is_control() => Some(Msg::Type(c)),
+                _ => None,
+            },
         }
     }
 }
 
-const fn ctx(list: &[Context]) -> u8 {
+const fn ctx(list: &[Context]) -> u16 {
     let mut bits = 0;
     let mut i = 0;
     while i < list.len() {
-        bits |= 1 << (list[i] as u8);
+        bits |= 1 << (list[i] as u16);
         i += 1;
     }
     bits
 }
 
-use Context::{ConfirmQuit, Help, Log, Menu, PostGame, Setup, Table};
+use Context::{ConfirmQuit, Help, Log, Menu, PostGame, Prompt, Replay, Setup, Table};
 
 const fn bind(
     keys: Keys,
     label: &'static str,
     desc: &'static str,
     msg: Msg,
-    contexts: u8,
+    contexts: u16,
     hint: bool,
 ) -> Binding {
     Binding {
@@ -236,6 +260,112 @@ pub static KEYMAP: &[Binding] = &[
         true,
     ),
     bind(
+        Keys::Codes(&[KeyCode::Right, KeyCode::Char('l'), KeyCode::Char(' ')]),
+        "→/l/Space",
+        "next input",
+        Msg::Seek(Seek::Forward),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Left, KeyCode::Char('h')]),
+        "←/h",
+        "previous input",
+        Msg::Seek(Seek::Back),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "←→/hl",
+        "step",
+        Msg::Seek(Seek::Forward),
+        ctx(&[Replay]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[
+            KeyCode::Down,
+            KeyCode::Char('j'),
+            KeyCode::PageDown,
+            KeyCode::Char(']'),
+        ]),
+        "↓/j/PgDn/]",
+        "next turn",
+        Msg::Seek(Seek::NextTurn),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[
+            KeyCode::Up,
+            KeyCode::Char('k'),
+            KeyCode::PageUp,
+            KeyCode::Char('['),
+        ]),
+        "↑/k/PgUp/[",
+        "back to the turn's start",
+        Msg::Seek(Seek::PrevTurn),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "↑↓/jk",
+        "turn",
+        Msg::Seek(Seek::NextTurn),
+        ctx(&[Replay]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Home, KeyCode::Char('g')]),
+        "Home/g",
+        "to the start",
+        Msg::Seek(Seek::Start),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::End, KeyCode::Char('G')]),
+        "End/G",
+        "to the end",
+        Msg::Seek(Seek::End),
+        ctx(&[Replay]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "g/G",
+        "start/end",
+        Msg::Seek(Seek::Start),
+        ctx(&[Replay]),
+        true,
+    ),
+    bind(
+        Keys::Text,
+        "a-z...",
+        "type the path",
+        Msg::Type(' '),
+        ctx(&[Prompt]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Backspace]),
+        "Backspace",
+        "erase",
+        Msg::Erase,
+        ctx(&[Prompt]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "open",
+        Msg::Confirm,
+        ctx(&[Prompt]),
+        true,
+    ),
+    bind(
         Keys::Codes(&[KeyCode::Enter]),
         "Enter",
         "choose",
@@ -304,7 +434,15 @@ pub static KEYMAP: &[Binding] = &[
         "L",
         "log",
         Msg::Log,
-        ctx(&[Table, PostGame]),
+        ctx(&[Table, PostGame, Replay]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('r')]),
+        "r",
+        "replay this game",
+        Msg::Replay,
+        ctx(&[PostGame]),
         true,
     ),
     bind(
@@ -328,7 +466,7 @@ pub static KEYMAP: &[Binding] = &[
         "Esc",
         "back",
         Msg::Back,
-        ctx(&[Setup, Log, Help]),
+        ctx(&[Setup, Log, Help, Replay, Prompt]),
         true,
     ),
     bind(
@@ -336,7 +474,7 @@ pub static KEYMAP: &[Binding] = &[
         "?",
         "help",
         Msg::Help,
-        ctx(&[Menu, Setup, Table, Log, PostGame, Help]),
+        ctx(&[Menu, Setup, Table, Log, PostGame, Replay, Help]),
         true,
     ),
     bind(
@@ -344,7 +482,7 @@ pub static KEYMAP: &[Binding] = &[
         "q",
         "quit",
         Msg::Quit,
-        ctx(&[Menu, Setup, Table, Log, PostGame, Help]),
+        ctx(&[Menu, Setup, Table, Log, PostGame, Replay, Help]),
         true,
     ),
     bind(
@@ -352,7 +490,17 @@ pub static KEYMAP: &[Binding] = &[
         "Ctrl-C",
         "quit at once",
         Msg::ForceQuit,
-        ctx(&[Menu, Setup, Table, Log, PostGame, Help, ConfirmQuit]),
+        ctx(&[
+            Menu,
+            Setup,
+            Table,
+            Log,
+            PostGame,
+            Replay,
+            Prompt,
+            Help,
+            ConfirmQuit,
+        ]),
         false,
     ),
 ];
@@ -469,11 +617,34 @@ mod tests {
             {
                 assert!(shown.contains(&(b.label, b.desc)), "{ctx:?}: {}", b.label);
             }
-            if ctx != Context::ConfirmQuit {
+            // Typing a path takes every printable key, ? and q included.
+            if !matches!(ctx, Context::ConfirmQuit | Context::Prompt) {
                 assert!(hints(ctx).any(|(k, _)| k == "?"), "{ctx:?} hints help");
                 assert!(hints(ctx).any(|(k, _)| k == "q"), "{ctx:?} hints quit");
             }
         }
+    }
+
+    #[test]
+    fn replay_keys_step_jump_and_typing_takes_every_letter() {
+        use crate::replay::Seek;
+        let replay = |code| lookup(Context::Replay, &key(code));
+        assert_eq!(replay(KeyCode::Right), Some(Msg::Seek(Seek::Forward)));
+        assert_eq!(replay(KeyCode::Char('h')), Some(Msg::Seek(Seek::Back)));
+        assert_eq!(replay(KeyCode::Char('j')), Some(Msg::Seek(Seek::NextTurn)));
+        assert_eq!(replay(KeyCode::PageUp), Some(Msg::Seek(Seek::PrevTurn)));
+        assert_eq!(replay(KeyCode::Char('G')), Some(Msg::Seek(Seek::End)));
+        assert_eq!(replay(KeyCode::Char('q')), Some(Msg::Quit));
+        for c in ['q', '?', '/', 'G', '1'] {
+            assert_eq!(
+                lookup(Context::Prompt, &key(KeyCode::Char(c))),
+                Some(Msg::Type(c))
+            );
+        }
+        assert_eq!(
+            lookup(Context::Prompt, &key(KeyCode::Backspace)),
+            Some(Msg::Erase)
+        );
     }
 
     #[test]
@@ -490,6 +661,7 @@ mod tests {
             KeyCode::PageDown,
             KeyCode::Home,
             KeyCode::End,
+            KeyCode::Backspace,
         ]
         .into_iter()
         .chain(('!'..='~').map(KeyCode::Char))

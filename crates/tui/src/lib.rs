@@ -6,8 +6,11 @@
 //! keymap ([`keymap`]), which also writes the hint bar and the help screen;
 //! [`App::update`] turns messages into new state and [`Effect`]s, and the
 //! runner ([`run`], [`run_menu`]) carries effects out against the session.
-//! Nothing here touches a game's state directly: a local game
-//! ([`LocalSession`]) and a networked table implement the same [`Session`].
+//! The screens never touch a game's state: a local game ([`LocalSession`])
+//! and a networked table implement the same [`Session`], and a finished
+//! game's transcript steps forwards and backwards as a [`Replay`]
+//! ([`run_replay`], the start menu, or `r` after a game), which hands out
+//! snapshots of the same kind.
 //!
 //! Colour follows <https://no-color.org> and uses the 16 ANSI colours only;
 //! whatever colour says, a letter or mark says too ([`theme`]).
@@ -15,6 +18,7 @@
 pub mod app;
 pub mod keymap;
 pub mod local;
+pub mod replay;
 mod run;
 pub mod session;
 pub mod text;
@@ -23,6 +27,7 @@ pub mod ui;
 
 pub use app::{App, Effect, Screen};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
-pub use run::{Outcome, Runner, run, run_menu};
+pub use replay::{Replay, ReplayError, ReplayStatus, Seek};
+pub use run::{Outcome, Runner, run, run_menu, run_replay};
 pub use session::{Connection, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;

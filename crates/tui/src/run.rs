@@ -12,6 +12,7 @@ use roundtable_engine::GameResult;
 use crate::app::{App, Effect};
 use crate::keymap;
 use crate::local::{LocalConfig, LocalSession};
+use crate::replay::Replay;
 use crate::session::{Session, Snapshot};
 use crate::theme::Theme;
 use crate::ui::Ui;
@@ -41,6 +42,11 @@ pub fn run_menu(defaults: LocalConfig) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::new(app, None).run(t))
 }
 
+/// Step through `replay` in the terminal; returns when the player quits.
+pub fn run_replay(replay: Replay) -> anyhow::Result<Outcome> {
+    with_terminal(|t| Runner::replaying(Theme::from_env(), replay).run(t))
+}
+
 fn with_terminal<T>(
     body: impl FnOnce(&mut ratatui::DefaultTerminal) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
@@ -59,6 +65,8 @@ pub struct Runner {
     /// The front end's state.
     pub app: App,
     session: Option<Box<dyn Session>>,
+    /// The transcript being stepped through, instead of a session.
+    replay: Option<Replay>,
     snap: Option<Snapshot>,
     quit: bool,
 }
@@ -82,9 +90,27 @@ impl Runner {
         Runner {
             app,
             session,
+            replay: None,
             snap,
             quit: false,
         }
+    }
+
+    /// A runner at the start of `replay`, with no start menu behind it.
+    pub fn replaying(theme: Theme, replay: Replay) -> Self {
+        let app = App::at_replay(theme, replay.status());
+        Runner {
+            app,
+            session: None,
+            snap: Some(replay.snapshot()),
+            replay: Some(replay),
+            quit: false,
+        }
+    }
+
+    /// The replay shown, if one is.
+    pub fn replay(&self) -> Option<&Replay> {
+        self.replay.as_ref()
     }
 
     /// The snapshot the screen shows.
@@ -146,8 +172,35 @@ impl Runner {
             }
             Some(Effect::Leave) => {
                 self.session = None;
+                self.replay = None;
                 self.snap = None;
                 self.app.left_game();
+            }
+            Some(Effect::OpenReplay(path)) => match Replay::open(&path) {
+                Ok(replay) => {
+                    // A finished game's session is done with once its
+                    // replay opens.
+                    self.session = None;
+                    self.app.entered_replay(replay.status());
+                    self.snap = Some(replay.snapshot());
+                    self.replay = Some(replay);
+                }
+                Err(e) => {
+                    // Say which file, unless the error does already.
+                    let (shown, why) = (path.display().to_string(), e.to_string());
+                    self.app.notice = Some(if why.contains(&shown) {
+                        why
+                    } else {
+                        format!("{shown}: {why}")
+                    });
+                }
+            },
+            Some(Effect::Seek(seek)) => {
+                let moved = self.replay.as_mut().is_some_and(|r| r.seek(seek));
+                if let (true, Some(replay)) = (moved, &self.replay) {
+                    self.app.replay = Some(replay.status());
+                    self.snap = Some(replay.snapshot());
+                }
             }
         }
         true

@@ -13,6 +13,7 @@ use roundtable_port_royal::{
 
 use crate::app::{App, MENU, Overlay, SETUP_ROWS, SETUP_START, Screen};
 use crate::keymap::{self, Context};
+use crate::replay::ReplayStatus;
 use crate::session::{SeatKind, Snapshot};
 use crate::text::{
     self, action_words, card_short, colour_letter, expedition_symbols, phase_words,
@@ -55,6 +56,8 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
         (Screen::Table, Some(s)) => table(app, s, body, buf),
         (Screen::Log, Some(s)) => log_screen(app, s, body, buf),
         (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
+        (Screen::Replay, Some(s)) => table(app, s, body, buf),
+        (Screen::ReplayPrompt, _) => replay_prompt(app, body, buf),
         (_, None) => {
             Paragraph::new("Waiting for the game to start...").render(body, buf);
         }
@@ -244,15 +247,10 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let [status, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     status_line(s, status, buf, theme);
     let seats = s.seats.len() as u16;
-    let notice = u16::from(app.notice.is_some());
+    let replay = replay_status(app);
     if main.width < TWO_COLUMNS {
         let harbor = harbor_lines(app, s, usize::from(main.width), theme);
-        let action_rows = action_items(app, s, usize::from(main.width))
-            .iter()
-            .map(|(_, rows)| rows.len())
-            .sum::<usize>()
-            .max(1) as u16
-            + notice;
+        let action_rows = lower_rows(app, s, usize::from(main.width));
         // One column, panels framed by their top border only.
         let harbor_h = (harbor.len() as u16 + 1).min(main.height / 3).max(3);
         let actions_h = (action_rows + 1).clamp(2, main.height / 4 + 1);
@@ -264,8 +262,11 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         ])
         .areas(main);
         harbor_panel(s, harbor, h, buf, theme, true);
-        players_panel(s, true, p, buf, theme);
-        actions_panel(app, s, a, buf, true);
+        players_panel(s, true, replay.is_some(), p, buf, theme);
+        match replay {
+            Some(r) => replay_panel(app, s, r, a, buf, true),
+            None => actions_panel(app, s, a, buf, true),
+        }
         log_panel(app, s, l, buf, true);
     } else {
         let left_w = (main.width * 11 / 20).max(44);
@@ -273,12 +274,7 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
             Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
         let inner_w = usize::from(left_w.saturating_sub(2));
         let harbor = harbor_lines(app, s, inner_w, theme);
-        let action_rows = action_items(app, s, inner_w)
-            .iter()
-            .map(|(_, rows)| rows.len())
-            .sum::<usize>()
-            .max(1) as u16
-            + notice;
+        let action_rows = lower_rows(app, s, inner_w);
         // The expansion's contracts need room in the harbor panel: the moves
         // take at most a third of the column then, and scroll.
         let share = if s.view.expansion.is_some() { 3 } else { 2 };
@@ -292,10 +288,160 @@ fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         let [p, l] =
             Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
         harbor_panel(s, harbor, h, buf, theme, false);
-        players_panel(s, false, p, buf, theme);
-        actions_panel(app, s, a, buf, false);
+        players_panel(s, false, replay.is_some(), p, buf, theme);
+        match replay {
+            Some(r) => replay_panel(app, s, r, a, buf, false),
+            None => actions_panel(app, s, a, buf, false),
+        }
         log_panel(app, s, l, buf, false);
     }
+}
+
+/// Where the replay shown stands, when the screen is a replay.
+fn replay_status(app: &App) -> Option<&ReplayStatus> {
+    app.replay.as_ref().filter(|_| app.screen == Screen::Replay)
+}
+
+/// Rows the panel under the harbor wants at `width`: the moves, or the
+/// replay's position.
+fn lower_rows(app: &App, s: &Snapshot, width: usize) -> u16 {
+    let rows = match replay_status(app) {
+        Some(r) => replay_lines(s, r, width, app.theme).len(),
+        None => action_items(app, s, width)
+            .iter()
+            .map(|(_, rows)| rows.len())
+            .sum::<usize>()
+            .max(1),
+    };
+    rows as u16 + u16::from(app.notice.is_some())
+}
+
+/// A bar of `width` cells, `done` of `total` filled: `#` and `.`, so it
+/// reads without colour.
+fn gauge(done: usize, total: usize, width: usize) -> String {
+    let filled = (done * width)
+        .checked_div(total)
+        .unwrap_or(width)
+        .min(width);
+    format!("[{}{}]", "#".repeat(filled), ".".repeat(width - filled))
+}
+
+/// The replay panel's rows: a bar of the position, what the last input
+/// was, why the transcript ends early (if it does), and the result at the
+/// end.
+fn replay_lines(s: &Snapshot, r: &ReplayStatus, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let pct = (r.position * 100).checked_div(r.total).unwrap_or(100);
+    let tail = format!(" {pct:>3}%");
+    let bar = width.saturating_sub(tail.len() + 3).max(4);
+    lines.push(Line::from(format!(
+        " {}{tail}",
+        gauge(r.position, r.total, bar)
+    )));
+    let input = match &r.input {
+        Some(words) => format!("Input {}: {words}", r.position),
+        None => "The start: no input applied yet.".to_owned(),
+    };
+    for row in wrap(&input, width.saturating_sub(1)) {
+        lines.push(Line::from(format!(" {row}")));
+    }
+    if let Some(note) = &r.note {
+        for row in wrap(&format!("Note: {note}."), width.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    if let Some(result) = &s.result {
+        let names = s.names();
+        let winners: Vec<String> = result
+            .winners()
+            .into_iter()
+            .map(|w| seat_name(&names, w))
+            .collect();
+        let headline = match winners.as_slice() {
+            [one] => format!(" Game over: {one} wins"),
+            many => format!(" Game over: {} share the win", many.join(" and ")),
+        };
+        lines.push(Line::styled(headline, theme.good()));
+        let mut standings = result.standings.clone();
+        standings.sort_by_key(|x| (x.rank, x.seat));
+        for st in standings {
+            lines.push(Line::from(format!(
+                " #{} {} {} VP {}$",
+                st.rank + 1,
+                seat_name(&names, st.seat),
+                st.score,
+                st.tie_break
+            )));
+        }
+    }
+    lines
+}
+
+fn replay_panel(
+    app: &App,
+    s: &Snapshot,
+    r: &ReplayStatus,
+    area: Rect,
+    buf: &mut Buffer,
+    compact: bool,
+) {
+    let theme = app.theme;
+    let width = usize::from(area.width.saturating_sub(if compact { 0 } else { 2 }));
+    let mut lines = replay_lines(s, r, width, theme);
+    if let Some(notice) = &app.notice {
+        lines.push(Line::styled(notice.clone(), theme.warn()));
+    }
+    let title = if r.turn > 0 {
+        format!(
+            "Replay: input {} / {}, turn {}",
+            r.position, r.total, r.turn
+        )
+    } else {
+        format!("Replay: input {} / {}", r.position, r.total)
+    };
+    let frame = if compact {
+        Block::new().borders(Borders::TOP)
+    } else {
+        Block::bordered()
+    };
+    Paragraph::new(lines)
+        .block(frame.title(Span::styled(format!(" {title} "), theme.title())))
+        .render(area, buf);
+}
+
+// ----- the replay prompt --------------------------------------------------
+
+fn replay_prompt(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    // The end of a long path shows, where the typing happens.
+    let typed: Vec<char> = app.prompt.chars().collect();
+    let shown: String = typed[typed.len().saturating_sub(inner.saturating_sub(3))..]
+        .iter()
+        .collect();
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(" The transcript file to replay:"),
+        Line::from(vec![
+            Span::styled(" > ", theme.key()),
+            Span::raw(shown),
+            Span::styled("_", theme.key()),
+        ]),
+        Line::raw(""),
+        Line::styled(
+            " Local games save theirs as local-SEED.rts in the games folder.",
+            theme.dim(),
+        ),
+    ];
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Replay a transcript", theme))
+        .render(rect, buf);
 }
 
 fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
@@ -640,7 +786,14 @@ fn clock(d: std::time::Duration) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
-fn players_panel(s: &Snapshot, compact: bool, area: Rect, buf: &mut Buffer, theme: Theme) {
+fn players_panel(
+    s: &Snapshot,
+    compact: bool,
+    replay: bool,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+) {
     let v = &s.view;
     let mut lines = Vec::new();
     let name_w = s
@@ -679,7 +832,12 @@ fn players_panel(s: &Snapshot, compact: bool, area: Rect, buf: &mut Buffer, them
         if let Some(t) = info.and_then(|x| x.clock) {
             about.push_str(&format!(" {}", clock(t)));
         }
-        let details = format!("{about}: {}", abilities(p));
+        // A replay's seats are names in a file: nobody is here or online.
+        let details = if replay {
+            abilities(p)
+        } else {
+            format!("{about}: {}", abilities(p))
+        };
         let contracts = v.expansion.as_ref().map(|x| contract_details(p, x, i));
         if compact {
             spans.push(Span::styled(format!(" {details}"), theme.dim()));
@@ -1007,7 +1165,11 @@ fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         .block(block("Ranking (VP, then coins)", theme))
         .render(ranking, buf);
     vp_chart(s, chart_area, buf, theme);
-    Paragraph::new(Line::styled(saved, theme.dim())).render(foot, buf);
+    let foot_line = match &app.notice {
+        Some(notice) => Line::styled(notice.clone(), theme.warn()),
+        None => Line::styled(saved, theme.dim()),
+    };
+    Paragraph::new(foot_line).render(foot, buf);
 }
 
 /// Victory points over the turns, each seat drawn with its own number (so

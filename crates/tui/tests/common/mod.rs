@@ -535,3 +535,36 @@ pub fn expansion_table() -> Snapshot {
     s.view = view;
     s
 }
+
+/// A whole 3-seat game between heuristic bots at in-process tables, its
+/// transcript written to a fresh file under the system's temporary folder;
+/// the same seed gives the same file.
+pub fn transcript(name: &str, seed: u64, options: &Options) -> std::path::PathBuf {
+    use roundtable_local::{LocalGame, Player, Progress};
+    let dir = std::env::temp_dir().join(format!("roundtable-tui-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join(format!("game-{seed}.rts"));
+    let _ = std::fs::remove_file(&path);
+    let players = ["Anne Bonny", "Calico Jack", "Mary Read"]
+        .into_iter()
+        .map(|n| {
+            (
+                n.to_owned(),
+                Player::<PortRoyal>::Bot(Box::new(roundtable_bots::PortRoyalBot::new(options))),
+            )
+        })
+        .collect();
+    let mut game = LocalGame::<PortRoyal>::new(
+        options,
+        seed,
+        players,
+        Some(&path),
+        roundtable_table::Config::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.run().unwrap_or_else(|e| panic!("{e}")),
+        Progress::Finished
+    );
+    path
+}

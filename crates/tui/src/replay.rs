@@ -1,0 +1,583 @@
+//! Stepping through a finished game's transcript, forwards and backwards.
+//!
+//! A transcript is checked the way an auditor checks it: an observer table
+//! (no seat of its own) takes in every envelope, verifying signatures,
+//! links and reveals, and decides the order of the inputs. Its records are
+//! then applied to a fresh game here, one by one, and the state after each
+//! input is kept, so that stepping back costs nothing: position `k` is the
+//! game after its first `k` inputs, from 0 (nothing applied) to the number
+//! of inputs.
+//!
+//! A transcript that proves a violation (an equivocation, a forged or
+//! illegal move) is refused like `roundtable audit` refuses it; one that
+//! ends before the game does (a crash) is replayed as far as it goes.
+
+use std::path::Path;
+
+use roundtable_engine::{ChanceOutcome, Game, Observer, Seat};
+use roundtable_port_royal::{CardId, ContractId, Event, PortRoyal, View};
+use roundtable_table::transcript::{self, Frame};
+use roundtable_table::{Config, Genesis, Output, Record, Table, TableError};
+
+use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Snapshot};
+use crate::text::{LogLine, action_words, card_short, contract_title, seat_name};
+
+/// A move through the recorded game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seek {
+    /// One input on.
+    Forward,
+    /// One input back.
+    Back,
+    /// To the start of the next turn (or the end).
+    NextTurn,
+    /// To the start of this turn, or of the one before when already there.
+    PrevTurn,
+    /// Before the first input.
+    Start,
+    /// After the last input.
+    End,
+}
+
+/// Why a transcript cannot be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The file cannot be read, is not a transcript, or is not a game this
+    /// front end knows.
+    #[error("{0}")]
+    Unreadable(String),
+    /// The transcript proves a violation or holds envelopes that do not
+    /// verify: `roundtable audit` says who to blame.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl ReplayError {
+    /// The exit status `roundtable replay` gives for it, as `audit` does:
+    /// 2 unreadable, 1 invalid.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ReplayError::Unreadable(_) => 2,
+            ReplayError::Invalid(_) => 1,
+        }
+    }
+}
+
+/// Where a replay stands, as the replay screen shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayStatus {
+    /// Inputs applied, from 0.
+    pub position: usize,
+    /// Inputs in the transcript.
+    pub total: usize,
+    /// The turn at this position (0 before the first).
+    pub turn: u32,
+    /// What the last applied input was, in words (`None` at the start).
+    pub input: Option<String>,
+    /// Why the transcript ends before the game does, if it does.
+    pub note: Option<String>,
+}
+
+/// A transcript's game, ready to step through.
+#[derive(Debug)]
+pub struct Replay {
+    title: String,
+    file: String,
+    names: Vec<String>,
+    /// The game after each input: `states[k]` after the first `k`.
+    states: Vec<PortRoyal>,
+    /// Per input, what it was in words.
+    inputs: Vec<String>,
+    /// The whole game's log and chart; how much of each stands after each
+    /// input.
+    log: Vec<LogLine>,
+    log_len: Vec<usize>,
+    vp_by_turn: Vec<Vec<u32>>,
+    vp_len: Vec<usize>,
+    /// Positions at which a turn has just started, ascending.
+    turn_starts: Vec<usize>,
+    note: Option<String>,
+    position: usize,
+}
+
+impl Replay {
+    /// Read and check the transcript at `path`.
+    pub fn open(path: &Path) -> Result<Replay, ReplayError> {
+        let read = transcript::read(path).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
+        let mut replay = Replay::from_frames(&read.frames, &path.display().to_string())?;
+        if read.torn_bytes > 0 && replay.note.is_none() {
+            replay.note = Some(format!(
+                "the file ends in {} bytes of a torn frame",
+                read.torn_bytes
+            ));
+        }
+        Ok(replay)
+    }
+
+    /// Check `frames` (a transcript's, in file order) and replay them;
+    /// `file` names them on screen.
+    pub fn from_frames(frames: &[Frame], file: &str) -> Result<Replay, ReplayError> {
+        let unreadable = |why: String| ReplayError::Unreadable(why);
+        let Some(Frame::Proposal(proposal)) = frames.first() else {
+            return Err(unreadable(
+                "the transcript does not start with a proposal".into(),
+            ));
+        };
+        if proposal.game != PortRoyal::NAME {
+            return Err(unreadable(format!("unknown game {:?}", proposal.game)));
+        }
+        let acceptances: Vec<_> = frames
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Acceptance(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances)
+            .map_err(|e| unreadable(format!("genesis: {e}")))?;
+        let options = proposal
+            .options::<PortRoyal>()
+            .map_err(|e| unreadable(e.to_string()))?;
+        let names: Vec<String> = proposal.seats.iter().map(|s| s.name.clone()).collect();
+        let seats = u8::try_from(names.len()).unwrap_or(u8::MAX);
+        let game_id = proposal.game_id();
+        // The whole file is in memory: the bound that protects a live peer
+        // from a flood must not refuse a long game (as in the audit).
+        let config = Config {
+            max_buffered_per_seat: usize::MAX,
+            ..Config::default()
+        };
+        let mut table = Table::<PortRoyal>::new(genesis, None, config)
+            .map_err(|e| unreadable(format!("genesis: {e}")))?;
+        for frame in frames {
+            let Frame::Envelope(signed) = frame else {
+                continue;
+            };
+            match table.handle_envelope(0, signed.clone()) {
+                // A failed table has a violation, reported below.
+                Ok(_) | Err(TableError::Failed(_)) => {}
+                Err(e) => {
+                    return Err(ReplayError::Invalid(format!(
+                        "seat {} envelope {}: {e}",
+                        u32::from(signed.seat()) + 1,
+                        signed.seq()
+                    )));
+                }
+            }
+        }
+        while let Some(output) = table.poll_output() {
+            if let Output::Violation(v) = output {
+                return Err(ReplayError::Invalid(format!("violation: {v}")));
+            }
+        }
+
+        let mut game = PortRoyal::new_game(seats, &options)
+            .map_err(|e| unreadable(format!("setting up the game: {e}")))?;
+        let records = table.records();
+        let mut states = Vec::with_capacity(records.len() + 1);
+        let mut inputs = Vec::with_capacity(records.len());
+        let mut chronicle = Chronicle::new();
+        let mut log_len = vec![0];
+        let mut vp_len = vec![0];
+        let mut turn_starts = Vec::new();
+        states.push(game.clone());
+        let mut events = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            events.clear();
+            let before = game.view(Observer::Spectator);
+            let applied = match record {
+                Record::Action { seat, action, .. } => {
+                    inputs.push(format!(
+                        "{}: {}",
+                        seat_name(&names, *seat),
+                        action_words(*action, &before, Some(*seat), &names)
+                    ));
+                    game.apply_action(*seat, action, &mut events)
+                }
+                Record::Zombie { seat, action } => {
+                    inputs.push(format!(
+                        "{} (forfeited) moves for itself: {}",
+                        seat_name(&names, *seat),
+                        action_words(*action, &before, Some(*seat), &names)
+                    ));
+                    game.apply_action(*seat, action, &mut events)
+                }
+                Record::Chance { outcome, .. } => {
+                    inputs.push(chance_words(&game, outcome, &names));
+                    game.apply_chance(outcome, &mut events)
+                }
+                // A forfeit changes who decides, not the game: from now on
+                // the forfeited seat's decisions are zombie moves.
+                Record::Forfeit { seat, .. } => {
+                    inputs.push(format!(
+                        "{} forfeits: every other seat claimed it stalled",
+                        seat_name(&names, *seat)
+                    ));
+                    Ok(())
+                }
+                Record::Resign { seat, .. } => {
+                    inputs.push(format!("{} resigns", seat_name(&names, *seat)));
+                    Ok(())
+                }
+            };
+            // The table applied this very record to the same game, so a
+            // refusal here is a bug, not a bad file; it is still reported
+            // rather than trusted.
+            applied.map_err(|e| {
+                ReplayError::Invalid(format!("input {}: the rules refuse it: {e}", i + 1))
+            })?;
+            let after = game.view(Observer::Spectator);
+            chronicle.record(&events, &after, &names, None);
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::TurnStarted { .. }))
+            {
+                turn_starts.push(i + 1);
+            }
+            log_len.push(chronicle.log().len());
+            vp_len.push(chronicle.vp_by_turn().len());
+            states.push(game.clone());
+        }
+        let note = game.result().is_none().then(|| {
+            format!(
+                "the transcript ends after {} inputs, before the game does",
+                records.len()
+            )
+        });
+        Ok(Replay {
+            title: format!("Replay of game {game_id}"),
+            file: file.to_owned(),
+            names,
+            states,
+            inputs,
+            log: chronicle.log().to_vec(),
+            log_len,
+            vp_by_turn: chronicle.vp_by_turn().to_vec(),
+            vp_len,
+            turn_starts,
+            note,
+            position: 0,
+        })
+    }
+
+    /// Inputs in the transcript.
+    pub fn len(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Whether the transcript holds no inputs at all.
+    pub fn is_empty(&self) -> bool {
+        self.inputs.is_empty()
+    }
+
+    /// Inputs applied at the position shown.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The game at the position shown.
+    pub fn game(&self) -> &PortRoyal {
+        &self.states[self.position]
+    }
+
+    /// The players' names in seat order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Move as `seek` says; `true` when the position changed.
+    pub fn seek(&mut self, seek: Seek) -> bool {
+        let end = self.len();
+        let p = self.position;
+        let to = match seek {
+            Seek::Forward => (p + 1).min(end),
+            Seek::Back => p.saturating_sub(1),
+            Seek::NextTurn => self
+                .turn_starts
+                .iter()
+                .copied()
+                .find(|&t| t > p)
+                .unwrap_or(end),
+            Seek::PrevTurn => self
+                .turn_starts
+                .iter()
+                .rev()
+                .copied()
+                .find(|&t| t < p)
+                .unwrap_or(0),
+            Seek::Start => 0,
+            Seek::End => end,
+        };
+        self.position = to;
+        to != p
+    }
+
+    /// Go to `position` (clamped to the transcript).
+    pub fn go_to(&mut self, position: usize) {
+        self.position = position.min(self.len());
+    }
+
+    /// Where the replay stands.
+    pub fn status(&self) -> ReplayStatus {
+        ReplayStatus {
+            position: self.position,
+            total: self.len(),
+            turn: self.view().turn,
+            input: self
+                .position
+                .checked_sub(1)
+                .and_then(|i| self.inputs.get(i))
+                .cloned(),
+            note: self.note.clone(),
+        }
+    }
+
+    fn view(&self) -> View {
+        self.game().view(Observer::Spectator)
+    }
+
+    /// What the screen shows at the position: the public table (Port Royal
+    /// has no private information, so a spectator sees it all), the log up
+    /// to here, and the result once the game is over.
+    pub fn snapshot(&self) -> Snapshot {
+        let p = self.position;
+        let log_len = self.log_len.get(p).copied().unwrap_or(self.log.len());
+        let vp_len = self.vp_len.get(p).copied().unwrap_or(self.vp_by_turn.len());
+        Snapshot {
+            title: self.title.clone(),
+            view: self.view(),
+            me: None,
+            legal: Vec::new(),
+            log: self.log[..log_len.min(self.log.len())].to_vec(),
+            seats: self
+                .names
+                .iter()
+                .map(|name| SeatInfo {
+                    name: name.clone(),
+                    kind: SeatKind::Remote,
+                    connection: Connection::Local,
+                    clock: None,
+                })
+                .collect(),
+            vp_by_turn: self.vp_by_turn[..vp_len.min(self.vp_by_turn.len())].to_vec(),
+            result: self.game().result(),
+            status: self.status().input,
+            transcript: Some(self.file.clone()),
+        }
+    }
+}
+
+/// A chance outcome in words, from the game it is applied to.
+fn chance_words(game: &PortRoyal, outcome: &ChanceOutcome, names: &[String]) -> String {
+    match outcome {
+        ChanceOutcome::Index(i) => {
+            let seat = Seat(u8::try_from(*i).unwrap_or(u8::MAX));
+            format!("Chance: {} starts", seat_name(names, seat))
+        }
+        ChanceOutcome::Cards(_) => {
+            let words: Vec<String> = game
+                .outcome_name(outcome)
+                .split(',')
+                .map(|name| {
+                    if let Some(c) = ContractId::parse(name) {
+                        contract_title(c).to_owned()
+                    } else if let Some(c) = CardId::parse(name) {
+                        card_short(c)
+                    } else {
+                        name.to_owned()
+                    }
+                })
+                .collect();
+            format!("Chance: {}", words.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_bots::PortRoyalBot;
+    use roundtable_local::{LocalGame, Player, Progress};
+    use roundtable_port_royal::Options;
+
+    use super::*;
+
+    /// A whole game between heuristic bots at in-process tables, written
+    /// to a transcript in `dir`.
+    fn transcript(dir: &Path, options: &Options, seats: u8, seed: u64) -> std::path::PathBuf {
+        let path = dir.join(format!("game-{seed}.rts"));
+        let players = (0..seats)
+            .map(|i| {
+                (
+                    format!("Bot {}", i + 1),
+                    Player::<PortRoyal>::Bot(Box::new(PortRoyalBot::new(options))),
+                )
+            })
+            .collect();
+        let mut game =
+            LocalGame::<PortRoyal>::new(options, seed, players, Some(&path), Config::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            game.run().unwrap_or_else(|e| panic!("{e}")),
+            Progress::Finished
+        );
+        path
+    }
+
+    fn tempdir() -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "roundtable-replay-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        dir
+    }
+
+    #[test]
+    fn stepping_to_the_end_and_back_gives_the_states_of_a_straight_replay() {
+        let dir = tempdir();
+        let options = Options {
+            expansion: true,
+            ..Options::default()
+        };
+        let path = transcript(&dir, &options, 3, 5);
+        let read = transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        // The straight replay: the audit's observer table, its records
+        // applied to a fresh game, the state hash after each.
+        let Some(Frame::Proposal(proposal)) = read.frames.first() else {
+            panic!("no proposal");
+        };
+        let acceptances: Vec<_> = read
+            .frames
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Acceptance(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut table = Table::<PortRoyal>::new(genesis, None, Config::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        for f in &read.frames {
+            if let Frame::Envelope(s) = f {
+                table
+                    .handle_envelope(0, s.clone())
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+        let mut game = PortRoyal::new_game(3, &options).unwrap_or_else(|e| panic!("{e}"));
+        let mut straight = vec![game.state_hash()];
+        for record in table.records() {
+            match record {
+                Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
+                    game.apply_action(*seat, action, &mut Vec::new())
+                }
+                Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut Vec::new()),
+                Record::Forfeit { .. } | Record::Resign { .. } => Ok(()),
+            }
+            .unwrap_or_else(|e| panic!("{e}"));
+            straight.push(game.state_hash());
+        }
+        assert_eq!(game.state_hash(), table.game().state_hash());
+
+        let mut replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(replay.len() + 1, straight.len());
+        assert_eq!(replay.position(), 0);
+        let mut forward = vec![replay.game().state_hash()];
+        while replay.seek(Seek::Forward) {
+            forward.push(replay.game().state_hash());
+        }
+        assert_eq!(forward, straight, "forward");
+        assert!(
+            replay.snapshot().result.is_some(),
+            "the end shows the result"
+        );
+        let mut backward = vec![replay.game().state_hash()];
+        while replay.seek(Seek::Back) {
+            backward.push(replay.game().state_hash());
+        }
+        backward.reverse();
+        assert_eq!(backward, straight, "backward");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn turns_jump_to_turn_starts_and_the_log_follows_the_position() {
+        let dir = tempdir();
+        let path = transcript(&dir, &Options::default(), 2, 9);
+        let mut replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(replay.snapshot().log.is_empty(), "nothing happened yet");
+        let mut turns = Vec::new();
+        while replay.seek(Seek::NextTurn) {
+            turns.push(replay.status().turn);
+            let log = replay.snapshot().log;
+            if replay.position() < replay.len() {
+                let last_heading = log.iter().rev().find(|l| l.heading);
+                assert_eq!(
+                    last_heading.map(|l| l.turn),
+                    Some(replay.status().turn),
+                    "a turn start shows the turn's heading last"
+                );
+            }
+        }
+        assert_eq!(replay.position(), replay.len());
+        let n = turns.len();
+        assert!(n > 3, "{turns:?}");
+        assert!(
+            turns[..n - 1].windows(2).all(|w| w[1] == w[0] + 1),
+            "{turns:?}"
+        );
+        // Back from the end: the start of the last turn, then the one before.
+        replay.seek(Seek::PrevTurn);
+        let last = replay.status().turn;
+        replay.seek(Seek::Forward);
+        replay.seek(Seek::PrevTurn);
+        assert_eq!(replay.status().turn, last, "back to this turn's start");
+        replay.seek(Seek::PrevTurn);
+        assert_eq!(replay.status().turn, last - 1);
+        replay.seek(Seek::Start);
+        assert_eq!(replay.position(), 0);
+        assert!(!replay.seek(Seek::Back), "nothing before the start");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn garbage_is_unreadable_and_a_tampered_transcript_invalid() {
+        let dir = tempdir();
+        let junk = dir.join("junk.rts");
+        std::fs::write(&junk, b"not a transcript at all").unwrap_or_else(|e| panic!("{e}"));
+        let err = Replay::open(&junk)
+            .err()
+            .unwrap_or_else(|| panic!("opened junk"));
+        assert_eq!(err.exit_code(), 2, "{err}");
+        assert!(matches!(
+            Replay::open(&dir.join("missing.rts")),
+            Err(ReplayError::Unreadable(_))
+        ));
+        let path = transcript(&dir, &Options::default(), 2, 3);
+        let mut frames = transcript::read(&path)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .frames;
+        // Swap two envelopes' bodies' signatures: one no longer verifies.
+        let (a, b) = {
+            let mut envs = frames
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| matches!(f, Frame::Envelope(_)));
+            let a = envs.next().map(|(i, _)| i).unwrap_or(0);
+            let b = envs.next().map(|(i, _)| i).unwrap_or(0);
+            (a, b)
+        };
+        if let (Frame::Envelope(x), Frame::Envelope(y)) = (frames[a].clone(), frames[b].clone()) {
+            let mut forged = x.clone();
+            forged.signature = y.signature;
+            frames[a] = Frame::Envelope(forged);
+        }
+        let err = Replay::from_frames(&frames, "tampered")
+            .err()
+            .unwrap_or_else(|| panic!("replayed a forgery"));
+        assert_eq!(err.exit_code(), 1, "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
