@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod audit;
 mod fairdeck_cmd;
 mod play;
+mod replay;
 mod scenario;
 mod selfplay;
 
@@ -40,6 +41,13 @@ enum Command {
     /// result or every violation with the seat to blame (exit 0 valid,
     /// 1 invalid, 2 unreadable).
     Audit(audit::AuditArgs),
+    /// Step through a transcript in the terminal, forwards and backwards
+    /// (printed input by input when not a terminal; exit 2 unreadable,
+    /// 1 invalid).
+    Replay {
+        /// The transcript file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -59,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Fairdeck(args)) => return fairdeck_cmd::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Audit(args)) => return audit::run(&args),
+        Some(Command::Replay { file }) => return replay::run(&file),
     };
     match result {
         Ok(code) => code,

@@ -312,6 +312,26 @@ impl Replay {
         to != p
     }
 
+    /// Every input in order: its position after it (from 1), what it was
+    /// in words, and the log lines it added.
+    pub fn steps(&self) -> impl Iterator<Item = (usize, &str, &[LogLine])> {
+        self.inputs.iter().enumerate().map(|(i, input)| {
+            let from = self.log_len.get(i).copied().unwrap_or(0);
+            let to = self.log_len.get(i + 1).copied().unwrap_or(from);
+            (i + 1, input.as_str(), self.log.get(from..to).unwrap_or(&[]))
+        })
+    }
+
+    /// The game's title ("Replay of game ...").
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Why the transcript ends before the game does, if it does.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
     /// Go to `position` (clamped to the transcript).
     pub fn go_to(&mut self, position: usize) {
         self.position = position.min(self.len());
