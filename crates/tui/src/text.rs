@@ -236,6 +236,54 @@ pub fn contract_title(contract: ContractId) -> &'static str {
     contract.contract().title
 }
 
+/// The face-up contracts that hiring `person` would complete for `seat` at
+/// once (the rules complete them automatically): title and coins, as many
+/// as the seat has free cubes for.
+fn completed_by_hiring(view: &View, seat: Seat, person: CardId) -> Vec<(&'static str, u32)> {
+    let (Some(x), Some(p)) = (&view.expansion, view.players.get(seat.index())) else {
+        return Vec::new();
+    };
+    let persons: Vec<CardId> = p.persons.iter().map(|c| c.0).collect();
+    let met =
+        |requirement: Requirement, hired: Option<CardId>| {
+            let all = || persons.iter().copied().chain(hired);
+            let count = |kind: PersonKind| {
+                all()
+                    .filter(|c| matches!(c.kind(), CardKind::Person { kind: k, .. } if k == kind))
+                    .count()
+            };
+            match requirement {
+                Requirement::Persons(a, b) if a == b => count(a) >= 2,
+                Requirement::Persons(a, b) => count(a) >= 1 && count(b) >= 1,
+                Requirement::CheapPersons { count: n, max_cost } => all()
+                    .filter(
+                        |c| matches!(c.kind(), CardKind::Person { cost, .. } if cost <= max_cost),
+                    )
+                    .count()
+                    >= usize::from(n),
+                Requirement::Swords(n) => {
+                    let extra = hired.map_or(0, |c| match c.kind() {
+                        CardKind::Person { kind, .. } => kind.swords(),
+                        _ => 0,
+                    });
+                    p.swords + extra >= u32::from(n)
+                }
+                _ => false,
+            }
+        };
+    let cubes = x.cubes.get(seat.index()).copied().unwrap_or(0) as usize;
+    x.contract_status
+        .iter()
+        .filter(|c| !c.completed_by.iter().any(|s| s.0 == seat))
+        .filter_map(|c| {
+            let requirement = ContractId::parse(&c.name)?.requirement();
+            (!met(requirement, None) && met(requirement, Some(person)))
+                .then_some((c.title, c.next_coins))
+        })
+        .take(cubes)
+        .collect()
+}
+
 /// The face-up Foe contract whose requirement a decline of `ship` meets,
 /// and `seat`'s progress cube on it (0 without one).
 fn foe_for(view: &View, seat: Seat, ship: CardId) -> Option<(&ContractView, u8)> {
@@ -339,7 +387,13 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
             }
             Some((c, CardKind::Person { cost, vp, .. })) => {
                 let price = usize::from(cost).saturating_sub(count(PersonKind::Mademoiselle, None));
-                format!("Hire {} for {price}$ ({vp}VP)", card_name(c))
+                let completes = me
+                    .map(|s| completed_by_hiring(view, s, c))
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|(title, coins)| format!(", completes {title} +{coins}$"))
+                    .collect::<String>();
+                format!("Hire {} for {price}$ ({vp}VP){completes}", card_name(c))
             }
             Some((c, _)) => format!("Take {}", card_name(c)),
             None => format!("Take card {}", i + 1),
@@ -682,6 +736,37 @@ mod tests {
         ] {
             assert!(words.iter().any(|w| w == expected), "{expected}: {words:?}");
         }
+    }
+
+    #[test]
+    fn a_hire_that_completes_a_contract_says_so() {
+        let names: Vec<String> = ["You", "Anne Bonny"].map(String::from).to_vec();
+        let chance = [
+            "seat:1",
+            "contract:lady-killer",
+            "contract:jinx",
+            "contract:tax-officer",
+            "contract:explorer",
+        ];
+        // A real expansion view with Lady Killer face up; the harbor and
+        // the display are set by hand.
+        let mut view = expansion_game(2, &chance, &[]).view(Observer::Seat(Seat(0)));
+        let card = |name: &str| {
+            roundtable_port_royal::CardName(
+                CardId::parse(name).unwrap_or_else(|| panic!("no card {name}")),
+            )
+        };
+        view.harbor = vec![card("person:mademoiselle:7:2")];
+        let hire = Action::Take(0, TakeMode::Normal);
+        assert_eq!(
+            action_words(hire, &view, Some(Seat(0)), &names),
+            "Hire Mademoiselle for 7$ (2VP)"
+        );
+        view.players[0].persons = vec![card("person:captain:4:1")];
+        assert_eq!(
+            action_words(hire, &view, Some(Seat(0)), &names),
+            "Hire Mademoiselle for 7$ (2VP), completes Lady Killer +3$"
+        );
     }
 
     #[test]
