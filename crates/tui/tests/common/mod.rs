@@ -537,13 +537,14 @@ pub fn expansion_table() -> Snapshot {
 }
 
 /// A whole 3-seat game between heuristic bots at in-process tables, its
-/// transcript written to a fresh file under the system's temporary folder;
-/// the same seed gives the same file.
+/// transcript written to a fresh file in the system's temporary folder
+/// (the caller removes it); the same seed gives the same file.
 pub fn transcript(name: &str, seed: u64, options: &Options) -> std::path::PathBuf {
     use roundtable_local::{LocalGame, Player, Progress};
-    let dir = std::env::temp_dir().join(format!("roundtable-tui-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let path = dir.join(format!("game-{seed}.rts"));
+    let path = std::env::temp_dir().join(format!(
+        "roundtable-tui-{}-{name}-{seed}.rts",
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&path);
     let players = ["Anne Bonny", "Calico Jack", "Mary Read"]
         .into_iter()
