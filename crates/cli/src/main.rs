@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod audit;
 mod fairdeck_cmd;
+mod net_cmd;
 mod play;
 mod replay;
 mod scenario;
@@ -48,6 +49,16 @@ enum Command {
         /// The transcript file.
         file: PathBuf,
     },
+    /// Open a table on the network and print its ticket; bots can fill seats.
+    Host(net_cmd::HostArgs),
+    /// Join a table by its ticket, or list the tables on the LAN.
+    Join(net_cmd::JoinArgs),
+    /// Follow a table as a spectator, verifying everything live.
+    Watch(net_cmd::WatchArgs),
+    /// Resume an unfinished network game from the data directory.
+    Resume(net_cmd::ResumeArgs),
+    /// Run a relay server for players behind NAT.
+    Relay(net_cmd::RelayArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +79,11 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Audit(args)) => return audit::run(&args),
         Some(Command::Replay { file }) => return replay::run(&file),
+        Some(Command::Host(args)) => net_cmd::host(&args),
+        Some(Command::Join(args)) => net_cmd::join(&args),
+        Some(Command::Watch(args)) => net_cmd::watch(&args),
+        Some(Command::Resume(args)) => net_cmd::resume(&args),
+        Some(Command::Relay(args)) => net_cmd::relay(&args),
     };
     match result {
         Ok(code) => code,

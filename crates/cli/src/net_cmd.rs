@@ -1,0 +1,613 @@
+//! `roundtable host | join | watch | resume | relay`: play over the network.
+//!
+//! The terminal UI is not wired to network games yet, so every seat is
+//! headless: a bot plays it (`--bot heuristic` by default, or `random`) and
+//! the game's log is printed. `--headless` is accepted (and will keep this
+//! behaviour once the UI is wired).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
+use roundtable_engine::{Game, GameResult};
+use roundtable_net::relay::{RelayEvent, run_relay};
+use roundtable_net::{
+    Controller, DataDir, GameHandle, Multiaddr, NetEvent, NodeConfig, Outcome, Role, Ticket,
+    Timing, default_data_dir, default_listen, spawn,
+};
+use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_table::Record;
+
+/// Options every networked command shares.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct NetArgs {
+    /// Keys, chain secrets and transcripts live here (default:
+    /// `$XDG_DATA_HOME/roundtable` or `~/.local/share/roundtable`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Your display name (at most 32 bytes).
+    #[arg(long, default_value = "player")]
+    name: String,
+    /// Print the log instead of opening the terminal UI (the UI is not wired
+    /// to network games yet, so this is the only mode for now).
+    #[arg(long)]
+    headless: bool,
+    /// The bot that plays the seat: `heuristic` or `random`.
+    #[arg(long, default_value = "heuristic")]
+    bot: String,
+    /// Seed of a random bot's choices (default: from the system).
+    #[arg(long)]
+    bot_seed: Option<u64>,
+    /// Milliseconds a bot waits before acting.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u64,
+    /// A multiaddr to listen on (repeatable; default every interface, TCP
+    /// and QUIC, system-chosen ports).
+    #[arg(long, value_name = "MULTIADDR")]
+    listen: Vec<Multiaddr>,
+    /// Do not use mDNS (LAN discovery).
+    #[arg(long)]
+    no_mdns: bool,
+    /// A relay server's multiaddr (with /p2p/<id>): reserve a slot there so
+    /// that peers behind NAT reach this one (repeatable).
+    #[arg(long, value_name = "MULTIADDR")]
+    relay: Vec<Multiaddr>,
+    /// How often peers compare transcript heads, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    sync_ms: u64,
+    /// Print connection notes too.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+impl NetArgs {
+    fn data_dir(&self) -> DataDir {
+        DataDir::new(self.data_dir.clone().unwrap_or_else(default_data_dir))
+    }
+
+    fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
+        let mut config = NodeConfig::new(data_dir, name);
+        if !self.listen.is_empty() {
+            config.listen = self.listen.clone();
+        }
+        config.mdns = !self.no_mdns;
+        config.relays = self.relay.clone();
+        config.timing = Timing {
+            sync_interval: Duration::from_millis(self.sync_ms.max(50)),
+            bot_delay: Duration::from_millis(self.bot_delay_ms),
+            ..Timing::default()
+        };
+        config
+    }
+
+    fn bot(&self, salt: u64) -> Result<Box<dyn Bot<PortRoyal>>> {
+        let seed = self.bot_seed.unwrap_or_else(fresh_seed).wrapping_add(salt);
+        match self.bot.as_str() {
+            "heuristic" => Ok(Box::new(PortRoyalBot::new(&Options::default()))),
+            "random" => Ok(Box::new(RandomBot::new(seed))),
+            other => bail!("unknown bot {other:?} (heuristic or random)"),
+        }
+    }
+
+    fn explain_headless(&self) {
+        if !self.headless {
+            eprintln!(
+                "note: the terminal UI is not wired to network games yet; \
+                 playing headless with the {} bot",
+                self.bot
+            );
+        }
+    }
+}
+
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    // A bot's choices need no protocol randomness; the standard library
+    // seeds each RandomState from the OS.
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u8(0);
+    h.finish()
+}
+
+/// Options of `roundtable host`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct HostArgs {
+    /// Seats at the table, yours included (2 to 5).
+    #[arg(long, default_value_t = 4)]
+    seats: u8,
+    /// Seats filled by bots running in this process, each a full peer with
+    /// its own key and chain.
+    #[arg(long, default_value_t = 0)]
+    bots: u8,
+    /// The game.
+    #[arg(long, default_value = "port-royal")]
+    game: String,
+    /// A rule option as key=value.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Claim a seat stalled after this many milliseconds of waiting.
+    #[arg(long, default_value_t = 120_000)]
+    stall_timeout_ms: u64,
+    /// Also write the ticket to this file.
+    #[arg(long, value_name = "PATH")]
+    ticket_file: Option<PathBuf>,
+    #[command(flatten)]
+    net: NetArgs,
+}
+
+/// Options of `roundtable join`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct JoinArgs {
+    /// The ticket (`rt1_...`); without one, list the tables announced on
+    /// the LAN.
+    ticket: Option<String>,
+    /// Without a ticket: how long to listen for tables, in seconds.
+    #[arg(long, default_value_t = 3)]
+    wait_secs: u64,
+    /// Without a ticket: also ask the peer at this multiaddr (repeatable).
+    #[arg(long, value_name = "MULTIADDR")]
+    peer: Vec<Multiaddr>,
+    #[command(flatten)]
+    net: NetArgs,
+}
+
+/// Options of `roundtable watch`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct WatchArgs {
+    /// The ticket.
+    ticket: String,
+    /// Also write the canonical transcript here when the game ends.
+    #[arg(long, value_name = "PATH")]
+    transcript: Option<PathBuf>,
+    #[command(flatten)]
+    net: NetArgs,
+}
+
+/// Options of `roundtable resume`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ResumeArgs {
+    /// The table's lobby id (hex); default: the only unfinished one.
+    lobby: Option<String>,
+    #[command(flatten)]
+    net: NetArgs,
+}
+
+/// Options of `roundtable relay`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RelayArgs {
+    /// A multiaddr to listen on (repeatable; default every interface, TCP
+    /// and QUIC, port 4001).
+    #[arg(long, value_name = "MULTIADDR")]
+    listen: Vec<Multiaddr>,
+    /// The relay's key lives here.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+/// Addresses for an in-process bot: the host's, with system-chosen ports.
+fn bot_listen(listen: &[Multiaddr]) -> Vec<Multiaddr> {
+    if listen.is_empty() {
+        return default_listen();
+    }
+    listen.iter().map(roundtable_net::any_port).collect()
+}
+
+/// Prints one peer's events; knows the seat names once the game started.
+struct Printer {
+    prefix: String,
+    names: Vec<String>,
+    verbose: bool,
+    quiet: bool,
+}
+
+impl Printer {
+    fn name(&self, seat: roundtable_engine::Seat) -> String {
+        match self.names.get(seat.index()) {
+            Some(n) => format!("{seat} ({n})"),
+            None => seat.to_string(),
+        }
+    }
+
+    fn print(&mut self, event: &NetEvent<PortRoyal>) {
+        let p = &self.prefix;
+        match event {
+            NetEvent::Listening(a) if self.verbose => println!("{p}listening on {a}"),
+            NetEvent::Ticket(t) if !self.quiet => {
+                println!("{p}ticket: {t}");
+                println!("{p}others join with: roundtable join {t}");
+            }
+            NetEvent::Lobby { filled, seats } if !self.quiet => {
+                println!("{p}lobby: {filled}/{seats} seats taken")
+            }
+            NetEvent::Started {
+                game_id,
+                seat,
+                names,
+                transcript,
+            } => {
+                self.names = names.clone();
+                if !self.quiet {
+                    let who = match seat {
+                        Some(s) => format!("you are {}", self.name(*s)),
+                        None => "watching".to_owned(),
+                    };
+                    println!("{p}game {game_id} started: {who}");
+                    for (i, n) in names.iter().enumerate() {
+                        println!("{p}  seat {}: {n}", i + 1);
+                    }
+                    println!("{p}log: {}", transcript.display());
+                }
+            }
+            NetEvent::Applied {
+                position,
+                record,
+                events,
+            } if !self.quiet => {
+                match record {
+                    Record::Action { seat, action, .. } => {
+                        println!("{p}[{position}] {}: {action}", self.name(*seat))
+                    }
+                    Record::Zombie { seat, action } => {
+                        println!("{p}[{position}] {} (gone): {action}", self.name(*seat))
+                    }
+                    Record::Chance { event, .. } => println!("{p}[{position}] chance #{event}"),
+                    Record::Forfeit { seat, .. } => {
+                        println!("{p}[{position}] {} forfeits (stalled)", self.name(*seat))
+                    }
+                    Record::Resign { seat, .. } => {
+                        println!("{p}[{position}] {} resigns", self.name(*seat))
+                    }
+                }
+                for e in events {
+                    println!("{p}    {e}");
+                }
+            }
+            NetEvent::Forfeited { seat, reason } if !self.quiet => {
+                println!("{p}{} forfeited ({reason})", self.name(*seat))
+            }
+            NetEvent::Rewound { position } if !self.quiet => {
+                println!("{p}went back to position {position} to apply a forfeit")
+            }
+            NetEvent::Peer { seat, online } if self.verbose => println!(
+                "{p}{} {}",
+                self.name(*seat),
+                if *online { "connected" } else { "disconnected" }
+            ),
+            NetEvent::Violation(v) => println!("{p}VIOLATION: {v}"),
+            NetEvent::Note(n) if self.verbose => println!("{p}note: {n}"),
+            NetEvent::Finished { result, transcript } => {
+                if !self.quiet {
+                    self.print_result(result);
+                }
+                println!("{p}transcript: {}", transcript.display());
+            }
+            _ => {}
+        }
+    }
+
+    fn print_result(&self, result: &GameResult) {
+        let mut standings = result.standings.clone();
+        standings.sort_by_key(|s| (s.rank, s.seat));
+        println!("{}game over", self.prefix);
+        for s in &standings {
+            println!(
+                "{}  #{} {}: {} VP, {} coins",
+                self.prefix,
+                s.rank + 1,
+                self.name(s.seat),
+                s.score,
+                s.tie_break
+            );
+        }
+    }
+}
+
+/// Print a peer's events until it stops; returns its outcome.
+async fn follow(handle: GameHandle<PortRoyal>, mut printer: Printer) -> Result<Outcome> {
+    let (mut events, handle) = handle.split();
+    while let Some(event) = events.recv().await {
+        printer.print(&event);
+    }
+    Ok(handle.outcome().await?)
+}
+
+fn exit_code(outcome: &Outcome) -> ExitCode {
+    if outcome.violation.is_some() {
+        return ExitCode::from(1);
+    }
+    if outcome.result.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Start in-process bots that join `ticket`, each in its own data dir.
+fn spawn_bots(
+    net: &NetArgs,
+    data: &DataDir,
+    ticket: &Ticket,
+    count: u8,
+    role: impl Fn(usize) -> Role<PortRoyal>,
+) -> Result<Vec<tokio::task::JoinHandle<Result<Outcome>>>> {
+    let mut tasks = Vec::new();
+    for n in 1..=usize::from(count) {
+        let mut config = net.config(data.bot(n), &format!("bot {n}"));
+        config.listen = bot_listen(&net.listen);
+        let _ = ticket;
+        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(net.bot(n as u64)?))?;
+        let printer = Printer {
+            prefix: format!("[bot {n}] "),
+            names: Vec::new(),
+            verbose: net.verbose,
+            quiet: true,
+        };
+        tasks.push(tokio::spawn(follow(handle, printer)));
+    }
+    Ok(tasks)
+}
+
+async fn finish_bots(tasks: Vec<tokio::task::JoinHandle<Result<Outcome>>>) -> bool {
+    let mut ok = true;
+    for (i, t) in tasks.into_iter().enumerate() {
+        match t.await {
+            Ok(Ok(o)) if o.result.is_some() => {}
+            Ok(Ok(_)) => {
+                eprintln!("bot {} did not finish its game", i + 1);
+                ok = false;
+            }
+            Ok(Err(e)) => {
+                eprintln!("bot {}: {e:#}", i + 1);
+                ok = false;
+            }
+            Err(e) => {
+                eprintln!("bot {}: {e}", i + 1);
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
+    if args.game != PortRoyal::NAME {
+        bail!("unknown game {:?}", args.game);
+    }
+    if args.bots >= args.seats {
+        bail!("{} bots leave no seat for the host", args.bots);
+    }
+    args.net.explain_headless();
+    let options: Options = crate::parse_options(&args.options)?;
+    let data = args.net.data_dir();
+    runtime()?.block_on(async {
+        let config = args.net.config(data.clone(), &args.net.name);
+        let mut handle = spawn::<PortRoyal>(
+            config,
+            Role::Host {
+                seats: args.seats,
+                options,
+                stall_timeout_ms: args.stall_timeout_ms,
+            },
+            Controller::Bot(args.net.bot(0)?),
+        )?;
+        let mut printer = Printer {
+            prefix: String::new(),
+            names: Vec::new(),
+            verbose: args.net.verbose,
+            quiet: false,
+        };
+        let mut bots = Vec::new();
+        let mut bots_started = false;
+        while let Some(event) = handle.next_event().await {
+            printer.print(&event);
+            if let NetEvent::Ticket(ticket) = &event {
+                if let Some(path) = &args.ticket_file {
+                    std::fs::write(path, format!("{ticket}\n"))
+                        .with_context(|| format!("writing {}", path.display()))?;
+                }
+                if !bots_started {
+                    bots_started = true;
+                    let t = ticket.clone();
+                    bots = spawn_bots(&args.net, &data, ticket, args.bots, move |_| Role::Join {
+                        ticket: t.clone(),
+                    })?;
+                }
+            }
+        }
+        let outcome = handle.outcome().await?;
+        let bots_ok = finish_bots(bots).await;
+        let code = exit_code(&outcome);
+        Ok(if bots_ok { code } else { ExitCode::FAILURE })
+    })
+}
+
+pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
+    let Some(text) = &args.ticket else {
+        return list_tables(args);
+    };
+    let ticket = Ticket::decode(text)?;
+    args.net.explain_headless();
+    let data = args.net.data_dir();
+    runtime()?.block_on(async {
+        let config = args.net.config(data, &args.net.name);
+        let handle = spawn::<PortRoyal>(
+            config,
+            Role::Join { ticket },
+            Controller::Bot(args.net.bot(0)?),
+        )?;
+        let outcome = follow(
+            handle,
+            Printer {
+                prefix: String::new(),
+                names: Vec::new(),
+                verbose: args.net.verbose,
+                quiet: false,
+            },
+        )
+        .await?;
+        Ok(exit_code(&outcome))
+    })
+}
+
+fn list_tables(args: &JoinArgs) -> Result<ExitCode> {
+    let data = args.net.data_dir();
+    let identity = data.identity()?;
+    let listen = if args.net.listen.is_empty() {
+        default_listen()
+    } else {
+        args.net.listen.clone()
+    };
+    let tables = runtime()?.block_on(roundtable_net::discover::discover_tables(
+        &identity,
+        listen,
+        args.peer.clone(),
+        !args.net.no_mdns,
+        Duration::from_secs(args.wait_secs),
+    ))?;
+    if tables.is_empty() {
+        println!("no tables found on the LAN (waited {} s)", args.wait_secs);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, t) in tables.iter().enumerate() {
+        println!(
+            "{}. {}'s table: {}, {}/{} seats taken",
+            i + 1,
+            t.info.host_name,
+            t.info.game,
+            t.filled,
+            t.info.seats
+        );
+        println!("   roundtable join {}", t.ticket);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
+    let ticket = Ticket::decode(&args.ticket)?;
+    let data = args.net.data_dir();
+    runtime()?.block_on(async {
+        let mut config = args.net.config(data, &args.net.name);
+        config.transcript_copy = args.transcript.clone();
+        let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
+        let outcome = follow(
+            handle,
+            Printer {
+                prefix: String::new(),
+                names: Vec::new(),
+                verbose: args.net.verbose,
+                quiet: false,
+            },
+        )
+        .await?;
+        Ok(exit_code(&outcome))
+    })
+}
+
+pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
+    let data = args.net.data_dir();
+    let lobby = match &args.lobby {
+        Some(hex_id) => {
+            let bytes = hex::decode(hex_id.trim()).context("the lobby id is not hex")?;
+            roundtable_net::LobbyId(
+                bytes
+                    .try_into()
+                    .map_err(|_| anyhow::anyhow!("a lobby id has 32 bytes"))?,
+            )
+        }
+        None => {
+            let open = data.unfinished();
+            match open.as_slice() {
+                [one] => *one,
+                [] => bail!("no unfinished game in {}", data.root().display()),
+                _ => bail!(
+                    "several unfinished games; name one: {}",
+                    open.iter()
+                        .map(|l| l.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+    };
+    args.net.explain_headless();
+    runtime()?.block_on(async {
+        let config = args.net.config(data.clone(), &args.net.name);
+        let handle = spawn::<PortRoyal>(
+            config,
+            Role::Resume { lobby },
+            Controller::Bot(args.net.bot(0)?),
+        )?;
+        // In-process bots of a host that played this game resume too.
+        let mut bots = Vec::new();
+        for n in 1..=8usize {
+            let bot_dir = data.bot(n);
+            if !bot_dir.unfinished().contains(&lobby) {
+                continue;
+            }
+            let mut config = args.net.config(bot_dir, &format!("bot {n}"));
+            config.listen = bot_listen(&args.net.listen);
+            let h = spawn::<PortRoyal>(
+                config,
+                Role::Resume { lobby },
+                Controller::Bot(args.net.bot(n as u64)?),
+            )?;
+            bots.push(tokio::spawn(follow(
+                h,
+                Printer {
+                    prefix: format!("[bot {n}] "),
+                    names: Vec::new(),
+                    verbose: args.net.verbose,
+                    quiet: true,
+                },
+            )));
+        }
+        let outcome = follow(
+            handle,
+            Printer {
+                prefix: String::new(),
+                names: Vec::new(),
+                verbose: args.net.verbose,
+                quiet: false,
+            },
+        )
+        .await?;
+        let bots_ok = finish_bots(bots).await;
+        let code = exit_code(&outcome);
+        Ok(if bots_ok { code } else { ExitCode::FAILURE })
+    })
+}
+
+pub(crate) fn relay(args: &RelayArgs) -> Result<ExitCode> {
+    let data = DataDir::new(args.data_dir.clone().unwrap_or_else(default_data_dir));
+    let identity = data.identity()?;
+    let listen = if args.listen.is_empty() {
+        ["/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1"]
+            .iter()
+            .filter_map(|a| a.parse().ok())
+            .collect()
+    } else {
+        args.listen.clone()
+    };
+    runtime()?.block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(256);
+        let server = tokio::spawn(async move { run_relay(&identity, listen, tx).await });
+        while let Some(event) = rx.recv().await {
+            match event {
+                RelayEvent::Listening(a) => println!("relay listening on {a}"),
+                RelayEvent::Note(n) => println!("{n}"),
+            }
+        }
+        server.await.context("the relay task")??;
+        Ok(ExitCode::SUCCESS)
+    })
+}

@@ -1,0 +1,104 @@
+//! A connection wrapper that counts the bytes a transport moves (after
+//! noise and yamux framing are added: what the wire carries above TCP) and
+//! can cut the link, for measurements and in-process fault injection.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::task::{Context, Poll};
+
+use futures::{AsyncRead, AsyncWrite};
+
+/// Bytes sent and received by every connection of one swarm, and a switch
+/// that cuts them all.
+#[derive(Debug, Default)]
+pub struct ByteCounter {
+    sent: AtomicU64,
+    received: AtomicU64,
+    cut: AtomicBool,
+}
+
+impl ByteCounter {
+    /// A new counter.
+    pub fn new() -> Arc<ByteCounter> {
+        Arc::new(ByteCounter::default())
+    }
+
+    /// Bytes written so far.
+    pub fn sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    /// Bytes read so far.
+    pub fn received(&self) -> u64 {
+        self.received.load(Ordering::Relaxed)
+    }
+
+    /// Cut (`true`) or heal (`false`) every connection: while cut, every read
+    /// and write fails, so connections drop and new ones fail.
+    pub fn set_cut(&self, cut: bool) {
+        self.cut.store(cut, Ordering::Relaxed);
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if self.cut.load(Ordering::Relaxed) {
+            return Err(io::Error::new(io::ErrorKind::ConnectionReset, "link cut"));
+        }
+        Ok(())
+    }
+}
+
+/// A stream counted by a [`ByteCounter`].
+#[derive(Debug)]
+pub struct Counting<S> {
+    inner: S,
+    counter: Arc<ByteCounter>,
+}
+
+impl<S> Counting<S> {
+    /// Wrap `inner`.
+    pub fn new(inner: S, counter: Arc<ByteCounter>) -> Self {
+        Counting { inner, counter }
+    }
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counting<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        self.counter.check()?;
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(n)) = &poll {
+            self.counter
+                .received
+                .fetch_add(*n as u64, Ordering::Relaxed);
+        }
+        poll
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counting<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.counter.check()?;
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = &poll {
+            self.counter.sent.fetch_add(*n as u64, Ordering::Relaxed);
+        }
+        poll
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_close(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_close(cx)
+    }
+}

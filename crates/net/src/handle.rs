@@ -1,0 +1,418 @@
+//! The API a front end (or a script) uses to drive one peer: start it with
+//! [`spawn`], then read its events and snapshot and submit the seat's
+//! decisions through its [`GameHandle`]. Everything crosses bounded channels;
+//! the node never blocks on a slow reader (events that do not fit are
+//! dropped and counted, and the snapshot always holds the latest state).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use libp2p::Multiaddr;
+use roundtable_bots::Bot;
+use roundtable_engine::{Game, GameResult, Seat};
+use roundtable_table::{GameId, Record, Violation};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+
+use crate::NetError;
+use crate::counting::ByteCounter;
+use crate::store::DataDir;
+use crate::ticket::Ticket;
+use crate::wire::LobbyId;
+
+/// Capacity of a handle's command channel.
+pub const COMMAND_CAPACITY: usize = 64;
+/// Capacity of a handle's event channel.
+pub const EVENT_CAPACITY: usize = 4096;
+
+/// How a peer starts.
+pub enum Role<G: Game> {
+    /// Open a table and take its first seat.
+    Host {
+        /// Seats at the table, the host's included.
+        seats: u8,
+        /// The game's options.
+        options: G::Options,
+        /// The stall timeout every seat will use, in milliseconds.
+        stall_timeout_ms: u64,
+    },
+    /// Take a seat at the table a ticket names (or resume it, when this data
+    /// directory already plays there).
+    Join {
+        /// The invitation.
+        ticket: Ticket,
+    },
+    /// Follow a table as a spectator.
+    Watch {
+        /// The invitation.
+        ticket: Ticket,
+    },
+    /// Resume a game this data directory plays (after a crash or restart).
+    Resume {
+        /// The table.
+        lobby: LobbyId,
+    },
+}
+
+/// Who makes the local seat's decisions.
+pub enum Controller<G: Game> {
+    /// A bot, driven by the node itself.
+    Bot(Box<dyn Bot<G>>),
+    /// Whoever holds the [`GameHandle`] ([`GameHandle::submit`]).
+    Handle,
+}
+
+/// Timing knobs (defaults suit play over the internet; tests shorten them).
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// How often each peer compares heads with every seat's peer.
+    pub sync_interval: Duration,
+    /// How long a finished peer keeps serving catch-up to peers that have
+    /// not finished, at most.
+    pub linger: Duration,
+    /// A bot waits this long before it acts (0 for tests and benchmarks).
+    pub bot_delay: Duration,
+    /// Lobby requests are retried this often.
+    pub lobby_retry: Duration,
+    /// Disconnected seats are redialled this often.
+    pub redial: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            sync_interval: Duration::from_secs(1),
+            linger: Duration::from_secs(10),
+            bot_delay: Duration::from_millis(0),
+            lobby_retry: Duration::from_millis(500),
+            redial: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Everything a peer needs besides its role.
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    /// Keys, chain secrets and transcripts.
+    pub data_dir: DataDir,
+    /// The display name (at most 32 bytes).
+    pub name: String,
+    /// Addresses to listen on (default: every interface, TCP and QUIC,
+    /// ports chosen by the system).
+    pub listen: Vec<Multiaddr>,
+    /// Discover peers on the LAN with mDNS.
+    pub mdns: bool,
+    /// Relay servers to reserve a slot on, so peers behind NAT can reach us.
+    pub relays: Vec<Multiaddr>,
+    /// Timing knobs.
+    pub timing: Timing,
+    /// Count wire bytes (switches to TCP only), for measurements and tests.
+    pub counter: Option<Arc<ByteCounter>>,
+    /// Spectators: also write the canonical transcript here at the end.
+    pub transcript_copy: Option<PathBuf>,
+}
+
+impl NodeConfig {
+    /// Defaults for `data_dir`.
+    pub fn new(data_dir: DataDir, name: impl Into<String>) -> Self {
+        NodeConfig {
+            data_dir,
+            name: name.into(),
+            listen: default_listen(),
+            mdns: true,
+            relays: Vec::new(),
+            timing: Timing::default(),
+            counter: None,
+            transcript_copy: None,
+        }
+    }
+}
+
+/// Every interface, TCP and QUIC, system-chosen ports.
+pub fn default_listen() -> Vec<Multiaddr> {
+    ["/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"]
+        .iter()
+        .filter_map(|a| a.parse().ok())
+        .collect()
+}
+
+/// `addr` with its TCP or UDP port replaced by 0 (system-chosen).
+pub fn any_port(addr: &Multiaddr) -> Multiaddr {
+    use libp2p::multiaddr::Protocol;
+    addr.iter()
+        .map(|p| match p {
+            Protocol::Tcp(_) => Protocol::Tcp(0),
+            Protocol::Udp(_) => Protocol::Udp(0),
+            other => other,
+        })
+        .collect()
+}
+
+/// A command to the node.
+#[derive(Debug)]
+pub enum Command<G: Game> {
+    /// The local seat's decision; the reply says whether the table took it.
+    Submit(G::Action, oneshot::Sender<Result<(), String>>),
+    /// The local seat resigns.
+    Resign,
+    /// Stop the node now.
+    Shutdown,
+}
+
+/// Something that happened, for a log or a screen.
+#[derive(Clone, Debug)]
+pub enum NetEvent<G: Game> {
+    /// Listening on an address.
+    Listening(Multiaddr),
+    /// The host's ticket (again when the host's addresses change).
+    Ticket(Ticket),
+    /// Lobby progress.
+    Lobby {
+        /// Seats taken.
+        filled: u8,
+        /// Seats in all.
+        seats: u8,
+    },
+    /// The game started (or was resumed).
+    Started {
+        /// The game id.
+        game_id: GameId,
+        /// The local seat (none for a spectator).
+        seat: Option<Seat>,
+        /// Names in seat order.
+        names: Vec<String>,
+        /// The transcript log.
+        transcript: PathBuf,
+    },
+    /// An input was applied.
+    Applied {
+        /// Its position.
+        position: u64,
+        /// What it was.
+        record: Record<G>,
+        /// What happened.
+        events: Vec<G::Event>,
+    },
+    /// A seat forfeited.
+    Forfeited {
+        /// The seat.
+        seat: Seat,
+        /// Why.
+        reason: &'static str,
+    },
+    /// The table went back to a position to apply a forfeit.
+    Rewound {
+        /// The position.
+        position: u64,
+    },
+    /// A seat's peer connected (`true`) or went away.
+    Peer {
+        /// The seat.
+        seat: Seat,
+        /// Whether it is connected now.
+        online: bool,
+    },
+    /// A proven violation: the table stopped.
+    Violation(Violation),
+    /// A diagnostic line (connections, refused input, bans).
+    Note(String),
+    /// The game is over and the canonical transcript is written.
+    Finished {
+        /// The result.
+        result: GameResult,
+        /// Where the transcript is.
+        transcript: PathBuf,
+    },
+}
+
+/// Where the node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Starting up.
+    Starting,
+    /// Waiting for seats, a proposal or the genesis.
+    Lobby,
+    /// The game runs.
+    Playing,
+    /// The game is over.
+    Finished,
+    /// The table stopped after a violation.
+    Failed,
+}
+
+/// The latest state of the node, for a screen.
+#[derive(Clone, Debug)]
+pub struct Snapshot<G: Game> {
+    /// Where the node is.
+    pub phase: Phase,
+    /// The game id once the genesis exists.
+    pub game_id: Option<GameId>,
+    /// The local seat.
+    pub seat: Option<Seat>,
+    /// Names in seat order.
+    pub names: Vec<String>,
+    /// Inputs applied.
+    pub position: u64,
+    /// What the local seat (or a spectator) may see.
+    pub view: Option<G::View>,
+    /// The local seat's legal actions now (empty unless it must decide).
+    pub legal: Vec<G::Action>,
+    /// Per seat, whether its peer is connected (the local seat always is).
+    pub online: Vec<bool>,
+    /// Per seat, whether it forfeited.
+    pub forfeited: Vec<bool>,
+    /// Whether every seat's peer subscribed, so the first move may go out.
+    pub ready: bool,
+    /// The result once finished.
+    pub result: Option<GameResult>,
+    /// Events dropped because the event channel was full.
+    pub dropped_events: u64,
+}
+
+impl<G: Game> Default for Snapshot<G> {
+    fn default() -> Self {
+        Snapshot {
+            phase: Phase::Starting,
+            game_id: None,
+            seat: None,
+            names: Vec::new(),
+            position: 0,
+            view: None,
+            legal: Vec::new(),
+            online: Vec::new(),
+            forfeited: Vec::new(),
+            ready: false,
+            result: None,
+            dropped_events: 0,
+        }
+    }
+}
+
+/// How a node ended.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The game, if it started.
+    pub game_id: Option<GameId>,
+    /// The result, if the game finished.
+    pub result: Option<GameResult>,
+    /// The transcript, if the game started.
+    pub transcript: Option<PathBuf>,
+    /// The violation that stopped the table, if any.
+    pub violation: Option<Violation>,
+    /// Wire bytes (sent, received) when counted.
+    pub bytes: Option<(u64, u64)>,
+}
+
+/// A running peer.
+pub struct GameHandle<G: Game> {
+    pub(crate) commands: mpsc::Sender<Command<G>>,
+    pub(crate) events: mpsc::Receiver<NetEvent<G>>,
+    pub(crate) snapshot: watch::Receiver<Arc<Snapshot<G>>>,
+    pub(crate) task: JoinHandle<Result<Outcome, NetError>>,
+}
+
+impl<G: Game> GameHandle<G> {
+    /// Submit the local seat's decision and wait for the table's answer.
+    pub async fn submit(&self, action: G::Action) -> Result<(), NetError> {
+        let (tx, rx) = oneshot::channel();
+        self.commands
+            .send(Command::Submit(action, tx))
+            .await
+            .map_err(|_| NetError::Stopped)?;
+        rx.await
+            .map_err(|_| NetError::Stopped)?
+            .map_err(NetError::Refused)
+    }
+
+    /// Submit without waiting (for a synchronous front end); the answer is
+    /// dropped, and a refusal shows as a [`NetEvent::Note`].
+    pub fn try_submit(&self, action: G::Action) -> Result<(), NetError> {
+        let (tx, _rx) = oneshot::channel();
+        self.commands
+            .try_send(Command::Submit(action, tx))
+            .map_err(|_| NetError::Busy)
+    }
+
+    /// Resign the local seat.
+    pub fn resign(&self) -> Result<(), NetError> {
+        self.commands
+            .try_send(Command::Resign)
+            .map_err(|_| NetError::Busy)
+    }
+
+    /// Stop the node.
+    pub fn shutdown(&self) {
+        let _ = self.commands.try_send(Command::Shutdown);
+    }
+
+    /// The next event, waiting for it; `None` once the node has stopped and
+    /// every event was read.
+    pub async fn next_event(&mut self) -> Option<NetEvent<G>> {
+        self.events.recv().await
+    }
+
+    /// The next event if one is waiting.
+    pub fn try_next_event(&mut self) -> Option<NetEvent<G>> {
+        self.events.try_recv().ok()
+    }
+
+    /// The latest snapshot.
+    pub fn snapshot(&self) -> Arc<Snapshot<G>> {
+        self.snapshot.borrow().clone()
+    }
+
+    /// A receiver that wakes when the snapshot changes.
+    pub fn watch(&self) -> watch::Receiver<Arc<Snapshot<G>>> {
+        self.snapshot.clone()
+    }
+
+    /// Wait for the node to end.
+    pub async fn outcome(self) -> Result<Outcome, NetError> {
+        self.task
+            .await
+            .map_err(|e| NetError::Transport(format!("the node task failed: {e}")))?
+    }
+
+    /// Split into the event receiver and the rest (to read events in one
+    /// task while waiting for the outcome in another).
+    pub fn split(self) -> (mpsc::Receiver<NetEvent<G>>, GameHandle<G>) {
+        let (_tx, empty) = mpsc::channel(1);
+        let events = self.events;
+        (
+            events,
+            GameHandle {
+                commands: self.commands,
+                events: empty,
+                snapshot: self.snapshot,
+                task: self.task,
+            },
+        )
+    }
+}
+
+/// Start a peer on the current tokio runtime.
+pub fn spawn<G: crate::NetGame>(
+    config: NodeConfig,
+    role: Role<G>,
+    controller: Controller<G>,
+) -> Result<GameHandle<G>, NetError> {
+    let (commands_tx, commands_rx) = mpsc::channel(COMMAND_CAPACITY);
+    let (events_tx, events_rx) = mpsc::channel(EVENT_CAPACITY);
+    let (snapshot_tx, snapshot_rx) = watch::channel(Arc::new(Snapshot::default()));
+    let node = crate::node::Node::new(
+        config,
+        role,
+        controller,
+        commands_rx,
+        events_tx,
+        snapshot_tx,
+    )?;
+    let task = tokio::spawn(node.run());
+    Ok(GameHandle {
+        commands: commands_tx,
+        events: events_rx,
+        snapshot: snapshot_rx,
+        task,
+    })
+}

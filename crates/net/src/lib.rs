@@ -1,0 +1,154 @@
+//! roundtable over the network: the sans-IO [`roundtable_table::Table`]
+//! driven over rust-libp2p with tokio. No server and no host of the game:
+//! the "host" only gathers the seats and hands out the genesis; after that
+//! every peer is equal.
+//!
+//! * **Transports**: TCP + noise + yamux, and QUIC; a relay v2 client with
+//!   DCUtR hole punching and AutoNAT; [`relay::run_relay`] is the relay
+//!   server a reachable player can run, with limits raised for game traffic.
+//! * **Gossip** ([`swarm::gossip_config`]): one gossipsub topic per table
+//!   (`roundtable/table/v1/<game id>`) and one lobby topic, tuned for 2–5
+//!   peers: flood publish, small mesh, content-hash message ids, our own
+//!   validation before anything is forwarded, a payload cap.
+//! * **Catch-up**: `/roundtable/sync/1` request-response exchanges
+//!   [`roundtable_table::Table::heads`] and fetches missing envelopes, on
+//!   every (re)connection and periodically.
+//! * **Lobby**: `/roundtable/lobby/1` gathers seats, the proposal, the
+//!   acceptances and the genesis; [`Ticket`]s invite; mDNS and the lobby
+//!   topic list tables on a LAN ([`discover::discover_tables`]).
+//! * **Durability**: every peer keeps its key, chain secret and transcript
+//!   log in its [`DataDir`], and a restarted peer resumes where it stopped.
+//!
+//! The protocol is specified in `protocol/SPEC.md` part 4.
+//!
+//! # Driving a peer
+//!
+//! [`spawn`] starts a peer on the current tokio runtime and returns a
+//! [`GameHandle`]. A front end reads [`NetEvent`]s (the log) and the latest
+//! [`Snapshot`] (the seat's view and legal actions), and submits the seat's
+//! decisions with [`GameHandle::submit`] (or [`GameHandle::try_submit`] from
+//! synchronous code). A [`Controller::Bot`] seat is played by the node
+//! itself.
+//!
+//! ```no_run
+//! # async fn demo(ticket: roundtable_net::Ticket) -> Result<(), roundtable_net::NetError> {
+//! use roundtable_net::{spawn, Controller, DataDir, NetEvent, NodeConfig, Role};
+//! use roundtable_port_royal::PortRoyal;
+//!
+//! let config = NodeConfig::new(DataDir::new("/tmp/alice"), "alice");
+//! let mut handle = spawn::<PortRoyal>(config, Role::Join { ticket }, Controller::Handle)?;
+//! while let Some(event) = handle.next_event().await {
+//!     if let NetEvent::Finished { transcript, .. } = event {
+//!         println!("transcript at {}", transcript.display());
+//!     }
+//!     let snapshot = handle.snapshot();
+//!     if let Some(action) = snapshot.legal.first() {
+//!         let _ = handle.submit(action.clone()).await;
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::path::PathBuf;
+
+pub mod counting;
+pub mod discover;
+mod handle;
+pub mod identity;
+mod node;
+pub mod relay;
+pub mod store;
+pub mod swarm;
+pub mod ticket;
+pub mod wire;
+
+pub use counting::ByteCounter;
+pub use handle::{
+    COMMAND_CAPACITY, Command, Controller, EVENT_CAPACITY, GameHandle, NetEvent, NodeConfig,
+    Outcome, Phase, Role, Snapshot, Timing, any_port, default_listen, spawn,
+};
+pub use libp2p::Multiaddr;
+pub use node::{BAN_STRIKES, OUTBOX_CAPACITY};
+pub use store::{DataDir, default_data_dir};
+pub use ticket::{Ticket, TicketError};
+pub use wire::{Announce, LobbyId, LobbyInfo};
+
+/// A game the network driver can carry: its options, actions, events and
+/// views move between tasks (every game of this workspace qualifies; the
+/// blanket impl covers them).
+pub trait NetGame:
+    roundtable_engine::Game<
+        Options: Send + Sync,
+        Action: Send + Sync,
+        Event: Send + Sync,
+        View: Send + Sync,
+    >
+{
+}
+
+impl<G> NetGame for G where
+    G: roundtable_engine::Game<
+            Options: Send + Sync,
+            Action: Send + Sync,
+            Event: Send + Sync,
+            View: Send + Sync,
+        >
+{
+}
+
+/// What went wrong in the network driver.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// A file in the data directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A key or seed file holds something other than 64 hex digits.
+    #[error("{0}: not a 32-byte secret in hex")]
+    BadSecretFile(PathBuf),
+    /// The display name is too long or has control characters.
+    #[error("display name {0:?} is longer than 32 bytes or has control characters")]
+    BadName(String),
+    /// The operating system's random source failed.
+    #[error("randomness: {0}")]
+    Random(String),
+    /// Building the libp2p stack failed.
+    #[error("libp2p: {0}")]
+    Transport(String),
+    /// An address could not be listened on.
+    #[error("listening on {addr}: {reason}")]
+    Listen {
+        /// The address.
+        addr: String,
+        /// Why.
+        reason: String,
+    },
+    /// A ticket did not read.
+    #[error("ticket: {0}")]
+    Ticket(#[from] TicketError),
+    /// The table refused something (or a genesis did not verify).
+    #[error("table: {0}")]
+    Table(#[from] roundtable_table::TableError),
+    /// The transcript log could not be read or written.
+    #[error("transcript: {0}")]
+    Transcript(#[from] roundtable_table::transcript::TranscriptError),
+    /// The host refused us, or the table refused a local decision.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The lobby went wrong.
+    #[error("lobby: {0}")]
+    Lobby(String),
+    /// There is no game to resume.
+    #[error("no game to resume at {0}")]
+    NothingToResume(PathBuf),
+    /// The node has stopped.
+    #[error("the node has stopped")]
+    Stopped,
+    /// The node's command channel is full.
+    #[error("the node is busy (command queue full)")]
+    Busy,
+}

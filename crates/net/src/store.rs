@@ -1,0 +1,218 @@
+//! A peer's data directory: its key, and per table the chain secret, the
+//! ticket, the peers' addresses and the transcript log.
+//!
+//! ```text
+//! DIR/identity.key                   the ed25519 secret, 64 hex digits (mode 0600)
+//! DIR/games/<lobby id>/ticket        the ticket the table was joined or hosted with
+//! DIR/games/<lobby id>/chain.seed    the chain seed, saved (and synced) before accepting
+//! DIR/games/<lobby id>/peers         "<peer id> <multiaddr>" lines, to redial after a restart
+//! DIR/games/<lobby id>/transcript.rtlog  the log; the canonical transcript once finished
+//! DIR/games/<lobby id>/done          written when the game finished
+//! DIR/bots/<n>/                      a bot's own data directory (same layout)
+//! ```
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use roundtable_table::Identity;
+
+use crate::NetError;
+use crate::wire::LobbyId;
+
+/// Fill `buf` from the operating system's random source.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], NetError> {
+    let mut buf = [0u8; N];
+    getrandom::fill(&mut buf).map_err(|e| NetError::Random(e.to_string()))?;
+    Ok(buf)
+}
+
+/// The default data directory: `$XDG_DATA_HOME/roundtable`, else
+/// `~/.local/share/roundtable`, else `./roundtable-data`.
+pub fn default_data_dir() -> PathBuf {
+    if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
+        return PathBuf::from(x).join("roundtable");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
+        return PathBuf::from(home).join(".local/share/roundtable");
+    }
+    PathBuf::from("roundtable-data")
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
+    move |source| NetError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Write `bytes` to `path` durably: a temporary file, fsync, rename.
+pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+    }
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // Secrets live here; nobody else needs to read any of it.
+            let _ = f.set_permissions(fs::Permissions::from_mode(0o600));
+        }
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+    }
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+fn read_hex32(path: &Path) -> Result<Option<[u8; 32]>, NetError> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(path)(e)),
+    };
+    let bytes = hex::decode(text.trim()).map_err(|_| NetError::BadSecretFile(path.to_owned()))?;
+    let arr: [u8; 32] = bytes
+        .try_into()
+        .map_err(|_| NetError::BadSecretFile(path.to_owned()))?;
+    Ok(Some(arr))
+}
+
+/// A peer's data directory.
+#[derive(Clone, Debug)]
+pub struct DataDir {
+    root: PathBuf,
+}
+
+impl DataDir {
+    /// The directory at `root` (created when first written to).
+    pub fn new(root: impl Into<PathBuf>) -> DataDir {
+        DataDir { root: root.into() }
+    }
+
+    /// Its path.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The data directory of in-process bot number `n` (from 1).
+    pub fn bot(&self, n: usize) -> DataDir {
+        DataDir::new(self.root.join("bots").join(n.to_string()))
+    }
+
+    /// The player's key: read from `identity.key`, or created there on first
+    /// use from the operating system's random source.
+    pub fn identity(&self) -> Result<Identity, NetError> {
+        let path = self.root.join("identity.key");
+        if let Some(secret) = read_hex32(&path)? {
+            return Ok(Identity::from_secret(secret));
+        }
+        let secret = random_bytes::<32>()?;
+        write_durably(&path, format!("{}\n", hex::encode(secret)).as_bytes())?;
+        Ok(Identity::from_secret(secret))
+    }
+
+    /// The directory of one table.
+    pub fn game_dir(&self, lobby: &LobbyId) -> PathBuf {
+        self.root.join("games").join(lobby.to_string())
+    }
+
+    /// The table's chain seed: read, or created and synced. It is saved
+    /// before the seat's commitment leaves this machine, so that a restart can
+    /// always answer with the chain the genesis names.
+    pub fn chain_seed(&self, lobby: &LobbyId) -> Result<[u8; 32], NetError> {
+        let path = self.game_dir(lobby).join("chain.seed");
+        if let Some(seed) = read_hex32(&path)? {
+            return Ok(seed);
+        }
+        let seed = random_bytes::<32>()?;
+        write_durably(&path, format!("{}\n", hex::encode(seed)).as_bytes())?;
+        Ok(seed)
+    }
+
+    /// The transcript log's path.
+    pub fn transcript_path(&self, lobby: &LobbyId) -> PathBuf {
+        self.game_dir(lobby).join("transcript.rtlog")
+    }
+
+    /// Remember the ticket of a table.
+    pub fn save_ticket(&self, lobby: &LobbyId, ticket: &str) -> Result<(), NetError> {
+        write_durably(
+            &self.game_dir(lobby).join("ticket"),
+            format!("{ticket}\n").as_bytes(),
+        )
+    }
+
+    /// The ticket of a table, if saved.
+    pub fn ticket(&self, lobby: &LobbyId) -> Option<String> {
+        fs::read_to_string(self.game_dir(lobby).join("ticket"))
+            .ok()
+            .map(|t| t.trim().to_owned())
+    }
+
+    /// Remember where the other seats' peers were last seen.
+    pub fn save_peers(&self, lobby: &LobbyId, lines: &[String]) -> Result<(), NetError> {
+        write_durably(
+            &self.game_dir(lobby).join("peers"),
+            lines.join("\n").as_bytes(),
+        )
+    }
+
+    /// The saved peer lines (`<peer id> <multiaddr>`).
+    pub fn peers(&self, lobby: &LobbyId) -> Vec<String> {
+        fs::read_to_string(self.game_dir(lobby).join("peers"))
+            .map(|t| t.lines().take(256).map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    /// Mark a table's game finished.
+    pub fn mark_done(&self, lobby: &LobbyId, summary: &str) -> Result<(), NetError> {
+        write_durably(&self.game_dir(lobby).join("done"), summary.as_bytes())
+    }
+
+    /// Tables whose game started here (a transcript log exists) and did not
+    /// finish.
+    pub fn unfinished(&self) -> Vec<LobbyId> {
+        let Ok(entries) = fs::read_dir(self.root.join("games")) else {
+            return Vec::new();
+        };
+        let mut out: Vec<LobbyId> = entries
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.path().join("transcript.rtlog").exists() && !e.path().join("done").exists()
+            })
+            .filter_map(|e| {
+                let name = e.file_name();
+                let bytes = hex::decode(name.to_str()?).ok()?;
+                Some(LobbyId(bytes.try_into().ok()?))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_and_seed_persist() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = DataDir::new(dir.path());
+        let a = d.identity().unwrap();
+        let b = d.identity().unwrap();
+        assert_eq!(a.public(), b.public());
+        let lobby = LobbyId([1; 32]);
+        assert_eq!(d.chain_seed(&lobby).unwrap(), d.chain_seed(&lobby).unwrap());
+        fs::write(dir.path().join("identity.key"), "nonsense").unwrap();
+        assert!(matches!(d.identity(), Err(NetError::BadSecretFile(_))));
+    }
+}

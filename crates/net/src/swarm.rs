@@ -1,0 +1,360 @@
+//! The libp2p stack: transports, behaviours and the gossipsub tuning for
+//! tables of 2 to 5 peers.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use libp2p::core::muxing::StreamMuxerBox;
+use libp2p::core::transport::{Boxed, Transport, upgrade::Version};
+use libp2p::gossipsub::{self, MessageAuthenticity, MessageId, ValidationMode};
+use libp2p::identity::Keypair;
+use libp2p::swarm::behaviour::toggle::Toggle;
+use libp2p::{
+    PeerId, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr, identify,
+    mdns, noise, ping, relay, request_response, tcp, yamux,
+};
+
+use crate::NetError;
+use crate::counting::{ByteCounter, Counting};
+use crate::wire::{
+    GOSSIP_ID_DOMAIN, LOBBY_PROTOCOL, LobbyRequest, LobbyResponse, MAX_LOBBY_BYTES,
+    MAX_SYNC_REQUEST_BYTES, MAX_SYNC_RESPONSE_BYTES, SYNC_PROTOCOL, SyncRequest, SyncResponse,
+    WireCodec, domain_hash,
+};
+
+/// The identify protocol version every roundtable peer announces.
+pub const IDENTIFY_PROTOCOL: &str = "/roundtable/1";
+
+/// Gossipsub mesh parameters for tables of 2 to 5 peers. The defaults (6/5/12)
+/// assume large networks: with four other peers at most, the mesh would be
+/// "low" at every heartbeat. Own messages are flood-published to every
+/// subscribed peer anyway; the mesh only carries forwards.
+pub const MESH_N: usize = 4;
+/// Fewest mesh peers before grafting more (one other peer suffices).
+pub const MESH_N_LOW: usize = 1;
+/// Most mesh peers before pruning.
+pub const MESH_N_HIGH: usize = 8;
+/// Outbound mesh peers kept at least.
+pub const MESH_OUTBOUND_MIN: usize = 1;
+/// Largest gossip payload: one envelope (16 KiB) plus room for an
+/// announcement; anything larger is refused by gossipsub before we see it.
+pub const MAX_GOSSIP_BYTES: usize = 16 * 1024 + 1024;
+
+/// The gossipsub message id: `SHA256("roundtable/gossip-id/v1" || data)`.
+/// An envelope's bytes include its game, seat, sequence number and
+/// signature, so two different envelopes never share an id, and a copy of one
+/// envelope (re-published by anyone) is delivered once.
+pub fn message_id(message: &gossipsub::Message) -> MessageId {
+    MessageId::from(domain_hash(GOSSIP_ID_DOMAIN, &message.data).to_vec())
+}
+
+/// Check the mesh parameters the way gossipsub only checks them for topics
+/// with their own transmit size: `outbound_min * 2 <= mesh_n` and
+/// `outbound_min <= mesh_n_low <= mesh_n <= mesh_n_high`.
+pub fn check_mesh(n: usize, low: usize, high: usize, outbound_min: usize) -> Result<(), NetError> {
+    if outbound_min * 2 > n || outbound_min > low || low > n || n > high || low == 0 {
+        return Err(NetError::Transport(format!(
+            "invalid gossipsub mesh parameters n={n} low={low} high={high} outbound_min={outbound_min}"
+        )));
+    }
+    Ok(())
+}
+
+/// The gossipsub configuration (see the constants above and SPEC part 4).
+pub fn gossip_config() -> Result<gossipsub::Config, NetError> {
+    check_mesh(MESH_N, MESH_N_LOW, MESH_N_HIGH, MESH_OUTBOUND_MIN)?;
+    gossipsub::ConfigBuilder::default()
+        .mesh_n(MESH_N)
+        .mesh_n_low(MESH_N_LOW)
+        .mesh_n_high(MESH_N_HIGH)
+        .mesh_outbound_min(MESH_OUTBOUND_MIN)
+        // Own moves go straight to every subscribed peer, not only the mesh.
+        .flood_publish(true)
+        // Heartbeats repair misses by IHAVE/IWANT; quicker than the 1 s
+        // default because a table is small and a miss stalls everyone.
+        .heartbeat_interval(Duration::from_millis(500))
+        .heartbeat_initial_delay(Duration::from_millis(100))
+        // Our envelopes are the trust anchor (SPEC 3.4): gossipsub's own
+        // signature would add bytes and a second check proving nothing new.
+        .validation_mode(ValidationMode::Anonymous)
+        .message_id_fn(message_id)
+        // Nothing is forwarded before our own checks said Accept.
+        .validate_messages()
+        .max_transmit_size(MAX_GOSSIP_BYTES)
+        .duplicate_cache_time(Duration::from_secs(120))
+        .build()
+        .map_err(|e| NetError::Transport(format!("gossipsub config: {e}")))
+}
+
+/// Catch-up codec.
+pub type SyncCodec = WireCodec<SyncRequest, SyncResponse>;
+/// Lobby codec.
+pub type LobbyCodec = WireCodec<LobbyRequest, LobbyResponse>;
+
+pub use derived::{Behaviour, BehaviourEvent, RelayBehaviour, RelayBehaviourEvent};
+
+/// Options for building a swarm.
+#[derive(Clone, Debug, Default)]
+pub struct SwarmOptions {
+    /// Run mDNS discovery.
+    pub mdns: bool,
+    /// Count bytes on the wire (TCP only, no QUIC): for measurements.
+    pub counter: Option<Arc<ByteCounter>>,
+}
+
+fn behaviour(
+    key: &Keypair,
+    relay_client: relay::client::Behaviour,
+    opts: &SwarmOptions,
+) -> Result<Behaviour, NetError> {
+    let peer_id = key.public().to_peer_id();
+    let gossipsub = gossipsub::Behaviour::new(MessageAuthenticity::Anonymous, gossip_config()?)
+        .map_err(|e| NetError::Transport(format!("gossipsub: {e}")))?;
+    let mdns = if opts.mdns {
+        // mDNS needs a multicast-capable interface; without one the table
+        // still works by tickets.
+        mdns::tokio::Behaviour::new(
+            mdns::Config {
+                query_interval: Duration::from_secs(5),
+                ..mdns::Config::default()
+            },
+            peer_id,
+        )
+        .ok()
+    } else {
+        None
+    };
+    let rr = |timeout| {
+        request_response::Config::default()
+            .with_request_timeout(timeout)
+            .with_max_concurrent_streams(32)
+    };
+    Ok(Behaviour {
+        blocked: allow_block_list::Behaviour::default(),
+        limits: connection_limits::Behaviour::new(
+            connection_limits::ConnectionLimits::default()
+                .with_max_pending_incoming(Some(32))
+                .with_max_pending_outgoing(Some(64))
+                .with_max_established(Some(128))
+                .with_max_established_per_peer(Some(4)),
+        ),
+        relay_client,
+        identify: identify::Behaviour::new(
+            identify::Config::new(IDENTIFY_PROTOCOL.into(), key.public())
+                .with_agent_version(format!("roundtable/{}", env!("CARGO_PKG_VERSION")))
+                .with_cache_size(64),
+        ),
+        ping: ping::Behaviour::new(ping::Config::new().with_interval(Duration::from_secs(5))),
+        gossipsub,
+        mdns: Toggle::from(mdns),
+        sync: request_response::Behaviour::with_codec(
+            SyncCodec::new(MAX_SYNC_REQUEST_BYTES, MAX_SYNC_RESPONSE_BYTES),
+            [(SYNC_PROTOCOL, request_response::ProtocolSupport::Full)],
+            rr(Duration::from_secs(10)),
+        ),
+        lobby: request_response::Behaviour::with_codec(
+            LobbyCodec::new(MAX_LOBBY_BYTES, MAX_LOBBY_BYTES),
+            [(LOBBY_PROTOCOL, request_response::ProtocolSupport::Full)],
+            rr(Duration::from_secs(10)),
+        ),
+        dcutr: dcutr::Behaviour::new(peer_id),
+        autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+    })
+}
+
+fn transport_error(e: impl std::fmt::Display) -> NetError {
+    NetError::Transport(e.to_string())
+}
+
+/// A TCP transport whose connections count their bytes.
+fn counting_tcp(
+    key: &Keypair,
+    counter: Arc<ByteCounter>,
+) -> Result<Boxed<(PeerId, StreamMuxerBox)>, NetError> {
+    let noise = noise::Config::new(key).map_err(transport_error)?;
+    Ok(
+        tcp::tokio::Transport::new(tcp::Config::default().nodelay(true))
+            .map(move |stream, _| Counting::new(stream, counter.clone()))
+            .upgrade(Version::V1Lazy)
+            .authenticate(noise)
+            .multiplex(yamux::Config::default())
+            .timeout(Duration::from_secs(20))
+            .boxed(),
+    )
+}
+
+fn swarm_config(c: libp2p::swarm::Config) -> libp2p::swarm::Config {
+    // A table's connections stay up between moves that can be minutes apart.
+    c.with_idle_connection_timeout(Duration::from_secs(300))
+}
+
+/// Build a peer's swarm: TCP + noise + yamux and QUIC (or counting TCP),
+/// relay client, and [`Behaviour`].
+pub fn build_swarm(key: Keypair, opts: &SwarmOptions) -> Result<Swarm<Behaviour>, NetError> {
+    if let Some(counter) = opts.counter.clone() {
+        let swarm = SwarmBuilder::with_existing_identity(key)
+            .with_tokio()
+            .with_other_transport(|key| {
+                counting_tcp(key, counter)
+                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
+            })
+            .map_err(transport_error)?
+            .with_relay_client(noise::Config::new, yamux::Config::default)
+            .map_err(transport_error)?
+            .with_behaviour(|key, relay| {
+                behaviour(key, relay, opts)
+                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
+            })
+            .map_err(transport_error)?
+            .with_swarm_config(swarm_config)
+            .build();
+        return Ok(swarm);
+    }
+    let swarm = SwarmBuilder::with_existing_identity(key)
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .map_err(transport_error)?
+        .with_quic()
+        .with_relay_client(noise::Config::new, yamux::Config::default)
+        .map_err(transport_error)?
+        .with_behaviour(|key, relay| {
+            behaviour(key, relay, opts)
+                .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
+        })
+        .map_err(transport_error)?
+        .with_swarm_config(swarm_config)
+        .build();
+    Ok(swarm)
+}
+
+/// Relay limits raised for game traffic. The libp2p defaults (2 minutes and
+/// 128 KiB per circuit) are meant for hole punching only; a game of Port
+/// Royal over a relayed link lasts up to an hour and moves a few hundred KiB.
+pub fn relay_config() -> relay::Config {
+    let mut config = relay::Config {
+        max_reservations: 256,
+        max_reservations_per_peer: 4,
+        reservation_duration: Duration::from_secs(60 * 60),
+        max_circuits: 256,
+        max_circuits_per_peer: 16,
+        max_circuit_duration: Duration::from_secs(6 * 60 * 60),
+        max_circuit_bytes: 64 * 1024 * 1024,
+        ..relay::Config::default()
+    };
+    // Keep the per-peer and per-IP rate limits, scaled to game use.
+    if let Some(n) = NonZeroU32::new(60) {
+        config = config
+            .reservation_rate_per_peer(n, Duration::from_secs(60))
+            .circuit_src_per_peer(n, Duration::from_secs(60));
+    }
+    config
+}
+
+/// Build a relay server's swarm (TCP + QUIC).
+pub fn build_relay_swarm(key: Keypair) -> Result<Swarm<RelayBehaviour>, NetError> {
+    let swarm = SwarmBuilder::with_existing_identity(key)
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .map_err(transport_error)?
+        .with_quic()
+        .with_behaviour(|key| {
+            let peer_id = key.public().to_peer_id();
+            RelayBehaviour {
+                limits: connection_limits::Behaviour::new(
+                    connection_limits::ConnectionLimits::default()
+                        .with_max_pending_incoming(Some(64))
+                        .with_max_established(Some(1024))
+                        .with_max_established_per_peer(Some(8)),
+                ),
+                relay: relay::Behaviour::new(peer_id, relay_config()),
+                identify: identify::Behaviour::new(identify::Config::new(
+                    IDENTIFY_PROTOCOL.into(),
+                    key.public(),
+                )),
+                ping: ping::Behaviour::new(ping::Config::new()),
+                autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+            }
+        })
+        .map_err(transport_error)?
+        .with_swarm_config(swarm_config)
+        .build();
+    Ok(swarm)
+}
+
+/// The derived behaviours. The derive macro generates event enums whose
+/// variants (one per field, named after it) carry no doc comments.
+#[allow(missing_docs)]
+mod derived {
+    use libp2p::swarm::NetworkBehaviour;
+    use libp2p::swarm::behaviour::toggle::Toggle;
+    use libp2p::{
+        allow_block_list, autonat, connection_limits, dcutr, gossipsub, identify, mdns, ping,
+        relay, request_response,
+    };
+
+    use super::{LobbyCodec, SyncCodec};
+
+    /// Everything a roundtable peer runs.
+    #[derive(NetworkBehaviour)]
+    pub struct Behaviour {
+        /// Peers banned for sending garbage.
+        pub blocked: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
+        /// Bounds on connections.
+        pub limits: connection_limits::Behaviour,
+        /// Reaching and being reached through relays.
+        pub relay_client: relay::client::Behaviour,
+        /// Learning our observed addresses and the peers' listen addresses.
+        pub identify: identify::Behaviour,
+        /// Liveness.
+        pub ping: ping::Behaviour,
+        /// The table and lobby topics.
+        pub gossipsub: gossipsub::Behaviour,
+        /// LAN discovery.
+        pub mdns: Toggle<mdns::tokio::Behaviour>,
+        /// Catch-up.
+        pub sync: request_response::Behaviour<SyncCodec>,
+        /// Lobby.
+        pub lobby: request_response::Behaviour<LobbyCodec>,
+        /// Hole punching through a relayed connection.
+        pub dcutr: dcutr::Behaviour,
+        /// Whether we are reachable.
+        pub autonat: autonat::Behaviour,
+    }
+
+    /// What a relay server runs.
+    #[derive(NetworkBehaviour)]
+    pub struct RelayBehaviour {
+        /// Connection bounds.
+        pub limits: connection_limits::Behaviour,
+        /// The relay itself.
+        pub relay: relay::Behaviour,
+        /// Tells clients their observed addresses (needed for hole punching).
+        pub identify: identify::Behaviour,
+        /// Liveness.
+        pub ping: ping::Behaviour,
+        /// Answers reachability probes.
+        pub autonat: autonat::Behaviour,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mesh_parameters_are_valid_for_small_tables() {
+        check_mesh(MESH_N, MESH_N_LOW, MESH_N_HIGH, MESH_OUTBOUND_MIN).unwrap();
+        assert!(check_mesh(6, 5, 12, 4).is_err());
+        assert!(check_mesh(4, 1, 8, 2).is_err());
+        gossip_config().unwrap();
+    }
+}

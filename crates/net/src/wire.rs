@@ -1,0 +1,565 @@
+//! What peers send each other besides envelopes: the lobby messages, the
+//! catch-up (sync) messages, lobby announcements, and the request-response
+//! codec that carries them. Every structure is postcard-encoded (SPEC part
+//! 3.1) and every decoder is size-capped and refuses trailing bytes, so that
+//! nothing a remote peer sends can make us allocate without bound or panic.
+//! The byte layouts are specified in `protocol/SPEC.md` part 4.
+
+use std::io;
+use std::marker::PhantomData;
+
+use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use libp2p::StreamProtocol;
+use libp2p::request_response;
+use roundtable_table::{Acceptance, GameId, Genesis, Proposal, PublicKey, SeatInfo};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Domain of a lobby id: `SHA256("roundtable/lobby/v1" || postcard(LobbyInfo))`.
+pub const LOBBY_DOMAIN: &[u8] = b"roundtable/lobby/v1";
+/// Domain of a gossipsub message id: `SHA256("roundtable/gossip-id/v1" || data)`.
+pub const GOSSIP_ID_DOMAIN: &[u8] = b"roundtable/gossip-id/v1";
+/// The lobby request-response protocol.
+pub const LOBBY_PROTOCOL: StreamProtocol = StreamProtocol::new("/roundtable/lobby/1");
+/// The catch-up request-response protocol.
+pub const SYNC_PROTOCOL: StreamProtocol = StreamProtocol::new("/roundtable/sync/1");
+/// The gossipsub topic where hosts announce open tables.
+pub const LOBBY_TOPIC: &str = "roundtable/lobby/v1";
+/// Largest lobby request or response (a genesis of 5 seats is about 1 KiB).
+pub const MAX_LOBBY_BYTES: usize = 64 * 1024;
+/// Largest sync request (heads of at most [`MAX_SEATS`] seats).
+pub const MAX_SYNC_REQUEST_BYTES: usize = 1024;
+/// Largest sync response; a responder stops adding envelopes before this.
+pub const MAX_SYNC_RESPONSE_BYTES: usize = 1024 * 1024;
+/// Envelopes in one sync response at most.
+pub const MAX_SYNC_ENVELOPES: usize = 256;
+/// Most seats any game has (the lobby and sync decoders refuse more).
+pub const MAX_SEATS: usize = 8;
+/// Addresses one peer may advertise.
+pub const MAX_ADDRS: usize = 8;
+/// Longest advertised address, in bytes.
+pub const MAX_ADDR_BYTES: usize = 128;
+
+/// `SHA256(domain || data)` as 32 bytes.
+pub fn domain_hash(domain: &[u8], data: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(domain);
+    h.update(data);
+    h.finalize().into()
+}
+
+/// Encode with postcard. Our own structures always encode; an empty vector
+/// (refused by every decoder) stands in for the impossible failure.
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    postcard::to_allocvec(value).unwrap_or_default()
+}
+
+/// Why bytes from a peer were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WireError {
+    /// Larger than the message kind allows.
+    #[error("{kind} of {len} bytes exceeds {max}")]
+    TooLarge {
+        /// The message kind.
+        kind: &'static str,
+        /// Its length.
+        len: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// Did not decode, or had bytes left over.
+    #[error("malformed {kind}: {reason}")]
+    Malformed {
+        /// The message kind.
+        kind: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
+    /// Decoded, but breaks a bound (too many seats, addresses, ...).
+    #[error("{kind} out of bounds: {reason}")]
+    OutOfBounds {
+        /// The message kind.
+        kind: &'static str,
+        /// Which bound.
+        reason: String,
+    },
+}
+
+/// Decode untrusted bytes as `T`: at most `max` bytes, all of them used, and
+/// then `T`'s own bounds checked.
+pub fn decode<T: DeserializeOwned + Bounded>(bytes: &[u8], max: usize) -> Result<T, WireError> {
+    if bytes.len() > max {
+        return Err(WireError::TooLarge {
+            kind: T::KIND,
+            len: bytes.len(),
+            max,
+        });
+    }
+    let (value, rest) =
+        postcard::take_from_bytes::<T>(bytes).map_err(|e| WireError::Malformed {
+            kind: T::KIND,
+            reason: e.to_string(),
+        })?;
+    if !rest.is_empty() {
+        return Err(WireError::Malformed {
+            kind: T::KIND,
+            reason: format!("{} trailing bytes", rest.len()),
+        });
+    }
+    value.check().map_err(|reason| WireError::OutOfBounds {
+        kind: T::KIND,
+        reason,
+    })?;
+    Ok(value)
+}
+
+/// A message kind with a name and bounds beyond what postcard checks.
+pub trait Bounded {
+    /// The kind's name, for errors.
+    const KIND: &'static str;
+    /// Check counts and lengths.
+    fn check(&self) -> Result<(), String>;
+}
+
+fn check_addrs(addrs: &[Vec<u8>]) -> Result<(), String> {
+    if addrs.len() > MAX_ADDRS || addrs.iter().any(|a| a.len() > MAX_ADDR_BYTES) {
+        return Err("too many or too long addresses".into());
+    }
+    Ok(())
+}
+
+fn check_seats(seats: usize) -> Result<(), String> {
+    if seats > MAX_SEATS {
+        return Err(format!("{seats} seats"));
+    }
+    Ok(())
+}
+
+// ----- the lobby ----------------------------------------------------------
+
+/// What a host offers: hashed into the lobby id that a ticket names, so a
+/// joiner can check it is talking about the table it was invited to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyInfo {
+    /// Protocol version (1).
+    pub protocol: u32,
+    /// The game ("port-royal").
+    pub game: String,
+    /// The game's options, postcard-encoded as in the proposal.
+    pub options: Vec<u8>,
+    /// How many seats the table has.
+    pub seats: u8,
+    /// The host's key.
+    pub host: PublicKey,
+    /// The host's display name.
+    pub host_name: String,
+    /// The stall timeout every seat uses, in milliseconds.
+    pub stall_timeout_ms: u64,
+    /// Random bytes of the host: two lobbies never share an id.
+    pub nonce: [u8; 32],
+}
+
+impl LobbyInfo {
+    /// The lobby id: `SHA256("roundtable/lobby/v1" || postcard(self))`.
+    pub fn id(&self) -> LobbyId {
+        LobbyId(domain_hash(LOBBY_DOMAIN, &encode(self)))
+    }
+}
+
+impl Bounded for LobbyInfo {
+    const KIND: &'static str = "lobby info";
+    fn check(&self) -> Result<(), String> {
+        check_seats(usize::from(self.seats))?;
+        if self.game.len() > 64 || self.host_name.len() > 64 || self.options.len() > 4096 {
+            return Err("field too long".into());
+        }
+        Ok(())
+    }
+}
+
+/// A lobby id (32 bytes), the table's name before its game id exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct LobbyId(pub [u8; 32]);
+
+impl std::fmt::Display for LobbyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&roundtable_table::hex(&self.0))
+    }
+}
+
+/// A seat's key and the addresses where its peer listens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerAddrs {
+    /// The seat's key (its libp2p peer id is derived from it).
+    pub key: PublicKey,
+    /// Multiaddrs in their binary form.
+    pub addrs: Vec<Vec<u8>>,
+}
+
+/// A request on `/roundtable/lobby/1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LobbyRequest {
+    /// Joiner to host: seat me. The key must be the sender's libp2p key.
+    Join {
+        /// The lobby id from the ticket.
+        lobby: LobbyId,
+        /// The joiner's key, name and chain commitment.
+        seat: SeatInfo,
+        /// Where the joiner listens.
+        addrs: Vec<Vec<u8>>,
+    },
+    /// Host to a seated joiner: here is the proposal; accept it.
+    Propose {
+        /// The lobby.
+        lobby: LobbyId,
+        /// The proposal.
+        proposal: Proposal,
+    },
+    /// Host to a seated joiner: every seat accepted; play.
+    Start {
+        /// The lobby.
+        lobby: LobbyId,
+        /// The genesis.
+        genesis: Genesis,
+        /// Every seat's addresses.
+        peers: Vec<PeerAddrs>,
+    },
+    /// Spectator to any seat: the genesis, please.
+    Watch {
+        /// The lobby.
+        lobby: LobbyId,
+    },
+    /// Joiner to host: I leave before the proposal.
+    Leave {
+        /// The lobby.
+        lobby: LobbyId,
+    },
+}
+
+/// A response on `/roundtable/lobby/1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LobbyResponse {
+    /// You have a seat (or are waiting for the game to start).
+    Welcome {
+        /// The lobby's terms (hash them: they must give the ticket's id).
+        info: LobbyInfo,
+        /// Seats taken so far, the host's included.
+        filled: u8,
+    },
+    /// The seat's acceptance of the proposal.
+    Accepted(Acceptance),
+    /// The game has started: its genesis and the seats' addresses.
+    Started {
+        /// The genesis.
+        genesis: Genesis,
+        /// Every seat's addresses.
+        peers: Vec<PeerAddrs>,
+    },
+    /// Done.
+    Ok,
+    /// Refused, with the reason.
+    Refused {
+        /// Why.
+        reason: String,
+    },
+}
+
+fn check_genesis(genesis: &Genesis) -> Result<(), String> {
+    check_seats(genesis.proposal.seats.len())?;
+    check_seats(genesis.acceptances.len())
+}
+
+fn check_peers(peers: &[PeerAddrs]) -> Result<(), String> {
+    check_seats(peers.len())?;
+    peers.iter().try_for_each(|p| check_addrs(&p.addrs))
+}
+
+impl Bounded for LobbyRequest {
+    const KIND: &'static str = "lobby request";
+    fn check(&self) -> Result<(), String> {
+        match self {
+            LobbyRequest::Join { addrs, .. } => check_addrs(addrs),
+            LobbyRequest::Propose { proposal, .. } => check_seats(proposal.seats.len()),
+            LobbyRequest::Start { genesis, peers, .. } => {
+                check_genesis(genesis)?;
+                check_peers(peers)
+            }
+            LobbyRequest::Watch { .. } | LobbyRequest::Leave { .. } => Ok(()),
+        }
+    }
+}
+
+impl Bounded for LobbyResponse {
+    const KIND: &'static str = "lobby response";
+    fn check(&self) -> Result<(), String> {
+        match self {
+            LobbyResponse::Welcome { info, .. } => info.check(),
+            LobbyResponse::Started { genesis, peers } => {
+                check_genesis(genesis)?;
+                check_peers(peers)
+            }
+            LobbyResponse::Refused { reason } if reason.len() > 1024 => {
+                Err("reason too long".into())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A host's periodic advertisement of an open table on the lobby topic.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Announce {
+    /// The lobby's terms.
+    pub info: LobbyInfo,
+    /// Seats taken.
+    pub filled: u8,
+    /// The ticket to join with.
+    pub ticket: String,
+    /// Counts announcements, so that each has its own gossip message id.
+    pub counter: u64,
+}
+
+/// Largest announcement.
+pub const MAX_ANNOUNCE_BYTES: usize = 4096;
+
+impl Bounded for Announce {
+    const KIND: &'static str = "announcement";
+    fn check(&self) -> Result<(), String> {
+        self.info.check()?;
+        if self.ticket.len() > 2048 {
+            return Err("ticket too long".into());
+        }
+        Ok(())
+    }
+}
+
+// ----- catch-up -----------------------------------------------------------
+
+/// A request on `/roundtable/sync/1`: here is what I have; send what I lack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncRequest {
+    /// The game.
+    pub game: GameId,
+    /// Per seat, the next sequence number the requester expects
+    /// (`Table::heads`).
+    pub heads: Vec<u64>,
+}
+
+impl Bounded for SyncRequest {
+    const KIND: &'static str = "sync request";
+    fn check(&self) -> Result<(), String> {
+        check_seats(self.heads.len())
+    }
+}
+
+/// A response on `/roundtable/sync/1`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncResponse {
+    /// The responder's own heads (empty when it does not play that game),
+    /// so the requester learns what the responder lacks.
+    pub heads: Vec<u64>,
+    /// Signed envelopes the requester lacks, in each seat's sequence order.
+    pub envelopes: Vec<Vec<u8>>,
+    /// Whether more were left out (ask again).
+    pub more: bool,
+}
+
+impl Bounded for SyncResponse {
+    const KIND: &'static str = "sync response";
+    fn check(&self) -> Result<(), String> {
+        check_seats(self.heads.len())?;
+        if self.envelopes.len() > MAX_SYNC_ENVELOPES {
+            return Err(format!("{} envelopes", self.envelopes.len()));
+        }
+        Ok(())
+    }
+}
+
+// ----- the codec ----------------------------------------------------------
+
+/// A request-response codec for postcard messages: each message is a `u32`
+/// little-endian length, then that many bytes of postcard, capped per
+/// direction. The length comes first so that an oversized message is refused
+/// before its body is read.
+pub struct WireCodec<Req, Resp> {
+    max_request: usize,
+    max_response: usize,
+    _types: PhantomData<fn() -> (Req, Resp)>,
+}
+
+impl<Req, Resp> WireCodec<Req, Resp> {
+    /// A codec with the given caps.
+    pub fn new(max_request: usize, max_response: usize) -> Self {
+        WireCodec {
+            max_request,
+            max_response,
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<Req, Resp> Clone for WireCodec<Req, Resp> {
+    fn clone(&self) -> Self {
+        WireCodec::new(self.max_request, self.max_response)
+    }
+}
+
+impl<Req, Resp> std::fmt::Debug for WireCodec<Req, Resp> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WireCodec")
+            .field("max_request", &self.max_request)
+            .field("max_response", &self.max_response)
+            .finish()
+    }
+}
+
+async fn read_message<T, R>(io: &mut R, max: usize) -> io::Result<T>
+where
+    T: DeserializeOwned + Bounded,
+    R: AsyncRead + Unpin + Send,
+{
+    let mut len = [0u8; 4];
+    io.read_exact(&mut len).await?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            WireError::TooLarge {
+                kind: T::KIND,
+                len,
+                max,
+            },
+        ));
+    }
+    let mut buf = vec![0u8; len];
+    io.read_exact(&mut buf).await?;
+    decode(&buf, max).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The frame of `value`: encoded before anything is awaited, so the value
+/// itself never crosses an await (it need not be `Sync`).
+fn frame<T: Serialize>(value: T, max: usize) -> io::Result<Vec<u8>> {
+    let bytes = encode(&value);
+    if bytes.len() > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("message of {} bytes exceeds {max}", bytes.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 4);
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&bytes);
+    Ok(out)
+}
+
+async fn write_frame<W>(io: &mut W, frame: io::Result<Vec<u8>>) -> io::Result<()>
+where
+    W: AsyncWrite + Unpin + Send,
+{
+    let frame = frame?;
+    io.write_all(&frame).await?;
+    io.close().await
+}
+
+impl<Req, Resp> request_response::Codec for WireCodec<Req, Resp>
+where
+    Req: Serialize + DeserializeOwned + Bounded + Send + 'static,
+    Resp: Serialize + DeserializeOwned + Bounded + Send + 'static,
+{
+    type Protocol = StreamProtocol;
+    type Request = Req;
+    type Response = Resp;
+
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Req>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        read_message(io, self.max_request).await
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Resp>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        read_message(io, self.max_response).await
+    }
+
+    async fn write_request<T>(&mut self, _: &StreamProtocol, io: &mut T, req: Req) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_frame(io, frame(req, self.max_request)).await
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        res: Resp,
+    ) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_frame(io, frame(res, self.max_response)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        // Nothing a peer sends can panic a decoder.
+        #[test]
+        fn decoders_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+            let _ = decode::<LobbyRequest>(&bytes, MAX_LOBBY_BYTES);
+            let _ = decode::<LobbyResponse>(&bytes, MAX_LOBBY_BYTES);
+            let _ = decode::<SyncRequest>(&bytes, MAX_SYNC_REQUEST_BYTES);
+            let _ = decode::<SyncResponse>(&bytes, MAX_SYNC_RESPONSE_BYTES);
+            let _ = decode::<Announce>(&bytes, MAX_ANNOUNCE_BYTES);
+        }
+
+        // Valid messages with a byte flipped or cut still never panic, and
+        // the intact ones round-trip.
+        #[test]
+        fn mutated_messages_never_panic(heads in proptest::collection::vec(any::<u64>(), 0..6),
+                                        flip in any::<usize>(), cut in any::<usize>()) {
+            let request = SyncRequest { game: GameId([7; 32]), heads };
+            let bytes = encode(&request);
+            prop_assert_eq!(decode::<SyncRequest>(&bytes, MAX_SYNC_REQUEST_BYTES), Ok(request));
+            let mut mutated = bytes.clone();
+            let i = flip % mutated.len();
+            mutated[i] ^= 0x5a;
+            let _ = decode::<SyncRequest>(&mutated, MAX_SYNC_REQUEST_BYTES);
+            let _ = decode::<SyncRequest>(&bytes[..cut % bytes.len()], MAX_SYNC_REQUEST_BYTES);
+        }
+    }
+
+    #[test]
+    fn bounds_are_enforced() {
+        let too_many = SyncRequest {
+            game: GameId([0; 32]),
+            heads: vec![0; MAX_SEATS + 1],
+        };
+        assert!(matches!(
+            decode::<SyncRequest>(&encode(&too_many), MAX_SYNC_REQUEST_BYTES),
+            Err(WireError::OutOfBounds { .. })
+        ));
+        let mut bytes = encode(&SyncRequest {
+            game: GameId([0; 32]),
+            heads: vec![1],
+        });
+        bytes.push(0);
+        assert!(matches!(
+            decode::<SyncRequest>(&bytes, MAX_SYNC_REQUEST_BYTES),
+            Err(WireError::Malformed { .. })
+        ));
+        assert!(matches!(
+            decode::<SyncRequest>(&[0; 2000], MAX_SYNC_REQUEST_BYTES),
+            Err(WireError::TooLarge { .. })
+        ));
+    }
+}
