@@ -1,0 +1,223 @@
+//! Running peers as processes of the real binary on 127.0.0.1.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
+
+/// Flags every test peer uses: loopback only, no mDNS, random bots,
+/// quick catch-up.
+pub fn common(dir: &Path, name: &str, seed: u64) -> Vec<String> {
+    [
+        "--data-dir",
+        &dir.display().to_string(),
+        "--name",
+        name,
+        "--headless",
+        "--bot",
+        "random",
+        "--bot-seed",
+        &seed.to_string(),
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--listen",
+        "/ip4/127.0.0.1/udp/0/quic-v1",
+        "--no-mdns",
+        "--sync-ms",
+        "300",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// A peer process whose stdout is collected line by line.
+pub struct Peer {
+    pub name: String,
+    pub child: Child,
+    pub lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Peer {
+    pub fn start(name: &str, args: &[String]) -> Peer {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let out = child.stdout.take().expect("stdout is piped");
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        Peer {
+            name: name.to_owned(),
+            child,
+            lines,
+        }
+    }
+
+    pub fn output(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+
+    /// Wait for a line satisfying `pred`, at most `timeout`.
+    pub fn wait_line(&self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Option<String> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if let Some(l) = self.output().into_iter().find(|l| pred(l)) {
+                return Some(l);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// Wait for the process to exit, at most `timeout` (killed after).
+    pub fn wait(&mut self, timeout: Duration) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                // Let the reader thread take the last lines.
+                std::thread::sleep(Duration::from_millis(50));
+                return status;
+            }
+            if start.elapsed() > timeout {
+                let _ = self.child.kill();
+                let out = self.output();
+                let tail = &out[out.len().saturating_sub(40)..];
+                panic!(
+                    "{} did not finish in {timeout:?}; last lines:\n{}",
+                    self.name,
+                    tail.join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The transcript path the peer printed at the end.
+    pub fn transcript(&self) -> PathBuf {
+        let line = self
+            .output()
+            .into_iter()
+            .rev()
+            .find(|l| l.starts_with("transcript: "))
+            .unwrap_or_else(|| panic!("{} printed no transcript line", self.name));
+        PathBuf::from(line.trim_start_matches("transcript: "))
+    }
+
+    /// The highest position the peer printed (`[N] ...` lines).
+    pub fn position(&self) -> u64 {
+        self.output()
+            .iter()
+            .filter_map(|l| l.strip_prefix('[')?.split(']').next()?.parse().ok())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Wait until the host wrote its ticket file.
+pub fn read_ticket(path: &Path, timeout: Duration) -> String {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if let Ok(t) = std::fs::read_to_string(path) {
+            if t.trim().starts_with("rt1_") {
+                return t.trim().to_owned();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no ticket at {}", path.display());
+}
+
+/// Start a host with `bots` in-process bots; returns the peer and its ticket.
+pub fn host(dir: &Path, seats: u8, bots: u8, seed: u64, extra: &[&str]) -> (Peer, String) {
+    let ticket_file = dir.join("ticket.txt");
+    let mut args: Vec<String> = vec![
+        "host".into(),
+        "--seats".into(),
+        seats.to_string(),
+        "--bots".into(),
+        bots.to_string(),
+        "--ticket-file".into(),
+        ticket_file.display().to_string(),
+    ];
+    args.extend(common(&dir.join("host"), "host", seed));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let peer = Peer::start("host", &args);
+    let ticket = read_ticket(&ticket_file, Duration::from_secs(20));
+    (peer, ticket)
+}
+
+/// Start a joiner.
+pub fn join(dir: &Path, name: &str, ticket: &str, seed: u64, extra: &[&str]) -> Peer {
+    let mut args: Vec<String> = vec!["join".into(), ticket.into()];
+    args.extend(common(dir, name, seed));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    Peer::start(name, &args)
+}
+
+/// Every transcript file of a finished game under `root` (the peers' and
+/// their bots' data directories).
+pub fn transcripts_under(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "transcript.rtlog") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// All files byte-identical and accepted by `roundtable audit`.
+pub fn check_transcripts(files: &[PathBuf], expected: usize) {
+    assert_eq!(files.len(), expected, "transcripts: {files:?}");
+    let first = std::fs::read(&files[0]).unwrap();
+    for f in &files[1..] {
+        let bytes = std::fs::read(f).unwrap();
+        assert!(
+            bytes == first,
+            "{} differs from {}",
+            f.display(),
+            files[0].display()
+        );
+    }
+    let out = Command::new(BIN)
+        .arg("audit")
+        .args(files)
+        .output()
+        .expect("audit runs");
+    assert!(
+        out.status.success(),
+        "audit refused: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
