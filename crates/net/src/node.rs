@@ -306,14 +306,38 @@ impl<G: crate::NetGame> Node<G> {
         result.map(|()| outcome)
     }
 
+    /// The table this node resumes, if its role resumes one.
+    fn resuming(&self) -> Option<LobbyId> {
+        let lobby = match self.role.as_ref()? {
+            Role::Resume { lobby } => *lobby,
+            Role::Join { ticket } | Role::Watch { ticket } => ticket.lobby,
+            Role::Host { .. } => return None,
+        };
+        self.cfg
+            .data_dir
+            .transcript_path(&lobby)
+            .exists()
+            .then_some(lobby)
+    }
+
     async fn run_inner(&mut self) -> Result<(), NetError> {
-        for addr in self.cfg.listen.clone() {
-            self.swarm
-                .listen_on(addr.clone())
-                .map_err(|e| NetError::Listen {
-                    addr: addr.to_string(),
-                    reason: e.to_string(),
-                })?;
+        // A resumed peer listens where it listened before when it can: the
+        // other seats saved those addresses and redial them.
+        let mut listening = false;
+        if let Some(lobby) = self.resuming() {
+            for addr in self.cfg.data_dir.listen_addrs(&lobby) {
+                listening |= self.swarm.listen_on(addr).is_ok();
+            }
+        }
+        if !listening {
+            for addr in self.cfg.listen.clone() {
+                self.swarm
+                    .listen_on(addr.clone())
+                    .map_err(|e| NetError::Listen {
+                        addr: addr.to_string(),
+                        reason: e.to_string(),
+                    })?;
+            }
         }
         for relay in self.cfg.relays.clone() {
             // Dial the relay and ask it for a reservation: peers behind NAT
@@ -798,6 +822,19 @@ impl<G: crate::NetGame> Node<G> {
         self.drain_table()?;
         if let Stage::Play(play) = &mut self.stage {
             play.replaying = false;
+            // Publish our latest envelopes again: a crash between the fsync
+            // and the publish left them known to us alone. Copies others
+            // have are dropped by gossipsub's duplicate cache; catch-up
+            // repairs anything older.
+            if let Some(seat) = play.table.local_seat() {
+                let head = play.table.heads()[seat.index()];
+                for e in play
+                    .table
+                    .envelopes_since(seat.0, head.saturating_sub(8), 8)
+                {
+                    play.outbox.push_back(e.encode());
+                }
+            }
             play.table.handle_timeout(now_ms);
         }
         self.save_peer_addrs();
@@ -1724,9 +1761,18 @@ impl<G: crate::NetGame> Node<G> {
             }
         }
         lines.sort();
-        if lines != self.cfg.data_dir.peers(&play.lobby) {
-            let lobby = play.lobby;
+        let lobby = play.lobby;
+        if lines != self.cfg.data_dir.peers(&lobby) {
             let _ = self.cfg.data_dir.save_peers(&lobby, &lines);
+        }
+        let ours: Vec<Multiaddr> = self
+            .listen_addrs
+            .iter()
+            .filter(|a| !a.iter().any(|p| matches!(p, Protocol::P2pCircuit)))
+            .cloned()
+            .collect();
+        if !ours.is_empty() && ours != self.cfg.data_dir.listen_addrs(&lobby) {
+            let _ = self.cfg.data_dir.save_listen_addrs(&lobby, &ours);
         }
     }
 

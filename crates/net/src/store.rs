@@ -6,6 +6,7 @@
 //! DIR/games/<lobby id>/ticket        the ticket the table was joined or hosted with
 //! DIR/games/<lobby id>/chain.seed    the chain seed, saved (and synced) before accepting
 //! DIR/games/<lobby id>/peers         "<peer id> <multiaddr>" lines, to redial after a restart
+//! DIR/games/<lobby id>/listen        where this peer listened, to listen there again
 //! DIR/games/<lobby id>/transcript.rtlog  the log; the canonical transcript once finished
 //! DIR/games/<lobby id>/done          written when the game finished
 //! DIR/bots/<n>/                      a bot's own data directory (same layout)
@@ -169,6 +170,27 @@ impl DataDir {
     pub fn peers(&self, lobby: &LobbyId) -> Vec<String> {
         fs::read_to_string(self.game_dir(lobby).join("peers"))
             .map(|t| t.lines().take(256).map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    /// Remember where this peer listened for a table (to listen there again
+    /// after a restart).
+    pub fn save_listen_addrs(
+        &self,
+        lobby: &LobbyId,
+        addrs: &[libp2p::Multiaddr],
+    ) -> Result<(), NetError> {
+        let lines: Vec<String> = addrs.iter().map(ToString::to_string).collect();
+        write_durably(
+            &self.game_dir(lobby).join("listen"),
+            lines.join("\n").as_bytes(),
+        )
+    }
+
+    /// Where this peer listened for a table.
+    pub fn listen_addrs(&self, lobby: &LobbyId) -> Vec<libp2p::Multiaddr> {
+        fs::read_to_string(self.game_dir(lobby).join("listen"))
+            .map(|t| t.lines().take(16).filter_map(|l| l.parse().ok()).collect())
             .unwrap_or_default()
     }
 

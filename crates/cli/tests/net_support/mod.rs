@@ -94,6 +94,10 @@ impl Peer {
             if start.elapsed() > timeout {
                 let _ = self.child.kill();
                 let out = self.output();
+                let dump =
+                    std::env::temp_dir().join(format!("rt-{}.log", self.name.replace(' ', "-")));
+                let _ = std::fs::write(&dump, out.join("\n"));
+                eprintln!("full output of {} in {}", self.name, dump.display());
                 let tail = &out[out.len().saturating_sub(40)..];
                 panic!(
                     "{} did not finish in {timeout:?}; last lines:\n{}",

@@ -1,0 +1,81 @@
+//! A peer killed with SIGKILL in the middle of a game and restarted with the
+//! same data directory resumes from its transcript log, catches up, and the
+//! game finishes with byte-identical transcripts everywhere.
+
+mod net_support;
+
+use std::time::Duration;
+
+use net_support::*;
+
+const LIMIT: Duration = Duration::from_secs(50);
+
+#[test]
+fn a_joiner_killed_mid_game_resumes_and_the_game_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = ["--bot-delay-ms", "15"];
+    let (mut host, ticket) = host(
+        dir.path(),
+        3,
+        1,
+        11,
+        &["--stall-timeout-ms", "20000", "--bot-delay-ms", "15"],
+    );
+    let jdir = dir.path().join("joiner");
+    let mut joiner = join(&jdir, "joiner", &ticket, 12, &slow);
+    let killed_at = joiner
+        .wait_line(LIMIT, |l| {
+            l.strip_prefix('[')
+                .and_then(|r| r.split(']').next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .is_some_and(|n| n >= 40)
+        })
+        .expect("the game gets going");
+    // SIGKILL: no chance to flush or say goodbye.
+    joiner.child.kill().unwrap();
+    joiner.child.wait().unwrap();
+    assert!(
+        !joiner.output().iter().any(|l| l == "game over"),
+        "killed too late: {killed_at}"
+    );
+    let mut again = join(&jdir, "joiner", &ticket, 12, &[&slow[..], &["-v"]].concat());
+    assert!(again.wait(LIMIT).success(), "the restarted joiner failed");
+    assert!(host.wait(LIMIT).success(), "host failed");
+    let out = again.output();
+    assert!(out.iter().any(|l| l.contains("resumed:")), "did not resume");
+    assert!(out.iter().any(|l| l == "game over"));
+    check_transcripts(&transcripts_under(dir.path()), 3);
+}
+
+#[test]
+fn a_host_killed_with_its_bots_resumes_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = ["--bot-delay-ms", "15"];
+    let (mut host, ticket) = host(
+        dir.path(),
+        4,
+        2,
+        21,
+        &["--stall-timeout-ms", "20000", "--bot-delay-ms", "15"],
+    );
+    let mut joiner = join(&dir.path().join("joiner"), "joiner", &ticket, 22, &slow);
+    host.wait_line(LIMIT, |l| {
+        l.strip_prefix('[')
+            .and_then(|r| r.split(']').next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .is_some_and(|n| n >= 40)
+    })
+    .expect("the game gets going");
+    host.child.kill().unwrap();
+    host.child.wait().unwrap();
+    // `resume` finds the unfinished game in the data directory and brings
+    // back the host's seat and its two bots.
+    let mut args = vec!["resume".to_string()];
+    args.extend(common(&dir.path().join("host"), "host", 21));
+    args.extend(slow.iter().map(|s| s.to_string()));
+    args.push("-v".into());
+    let mut resumed = Peer::start("resumed host", &args);
+    assert!(resumed.wait(LIMIT).success(), "the resumed host failed");
+    assert!(joiner.wait(LIMIT).success(), "joiner failed");
+    check_transcripts(&transcripts_under(dir.path()), 4);
+}
