@@ -430,8 +430,26 @@ impl<G: crate::NetGame> Node<G> {
             if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
                 play.table.handle_timeout(now_ms);
             }
-            if !play.ready && now >= play.ready_deadline {
-                play.ready = true;
+            if !play.ready {
+                // Gossipsub may have told us of a subscription before we
+                // entered play (and will not repeat it): ask it directly.
+                let topic = play.topic_hash.clone();
+                let subscribed: HashSet<PeerId> = self
+                    .swarm
+                    .behaviour()
+                    .gossipsub
+                    .all_peers()
+                    .filter(|(_, topics)| topics.contains(&&topic))
+                    .map(|(p, _)| *p)
+                    .collect();
+                play.subscribed.extend(subscribed);
+                let all = play
+                    .seat_peers
+                    .iter()
+                    .all(|p| *p == self.me || play.subscribed.contains(p));
+                if all || now >= play.ready_deadline {
+                    play.ready = true;
+                }
             }
         }
         if now >= self.next_sync {
