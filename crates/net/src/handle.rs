@@ -214,7 +214,7 @@ pub enum NetEvent<G: Game> {
         online: bool,
     },
     /// A proven violation: the table stopped.
-    Violation(Violation),
+    Violation(Box<Violation>),
     /// A diagnostic line (connections, refused input, bans).
     Note(String),
     /// The game is over and the canonical transcript is written.

@@ -456,10 +456,10 @@ impl<G: crate::NetGame> Node<G> {
             self.next_sync = now + self.cfg.timing.sync_interval;
             self.sync_all();
             self.save_peer_addrs();
-            if let Stage::Host(host) = &self.stage {
-                if host.proposal.is_none() {
-                    self.announce();
-                }
+            if let Stage::Host(host) = &self.stage
+                && host.proposal.is_none()
+            {
+                self.announce();
             }
         }
         if now >= self.next_redial {
@@ -715,11 +715,11 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
         }
-        if let Some(t) = &ticket {
-            if let Some(host) = t.host_peer() {
-                for a in &t.addrs {
-                    self.swarm.add_peer_address(host, a.clone());
-                }
+        if let Some(t) = &ticket
+            && let Some(host) = t.host_peer()
+        {
+            for a in &t.addrs {
+                self.swarm.add_peer_address(host, a.clone());
             }
         }
         let stall = self.load_stall(&lobby);
@@ -933,7 +933,7 @@ impl<G: crate::NetGame> Node<G> {
                 Output::Violation(v) => {
                     play.failed = true;
                     play.finished_at = Some(Instant::now());
-                    events.push(NetEvent::Violation(v));
+                    events.push(NetEvent::Violation(Box::new(v)));
                 }
                 Output::Rewound { position } => {
                     play.last_bot_position = None;
@@ -1251,10 +1251,10 @@ impl<G: crate::NetGame> Node<G> {
         }
         let mut bad = 0;
         for bytes in &response.envelopes {
-            if let Err(e) = play.table.handle_bytes(now, bytes) {
-                if blameless(&e) {
-                    bad += 1;
-                }
+            if let Err(e) = play.table.handle_bytes(now, bytes)
+                && blameless(&e)
+            {
+                bad += 1;
             }
         }
         let more = response.more;
@@ -1356,9 +1356,9 @@ impl<G: crate::NetGame> Node<G> {
             }
             SwarmEvent::ConnectionClosed {
                 peer_id,
-                num_established,
+                num_established: 0,
                 ..
-            } if num_established == 0 => {
+            } => {
                 if let Stage::Play(play) = &mut self.stage {
                     play.sync_inflight.remove(&peer_id);
                     if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
@@ -1383,24 +1383,24 @@ impl<G: crate::NetGame> Node<G> {
                 message,
             }) => self.on_gossip(propagation_source, message_id, message),
             BehaviourEvent::Gossipsub(gossipsub::Event::Subscribed { peer_id, topic }) => {
-                if let Stage::Play(play) = &mut self.stage {
-                    if topic == play.topic_hash {
-                        play.subscribed.insert(peer_id);
-                        let all = play
-                            .seat_peers
-                            .iter()
-                            .all(|p| *p == self.me || play.subscribed.contains(p));
-                        if all && !play.ready {
-                            play.ready = true;
-                        }
+                if let Stage::Play(play) = &mut self.stage
+                    && topic == play.topic_hash
+                {
+                    play.subscribed.insert(peer_id);
+                    let all = play
+                        .seat_peers
+                        .iter()
+                        .all(|p| *p == self.me || play.subscribed.contains(p));
+                    if all && !play.ready {
+                        play.ready = true;
                     }
                 }
             }
             BehaviourEvent::Gossipsub(gossipsub::Event::Unsubscribed { peer_id, topic }) => {
-                if let Stage::Play(play) = &mut self.stage {
-                    if topic == play.topic_hash {
-                        play.subscribed.remove(&peer_id);
-                    }
+                if let Stage::Play(play) = &mut self.stage
+                    && topic == play.topic_hash
+                {
+                    play.subscribed.remove(&peer_id);
                 }
             }
             BehaviourEvent::Mdns(mdns::Event::Discovered(list)) => {
@@ -1414,18 +1414,18 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
-                if let Stage::Play(play) = &mut self.stage {
-                    if play.seat_peers.contains(&peer_id) {
-                        let addrs: Vec<Multiaddr> =
-                            info.listen_addrs.into_iter().take(MAX_ADDRS).collect();
-                        for a in &addrs {
-                            self.swarm.add_peer_address(peer_id, a.clone());
-                        }
-                        let list = play.peer_addrs.entry(peer_id).or_default();
-                        for a in addrs {
-                            if !list.contains(&a) && list.len() < MAX_ADDRS {
-                                list.push(a);
-                            }
+                if let Stage::Play(play) = &mut self.stage
+                    && play.seat_peers.contains(&peer_id)
+                {
+                    let addrs: Vec<Multiaddr> =
+                        info.listen_addrs.into_iter().take(MAX_ADDRS).collect();
+                    for a in &addrs {
+                        self.swarm.add_peer_address(peer_id, a.clone());
+                    }
+                    let list = play.peer_addrs.entry(peer_id).or_default();
+                    for a in addrs {
+                        if !list.contains(&a) && list.len() < MAX_ADDRS {
+                            list.push(a);
                         }
                     }
                 }
@@ -2042,11 +2042,11 @@ impl<G: crate::NetGame> Node<G> {
                     self.emit(NetEvent::Lobby { filled, seats });
                 }
             }
-            (Stage::Watch(w), LobbyResponse::Welcome { info, filled }) => {
-                if info.id() == w.ticket.lobby {
-                    let seats = info.seats;
-                    self.emit(NetEvent::Lobby { filled, seats });
-                }
+            (Stage::Watch(w), LobbyResponse::Welcome { info, filled })
+                if info.id() == w.ticket.lobby =>
+            {
+                let seats = info.seats;
+                self.emit(NetEvent::Lobby { filled, seats });
             }
             (Stage::Join(_) | Stage::Watch(_), LobbyResponse::Started { genesis, peers }) => {
                 self.on_genesis(genesis, &peers)?;

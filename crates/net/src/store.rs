@@ -65,10 +65,10 @@ pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
         f.sync_all().map_err(io_err(&tmp))?;
     }
     fs::rename(&tmp, path).map_err(io_err(path))?;
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
+    if let Some(dir) = path.parent()
+        && let Ok(d) = fs::File::open(dir)
+    {
+        let _ = d.sync_all();
     }
     Ok(())
 }

@@ -198,11 +198,10 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
                 }
             }
             event = swarm.select_next_some() => {
-                if let SwarmEvent::ConnectionClosed { num_established: 0, .. } = event {
-                    if sent > 0 {
+                if let SwarmEvent::ConnectionClosed { num_established: 0, .. } = event
+                    && sent > 0 {
                         banned = true;
                     }
-                }
             }
         }
     }

@@ -141,10 +141,10 @@ impl Drop for Peer {
 pub fn read_ticket(path: &Path, timeout: Duration) -> String {
     let start = Instant::now();
     while start.elapsed() < timeout {
-        if let Ok(t) = std::fs::read_to_string(path) {
-            if t.trim().starts_with("rt1_") {
-                return t.trim().to_owned();
-            }
+        if let Ok(t) = std::fs::read_to_string(path)
+            && t.trim().starts_with("rt1_")
+        {
+            return t.trim().to_owned();
         }
         std::thread::sleep(Duration::from_millis(20));
     }
