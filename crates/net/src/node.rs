@@ -933,7 +933,7 @@ impl<G: crate::NetGame> Node<G> {
                 Output::Violation(v) => {
                     play.failed = true;
                     play.finished_at = Some(Instant::now());
-                    events.push(NetEvent::Violation(Box::new(v)));
+                    events.push(NetEvent::Violation(v));
                 }
                 Output::Rewound { position } => {
                     play.last_bot_position = None;
@@ -1368,6 +1368,14 @@ impl<G: crate::NetGame> Node<G> {
                         });
                     }
                 }
+            }
+            SwarmEvent::ListenerClosed {
+                addresses,
+                reason: Err(e),
+                ..
+            } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+            SwarmEvent::ListenerError { error, .. } => {
+                self.note(format!("listener error: {error}"))
             }
             SwarmEvent::Behaviour(event) => self.on_behaviour(event)?,
             _ => {}

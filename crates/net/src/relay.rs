@@ -43,9 +43,15 @@ pub async fn run_relay(
     loop {
         let event = swarm.select_next_some().await;
         let report = match event {
-            SwarmEvent::NewListenAddr { address, .. } => Some(RelayEvent::Listening(
-                address.with(libp2p::multiaddr::Protocol::P2p(me)),
-            )),
+            SwarmEvent::NewListenAddr { address, .. } => {
+                // A reservation tells the client where the relay is reached;
+                // a relay with no external address refuses reservations.
+                // What it listens on is the best first guess.
+                swarm.add_external_address(address.clone());
+                Some(RelayEvent::Listening(
+                    address.with(libp2p::multiaddr::Protocol::P2p(me)),
+                ))
+            }
             SwarmEvent::Behaviour(RelayBehaviourEvent::Relay(e)) => {
                 Some(RelayEvent::Note(format!("{e:?}")))
             }
