@@ -1374,6 +1374,11 @@ impl<G: crate::NetGame> Node<G> {
                 reason: Err(e),
                 ..
             } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+            SwarmEvent::OutgoingConnectionError {
+                peer_id: Some(peer),
+                error,
+                ..
+            } => self.note(format!("dialling {peer} failed: {error}")),
             SwarmEvent::ListenerError { error, .. } => {
                 self.note(format!("listener error: {error}"))
             }
