@@ -465,7 +465,9 @@ impl Sim {
                 }
                 // Catch up when nothing moved since the last tick (the table
                 // waits for something that may have been lost), and every
-                // fourth tick anyway; a finished peer only answers.
+                // fourth tick anyway. A finished peer asks too: a claim it
+                // never heard of can still make it rewind (a two-seat game
+                // cut in two).
                 let p = &mut self.peers[peer];
                 let progress = p
                     .table
@@ -474,8 +476,7 @@ impl Sim {
                 let idle = progress == p.last_progress;
                 p.last_progress = progress;
                 p.ticks += 1;
-                let finished = p.table.as_ref().is_some_and(Table::is_finished);
-                let due = !finished && (idle || p.ticks.is_multiple_of(4));
+                let due = idle || p.ticks.is_multiple_of(4);
                 // Ask one peer it is connected to (as a connection manager
                 // knows): a crashed peer answers nothing.
                 let up: Vec<usize> = (0..self.n())
