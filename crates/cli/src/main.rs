@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod audit;
 mod fairdeck_cmd;
 mod net_cmd;
+mod net_session;
 mod play;
 mod replay;
 mod scenario;

@@ -1,9 +1,9 @@
 //! `roundtable host | join | watch | resume | relay`: play over the network.
 //!
-//! The terminal UI is not wired to network games yet, so every seat is
-//! headless: a bot plays it (`--bot heuristic` by default, or `random`) and
-//! the game's log is printed. `--headless` is accepted (and will keep this
-//! behaviour once the UI is wired).
+//! By default the terminal UI opens at the table and the person at the
+//! keyboard plays the seat (or watches). With `--headless` a bot plays it
+//! (`--bot heuristic` by default, or `random`) and the game's log is
+//! printed instead; `resume` is always headless for now.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +20,8 @@ use roundtable_net::{
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
 
+use crate::net_session::NetSession;
+
 /// Options every networked command shares.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct NetArgs {
@@ -30,8 +32,7 @@ pub(crate) struct NetArgs {
     /// Your display name (at most 32 bytes).
     #[arg(long, default_value = "player")]
     name: String,
-    /// Print the log instead of opening the terminal UI (the UI is not wired
-    /// to network games yet, so this is the only mode for now).
+    /// Let a bot play and print the log instead of opening the terminal UI.
     #[arg(long)]
     headless: bool,
     /// The bot that plays the seat: `heuristic` or `random`.
@@ -94,8 +95,7 @@ impl NetArgs {
     fn explain_headless(&self) {
         if !self.headless {
             eprintln!(
-                "note: the terminal UI is not wired to network games yet; \
-                 playing headless with the {} bot",
+                "note: resuming has no terminal UI yet; playing headless with the {} bot",
                 self.bot
             );
         }
@@ -386,9 +386,11 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     if args.bots >= args.seats {
         bail!("{} bots leave no seat for the host", args.bots);
     }
-    args.net.explain_headless();
     let options: Options = crate::parse_options(&args.options)?;
     let data = args.net.data_dir();
+    if !args.net.headless {
+        return host_tui(args, options, &data);
+    }
     runtime()?.block_on(async {
         let config = args.net.config(data.clone(), &args.net.name);
         let mut handle = spawn::<PortRoyal>(
@@ -431,13 +433,94 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     })
 }
 
+/// `host` with the terminal UI: the person at the keyboard takes the first
+/// seat; in-process bots join once the ticket exists.
+fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCode> {
+    let rt = runtime()?;
+    let config = args.net.config(data.clone(), &args.net.name);
+    let mut handle = {
+        let _inside = rt.enter();
+        spawn::<PortRoyal>(
+            config,
+            Role::Host {
+                seats: args.seats,
+                options,
+                stall_timeout_ms: args.stall_timeout_ms,
+            },
+            Controller::Handle,
+        )?
+    };
+    // The ticket comes as soon as the node listens; the bots need it before
+    // the screen opens, and the screen shows it.
+    let ticket = rt.block_on(async {
+        while let Some(event) = handle.next_event().await {
+            if let NetEvent::Ticket(t) = event {
+                return Some(t);
+            }
+        }
+        None
+    });
+    let Some(ticket) = ticket else {
+        let outcome = rt.block_on(handle.outcome())?;
+        bail!(
+            "the table stopped before it had a ticket{}",
+            outcome
+                .violation
+                .map(|v| format!(": {v}"))
+                .unwrap_or_default()
+        );
+    };
+    if let Some(path) = &args.ticket_file {
+        std::fs::write(path, format!("{ticket}\n"))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let t = ticket.clone();
+    // The bots run detached on the runtime; they end with it.
+    let _bots = {
+        let _inside = rt.enter();
+        spawn_bots(&args.net, data, &ticket, args.bots, move |_| Role::Join {
+            ticket: t.clone(),
+        })?
+    };
+    let session = NetSession::new(
+        handle,
+        format!("Your table, {} seats", args.seats),
+        Some(ticket),
+        args.seats,
+    )?;
+    tui(rt, session)
+}
+
+/// Run the terminal UI over `session` while `rt` drives the node in the
+/// background; the runtime lives until the player quits.
+fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
+    let outcome = roundtable_tui::run(session);
+    // Quitting shuts the node down (the session's drop); give it a moment to
+    // say goodbye to its peers, no more.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    outcome?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
     let Some(text) = &args.ticket else {
         return list_tables(args);
     };
     let ticket = Ticket::decode(text)?;
-    args.net.explain_headless();
     let data = args.net.data_dir();
+    if !args.net.headless {
+        let rt = runtime()?;
+        let handle = {
+            let _inside = rt.enter();
+            spawn::<PortRoyal>(
+                args.net.config(data, &args.net.name),
+                Role::Join { ticket },
+                Controller::Handle,
+            )?
+        };
+        let session = NetSession::new(handle, "Joining a table".into(), None, 2)?;
+        return tui(rt, session);
+    }
     runtime()?.block_on(async {
         let config = args.net.config(data, &args.net.name);
         let handle = spawn::<PortRoyal>(
@@ -495,6 +578,17 @@ fn list_tables(args: &JoinArgs) -> Result<ExitCode> {
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
     let data = args.net.data_dir();
+    if !args.net.headless {
+        let rt = runtime()?;
+        let handle = {
+            let _inside = rt.enter();
+            let mut config = args.net.config(data, &args.net.name);
+            config.transcript_copy = args.transcript.clone();
+            spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
+        };
+        let session = NetSession::new(handle, "Watching a table".into(), None, 2)?;
+        return tui(rt, session);
+    }
     runtime()?.block_on(async {
         let mut config = args.net.config(data, &args.net.name);
         config.transcript_copy = args.transcript.clone();
