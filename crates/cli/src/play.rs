@@ -40,21 +40,6 @@ impl Default for PlayArgs {
     }
 }
 
-/// A seed from the clock and the standard library's per-process random
-/// state (seeded by the operating system): a local demonstration game needs
-/// variety, not secrecy.
-pub(crate) fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.finish()
-}
-
 pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
     // A reader that goes away (`roundtable play | head`) ends the log, not
     // the program with a panic.
@@ -71,7 +56,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
 
 fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
-    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
     let players = (0..args.seats)
         .map(|i| {
             let bot = RandomBot::new(seed.wrapping_add(u64::from(i) + 1));

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use roundtable_engine::{Game, GameResult, Seat};
 
-use crate::genesis::Genesis;
 use crate::proof::Violation;
 use crate::table::{Config, Output, Table};
 use crate::transcript::Frame;
@@ -50,20 +49,8 @@ pub enum AuditError {
 
 /// Audit a transcript of game `G`.
 pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
-    let Some(Frame::Proposal(proposal)) = frames.first() else {
-        return Err(AuditError::Genesis(
-            "the first frame is not a proposal".into(),
-        ));
-    };
-    let acceptances: Vec<_> = frames
-        .iter()
-        .filter_map(|f| match f {
-            Frame::Acceptance(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect();
-    let genesis = Genesis::assemble::<G>(proposal.clone(), &acceptances)
-        .map_err(|e| AuditError::Genesis(e.to_string()))?;
+    let genesis =
+        crate::transcript::genesis::<G>(frames).map_err(|e| AuditError::Genesis(e.to_string()))?;
     let names = genesis
         .proposal
         .seats

@@ -83,6 +83,26 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TranscriptError + '_ {
     }
 }
 
+/// The genesis a transcript starts with: its first frame (the proposal) and
+/// every acceptance in it, checked for game `G`.
+pub fn genesis<G: roundtable_engine::Game>(
+    frames: &[Frame],
+) -> Result<crate::Genesis, crate::TableError> {
+    let Some(Frame::Proposal(proposal)) = frames.first() else {
+        return Err(crate::TableError::Genesis(
+            "the first frame is not a proposal".into(),
+        ));
+    };
+    let acceptances: Vec<_> = frames
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Acceptance(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    crate::Genesis::assemble::<G>(proposal.clone(), &acceptances)
+}
+
 /// Encode one frame with its length prefix and checksum.
 pub fn encode_frame(frame: &Frame) -> Vec<u8> {
     let payload = postcard::to_allocvec(frame).unwrap_or_default();

@@ -17,7 +17,7 @@ use std::path::Path;
 use roundtable_engine::{ChanceOutcome, Game, Observer, Seat};
 use roundtable_port_royal::{CardId, ContractId, Event, PortRoyal, View};
 use roundtable_table::transcript::{self, Frame};
-use roundtable_table::{Config, Genesis, Output, Record, Table, TableError};
+use roundtable_table::{Config, Output, Record, Table, TableError};
 
 use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Snapshot};
 use crate::text::{LogLine, action_words, card_short, contract_title, seat_name};
@@ -126,14 +126,7 @@ impl Replay {
         if proposal.game != PortRoyal::NAME {
             return Err(unreadable(format!("unknown game {:?}", proposal.game)));
         }
-        let acceptances: Vec<_> = frames
-            .iter()
-            .filter_map(|f| match f {
-                Frame::Acceptance(a) => Some(a.clone()),
-                _ => None,
-            })
-            .collect();
-        let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances)
+        let genesis = roundtable_table::transcript::genesis::<PortRoyal>(frames)
             .map_err(|e| unreadable(format!("genesis: {e}")))?;
         let options = proposal
             .options::<PortRoyal>()
@@ -475,8 +468,9 @@ mod tests {
                 _ => None,
             })
             .collect();
-        let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let genesis =
+            roundtable_table::Genesis::assemble::<PortRoyal>(proposal.clone(), &acceptances)
+                .unwrap_or_else(|e| panic!("{e}"));
         let mut table = Table::<PortRoyal>::new(genesis, None, Config::default())
             .unwrap_or_else(|e| panic!("{e}"));
         for f in &read.frames {
