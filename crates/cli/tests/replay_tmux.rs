@@ -8,72 +8,19 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A tmux server of this test's own (its own socket file, removed after).
-struct Tmux {
-    socket: std::path::PathBuf,
+mod common;
+use common::tmux::Tmux;
+
+/// Press `keys`, then wait for the screen to show `expected`.
+fn expect_after(tmux: &Tmux, keys: &[&str], expected: &str) -> String {
+    tmux.keys(keys);
+    let (ok, screen) = tmux.wait_for(WAIT, |s| s.contains(expected));
+    assert!(ok, "after {keys:?}, no {expected:?}:\n{screen}");
+    screen
 }
 
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Option<String> {
-        let out = Command::new("tmux")
-            .arg("-S")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "replay"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).is_some(), "send-keys {keys:?}");
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "replay"])
-            .unwrap_or_default()
-    }
-
-    /// Wait until the screen satisfies `ok`; the last screen either way.
-    fn wait_for(&self, ok: impl Fn(&str) -> bool) -> (bool, String) {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return (true, screen);
-            }
-            if start.elapsed() > Duration::from_secs(20) {
-                return (false, screen);
-            }
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-
-    /// Press `keys`, then wait for the screen to show `expected`.
-    fn expect_after(&self, keys: &[&str], expected: &str) -> String {
-        self.keys(keys);
-        let (ok, screen) = self.wait_for(|s| s.contains(expected));
-        assert!(ok, "after {keys:?}, no {expected:?}:\n{screen}");
-        screen
-    }
-
-    fn pane(&self, format: &str) -> String {
-        self.run(&["display-message", "-p", "-t", "replay", format])
-            .unwrap_or_default()
-            .trim()
-            .to_owned()
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-        let _ = std::fs::remove_file(&self.socket);
-    }
-}
+/// How long the screen may take to show what a step expects.
+const WAIT: Duration = Duration::from_secs(20);
 
 /// The position the replay panel's title shows ("Replay: input 9 / 354").
 fn position(screen: &str) -> usize {
@@ -125,9 +72,7 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no input count in {first:?}"));
 
-    let tmux = Tmux {
-        socket: std::env::temp_dir().join(format!("roundtable-replay-{}.sock", std::process::id())),
-    };
+    let tmux = Tmux::new("replay");
     tmux.run(&[
         "new-session",
         "-d",
@@ -146,7 +91,7 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
     .unwrap_or_else(|| panic!("tmux could not start {bin}"));
     tmux.run(&["set-option", "-t", "replay", "remain-on-exit", "on"]);
 
-    let (ok, screen) = tmux.wait_for(|s| s.contains(&format!("Replay: input 0 / {total}")));
+    let (ok, screen) = tmux.wait_for(WAIT, |s| s.contains(&format!("Replay: input 0 / {total}")));
     assert!(ok, "no replay screen:\n{screen}");
     assert!(
         screen.contains("The start: no input applied yet."),
@@ -156,27 +101,28 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
         assert!(screen.contains(hint), "hint {hint:?} missing:\n{screen}");
     }
     // One input on: the start player is drawn.
-    let screen = tmux.expect_after(&["l"], &format!("input 1 / {total}"));
+    let screen = expect_after(&tmux, &["l"], &format!("input 1 / {total}"));
     assert!(screen.contains("is the start player"), "{screen}");
     // Input 1 started turn 1; two turns on is turn 3. Two inputs into it,
     // k goes back to where it starts.
-    tmux.expect_after(&["j"], "turn 2");
-    let screen = tmux.expect_after(&["j"], "turn 3");
+    expect_after(&tmux, &["j"], "turn 2");
+    let screen = expect_after(&tmux, &["j"], "turn 3");
     let start = position(&screen);
-    tmux.expect_after(
+    expect_after(
+        &tmux,
         &["Right", "Right"],
         &format!("input {} / {total}, turn 3", start + 2),
     );
-    tmux.expect_after(&["k"], &format!("input {start} / {total}, turn 3"));
+    expect_after(&tmux, &["k"], &format!("input {start} / {total}, turn 3"));
     // The end shows the result; the start shows nothing applied.
-    let screen = tmux.expect_after(&["G"], &format!("input {total} / {total}"));
+    let screen = expect_after(&tmux, &["G"], &format!("input {total} / {total}"));
     assert!(screen.contains("Game over:"), "{screen}");
     assert!(screen.contains("#1 "), "{screen}");
-    tmux.expect_after(&["Left"], &format!("input {} / {total}", total - 1));
-    tmux.expect_after(&["g"], &format!("input 0 / {total}"));
+    expect_after(&tmux, &["Left"], &format!("input {} / {total}", total - 1));
+    expect_after(&tmux, &["g"], &format!("input 0 / {total}"));
     // The whole log up to here, and back.
-    tmux.expect_after(&["j", "L"], "Move log");
-    tmux.expect_after(&["Escape"], "Replay: input");
+    expect_after(&tmux, &["j", "L"], "Move log");
+    expect_after(&tmux, &["Escape"], "Replay: input");
 
     // q quits at once: a replay has nothing to lose.
     tmux.keys(&["q"]);

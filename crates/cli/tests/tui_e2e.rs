@@ -11,65 +11,8 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A tmux server of this test's own (its own socket file, removed after),
-/// so that nothing else's is touched.
-struct Tmux {
-    socket: std::path::PathBuf,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Option<String> {
-        let out = Command::new("tmux")
-            .arg("-S")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "e2e"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).is_some(), "send-keys {keys:?}");
-    }
-
-    fn screen(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "e2e"])
-            .unwrap_or_default()
-    }
-
-    /// Wait until the screen satisfies `ok`; the last screen either way.
-    fn wait_for(&self, timeout: Duration, ok: impl Fn(&str) -> bool) -> (bool, String) {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return (true, screen);
-            }
-            if start.elapsed() > timeout {
-                return (false, screen);
-            }
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-
-    fn pane(&self, format: &str) -> String {
-        self.run(&["display-message", "-p", "-t", "e2e", format])
-            .unwrap_or_default()
-            .trim()
-            .to_owned()
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-        let _ = std::fs::remove_file(&self.socket);
-    }
-}
+mod common;
+use common::tmux::Tmux;
 
 /// The digit in front of "Stop and trade" in the list of moves, if listed.
 fn stop_digit(screen: &str) -> Option<char> {
@@ -85,9 +28,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         println!("SKIPPED: tmux is not installed; the terminal end-to-end test did not run");
         return;
     }
-    let tmux = Tmux {
-        socket: std::env::temp_dir().join(format!("roundtable-e2e-{}.sock", std::process::id())),
-    };
+    let tmux = Tmux::new("e2e");
     let bin = env!("CARGO_BIN_EXE_roundtable");
     // The game saves its transcript in the data folder; keep it in a
     // temporary one and audit it afterwards.
@@ -191,7 +132,8 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
         }
         assert!(
             Instant::now() < deadline,
-            "q did not quit:\n{}",
+            "q did not quit (pane dead: {:?}, status: {status:?}):\n{}",
+            tmux.pane("#{pane_dead}"),
             tmux.screen()
         );
         std::thread::sleep(Duration::from_millis(30));

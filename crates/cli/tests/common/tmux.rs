@@ -1,0 +1,79 @@
+//! A tmux server of a test's own (its own socket file, removed after), with
+//! one session: keys go in with `send-keys`, the screen comes back with
+//! `capture-pane`. Shared by the terminal end-to-end tests.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server and the name of its one session.
+pub(crate) struct Tmux {
+    socket: std::path::PathBuf,
+    session: &'static str,
+}
+
+#[allow(dead_code)] // each test binary uses its own part of this
+impl Tmux {
+    /// A server with its socket in the temporary folder; `session` names
+    /// the session the other calls address.
+    pub(crate) fn new(session: &'static str) -> Tmux {
+        let socket =
+            std::env::temp_dir().join(format!("roundtable-{session}-{}.sock", std::process::id()));
+        Tmux { socket, session }
+    }
+
+    /// Run a tmux command against this server; its output when it succeeds.
+    pub(crate) fn run(&self, args: &[&str]) -> Option<String> {
+        let out = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Press `keys` in the session.
+    pub(crate) fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", self.session];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).is_some(), "send-keys {keys:?}");
+    }
+
+    /// The screen as text.
+    pub(crate) fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", self.session])
+            .unwrap_or_default()
+    }
+
+    /// Wait until the screen satisfies `ok`; the last screen either way.
+    pub(crate) fn wait_for(&self, timeout: Duration, ok: impl Fn(&str) -> bool) -> (bool, String) {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return (true, screen);
+            }
+            if start.elapsed() > timeout {
+                return (false, screen);
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// A pane property (`#{pane_dead}`, ...).
+    pub(crate) fn pane(&self, format: &str) -> String {
+        self.run(&["display-message", "-p", "-t", self.session, format])
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
