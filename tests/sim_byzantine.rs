@@ -160,6 +160,16 @@ fn a_replay_from_another_game_is_refused_without_blame() {
 }
 
 #[test]
+fn published_links_wrapped_for_other_slots_change_nothing() {
+    refused(
+        Cheat::RewrappedReveal,
+        "published_links_wrapped_for_other_slots_change_nothing",
+        70_000,
+        None,
+    );
+}
+
+#[test]
 fn replayed_and_reordered_envelopes_change_nothing() {
     refused(
         Cheat::Replay,

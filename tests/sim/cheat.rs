@@ -35,17 +35,21 @@ pub enum Cheat {
     Replay,
     /// An envelope whose `prev` does not name the seat's previous envelope.
     BrokenSequence,
-    /// A reveal that is not the next link of the cheater's chain.
+    /// A reveal that is not the next link of the cheater's chain, carried
+    /// in the cheater's signed action (an unsigned reveal proves nothing).
     BadReveal,
     /// An action that claims a state hash the game does not have (a fork).
     StateMismatch,
     /// Two different actions signed for one slot, each sent to some peers.
     Equivocation,
+    /// Published links wrapped by anyone in unsigned reveals for other
+    /// slots, or with another `prev`.
+    RewrappedReveal,
 }
 
 impl Cheat {
     /// Every cheat.
-    pub const ALL: [Cheat; 10] = [
+    pub const ALL: [Cheat; 11] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
         Cheat::BadSignature,
@@ -56,6 +60,7 @@ impl Cheat {
         Cheat::BadReveal,
         Cheat::StateMismatch,
         Cheat::Equivocation,
+        Cheat::RewrappedReveal,
     ];
 
     /// The violation kinds that correctly blame the cheater, or `None` when
@@ -72,7 +77,11 @@ impl Cheat {
             Cheat::BadReveal => Some(&["bad-reveal"]),
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
-            Cheat::BadSignature | Cheat::Impersonation | Cheat::WrongGame | Cheat::Replay => None,
+            Cheat::BadSignature
+            | Cheat::Impersonation
+            | Cheat::WrongGame
+            | Cheat::Replay
+            | Cheat::RewrappedReveal => None,
         }
     }
 
@@ -290,14 +299,21 @@ impl Sim {
         if self.armed(i) != Some(Cheat::BadReveal) {
             return None;
         }
-        let Body::Reveal(reveal) = signed.envelope.body else {
+        let Body::Action {
+            action,
+            reveal: Some(reveal),
+        } = &signed.envelope.body
+        else {
             return None;
         };
         let mut envelope = signed.envelope.clone();
-        envelope.body = Body::Reveal(Reveal {
-            event: reveal.event,
-            link: [0x5a; 32],
-        });
+        envelope.body = Body::Action {
+            action: action.clone(),
+            reveal: Some(Reveal {
+                event: reveal.event,
+                link: [0x5a; 32],
+            }),
+        };
         let forged = envelope.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);
         self.cheat_envelopes.push(forged.clone());
         Some(
@@ -306,6 +322,44 @@ impl Sim {
                 .map(|to| (to, forged.clone()))
                 .collect(),
         )
+    }
+
+    /// The latest published links, each wrapped in unsigned reveals for the
+    /// slots around its own and for its own slot with a wrong `prev`.
+    fn rewrapped_reveals(&self) -> Vec<Signed> {
+        let published = self.history.iter().rev().filter_map(|s| match &s.envelope.body {
+            Body::Reveal(r) | Body::Action { reveal: Some(r), .. } => Some((s, *r)),
+            _ => None,
+        });
+        let mut out = Vec::new();
+        for (carrier, reveal) in published.take(3) {
+            let seat = carrier.seat();
+            let prev_of = |seq: u64| {
+                self.history
+                    .iter()
+                    .find(|h| h.seat() == seat && h.seq() + 1 == seq)
+                    .map(Signed::hash)
+                    .unwrap_or_default()
+            };
+            let wrap = |seq: u64, prev: Hash32| Signed {
+                envelope: Envelope {
+                    game_id: carrier.envelope.game_id,
+                    seat,
+                    seq,
+                    prev,
+                    position: 0,
+                    state_hash: Hash32::default(),
+                    body: Body::Reveal(reveal),
+                },
+                signature: None,
+            };
+            let at = carrier.seq();
+            for seq in [at.saturating_sub(1), at + 1, at + 2] {
+                out.push(wrap(seq, prev_of(seq)));
+            }
+            out.push(wrap(at, Hash32([0x77; 32])));
+        }
+        out
     }
 
     /// Garbage from outside the protocol, thrown at every running peer; the
@@ -333,8 +387,18 @@ impl Sim {
             let garbage: Vec<Signed> = match cheat {
                 Cheat::BadSignature => {
                     let mut s = original;
-                    let byte = self.rng.below(64) as usize;
-                    s.signature.0[byte] ^= 1 << self.rng.below(8);
+                    let bit = 1 << self.rng.below(8);
+                    match (&mut s.signature, &mut s.envelope.body) {
+                        (Some(signature), _) => {
+                            signature.0[self.rng.below(64) as usize] ^= bit;
+                        }
+                        // A reveal has no signature: its link is what
+                        // authenticates it.
+                        (None, Body::Reveal(reveal)) => {
+                            reveal.link[self.rng.below(32) as usize] ^= bit;
+                        }
+                        (None, _) => {}
+                    }
                     vec![s]
                 }
                 Cheat::Impersonation => {
@@ -363,6 +427,7 @@ impl Sim {
                     old.reverse();
                     old
                 }
+                Cheat::RewrappedReveal => self.rewrapped_reveals(),
                 _ => Vec::new(),
             };
             for signed in garbage {

@@ -83,7 +83,9 @@ use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
 use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::transcript::{Frame, TranscriptLog};
-use roundtable_table::{Config, Output, Record, Signed, Table, TableError, Violation};
+use roundtable_table::{
+    Body, Config, Hash32, Output, Record, Signed, Table, TableError, Violation,
+};
 
 pub use cheat::Cheat;
 pub use config::{Faults, Role, SimConfig};
@@ -120,7 +122,7 @@ struct Peer {
     synced_len: u64,
     /// The envelopes in the log, by slot and signature (cheaper than their
     /// hashes), so that a restart's replay does not append them twice.
-    logged: HashSet<(u8, u64, [u8; 64])>,
+    logged: HashSet<(u8, u64, Hash32)>,
     bot: Box<dyn Bot<PortRoyal>>,
     think_ms: (u64, u64),
     /// The position for which a bot decision is scheduled.
@@ -999,17 +1001,23 @@ fn describe(s: &Signed) -> String {
     format!("[seat {} #{} @{}: {body}]", e.seat + 1, e.seq, e.position)
 }
 
-fn log_key(signed: &Signed) -> (u8, u64, [u8; 64]) {
-    (signed.seat(), signed.seq(), signed.signature.0)
+fn log_key(signed: &Signed) -> (u8, u64, Hash32) {
+    (signed.seat(), signed.seq(), signed.hash())
 }
 
-/// A fingerprint of an envelope for catch-up: its signature's first half.
-/// Two different envelopes have different signatures, and it costs no
-/// hashing.
+/// A fingerprint of an envelope for catch-up: its signature's first half,
+/// or for an unsigned reveal its link. Two different envelopes of one slot
+/// differ there, and it costs no hashing.
 fn fingerprint(signed: &Signed) -> Fingerprint {
-    let mut f = [0; 32];
-    f.copy_from_slice(&signed.signature.0[..32]);
-    f
+    match (&signed.signature, &signed.envelope.body) {
+        (Some(signature), _) => {
+            let mut f = [0; 32];
+            f.copy_from_slice(&signature.0[..32]);
+            f
+        }
+        (None, Body::Reveal(reveal)) => reveal.link,
+        (None, _) => signed.hash().0,
+    }
 }
 
 fn table_config(cfg: &SimConfig) -> Config {

@@ -392,11 +392,49 @@ impl ChainTracker {
         self.next_event = event + 1;
         Ok(())
     }
+
+    /// Check, without accepting it, that `reveal` is this chain's link for a
+    /// later event: hashing it `event - next_event + 1` times must give the
+    /// last accepted link. A link that passes can only come from the seat
+    /// (or from someone who saw it published), whatever carried it. The cost
+    /// is one hash per event ahead; callers bound how far ahead they look.
+    pub fn check_ahead(&self, event: u64, reveal: &[u8; 32]) -> Result<(), FairdeckError> {
+        if event < self.next_event || event > self.last_event {
+            return Err(FairdeckError::WrongEvent {
+                expected: self.next_event,
+                got: event,
+            });
+        }
+        let mut link = *reveal;
+        for _ in self.next_event..=event {
+            link = next_link(&link);
+        }
+        if link != self.last_link {
+            return Err(FairdeckError::WrongLink { event: Some(event) });
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_ahead_are_checked_against_the_last_accepted_one() {
+        let chain = ChainSecret::new([7; 32], 16).unwrap();
+        let mut tracker = ChainTracker::new(chain.commitment(), 16).unwrap();
+        for event in 1..=5 {
+            assert_eq!(tracker.check_ahead(event, &chain.reveal(event).unwrap()), Ok(()));
+        }
+        tracker.accept(1, &chain.reveal(1).unwrap()).unwrap();
+        assert_eq!(tracker.check_ahead(4, &chain.reveal(4).unwrap()), Ok(()));
+        // An old link, a wrong one, or one past the chain's end is refused.
+        assert!(tracker.check_ahead(1, &chain.reveal(1).unwrap()).is_err());
+        assert!(tracker.check_ahead(4, &chain.reveal(3).unwrap()).is_err());
+        assert!(tracker.check_ahead(17, &[0; 32]).is_err());
+        assert_eq!(tracker.next_event(), 2);
+    }
 
     fn links(seed: [u8; 32], length: u64) -> Vec<[u8; 32]> {
         let mut v = vec![chain_start(&seed)];

@@ -205,6 +205,7 @@ fn blameless(e: &TableError) -> bool {
         TableError::BadKey
             | TableError::WeakKey
             | TableError::BadSignature
+            | TableError::BadLink(_)
             | TableError::Malformed(_)
             | TableError::TooLarge(_)
             | TableError::WrongGame

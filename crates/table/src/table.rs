@@ -139,6 +139,11 @@ struct SeatState {
     log: Vec<Signed>,
     /// Envelopes received and checked, waiting for earlier ones.
     buffer: BTreeMap<u64, Signed>,
+    /// Other unsigned reveals that arrived for a slot the buffer holds an
+    /// unsigned reveal for. Anyone who has seen a link can wrap it in an
+    /// envelope for any slot; only one fits, and which one is known only
+    /// when the slot is consumed.
+    spare: BTreeMap<u64, Vec<Signed>>,
     /// Checks each reveal against the committed chain.
     chain: ChainTracker,
     /// The position from which the seat is forfeited.
@@ -158,6 +163,18 @@ impl SeatState {
 
     fn peek(&self) -> Option<&Signed> {
         self.buffer.get(&self.next_seq())
+    }
+
+    /// Put a spare unsigned reveal for slot `seq` into the buffer, if there is one.
+    fn promote_spare(&mut self, seq: u64) {
+        if let Some(spares) = self.spare.get_mut(&seq) {
+            if let Some(next) = spares.pop() {
+                self.buffer.insert(seq, next);
+            }
+            if spares.is_empty() {
+                self.spare.remove(&seq);
+            }
+        }
     }
 }
 
@@ -235,6 +252,7 @@ impl<G: Game> Table<G> {
                 Ok(SeatState {
                     log: Vec::new(),
                     buffer: BTreeMap::new(),
+                    spare: BTreeMap::new(),
                     chain: ChainTracker::new(s.chain_commitment, s.chain_length)
                         .map_err(|e| TableError::Fairdeck(e.to_string()))?,
                     forfeited: None,
@@ -491,6 +509,9 @@ impl<G: Game> Table<G> {
             return Ok(false);
         }
         signed.verify_with(key)?;
+        if signed.is_unsigned() {
+            return self.ingest_unsigned(seat, signed);
+        }
         let state = &self.seats[seat];
         let existing = state
             .log
@@ -499,6 +520,22 @@ impl<G: Game> Table<G> {
         if let Some(existing) = existing {
             if *existing == signed {
                 return Ok(false);
+            }
+            if existing.is_unsigned() {
+                // The seat's own signed envelope for a slot where a reveal
+                // someone else wrapped waits: the signed one is the seat's.
+                // (A reveal already consumed there was the one that fits.)
+                if env.seq < state.next_seq() {
+                    return Ok(false);
+                }
+                let seq = env.seq;
+                self.seats[seat].spare.remove(&seq);
+                self.outputs.push_back(Output::Persist {
+                    envelope: signed.clone(),
+                    sync: false,
+                });
+                self.seats[seat].buffer.insert(seq, signed);
+                return Ok(true);
             }
             // Two signed envelopes for one slot: keep both as the proof.
             let v = Violation::Equivocation {
@@ -522,11 +559,69 @@ impl<G: Game> Table<G> {
         Ok(true)
     }
 
+    /// An unsigned reveal: its link must be the seat's link for an event not
+    /// yet answered (checked by hashing it down to the last accepted link),
+    /// or it is refused without blame. It never displaces a signed envelope.
+    fn ingest_unsigned(&mut self, seat: usize, signed: Signed) -> Result<bool, TableError> {
+        let Body::Reveal(reveal) = signed.envelope.body else {
+            return Err(TableError::Malformed("only a reveal travels unsigned".into()));
+        };
+        let seq = signed.seq();
+        let limit = self.config.max_buffered_per_seat as u64;
+        let state = &self.seats[seat];
+        let next_event = state.chain.next_event();
+        if seq < state.next_seq() || state.forfeited.is_some() || reveal.event < next_event {
+            // Late: its event was answered, or its slot taken.
+            return Ok(false);
+        }
+        if reveal.event - next_event >= limit {
+            return Err(TableError::BufferFull(seat as u8));
+        }
+        state
+            .chain
+            .check_ahead(reveal.event, &reveal.link)
+            .map_err(|e| TableError::BadLink(e.to_string()))?;
+        match state.buffer.get(&seq) {
+            Some(held) if !held.is_unsigned() => return Ok(false),
+            Some(_) => {
+                let spares: usize = state.spare.values().map(Vec::len).sum();
+                let slot = self.seats[seat].spare.entry(seq).or_default();
+                if spares >= limit as usize || slot.contains(&signed) {
+                    return Ok(false);
+                }
+                slot.push(signed);
+                return Ok(true);
+            }
+            None => {}
+        }
+        if state.buffer.len() >= self.config.max_buffered_per_seat {
+            return Err(TableError::BufferFull(seat as u8));
+        }
+        self.outputs.push_back(Output::Persist {
+            envelope: signed.clone(),
+            sync: false,
+        });
+        self.seats[seat].buffer.insert(seq, signed);
+        Ok(true)
+    }
+
+    /// Drop the unsigned reveal just consumed by `seat` (the last of its
+    /// log) because it does not fit: refused without blame, and a spare
+    /// for its slot, if any, takes its place.
+    fn reject_unsigned(&mut self, seat: usize) {
+        let state = &mut self.seats[seat];
+        let Some(dropped) = state.log.pop() else {
+            return;
+        };
+        debug_assert!(dropped.is_unsigned());
+        state.promote_spare(dropped.seq());
+    }
+
     /// The equivocation `signed` proves with an envelope already held for
-    /// its slot, if it does.
+    /// its slot, if it does. Unsigned reveals prove nothing.
     fn equivocation(&self, signed: &Signed) -> Option<Violation> {
         let env = &signed.envelope;
-        if env.game_id != self.game_id {
+        if env.game_id != self.game_id || signed.is_unsigned() {
             return None;
         }
         let seat = usize::from(env.seat);
@@ -536,7 +631,7 @@ impl<G: Game> Table<G> {
             .log
             .get(env.seq as usize)
             .or_else(|| state.buffer.get(&env.seq))?;
-        (existing != signed).then(|| Violation::Equivocation {
+        (existing != signed && !existing.is_unsigned()).then(|| Violation::Equivocation {
             first: existing.clone(),
             second: signed.clone(),
         })
@@ -549,6 +644,10 @@ impl<G: Game> Table<G> {
         let seq = state.next_seq();
         let signed = state.buffer.remove(&seq)?;
         if signed.envelope.prev != state.last_hash() {
+            if signed.is_unsigned() {
+                state.promote_spare(seq);
+                return None;
+            }
             let previous = state.log.last().cloned();
             match previous {
                 Some(previous) => self.fail(Violation::BrokenSequence {
@@ -562,6 +661,7 @@ impl<G: Game> Table<G> {
             }
             return None;
         }
+        state.spare.remove(&seq);
         state.log.push(signed.clone());
         Some(signed)
     }
@@ -582,13 +682,19 @@ impl<G: Game> Table<G> {
         let local = self.local.as_ref()?;
         let seat = local.seat.index();
         let state = &self.seats[seat];
+        // A reveal names no position: its place is fixed by the seat's
+        // sequence and its event, and it is not signed (SPEC 3.4).
+        let (position, state_hash) = match body {
+            Body::Reveal(_) => (0, Hash32::default()),
+            _ => (self.position(), self.current_hash()),
+        };
         let envelope = Envelope {
             game_id: self.game_id,
             seat: local.seat.0,
             seq: state.next_seq(),
             prev: state.last_hash(),
-            position: self.position(),
-            state_hash: self.current_hash(),
+            position,
+            state_hash,
             body,
         };
         let signed = envelope.sign(&local.identity);
@@ -833,6 +939,17 @@ impl<G: Game> Table<G> {
                 Record::Zombie { .. } => {}
             }
         }
+        // So do reveals taken in for the chance event pending now: a reveal
+        // names no position, so one written after the forfeit was taken in
+        // here before the table learnt of it; it is needed again, for the
+        // same event, after the forfeit.
+        for (seat, pending) in self.pending_reveals.iter().enumerate() {
+            if let Some((seq, _)) = pending
+                && carries_reveal_only(&self.seats[seat].log, *seq)
+            {
+                first_dropped[seat] = Some(first_dropped[seat].map_or(*seq, |s| s.min(*seq)));
+            }
+        }
         for (state, first) in self.seats.iter_mut().zip(first_dropped) {
             if let Some(first) = first {
                 for e in state.log.drain(first as usize..) {
@@ -955,6 +1072,10 @@ impl<G: Game> Table<G> {
         let Some(e) = self.seats[author].peek() else {
             return false;
         };
+        if e.is_unsigned() {
+            // A reveal names no position; it is checked by its event.
+            return false;
+        }
         let position = self.position();
         if e.envelope.position == position && e.envelope.state_hash == self.current_hash() {
             return false;
@@ -975,20 +1096,35 @@ impl<G: Game> Table<G> {
     /// seat that claimed went past by the forfeit (which this table may not
     /// have completed yet, missing a claim); counting its envelopes as
     /// evidence made a table apply the forfeited input and fork.
+    ///
+    /// An unsigned reveal names no position; its link (checked against the
+    /// chain when it arrived) shows the author answered its event, so one
+    /// for an event raised after `position` (the current one) counts.
     fn applied_input_at(&self, author: usize, accused: Seat, position: u64) -> bool {
+        debug_assert_eq!(position, self.position());
+        let first_later_event = self.events_done
+            + match self.game.next() {
+                Next::Chance(_) => 2,
+                _ => 1,
+            };
         let s = &self.seats[author];
         let known = s
             .log
             .iter()
             .chain((s.next_seq()..).map_while(|q| s.buffer.get(&q)));
         for e in known {
-            if matches!(e.envelope.body, Body::StallClaim { accused: a, position: p }
-                if a == accused.0 && p == position)
-            {
-                return false;
-            }
-            if e.envelope.position > position {
-                return true;
+            match e.envelope.body {
+                Body::StallClaim {
+                    accused: a,
+                    position: p,
+                } if a == accused.0 && p == position => return false,
+                Body::Reveal(r) if e.is_unsigned() => {
+                    if r.event >= first_later_event {
+                        return true;
+                    }
+                }
+                _ if e.envelope.position > position => return true,
+                _ => {}
             }
         }
         false
@@ -1114,6 +1250,10 @@ impl<G: Game> Table<G> {
             }
             _ => {
                 if let Some(signed) = self.consume(i) {
+                    if signed.is_unsigned() {
+                        self.reject_unsigned(i);
+                        return true;
+                    }
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
                         expected: "an action".into(),
@@ -1156,8 +1296,18 @@ impl<G: Game> Table<G> {
 
     /// Check a reveal against the seat's chain and keep it for the pending
     /// chance event.
+    ///
+    /// An unsigned reveal that does not fit is dropped without blame (the
+    /// caller has consumed it: it is taken back out of the seat's log).
     fn accept_reveal(&mut self, seat: Seat, signed: &Signed, seq: u64, reveal: Reveal) -> bool {
         let event = self.events_done + 1;
+        let fits = matches!(self.game.next(), Next::Chance(_))
+            && reveal.event == event
+            && self.seats[seat.index()].chain.check_ahead(event, &reveal.link).is_ok();
+        if signed.is_unsigned() && !fits {
+            self.reject_unsigned(seat.index());
+            return false;
+        }
         if !matches!(self.game.next(), Next::Chance(_)) || reveal.event != event {
             self.fail(Violation::BadReveal {
                 envelope: signed.clone(),
@@ -1222,12 +1372,12 @@ impl<G: Game> Table<G> {
             match body {
                 Body::Reveal(r) => {
                     let Some(signed) = self.consume(i) else {
-                        return false;
+                        // An unsigned reveal that broke the sequence was
+                        // dropped; a spare may fit.
+                        return self.failed.is_none();
                     };
-                    if !self.check_position(&signed)
-                        || !self.accept_reveal(seat, &signed, signed.seq(), r)
-                    {
-                        return false;
+                    if !self.accept_reveal(seat, &signed, signed.seq(), r) {
+                        return self.failed.is_none();
                     }
                     progressed = true;
                 }
@@ -1349,8 +1499,12 @@ impl<G: Game> Table<G> {
                 continue;
             };
             let Some(signed) = self.consume(i) else {
-                return false;
+                return self.failed.is_none();
             };
+            if signed.is_unsigned() {
+                self.reject_unsigned(i);
+                return true;
+            }
             match body {
                 Body::SecretCommit {
                     index: k,
@@ -1418,8 +1572,12 @@ impl<G: Game> Table<G> {
                 continue;
             };
             let Some(signed) = self.consume(i) else {
-                return false;
+                return self.failed.is_none();
             };
+            if signed.is_unsigned() {
+                self.reject_unsigned(i);
+                return true;
+            }
             let Body::SecretOpen {
                 index: k,
                 choice,
