@@ -1,7 +1,7 @@
 //! Auditing a transcript: check every signature, link, beacon, hash and rule
 //! by replaying the game as an observer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use roundtable_engine::{Game, GameResult, Seat};
 
@@ -59,9 +59,8 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         .collect();
     let game_id = genesis.proposal.game_id();
     // The whole file is in memory already: the buffer bound that protects a
-    // peer from flooding must not make the audit refuse a long game. The
-    // envelopes are fed seat by seat, so a seat with more envelopes than the
-    // bound overflowed while it waited for a later seat's first reveal.
+    // peer from flooding must not make the audit refuse a long game whose
+    // file is not in applied order.
     let config = Config {
         max_buffered_per_seat: usize::MAX,
         ..Config::default()
@@ -118,7 +117,18 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
             }
         }
     }
-    for signed in slots.values() {
+    // Fed in the file's order (one envelope per slot), which for a canonical
+    // transcript is the order they are applied in: each is consumed as it
+    // arrives, and a reveal is checked against its chain with one hash.
+    let mut fed = BTreeSet::new();
+    let in_file_order = frames.iter().filter_map(|frame| match frame {
+        Frame::Envelope(signed) => {
+            let slot = (signed.seat(), signed.seq());
+            if fed.insert(slot) { slots.get(&slot) } else { None }
+        }
+        _ => None,
+    });
+    for signed in in_file_order {
         match table.handle_envelope(0, signed.clone()) {
             Ok(_) | Err(TableError::Failed(_)) => {}
             Err(e) => problems.push(format!(
