@@ -573,12 +573,13 @@ mod tests {
         let mut frames = transcript::read(&path)
             .unwrap_or_else(|e| panic!("{e}"))
             .frames;
-        // Swap two envelopes' bodies' signatures: one no longer verifies.
+        // Swap two signed envelopes' signatures: one no longer verifies.
+        // (Reveals travel unsigned.)
         let (a, b) = {
             let mut envs = frames
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| matches!(f, Frame::Envelope(_)));
+                .filter(|(_, f)| matches!(f, Frame::Envelope(e) if e.signature.is_some()));
             let a = envs.next().map(|(i, _)| i).unwrap_or(0);
             let b = envs.next().map(|(i, _)| i).unwrap_or(0);
             (a, b)
