@@ -327,10 +327,17 @@ impl Sim {
     /// The latest published links, each wrapped in unsigned reveals for the
     /// slots around its own and for its own slot with a wrong `prev`.
     fn rewrapped_reveals(&self) -> Vec<Signed> {
-        let published = self.history.iter().rev().filter_map(|s| match &s.envelope.body {
-            Body::Reveal(r) | Body::Action { reveal: Some(r), .. } => Some((s, *r)),
-            _ => None,
-        });
+        let published = self
+            .history
+            .iter()
+            .rev()
+            .filter_map(|s| match &s.envelope.body {
+                Body::Reveal(r)
+                | Body::Action {
+                    reveal: Some(r), ..
+                } => Some((s, *r)),
+                _ => None,
+            });
         let mut out = Vec::new();
         for (carrier, reveal) in published.take(3) {
             let seat = carrier.seat();

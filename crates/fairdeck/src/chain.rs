@@ -425,7 +425,10 @@ mod tests {
         let chain = ChainSecret::new([7; 32], 16).unwrap();
         let mut tracker = ChainTracker::new(chain.commitment(), 16).unwrap();
         for event in 1..=5 {
-            assert_eq!(tracker.check_ahead(event, &chain.reveal(event).unwrap()), Ok(()));
+            assert_eq!(
+                tracker.check_ahead(event, &chain.reveal(event).unwrap()),
+                Ok(())
+            );
         }
         tracker.accept(1, &chain.reveal(1).unwrap()).unwrap();
         assert_eq!(tracker.check_ahead(4, &chain.reveal(4).unwrap()), Ok(()));

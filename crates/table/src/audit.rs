@@ -124,7 +124,11 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     let in_file_order = frames.iter().filter_map(|frame| match frame {
         Frame::Envelope(signed) => {
             let slot = (signed.seat(), signed.seq());
-            if fed.insert(slot) { slots.get(&slot) } else { None }
+            if fed.insert(slot) {
+                slots.get(&slot)
+            } else {
+                None
+            }
         }
         _ => None,
     });

@@ -175,7 +175,9 @@ impl Signed {
                 }
                 Ok(())
             }
-            (Some(_), true) => Err(TableError::Malformed("a reveal carries no signature".into())),
+            (Some(_), true) => Err(TableError::Malformed(
+                "a reveal carries no signature".into(),
+            )),
             (None, false) => Err(TableError::BadSignature),
         }
     }
@@ -288,7 +290,10 @@ mod tests {
         assert_eq!(round, sealed);
         // A signed reveal, or one that names a position, is malformed: its
         // bytes would no longer be fixed by the seat's sequence alone.
-        assert!(matches!(reveal.clone().sign_any(&identity).verify(&key), Err(TableError::Malformed(_))));
+        assert!(matches!(
+            reveal.clone().sign_any(&identity).verify(&key),
+            Err(TableError::Malformed(_))
+        ));
         let mut placed = sealed.clone();
         placed.envelope.position = 3;
         assert!(matches!(placed.verify(&key), Err(TableError::Malformed(_))));

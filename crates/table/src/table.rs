@@ -564,7 +564,9 @@ impl<G: Game> Table<G> {
     /// or it is refused without blame. It never displaces a signed envelope.
     fn ingest_unsigned(&mut self, seat: usize, signed: Signed) -> Result<bool, TableError> {
         let Body::Reveal(reveal) = signed.envelope.body else {
-            return Err(TableError::Malformed("only a reveal travels unsigned".into()));
+            return Err(TableError::Malformed(
+                "only a reveal travels unsigned".into(),
+            ));
         };
         let seq = signed.seq();
         let limit = self.config.max_buffered_per_seat as u64;
@@ -1118,11 +1120,10 @@ impl<G: Game> Table<G> {
                     accused: a,
                     position: p,
                 } if a == accused.0 && p == position => return false,
-                Body::Reveal(r) if e.is_unsigned() => {
-                    if r.event >= first_later_event {
-                        return true;
-                    }
+                Body::Reveal(r) if e.is_unsigned() && r.event >= first_later_event => {
+                    return true;
                 }
+                Body::Reveal(_) if e.is_unsigned() => {}
                 _ if e.envelope.position > position => return true,
                 _ => {}
             }
@@ -1303,7 +1304,10 @@ impl<G: Game> Table<G> {
         let event = self.events_done + 1;
         let fits = matches!(self.game.next(), Next::Chance(_))
             && reveal.event == event
-            && self.seats[seat.index()].chain.check_ahead(event, &reveal.link).is_ok();
+            && self.seats[seat.index()]
+                .chain
+                .check_ahead(event, &reveal.link)
+                .is_ok();
         if signed.is_unsigned() && !fits {
             self.reject_unsigned(seat.index());
             return false;
