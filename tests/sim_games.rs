@@ -134,8 +134,7 @@ fn a_lossy_split_network_still_agrees() {
 /// other, and the earlier forfeit must win on both sides once they hear each
 /// other again (the table rewinds the seat that lost first, even after it
 /// played the game to its end). When both forfeit each other at the same
-/// position (a chance event both reveal for) the table has no rule yet to
-/// break the tie; those runs are counted, not failed (see the `sim` docs).
+/// position (a chance event both reveal for), the lower seat forfeits.
 #[test]
 fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
     let name = "two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit";
@@ -153,29 +152,22 @@ fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
             ..c.faults
         };
         let outcome = sim::run(c);
-        match outcome.check_agreement() {
-            Ok(_) => Ok(None),
-            Err(e) => match outcome.mutual_forfeit() {
-                Some(position) => Ok(Some(position)),
-                None => Err(e),
-            },
-        }
+        outcome
+            .check_agreement()
+            .map_err(|e| match outcome.mutual_forfeit() {
+                Some(position) => format!("{e} (the seats forfeited each other at {position})"),
+                None => e,
+            })
     });
-    let mut failures = Vec::new();
-    let mut ties = Vec::new();
-    for (seed, result) in results {
-        match result {
-            Ok(Ok(None)) => {}
-            Ok(Ok(Some(position))) => ties.push((seed, position)),
-            Ok(Err(e)) | Err(e) => failures.push(format!(
+    let failures: Vec<String> = results
+        .into_iter()
+        .filter_map(|(seed, result)| match result {
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) | Err(e) => Some(format!(
                 "seed {seed}: {e}\n  replay: {}",
                 sim::replay_command("sim_games", name, seed)
             )),
-        }
-    }
-    println!(
-        "{name}: {} seeds, unresolved ties (seed, position): {ties:?}",
-        seeds.len()
-    );
+        })
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

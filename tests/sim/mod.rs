@@ -54,14 +54,12 @@
 //!
 //! * Two seats that stop within one stall timeout of each other block the
 //!   table for good: a forfeit needs a claim from every other seat still in,
-//!   and a stopped seat signs none (`sim_stalls`, ignored test). A rule that
-//!   would do: claims against a set S of seats at one position complete when
-//!   every seat outside S has claimed every seat in S, and a seat that has
-//!   not countersigned a due claim within another timeout may itself be
-//!   claimed.
-//! * Two seats that forfeit each other at the same position (a two-seat
-//!   game cut in two at a chance event both reveal for) keep different
-//!   transcripts; [`Outcome::mutual_forfeit`] detects the case.
+//!   and a stopped seat signs none (`sim_stalls`, ignored test). A group
+//!   rule (claims against a set S complete when every seat outside S has
+//!   claimed every seat in S) is only safe with a strict majority outside
+//!   S, or both sides of a network split forfeit each other; and it needs
+//!   a seat that fails to countersign a due claim to become claimable
+//!   itself, since at a decision only the decider is waited on. Not done.
 //! * When the last seat still in stops, nobody is left to claim it and the
 //!   game never ends.
 //!

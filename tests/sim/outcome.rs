@@ -165,8 +165,8 @@ impl Outcome {
 
     /// Whether two honest peers forfeited each other at the same position:
     /// the split brain of a two-seat game cut in two for longer than the
-    /// stall timeout at a chance event both seats reveal for, which the
-    /// table cannot resolve yet (see the package docs).
+    /// stall timeout at a chance event both seats reveal for, where the
+    /// lower seat must forfeit on both sides); named in failure messages.
     pub fn mutual_forfeit(&self) -> Option<u64> {
         let honest: Vec<&PeerReport> = self.honest().collect();
         honest.iter().find_map(|a| {

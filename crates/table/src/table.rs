@@ -794,12 +794,15 @@ impl<G: Game> Table<G> {
             // before the position at which it forfeited. In a two-seat game
             // cut in two for longer than the stall timeout each seat forfeits
             // the other; taking in the other's earlier claim is how the seat
-            // forfeited later learns it lost first, and rewinds.
+            // forfeited later learns it lost first, and rewinds. A claim
+            // signed at the very position of its forfeit counts too: two
+            // seats that forfeited each other there break the tie by seat
+            // (see `rewind_for_forfeit`).
             let forfeited_at = self.seats[seat].forfeited;
             while let Some(Body::StallClaim { accused, position }) =
                 self.seats[seat].peek().map(|s| s.envelope.body.clone())
             {
-                if forfeited_at.is_some_and(|f| position >= f) {
+                if forfeited_at.is_some_and(|f| position > f) {
                     break;
                 }
                 let Some(signed) = self.consume(seat) else {
@@ -894,9 +897,43 @@ impl<G: Game> Table<G> {
                     .is_some_and(|r| used_input_of(r, accused))
                 && self.claims_complete_at(accused, p).is_some()
         });
-        let Some(&(_, p)) = target else { return false };
+        // Two seats that forfeited each other at one position (a two-seat
+        // game cut in two at a chance event both reveal for): each side's
+        // claims are complete, and each applied the forfeit of the other.
+        // The lower seat forfeits; the side that forfeited the higher one
+        // goes back, and the higher seat's claims then lack their claimant.
+        let tie = || {
+            self.claims.keys().find(|&&(accused, p)| {
+                p < position
+                    && matches!(self.records.get(p as usize),
+                        Some(Record::Forfeit { seat, .. }) if seat.0 > accused)
+                    && self.claims_complete_before_forfeits_at(accused, p)
+            })
+        };
+        let Some(&(_, p)) = target.or_else(tie) else {
+            return false;
+        };
         self.rewind(p);
         true
+    }
+
+    /// Whether every seat still in before the forfeits recorded at
+    /// `position`, other than `accused`, claimed `accused` there.
+    fn claims_complete_before_forfeits_at(&self, accused: u8, position: u64) -> bool {
+        let Some(claims) = self.claims.get(&(accused, position)) else {
+            return false;
+        };
+        let mut needed = (0..self.seats.len() as u8).filter(|&s| {
+            s != accused
+                && self.seats[usize::from(s)]
+                    .forfeited
+                    .is_none_or(|q| q >= position)
+        });
+        let mut any = false;
+        needed.all(|s| {
+            any = true;
+            claims.contains_key(&s)
+        }) && any
     }
 
     /// Rebuild the game as it was at `position` by replaying the records
@@ -1050,12 +1087,20 @@ impl<G: Game> Table<G> {
         let Some(claims) = self.claims.get(&(seat.0, position)) else {
             return true;
         };
-        if claims.is_empty() {
+        // Claims signed by a seat forfeited at or before this position were
+        // written in a history the table has left (it rewound to the
+        // seat's forfeit): they hold nothing back.
+        let standing = |claimant: u8| {
+            self.seats[usize::from(claimant)]
+                .forfeited
+                .is_none_or(|q| q > position)
+        };
+        if !claims.keys().any(|&c| standing(c)) {
             return true;
         }
         let local_claimed = self
             .local_seat()
-            .is_none_or(|me| claims.contains_key(&me.0));
+            .is_none_or(|me| claims.contains_key(&me.0) && standing(me.0));
         if !local_claimed {
             return true;
         }
