@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use roundtable_port_royal::Action;
 
 use crate::keymap::{Context, Msg};
+use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
 use crate::replay::{ReplayStatus, Seek};
 use crate::session::Snapshot;
@@ -20,6 +21,16 @@ pub enum Screen {
     Menu,
     /// Setting up a local game.
     Setup,
+    /// Setting up a table to host on the network.
+    HostSetup,
+    /// Typing (or pasting) a ticket to join a table.
+    JoinPrompt,
+    /// Typing (or pasting) a ticket to watch a table.
+    WatchPrompt,
+    /// The tables found on the LAN.
+    Tables,
+    /// A networked table gathering its seats.
+    Lobby,
     /// At the table.
     Table,
     /// The whole move log.
@@ -59,24 +70,42 @@ pub enum Effect {
     OpenReplay(PathBuf),
     /// Move through the replay.
     Seek(Seek),
+    /// Open a table on the network.
+    Host(HostConfig),
+    /// Join the table this ticket names.
+    Join(String),
+    /// Watch the table this ticket names.
+    Watch(String),
+    /// Look for tables on the LAN (the screen already says it is looking).
+    FindTables,
 }
 
-/// Why a start-menu entry is not available yet.
-pub const NEEDS_TABLE: &str = "needs the network table";
-
-/// The start menu: entry, and why it is unavailable (if it is).
-pub const MENU: [(&str, Option<&str>); 7] = [
-    ("Local game against bots", None),
-    ("Host a table", Some(NEEDS_TABLE)),
-    ("Join a table by ticket", Some(NEEDS_TABLE)),
-    ("Tables on this LAN", Some(NEEDS_TABLE)),
-    ("Watch a table", Some(NEEDS_TABLE)),
-    ("Replay a transcript", None),
-    ("Quit", None),
+/// The start menu's entries.
+pub const MENU: [&str; 7] = [
+    "Local game against bots",
+    "Host a table",
+    "Join a table by ticket",
+    "Tables on this LAN",
+    "Watch a table",
+    "Replay a transcript",
+    "Quit",
 ];
 
+/// The start-menu entry that hosts a table.
+pub const MENU_HOST: usize = 1;
+/// The start-menu entry that joins by ticket.
+pub const MENU_JOIN: usize = 2;
+/// The start-menu entry that lists the LAN's tables.
+pub const MENU_LAN: usize = 3;
+/// The start-menu entry that watches a table.
+pub const MENU_WATCH: usize = 4;
 /// The start-menu entry that replays a transcript.
 pub const MENU_REPLAY: usize = 5;
+
+/// Rows of the host set-up.
+pub const HOST_ROWS: usize = 7;
+/// The host set-up row that opens the table.
+pub const HOST_START: usize = 6;
 
 /// Rows of the local game set-up.
 pub const SETUP_ROWS: usize = 7;
@@ -113,6 +142,17 @@ pub struct App {
     pub replay: Option<ReplayStatus>,
     /// The path typed at the replay prompt.
     pub prompt: String,
+    /// The table being set up to host.
+    pub host: HostConfig,
+    /// The selected host set-up row.
+    pub host_selected: usize,
+    /// The ticket typed (or pasted) at the join or watch prompt.
+    pub ticket: String,
+    /// The LAN's tables: `None` while looking, else what was found or why
+    /// looking failed.
+    pub tables: Option<Result<Vec<FoundTable>, String>>,
+    /// The selected LAN table.
+    pub table_selected: usize,
     /// The legal actions the selection refers to.
     last_legal: Vec<Action>,
 }
@@ -133,6 +173,11 @@ impl App {
             has_menu: true,
             replay: None,
             prompt: String::new(),
+            host: HostConfig::default(),
+            host_selected: 0,
+            ticket: String::new(),
+            tables: None,
+            table_selected: 0,
             last_legal: Vec::new(),
         }
     }
@@ -170,7 +215,10 @@ impl App {
     pub fn screen_context(&self) -> Context {
         match self.screen {
             Screen::Menu => Context::Menu,
-            Screen::Setup => Context::Setup,
+            Screen::Setup | Screen::HostSetup => Context::Setup,
+            Screen::JoinPrompt | Screen::WatchPrompt => Context::Prompt,
+            Screen::Tables => Context::Tables,
+            Screen::Lobby => Context::Lobby,
             Screen::Table => Context::Table,
             Screen::Log => Context::Log,
             Screen::PostGame => Context::PostGame,
@@ -187,6 +235,12 @@ impl App {
             self.last_legal = snap.legal.clone();
         }
         self.action_selected = self.action_selected.min(snap.legal.len().saturating_sub(1));
+        // A networked table shows its lobby until the game begins.
+        match (snap.lobby.is_some(), self.screen) {
+            (true, Screen::Table) => self.screen = Screen::Lobby,
+            (false, Screen::Lobby) => self.screen = Screen::Table,
+            _ => {}
+        }
         if !snap.live() && self.screen == Screen::Table {
             self.screen = Screen::PostGame;
             self.notice = None;
@@ -283,6 +337,16 @@ impl App {
         match self.screen {
             Screen::Menu => self.update_menu(msg),
             Screen::Setup => self.update_setup(msg),
+            Screen::HostSetup => self.update_host(msg),
+            Screen::JoinPrompt | Screen::WatchPrompt => self.update_ticket(msg),
+            Screen::Tables => self.update_tables(msg),
+            // Nothing to lose before the game begins: leaving needs no
+            // confirmation.
+            Screen::Lobby => match msg {
+                Msg::Back if self.has_menu => Some(Effect::Leave),
+                Msg::Back => Some(Effect::Quit),
+                _ => None,
+            },
             Screen::Table => self.update_table(msg, snap),
             Screen::Log => {
                 self.update_log(msg, snap);
@@ -365,18 +429,26 @@ impl App {
     }
 
     fn activate_menu(&mut self) -> Option<Effect> {
-        let (label, unavailable) = MENU[self.menu_selected.min(MENU.len() - 1)];
-        match (self.menu_selected, unavailable) {
-            (_, Some(why)) => {
-                self.notice = Some(format!("{label}: {why}, which is not built yet."));
-                None
-            }
-            (0, None) => {
-                self.notice = None;
+        self.notice = None;
+        match self.menu_selected {
+            0 => {
                 self.screen = Screen::Setup;
                 None
             }
-            (MENU_REPLAY, None) => {
+            MENU_HOST => {
+                self.screen = Screen::HostSetup;
+                None
+            }
+            MENU_JOIN => {
+                self.screen = Screen::JoinPrompt;
+                None
+            }
+            MENU_WATCH => {
+                self.screen = Screen::WatchPrompt;
+                None
+            }
+            MENU_LAN => self.find_tables(),
+            MENU_REPLAY => {
                 self.notice = None;
                 self.screen = Screen::ReplayPrompt;
                 // Start in the folder local games save their transcripts in.
@@ -387,6 +459,117 @@ impl App {
             }
             _ => Some(Effect::Quit),
         }
+    }
+
+    fn find_tables(&mut self) -> Option<Effect> {
+        self.screen = Screen::Tables;
+        self.tables = None;
+        self.table_selected = 0;
+        Some(Effect::FindTables)
+    }
+
+    /// The LAN search finished.
+    pub fn found_tables(&mut self, found: Result<Vec<FoundTable>, String>) {
+        self.table_selected = 0;
+        self.tables = Some(found);
+    }
+
+    fn update_tables(&mut self, msg: Msg) -> Option<Effect> {
+        let found = match &self.tables {
+            Some(Ok(list)) => list.as_slice(),
+            _ => &[],
+        };
+        match msg {
+            Msg::Up => self.table_selected = self.table_selected.saturating_sub(1),
+            Msg::Down => {
+                self.table_selected = (self.table_selected + 1).min(found.len().saturating_sub(1))
+            }
+            Msg::Confirm => match found.get(self.table_selected) {
+                Some(t) => return Some(Effect::Join(t.ticket.clone())),
+                // Enter on an empty list looks again rather than do nothing.
+                None if self.tables.is_some() => return self.find_tables(),
+                None => {}
+            },
+            Msg::Refresh if self.tables.is_some() => return self.find_tables(),
+            Msg::Back => {
+                self.screen = Screen::Menu;
+                self.notice = None;
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn update_ticket(&mut self, msg: Msg) -> Option<Effect> {
+        match msg {
+            // A pasted ticket may carry spaces or line breaks from where it
+            // was copied; none belongs to a ticket.
+            Msg::Type(c) if !c.is_whitespace() => {
+                self.ticket.push(c);
+                // "roundtable join rt1_..." pasted whole keeps the ticket.
+                if let Some(at) = self.ticket.find("rt1_").filter(|at| *at > 0) {
+                    self.ticket.drain(..at);
+                }
+            }
+            Msg::Erase => {
+                self.ticket.pop();
+            }
+            Msg::Back => {
+                self.screen = Screen::Menu;
+                self.notice = None;
+            }
+            Msg::Confirm => {
+                let ticket = self.ticket.clone();
+                if ticket.is_empty() {
+                    self.notice = Some("Paste the ticket the host shows (rt1_...).".into());
+                } else if self.screen == Screen::WatchPrompt {
+                    return Some(Effect::Watch(ticket));
+                } else {
+                    return Some(Effect::Join(ticket));
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn update_host(&mut self, msg: Msg) -> Option<Effect> {
+        let h = &mut self.host;
+        let step = |v: u8, d: i64, lo: i64, hi: i64| (i64::from(v) + d).clamp(lo, hi) as u8;
+        let delta = match msg {
+            Msg::Left => -1,
+            Msg::Right => 1,
+            _ => 0,
+        };
+        let o = &mut h.options;
+        match msg {
+            Msg::Up => self.host_selected = (self.host_selected + HOST_ROWS - 1) % HOST_ROWS,
+            Msg::Down => self.host_selected = (self.host_selected + 1) % HOST_ROWS,
+            Msg::Back => self.screen = Screen::Menu,
+            Msg::Left | Msg::Right => match self.host_selected {
+                0 => {
+                    h.seats = step(h.seats, delta, 2, 5);
+                    // The host keeps a seat for the person at the keyboard.
+                    h.bots = h.bots.min(h.seats - 1);
+                }
+                1 => h.bots = step(h.bots, delta, 0, i64::from(h.seats) - 1),
+                2 => o.victory_points = (i64::from(o.victory_points) + delta).clamp(1, 60) as u32,
+                3 => o.pass_automatically = !o.pass_automatically,
+                4 => o.expedition_required = !o.expedition_required,
+                5 => o.expansion = !o.expansion,
+                _ => {}
+            },
+            Msg::Confirm => match self.host_selected {
+                3 => o.pass_automatically = !o.pass_automatically,
+                4 => o.expedition_required = !o.expedition_required,
+                _ => {
+                    self.notice = None;
+                    return Some(Effect::Host(self.host.clone()));
+                }
+            },
+            _ => {}
+        }
+        None
     }
 
     fn update_setup(&mut self, msg: Msg) -> Option<Effect> {

@@ -51,6 +51,8 @@ pub enum Msg {
     Type(char),
     /// Erase the last character of a text field.
     Erase,
+    /// Look again (for tables on the LAN).
+    Refresh,
 }
 
 /// Where the keys are pressed: each screen and overlay has its own bindings.
@@ -72,15 +74,21 @@ pub enum Context {
     ConfirmQuit,
     /// Stepping through a transcript.
     Replay,
-    /// Typing a transcript's path: every printable key is text.
+    /// Typing a transcript's path or a ticket: every printable key is text.
     Prompt,
+    /// The tables found on the LAN.
+    Tables,
+    /// A table gathering its seats.
+    Lobby,
 }
 
 impl Context {
     /// Every context, in the order the help screen lists them.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 11] = [
         Context::Menu,
         Context::Setup,
+        Context::Tables,
+        Context::Lobby,
         Context::Table,
         Context::Log,
         Context::PostGame,
@@ -98,14 +106,16 @@ impl Context {
     pub fn title(self) -> &'static str {
         match self {
             Context::Menu => "Start menu",
-            Context::Setup => "Local game set-up",
+            Context::Setup => "Setting up a game",
             Context::Table => "At the table",
             Context::Log => "Move log",
             Context::PostGame => "After the game",
             Context::Help => "Help",
             Context::ConfirmQuit => "Quit?",
             Context::Replay => "Replaying a transcript",
-            Context::Prompt => "Typing a path",
+            Context::Prompt => "Typing a path or a ticket",
+            Context::Tables => "Tables on the LAN",
+            Context::Lobby => "Waiting for players",
         }
     }
 }
@@ -176,7 +186,9 @@ const fn ctx(list: &[Context]) -> u16 {
     bits
 }
 
-use Context::{ConfirmQuit, Help, Log, Menu, PostGame, Prompt, Replay, Setup, Table};
+use Context::{
+    ConfirmQuit, Help, Lobby, Log, Menu, PostGame, Prompt, Replay, Setup, Table, Tables,
+};
 
 const fn bind(
     keys: Keys,
@@ -208,7 +220,7 @@ pub static KEYMAP: &[Binding] = &[
         "↑/k",
         "up",
         Msg::Up,
-        ctx(&[Menu, Setup, Table, Log, Help]),
+        ctx(&[Menu, Setup, Tables, Table, Log, Help]),
         false,
     ),
     bind(
@@ -216,7 +228,7 @@ pub static KEYMAP: &[Binding] = &[
         "↓/j",
         "down",
         Msg::Down,
-        ctx(&[Menu, Setup, Table, Log, Help]),
+        ctx(&[Menu, Setup, Tables, Table, Log, Help]),
         false,
     ),
     bind(
@@ -224,7 +236,7 @@ pub static KEYMAP: &[Binding] = &[
         "↑↓/jk",
         "select",
         Msg::Up,
-        ctx(&[Menu, Setup, Table]),
+        ctx(&[Menu, Setup, Tables, Table]),
         true,
     ),
     bind(
@@ -344,7 +356,7 @@ pub static KEYMAP: &[Binding] = &[
     bind(
         Keys::Text,
         "a-z...",
-        "type the path",
+        "type (or paste)",
         Msg::Type(' '),
         ctx(&[Prompt]),
         false,
@@ -363,6 +375,30 @@ pub static KEYMAP: &[Binding] = &[
         "open",
         Msg::Confirm,
         ctx(&[Prompt]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "join",
+        Msg::Confirm,
+        ctx(&[Tables]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('r')]),
+        "r",
+        "look again",
+        Msg::Refresh,
+        ctx(&[Tables]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Esc]),
+        "Esc",
+        "leave the table",
+        Msg::Back,
+        ctx(&[Lobby]),
         true,
     ),
     bind(
@@ -466,7 +502,7 @@ pub static KEYMAP: &[Binding] = &[
         "Esc",
         "back",
         Msg::Back,
-        ctx(&[Setup, Log, Help, Replay, Prompt]),
+        ctx(&[Setup, Tables, Log, Help, Replay, Prompt]),
         true,
     ),
     bind(
@@ -474,7 +510,9 @@ pub static KEYMAP: &[Binding] = &[
         "?",
         "help",
         Msg::Help,
-        ctx(&[Menu, Setup, Table, Log, PostGame, Replay, Help]),
+        ctx(&[
+            Menu, Setup, Tables, Lobby, Table, Log, PostGame, Replay, Help,
+        ]),
         true,
     ),
     bind(
@@ -482,7 +520,9 @@ pub static KEYMAP: &[Binding] = &[
         "q",
         "quit",
         Msg::Quit,
-        ctx(&[Menu, Setup, Table, Log, PostGame, Replay, Help]),
+        ctx(&[
+            Menu, Setup, Tables, Lobby, Table, Log, PostGame, Replay, Help,
+        ]),
         true,
     ),
     bind(
@@ -493,6 +533,8 @@ pub static KEYMAP: &[Binding] = &[
         ctx(&[
             Menu,
             Setup,
+            Tables,
+            Lobby,
             Table,
             Log,
             PostGame,
@@ -645,6 +687,36 @@ mod tests {
             lookup(Context::Prompt, &key(KeyCode::Backspace)),
             Some(Msg::Erase)
         );
+    }
+
+    #[test]
+    fn lobby_and_lan_tables_keys() {
+        assert_eq!(lookup(Context::Lobby, &key(KeyCode::Esc)), Some(Msg::Back));
+        assert_eq!(
+            lookup(Context::Lobby, &key(KeyCode::Char('q'))),
+            Some(Msg::Quit)
+        );
+        // Digits do not pick moves while the table is not playing yet.
+        assert_eq!(lookup(Context::Lobby, &key(KeyCode::Char('1'))), None);
+        assert_eq!(
+            lookup(Context::Tables, &key(KeyCode::Char('r'))),
+            Some(Msg::Refresh)
+        );
+        assert_eq!(
+            lookup(Context::Tables, &key(KeyCode::Char('j'))),
+            Some(Msg::Down)
+        );
+        assert_eq!(
+            lookup(Context::Tables, &key(KeyCode::Enter)),
+            Some(Msg::Confirm)
+        );
+        // A ticket pasted into the prompt arrives as keys: every one is text.
+        for c in "rt1_AbC-9=".chars() {
+            assert_eq!(
+                lookup(Context::Prompt, &key(KeyCode::Char(c))),
+                Some(Msg::Type(c))
+            );
+        }
     }
 
     #[test]

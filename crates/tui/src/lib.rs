@@ -10,13 +10,17 @@
 //! and a networked table implement the same [`Session`], and a finished
 //! game's transcript steps forwards and backwards as a [`Replay`]
 //! ([`run_replay`], the start menu, or `r` after a game), which hands out
-//! snapshots of the same kind.
+//! snapshots of the same kind. The start menu's network entries (host,
+//! join, LAN tables, watch) leave as effects too, carried out by a
+//! [`Launcher`] the binary supplies; a networked table shows its lobby until
+//! the game begins.
 //!
 //! Colour follows <https://no-color.org> and uses the 16 ANSI colours only;
 //! whatever colour says, a letter or mark says too ([`theme`]).
 
 pub mod app;
 pub mod keymap;
+pub mod launch;
 pub mod local;
 pub mod replay;
 mod run;
@@ -26,8 +30,9 @@ pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, Screen};
+pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek};
-pub use run::{Outcome, Runner, run, run_menu, run_replay};
-pub use session::{Connection, SeatInfo, SeatKind, Session, Snapshot};
+pub use run::{Outcome, Runner, run, run_menu, run_menu_with, run_replay};
+pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;

@@ -278,6 +278,8 @@ impl Session for LocalSession {
                 .as_ref()
                 .filter(|_| finished)
                 .map(|p| p.display().to_string()),
+            // Every seat of a local game is there from the start.
+            lobby: None,
         }
     }
 

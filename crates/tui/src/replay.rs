@@ -376,6 +376,7 @@ impl Replay {
             result: self.game().result(),
             status: self.status().input,
             transcript: Some(self.file.clone()),
+            lobby: None,
         }
     }
 }

@@ -11,6 +11,7 @@ use roundtable_engine::GameResult;
 
 use crate::app::{App, Effect};
 use crate::keymap;
+use crate::launch::Launcher;
 use crate::local::{LocalConfig, LocalSession};
 use crate::replay::Replay;
 use crate::session::{Session, Snapshot};
@@ -42,6 +43,15 @@ pub fn run_menu(defaults: LocalConfig) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::new(app, None).run(t))
 }
 
+/// [`run_menu`] with the network entries carried out by `launcher`.
+pub fn run_menu_with(
+    defaults: LocalConfig,
+    launcher: Box<dyn Launcher>,
+) -> anyhow::Result<Outcome> {
+    let app = App::with_menu(defaults, Theme::from_env());
+    with_terminal(|t| Runner::new(app, None).with_launcher(launcher).run(t))
+}
+
 /// Step through `replay` in the terminal; returns when the player quits.
 pub fn run_replay(replay: Replay) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::replaying(Theme::from_env(), replay).run(t))
@@ -53,7 +63,11 @@ fn with_terminal<T>(
     // try_init enters raw mode and the alternate screen and installs a panic
     // hook that restores the terminal before the panic message is printed.
     let mut terminal = ratatui::try_init()?;
+    // A pasted ticket then arrives as one event, line breaks and all,
+    // rather than as keys (a pasted newline would press Enter).
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableBracketedPaste);
     let result = body(&mut terminal);
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableBracketedPaste);
     let restored = ratatui::try_restore();
     let value = result?;
     restored?;
@@ -69,6 +83,12 @@ pub struct Runner {
     replay: Option<Replay>,
     snap: Option<Snapshot>,
     quit: bool,
+    /// Looking for LAN tables blocks for a while; it waits until the screen
+    /// saying so has been drawn.
+    deferred: Option<Effect>,
+    /// Starts network games for the start menu; dropped last, after the
+    /// session that may run on it.
+    launcher: Option<Box<dyn Launcher>>,
 }
 
 impl std::fmt::Debug for Runner {
@@ -93,7 +113,15 @@ impl Runner {
             replay: None,
             snap,
             quit: false,
+            deferred: None,
+            launcher: None,
         }
+    }
+
+    /// This runner, with `launcher` to start the start menu's network games.
+    pub fn with_launcher(mut self, launcher: Box<dyn Launcher>) -> Self {
+        self.launcher = Some(launcher);
+        self
     }
 
     /// A runner at the start of `replay`, with no start menu behind it.
@@ -105,6 +133,8 @@ impl Runner {
             snap: Some(replay.snapshot()),
             replay: Some(replay),
             quit: false,
+            deferred: None,
+            launcher: None,
         }
     }
 
@@ -153,6 +183,19 @@ impl Runner {
         let effect = self.app.update(msg, self.snap.as_ref());
         match effect {
             None => {}
+            Some(Effect::FindTables) => self.deferred = Some(Effect::FindTables),
+            Some(Effect::Host(config)) => {
+                let started = self.launch(|l| l.host(&config));
+                self.entered(started);
+            }
+            Some(Effect::Join(ticket)) => {
+                let started = self.launch(|l| l.join(&ticket));
+                self.entered(started);
+            }
+            Some(Effect::Watch(ticket)) => {
+                let started = self.launch(|l| l.watch(&ticket));
+                self.entered(started);
+            }
             Some(Effect::Quit) => self.quit = true,
             Some(Effect::Start(config)) => match LocalSession::new(&config) {
                 Ok(session) => {
@@ -206,6 +249,43 @@ impl Runner {
         true
     }
 
+    fn launch(
+        &mut self,
+        start: impl FnOnce(&mut dyn Launcher) -> Result<Box<dyn Session>, String>,
+    ) -> Result<Box<dyn Session>, String> {
+        match &mut self.launcher {
+            Some(l) => start(l.as_mut()),
+            None => Err("This program was started without networking.".into()),
+        }
+    }
+
+    fn entered(&mut self, started: Result<Box<dyn Session>, String>) {
+        match started {
+            Ok(session) => {
+                self.session = Some(session);
+                self.app.entered_game();
+                self.refresh();
+            }
+            Err(e) => self.app.notice = Some(e),
+        }
+    }
+
+    /// Carry out what had to wait for a frame (looking for LAN tables);
+    /// `true` when the screen changed.
+    pub fn settle(&mut self) -> bool {
+        match self.deferred.take() {
+            Some(Effect::FindTables) => {
+                let found = match &mut self.launcher {
+                    Some(l) => l.find_tables(),
+                    None => Err("This program was started without networking.".into()),
+                };
+                self.app.found_tables(found);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Let the session make progress; `true` when the screen changed.
     pub fn poll(&mut self, now: Instant) -> bool {
         let progressed = self.session.as_mut().is_some_and(|s| s.poll(now));
@@ -237,6 +317,10 @@ impl Runner {
                 self.draw(terminal)?;
                 dirty = false;
             }
+            if self.settle() {
+                // Keys pressed while it blocked are still queued for below.
+                self.draw(terminal)?;
+            }
             if event::poll(self.timeout(Instant::now()))? {
                 // Take every queued event before drawing again, so a burst
                 // of keys costs one frame.
@@ -244,6 +328,13 @@ impl Runner {
                     match event::read()? {
                         TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
                             dirty |= self.key(&k);
+                        }
+                        // Pasting is typing, and only where there is text to type.
+                        TermEvent::Paste(text) if self.app.context() == keymap::Context::Prompt => {
+                            for c in text.chars() {
+                                let k = event::KeyEvent::from(event::KeyCode::Char(c));
+                                dirty |= self.key(&k);
+                            }
                         }
                         TermEvent::Resize(..) => {
                             terminal.autoresize()?;

@@ -127,6 +127,27 @@ pub struct Snapshot {
     pub status: Option<String>,
     /// Where the game's transcript is saved, if it is.
     pub transcript: Option<String>,
+    /// While the table still gathers its seats: the lobby screen's content
+    /// (the view above is then only a placeholder).
+    pub lobby: Option<Lobby>,
+}
+
+/// A table gathering its seats, as the lobby screen shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lobby {
+    /// The invitation others join with, when this peer has it (the host).
+    pub ticket: Option<String>,
+    /// Seats at the table.
+    pub seats: u8,
+    /// Seats taken so far.
+    pub filled: u8,
+    /// Who sits where so far, in seat order, when this peer knows (the host
+    /// does; a joiner learns the names when the game starts).
+    pub seated: Vec<SeatInfo>,
+    /// Whether this peer watches rather than plays.
+    pub spectator: bool,
+    /// Set when the table stopped before the game began: why, in words.
+    pub stopped: Option<String>,
 }
 
 impl Snapshot {

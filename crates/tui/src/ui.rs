@@ -11,10 +11,10 @@ use roundtable_port_royal::{
     Action, CardId, CardKind, Colour, ContractId, ExpansionView, PersonKind, PlayerView,
 };
 
-use crate::app::{App, MENU, Overlay, SETUP_ROWS, SETUP_START, Screen};
+use crate::app::{App, HOST_ROWS, HOST_START, MENU, Overlay, SETUP_ROWS, SETUP_START, Screen};
 use crate::keymap::{self, Context};
 use crate::replay::ReplayStatus;
-use crate::session::{SeatKind, Snapshot};
+use crate::session::{Lobby, SeatKind, Snapshot};
 use crate::text::{
     self, action_words, card_short, colour_letter, expedition_symbols, phase_words,
     requirement_words, seat_name,
@@ -53,6 +53,13 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
     match (app.screen, snap) {
         (Screen::Menu, _) => menu(app, body, buf),
         (Screen::Setup, _) => setup(app, body, buf),
+        (Screen::HostSetup, _) => host_setup(app, body, buf),
+        (Screen::JoinPrompt | Screen::WatchPrompt, _) => ticket_prompt(app, body, buf),
+        (Screen::Tables, _) => lan_tables(app, body, buf),
+        (Screen::Lobby, Some(s)) => match &s.lobby {
+            Some(l) => lobby(app, s, l, body, buf),
+            None => table(app, s, body, buf),
+        },
         (Screen::Table, Some(s)) => table(app, s, body, buf),
         (Screen::Log, Some(s)) => log_screen(app, s, body, buf),
         (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
@@ -158,20 +165,18 @@ fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         Line::raw(""),
     ];
-    for (i, (label, why)) in MENU.iter().enumerate() {
-        let text = match why {
-            Some(why) => format!("{} {label:<24} ({why})", i + 1),
-            None => format!("{} {label}", i + 1),
-        };
-        let mut line = choice(i == app.menu_selected, text, theme);
-        if why.is_some() && i != app.menu_selected {
-            line = line.style(theme.dim());
-        }
-        lines.push(line);
+    for (i, label) in MENU.iter().enumerate() {
+        lines.push(choice(
+            i == app.menu_selected,
+            format!("{} {label}", i + 1),
+            theme,
+        ));
     }
     lines.push(Line::raw(""));
     if let Some(notice) = &app.notice {
-        lines.push(Line::styled(notice.clone(), theme.warn()));
+        for row in wrap(notice, 60) {
+            lines.push(Line::styled(row, theme.warn()));
+        }
     }
     let height = lines.len() as u16 + 2;
     let rect = centered(area, 64, height);
@@ -237,6 +242,277 @@ fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     let rect = centered(area, 78, lines.len() as u16 + 2);
     Paragraph::new(lines)
         .block(block("Local game against bots", theme))
+        .render(rect, buf);
+}
+
+// ----- hosting, joining, the LAN, the lobby ----------------------------
+
+fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let h = &app.host;
+    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
+    let people = h.seats - h.bots.min(h.seats);
+    let rows: [(String, String); HOST_ROWS] = [
+        (
+            format!("Seats               < {} >", h.seats),
+            "yours included".into(),
+        ),
+        (
+            format!("Bots                < {} >", h.bots),
+            format!(
+                "run here; {} seat{} for people who join",
+                people - 1,
+                if people == 2 { "" } else { "s" }
+            ),
+        ),
+        (
+            format!("Victory points      < {} >", h.options.victory_points),
+            "the round ends the game once someone has them".into(),
+        ),
+        (
+            format!(
+                "Pass automatically  {}",
+                toggle(h.options.pass_automatically)
+            ),
+            "skip takes that earn nothing".into(),
+        ),
+        (
+            format!(
+                "Expedition required {}",
+                toggle(h.options.expedition_required)
+            ),
+            "winners need an expedition".into(),
+        ),
+        (
+            format!(
+                "Expansion           < {} >",
+                if h.options.expansion { "on" } else { "off" }
+            ),
+            "Just One More Contract".into(),
+        ),
+        ("Open the table".into(), String::new()),
+    ];
+    let mut lines = vec![Line::raw("")];
+    for (i, (row, note)) in rows.into_iter().enumerate() {
+        let mut line = choice(i == app.host_selected, row, theme);
+        if !note.is_empty() && area.width >= 70 {
+            line.push_span(Span::styled(format!("  {note}"), theme.dim()));
+        }
+        if i == HOST_START {
+            lines.push(Line::raw(""));
+        }
+        lines.push(line);
+    }
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        " The next screen shows the ticket to give the others.",
+        theme.dim(),
+    ));
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Host a table on the network", theme))
+        .render(rect, buf);
+}
+
+/// `text` cut into rows of `width` characters (a ticket has no spaces to
+/// wrap at; every character of it must show).
+fn chunks(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(width.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+fn ticket_prompt(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let watch = app.screen == Screen::WatchPrompt;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    let field = inner.saturating_sub(4).max(8);
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(if watch {
+            " The ticket of the table to watch:"
+        } else {
+            " The ticket of the table to join:"
+        }),
+    ];
+    // The whole ticket shows, wrapped, so a paste can be checked by eye;
+    // the cursor follows its last row.
+    let typed = chunks(&app.ticket, field);
+    let rows = typed.len().max(1);
+    for i in 0..rows {
+        let text = typed.get(i).cloned().unwrap_or_default();
+        let mut spans = vec![
+            Span::styled(if i == 0 { " > " } else { "   " }, theme.key()),
+            Span::raw(text),
+        ];
+        if i + 1 == rows {
+            spans.push(Span::styled("_", theme.key()));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    for row in wrap(
+        "Paste it as the host's screen shows it (rt1_...); spaces and line breaks are left out.",
+        inner.saturating_sub(1),
+    ) {
+        lines.push(Line::styled(format!(" {row}"), theme.dim()));
+    }
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let title = if watch {
+        "Watch a table"
+    } else {
+        "Join a table"
+    };
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block(title, theme))
+        .render(rect, buf);
+}
+
+fn lan_tables(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    let mut lines = vec![Line::raw("")];
+    match &app.tables {
+        None => lines.push(Line::from(
+            " Looking for tables announced on this network...",
+        )),
+        Some(Err(why)) => {
+            lines.push(Line::styled(" Could not look for tables:", theme.warn()));
+            for row in wrap(why, inner.saturating_sub(1)) {
+                lines.push(Line::styled(format!(" {row}"), theme.warn()));
+            }
+        }
+        Some(Ok(found)) if found.is_empty() => {
+            lines.push(Line::from(" No open table was announced on this network."));
+            lines.push(Line::styled(
+                " r looks again; a ticket joins tables elsewhere.",
+                theme.dim(),
+            ));
+        }
+        Some(Ok(found)) => {
+            for (i, t) in found.iter().enumerate() {
+                let open = t.seats.saturating_sub(t.filled);
+                let text = format!(
+                    "{} {}'s table: {}, {}/{} seats taken, {open} open",
+                    i + 1,
+                    t.host,
+                    t.game,
+                    t.filled,
+                    t.seats
+                );
+                let mut line = choice(i == app.table_selected, text, theme);
+                if open == 0 {
+                    line.push_span(Span::styled(" (full)", theme.dim()));
+                }
+                lines.push(line);
+            }
+        }
+    }
+    if let Some(notice) = &app.notice {
+        lines.push(Line::raw(""));
+        for row in wrap(notice, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Tables on this LAN", theme))
+        .render(rect, buf);
+}
+
+fn lobby(app: &App, s: &Snapshot, l: &Lobby, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.saturating_sub(4));
+    let mut lines = Vec::new();
+    if let Some(t) = &l.ticket {
+        for row in wrap(
+            "Ticket: give it to the other players (they paste it at \"Join a table\" or run roundtable join TICKET)",
+            inner.saturating_sub(1),
+        ) {
+            lines.push(Line::styled(format!(" {row}"), theme.title()));
+        }
+        for row in chunks(t, inner.saturating_sub(1)) {
+            lines.push(Line::from(format!(" {row}")));
+        }
+        lines.push(Line::raw(""));
+    }
+    if l.seats == 0 {
+        lines.push(Line::from(" Reaching the host..."));
+    } else {
+        lines.push(Line::styled(
+            format!(" Seats: {} of {} taken", l.filled, l.seats),
+            theme.title(),
+        ));
+    }
+    for i in 0..usize::from(l.seats) {
+        let row = match l.seated.get(i) {
+            Some(seat) => {
+                let who = match seat.kind {
+                    SeatKind::You => "you",
+                    SeatKind::Bot => "bot",
+                    SeatKind::Remote => "player",
+                };
+                let (name, state) = (&seat.name, seat.connection.words());
+                if inner >= 60 {
+                    format!(" {}. [x] {name:<20} {who:<7} {state}", i + 1)
+                } else {
+                    format!(" {}. [x] {name} ({who}, {state})", i + 1)
+                }
+            }
+            // A joiner counts the seats taken but learns names at the start.
+            None if i < usize::from(l.filled) => format!(" {}. [x] taken", i + 1),
+            None => format!(" {}. [ ] open", i + 1),
+        };
+        lines.push(Line::from(row));
+    }
+    lines.push(Line::raw(""));
+    let next = match (&l.stopped, l.spectator) {
+        (Some(why), _) => format!("The table stopped: {why}. Esc goes back."),
+        (None, _) if l.seats == 0 => {
+            "Asking the host for a seat at the ticket's addresses. Esc leaves.".into()
+        }
+        (None, true) => format!(
+            "You will watch. The game shows once all {} seats are taken.",
+            l.seats
+        ),
+        (None, false) if l.filled >= l.seats => {
+            "Every seat is taken: the players agree on the terms and shuffle together; the game begins in a moment.".into()
+        }
+        (None, false) => format!(
+            "The game begins by itself once all {} seats are taken. Esc leaves the table.",
+            l.seats
+        ),
+    };
+    let style = if l.stopped.is_some() {
+        theme.warn()
+    } else {
+        theme.dim()
+    };
+    for row in wrap(&next, inner.saturating_sub(1)) {
+        lines.push(Line::styled(format!(" {row}"), style));
+    }
+    if let Some(status) = s.status.as_ref().filter(|_| l.stopped.is_none()) {
+        for row in wrap(status, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.dim()));
+        }
+    }
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect { height, ..area };
+    Paragraph::new(lines)
+        .block(block(s.title.clone(), theme))
         .render(rect, buf);
 }
 

@@ -25,16 +25,6 @@ fn start_menu() {
 }
 
 #[test]
-fn start_menu_says_which_entries_need_the_network_table() {
-    let mut app = menu_app();
-    app.update(Msg::Pick(2), None);
-    assert_eq!(app.screen, Screen::Menu, "hosting does not pretend to work");
-    let t = render(&app, None, 80, 24);
-    assert!(screen_text(&t).contains("Host a table: needs the network table"));
-    assert_snapshot!("menu_host_unavailable_80x24", t.backend());
-}
-
-#[test]
 fn local_game_setup() {
     let mut app = menu_app();
     app.update(Msg::Confirm, None);

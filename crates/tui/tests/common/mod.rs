@@ -188,6 +188,7 @@ pub fn table() -> Snapshot {
         result: None,
         status: None,
         transcript: None,
+        lobby: None,
         view,
     }
 }
