@@ -71,7 +71,14 @@ fn main() -> ExitCode {
                 transcript_dir: data_dir().map(|d| d.join("games")),
                 ..roundtable_tui::LocalConfig::default()
             };
-            roundtable_tui::run_menu(config).map(|_| ExitCode::SUCCESS)
+            // The menu's network entries keep keys and transcripts where
+            // `host` and `join` do by default.
+            let data = roundtable_net::DataDir::new(
+                data_dir().unwrap_or_else(roundtable_net::default_data_dir),
+            );
+            net_session::NetLauncher::new(data, net_session::default_name()).and_then(|launcher| {
+                roundtable_tui::run_menu_with(config, Box::new(launcher)).map(|_| ExitCode::SUCCESS)
+            })
         }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),

@@ -474,20 +474,21 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
         std::fs::write(path, format!("{ticket}\n"))
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let t = ticket.clone();
-    // The bots run detached on the runtime; they end with it.
-    let _bots = {
-        let _inside = rt.enter();
-        spawn_bots(&args.net, data, &ticket, args.bots, move |_| Role::Join {
-            ticket: t.clone(),
-        })?
-    };
+    // Bots that print nothing: the terminal UI owns the screen.
+    let mut bots = Vec::new();
+    for n in 1..=usize::from(args.bots) {
+        let mut config = args.net.config(data.bot(n), &format!("bot {n}"));
+        config.listen = bot_listen(&args.net.listen);
+        bots.push((config, args.net.bot(n as u64)?));
+    }
+    let bots = crate::net_session::start_quiet_bots(&rt, bots, &ticket)?;
     let session = NetSession::new(
         handle,
         format!("Your table, {} seats", args.seats),
         Some(ticket),
         args.seats,
-    )?;
+    )?
+    .with_companions(bots);
     tui(rt, session)
 }
 
@@ -586,7 +587,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
             config.transcript_copy = args.transcript.clone();
             spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
         };
-        let session = NetSession::new(handle, "Watching a table".into(), None, 2)?;
+        let session = NetSession::new(handle, "Watching a table".into(), None, 2)?.spectating();
         return tui(rt, session);
     }
     runtime()?.block_on(async {

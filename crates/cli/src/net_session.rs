@@ -1,16 +1,23 @@
 //! The terminal UI's [`Session`] over a networked table: a
 //! [`GameHandle`] read without blocking, so that the UI loop (a plain
-//! thread) and the node (a tokio task) never wait on each other.
+//! thread) and the node (a tokio task) never wait on each other; and the
+//! [`NetLauncher`] that starts such tables from the start menu.
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use roundtable_bots::{Bot, PortRoyalBot};
 use roundtable_engine::{Game, Observer, Seat};
-use roundtable_net::{GameHandle, NetEvent, Phase, Ticket};
+use roundtable_net::{
+    Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Ticket, default_listen,
+    spawn,
+};
 use roundtable_port_royal::{Action, Options, PortRoyal, View};
 use roundtable_tui::session::Chronicle;
-use roundtable_tui::{Connection, SeatInfo, SeatKind, Session, Snapshot};
+use roundtable_tui::{
+    Connection, FoundTable, HostConfig, Launcher, Lobby, SeatInfo, SeatKind, Session, Snapshot,
+};
 use tokio::sync::watch;
 
 /// One seat's (or a spectator's) table over the network, for the TUI.
@@ -18,8 +25,7 @@ pub(crate) struct NetSession {
     handle: GameHandle<PortRoyal>,
     /// Marks which of the handle's snapshots the screen has seen.
     watch: watch::Receiver<Arc<roundtable_net::Snapshot<PortRoyal>>>,
-    /// Shown in the title and, while seats fill, in the status line, so the
-    /// host can copy it.
+    /// Shown on the lobby screen, so the host can copy it.
     ticket: Option<Ticket>,
     /// What the table is called before the game has names.
     title: String,
@@ -32,6 +38,16 @@ pub(crate) struct NetSession {
     transcript: Option<PathBuf>,
     /// The latest refusal or violation, for the status line.
     notice: Option<String>,
+    /// Seats at the table, when known before the lobby says (the host's).
+    seats: Option<u8>,
+    /// Whether this peer only watches.
+    spectator: bool,
+    /// Set once the node has stopped before the game began.
+    stopped: Option<String>,
+    /// The latest diagnostic, to say why a table stopped.
+    last_note: Option<String>,
+    /// Bots this program started for the table; they leave with it.
+    companions: Vec<GameHandle<PortRoyal>>,
 }
 
 impl NetSession {
@@ -46,6 +62,7 @@ impl NetSession {
         let placeholder = PortRoyal::new_game(seats.clamp(2, 5), &Options::default())
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .view(Observer::Spectator);
+        let seats = ticket_seats(&ticket, seats);
         Ok(NetSession {
             watch: handle.watch(),
             handle,
@@ -56,26 +73,93 @@ impl NetSession {
             placeholder,
             transcript: None,
             notice: None,
+            seats,
+            spectator: false,
+            stopped: None,
+            last_note: None,
+            companions: Vec::new(),
         })
     }
 
-    fn lobby_status(&self) -> String {
-        let seated = match self.lobby {
-            Some((filled, seats)) => format!("waiting for players: {filled}/{seats} seated"),
-            None => "waiting for the table".to_owned(),
-        };
-        match &self.ticket {
-            Some(t) => format!("{seated} — others join with: roundtable join {t}"),
-            None => seated,
+    /// This session only watches (the lobby screen says so).
+    pub(crate) fn spectating(mut self) -> Self {
+        self.spectator = true;
+        self
+    }
+
+    /// Bots started for this table, stopped when the session ends.
+    pub(crate) fn with_companions(mut self, bots: Vec<GameHandle<PortRoyal>>) -> Self {
+        self.companions = bots;
+        self
+    }
+
+    /// The lobby screen's content while the table gathers its seats.
+    fn lobby(&self, net: &roundtable_net::Snapshot<PortRoyal>) -> Option<Lobby> {
+        if net.game_id.is_some() || !matches!(net.phase, Phase::Starting | Phase::Lobby) {
+            return None;
         }
+        // Only the host's lobby lists names; it sits in the first seat.
+        let seated: Vec<SeatInfo> = net
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let online = net.online.get(i).copied().unwrap_or(false);
+                let (kind, connection) = match (i, online) {
+                    (0, _) => (SeatKind::You, Connection::Local),
+                    (_, true) => (seat_kind(name), Connection::Online),
+                    (_, false) => (seat_kind(name), Connection::Offline),
+                };
+                SeatInfo {
+                    name: name.clone(),
+                    kind,
+                    connection,
+                    clock: None,
+                }
+            })
+            .collect();
+        let (filled, seats) = match (self.lobby, self.seats) {
+            (Some((filled, seats)), _) => (filled, seats),
+            (None, Some(seats)) => (seated.len() as u8, seats),
+            // A joiner before the host answered: nothing known yet.
+            (None, None) => (0, 0),
+        };
+        Some(Lobby {
+            ticket: self.ticket.as_ref().map(Ticket::to_string),
+            seats,
+            filled: filled.max(seated.len() as u8),
+            seated,
+            spectator: self.spectator,
+            stopped: self.stopped.clone(),
+        })
     }
 }
 
 impl Drop for NetSession {
     fn drop(&mut self) {
         // Leaving the screen leaves the table: the node would otherwise keep
-        // running in the background of a program that is about to exit.
+        // running in the background of a program that is about to exit (or
+        // that goes back to its start menu), and so would its bots.
         self.handle.shutdown();
+        for bot in &self.companions {
+            bot.shutdown();
+        }
+    }
+}
+
+/// The host's table size, known from its own set-up; a joiner's (no ticket
+/// of its own at the start) waits for the host's answer.
+fn ticket_seats(ticket: &Option<Ticket>, seats: u8) -> Option<u8> {
+    ticket.as_ref().map(|_| seats)
+}
+
+/// In-process bots of a host are named "bot N" (see `spawn_bots`); anyone
+/// else is a person elsewhere.
+fn seat_kind(name: &str) -> SeatKind {
+    if name.starts_with("bot ") {
+        SeatKind::Bot
+    } else {
+        SeatKind::Remote
     }
 }
 
@@ -98,13 +182,7 @@ impl Session for NetSession {
                 let (kind, connection) = if net.seat == Some(seat) {
                     (SeatKind::You, Connection::Local)
                 } else {
-                    // In-process bots of a host are named "bot N" (see
-                    // `spawn_bots`); anyone else is a person elsewhere.
-                    let kind = if name.starts_with("bot ") {
-                        SeatKind::Bot
-                    } else {
-                        SeatKind::Remote
-                    };
+                    let kind = seat_kind(name);
                     let online = net.online.get(i).copied().unwrap_or(false);
                     let connection = match (online, net.phase) {
                         (true, _) => Connection::Online,
@@ -122,8 +200,10 @@ impl Session for NetSession {
             })
             .collect();
         let view = net.view.clone().unwrap_or_else(|| self.placeholder.clone());
+        let lobby = self.lobby(&net);
         let mut status = match net.phase {
-            Phase::Starting | Phase::Lobby => Some(self.lobby_status()),
+            // The lobby screen shows the seats and the ticket itself.
+            Phase::Starting | Phase::Lobby => None,
             Phase::Playing if !net.ready => Some("waiting for every peer to subscribe".into()),
             Phase::Playing if net.legal.is_empty() => {
                 let active = view.taker.unwrap_or(view.active).0;
@@ -152,10 +232,9 @@ impl Session for NetSession {
                 None => n.clone(),
             });
         }
-        let title = match (&net.game_id, &self.ticket) {
-            (Some(id), _) => format!("Network game {id}"),
-            (None, Some(t)) => format!("{} — ticket {t}", self.title),
-            (None, None) => self.title.clone(),
+        let title = match &net.game_id {
+            Some(id) => format!("Network game {id}"),
+            None => self.title.clone(),
         };
         Snapshot {
             title,
@@ -168,6 +247,7 @@ impl Session for NetSession {
             result: net.result.clone(),
             status,
             transcript: self.transcript.as_ref().map(|p| p.display().to_string()),
+            lobby,
         }
     }
 
@@ -206,7 +286,11 @@ impl Session for NetSession {
                 }
                 NetEvent::Violation(v) => self.notice = Some(format!("violation: {v}")),
                 NetEvent::Finished { transcript, .. } => self.transcript = Some(transcript),
-                NetEvent::Note(n) if n.contains("refused") => self.notice = Some(n),
+                NetEvent::Note(n) if n.contains("refused") => {
+                    self.last_note = Some(n.clone());
+                    self.notice = Some(n);
+                }
+                NetEvent::Note(n) => self.last_note = Some(n),
                 _ => {}
             }
         }
@@ -215,6 +299,241 @@ impl Session for NetSession {
             self.watch.borrow_and_update();
             changed = true;
         }
+        if self.stopped.is_none() && self.handle.is_stopped() {
+            let net = self.handle.snapshot();
+            if net.game_id.is_none() {
+                let why = "refused, or the host could not be reached";
+                self.stopped = Some(match &self.last_note {
+                    Some(n) => format!("{why} (last note: {n})"),
+                    None => why.to_owned(),
+                });
+                changed = true;
+            }
+        }
         changed
+    }
+}
+
+/// Start bots that join `ticket`, one peer each, without a word on the
+/// terminal (a terminal UI owns the screen: a printed line would tear it).
+/// Their events are drained; the handles stop them ([`NetSession`] does as it
+/// ends). If one cannot start, those started are stopped.
+pub(crate) fn start_quiet_bots(
+    rt: &tokio::runtime::Runtime,
+    bots: Vec<(NodeConfig, Box<dyn Bot<PortRoyal>>)>,
+    ticket: &Ticket,
+) -> anyhow::Result<Vec<GameHandle<PortRoyal>>> {
+    let _inside = rt.enter();
+    let mut handles: Vec<GameHandle<PortRoyal>> = Vec::new();
+    for (config, bot) in bots {
+        let name = config.name.clone();
+        let role = Role::Join {
+            ticket: ticket.clone(),
+        };
+        match spawn::<PortRoyal>(config, role, Controller::Bot(bot)) {
+            Ok(h) => {
+                let (mut events, h) = h.split();
+                rt.spawn(async move { while events.recv().await.is_some() {} });
+                handles.push(h);
+            }
+            Err(e) => {
+                handles.iter().for_each(GameHandle::shutdown);
+                anyhow::bail!("{name} could not start: {e}");
+            }
+        }
+    }
+    Ok(handles)
+}
+
+/// How long hosting waits for the node to listen and make its ticket.
+const TICKET_WAIT: Duration = Duration::from_secs(15);
+
+/// How long "Tables on this LAN" listens for announcements.
+const DISCOVERY_WAIT: Duration = Duration::from_secs(3);
+
+/// The start menu's network entries, over the network crate: the same
+/// roles, controllers and in-process bots as `roundtable host | join |
+/// watch`, on a runtime that lives as long as the menu.
+pub(crate) struct NetLauncher {
+    /// `None` only while dropping.
+    rt: Option<tokio::runtime::Runtime>,
+    data: DataDir,
+    name: String,
+}
+
+impl NetLauncher {
+    /// A launcher keeping keys and transcripts in `data`, playing as `name`.
+    pub(crate) fn new(data: DataDir, name: String) -> anyhow::Result<Self> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        Ok(NetLauncher {
+            rt: Some(rt),
+            data,
+            name,
+        })
+    }
+
+    fn rt(&self) -> Result<&tokio::runtime::Runtime, String> {
+        self.rt
+            .as_ref()
+            .ok_or_else(|| "the network runtime has stopped".to_owned())
+    }
+
+    fn start(
+        &self,
+        data: DataDir,
+        name: &str,
+        role: Role<PortRoyal>,
+        controller: Controller<PortRoyal>,
+    ) -> Result<GameHandle<PortRoyal>, String> {
+        let _inside = self.rt()?.enter();
+        spawn::<PortRoyal>(NodeConfig::new(data, name), role, controller).map_err(|e| e.to_string())
+    }
+
+    fn ticket(text: &str) -> Result<Ticket, String> {
+        Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))
+    }
+}
+
+impl Drop for NetLauncher {
+    fn drop(&mut self) {
+        // Sessions shut their nodes down as they drop; give the nodes a
+        // moment to say goodbye to their peers, no more.
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_timeout(Duration::from_secs(1));
+        }
+    }
+}
+
+/// A display name from the login name: at most 32 bytes, no control
+/// characters (what the lobby accepts), else "player".
+pub(crate) fn default_name() -> String {
+    let login = std::env::var("USER").unwrap_or_default();
+    let mut name = String::new();
+    for c in login.chars().filter(|c| !c.is_control()) {
+        if name.len() + c.len_utf8() > 32 {
+            break;
+        }
+        name.push(c);
+    }
+    if name.is_empty() {
+        "player".to_owned()
+    } else {
+        name
+    }
+}
+
+impl Launcher for NetLauncher {
+    fn host(&mut self, config: &HostConfig) -> Result<Box<dyn Session>, String> {
+        if config.bots >= config.seats {
+            return Err(format!(
+                "{} bots leave no seat for you at {} seats.",
+                config.bots, config.seats
+            ));
+        }
+        let mut handle = self.start(
+            self.data.clone(),
+            &self.name,
+            Role::Host {
+                seats: config.seats,
+                options: config.options.clone(),
+                stall_timeout_ms: 120_000,
+            },
+            Controller::Handle,
+        )?;
+        // The bots need the ticket, which comes as soon as the node listens.
+        let rt = self.rt()?;
+        let ticket = rt.block_on(async {
+            tokio::time::timeout(TICKET_WAIT, async {
+                while let Some(event) = handle.next_event().await {
+                    if let NetEvent::Ticket(t) = event {
+                        return Some(t);
+                    }
+                }
+                None
+            })
+            .await
+            .ok()
+            .flatten()
+        });
+        let Some(ticket) = ticket else {
+            handle.shutdown();
+            return Err("The table did not start listening; nothing to invite others to.".into());
+        };
+        let bots = (1..=usize::from(config.bots))
+            .map(|n| {
+                let bot: Box<dyn Bot<PortRoyal>> = Box::new(PortRoyalBot::new(&config.options));
+                (NodeConfig::new(self.data.bot(n), format!("bot {n}")), bot)
+            })
+            .collect();
+        let bots = match start_quiet_bots(rt, bots, &ticket) {
+            Ok(bots) => bots,
+            Err(e) => {
+                handle.shutdown();
+                return Err(e.to_string());
+            }
+        };
+        let session = NetSession::new(
+            handle,
+            format!("Your table, {} seats", config.seats),
+            Some(ticket),
+            config.seats,
+        )
+        .map_err(|e| e.to_string())?
+        .with_companions(bots);
+        Ok(Box::new(session))
+    }
+
+    fn join(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
+        let ticket = Self::ticket(ticket)?;
+        let handle = self.start(
+            self.data.clone(),
+            &self.name,
+            Role::Join { ticket },
+            Controller::Handle,
+        )?;
+        let session = NetSession::new(handle, "Joining a table".into(), None, 2)
+            .map_err(|e| e.to_string())?;
+        Ok(Box::new(session))
+    }
+
+    fn watch(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
+        let ticket = Self::ticket(ticket)?;
+        let handle = self.start(
+            self.data.clone(),
+            &self.name,
+            Role::Watch { ticket },
+            Controller::Handle,
+        )?;
+        let session = NetSession::new(handle, "Watching a table".into(), None, 2)
+            .map_err(|e| e.to_string())?
+            .spectating();
+        Ok(Box::new(session))
+    }
+
+    fn find_tables(&mut self) -> Result<Vec<FoundTable>, String> {
+        let identity = self.data.identity().map_err(|e| e.to_string())?;
+        let found = self
+            .rt()?
+            .block_on(roundtable_net::discover::discover_tables(
+                &identity,
+                default_listen(),
+                Vec::new(),
+                true,
+                DISCOVERY_WAIT,
+            ))
+            .map_err(|e| e.to_string())?;
+        Ok(found
+            .into_iter()
+            .map(|a| FoundTable {
+                host: a.info.host_name.clone(),
+                game: a.info.game.clone(),
+                filled: a.filled,
+                seats: a.info.seats,
+                ticket: a.ticket,
+            })
+            .collect())
     }
 }

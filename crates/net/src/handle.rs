@@ -250,7 +250,8 @@ pub struct Snapshot<G: Game> {
     pub game_id: Option<GameId>,
     /// The local seat.
     pub seat: Option<Seat>,
-    /// Names in seat order.
+    /// Names in seat order; in the host's lobby, the players seated so far
+    /// (with [`Snapshot::online`] saying who is still connected).
     pub names: Vec<String>,
     /// Inputs applied.
     pub position: u64,
@@ -365,6 +366,13 @@ impl<G: Game> GameHandle<G> {
     /// A receiver that wakes when the snapshot changes.
     pub fn watch(&self) -> watch::Receiver<Arc<Snapshot<G>>> {
         self.snapshot.clone()
+    }
+
+    /// Whether the node has stopped (its game ended, it failed, or it was
+    /// shut down); a synchronous front end polls this instead of awaiting
+    /// [`GameHandle::outcome`].
+    pub fn is_stopped(&self) -> bool {
+        self.task.is_finished()
     }
 
     /// Wait for the node to end.

@@ -1105,6 +1105,16 @@ impl<G: crate::NetGame> Node<G> {
                 (snap, play.seat_peers.clone())
             }
             Stage::Idle => (Snapshot::default(), Vec::new()),
+            // The host knows who sat down: the lobby screen shows their
+            // names and whether each is still connected.
+            Stage::Host(host) => (
+                Snapshot {
+                    phase: Phase::Lobby,
+                    names: host.members.iter().map(|m| m.seat.name.clone()).collect(),
+                    ..Snapshot::default()
+                },
+                host.members.iter().map(|m| m.peer).collect(),
+            ),
             _ => (
                 Snapshot {
                     phase: Phase::Lobby,
@@ -1878,8 +1888,11 @@ impl<G: crate::NetGame> Node<G> {
                     filled,
                 };
                 let seats = host.info.seats;
+                let proposed = host.proposal.is_some();
                 self.emit(NetEvent::Lobby { filled, seats });
-                if filled == seats {
+                // A joiner's retried request must not make a second proposal:
+                // acceptances of the first would then be struck as bad.
+                if filled == seats && !proposed {
                     self.propose()?;
                 }
                 Ok(response)

@@ -1,0 +1,308 @@
+//! Networked games through the terminal UI of the real binary, in tmux.
+//!
+//! 1. `roundtable host` opens its lobby in a pane; a bot of its own and a
+//!    headless `roundtable join` in another process take the other seats;
+//!    the person at the keyboard (this test) plays its seat to the
+//!    post-game screen, and every peer's transcript is byte-identical and
+//!    audits.
+//! 2. The same from the start menu: "Host a table" with two bots, through
+//!    the lobby to the post-game screen and back to the menu.
+//!
+//! Robust by construction: every wait is on what the screen (or a file)
+//! shows, with generous limits, never a fixed sleep; every process keeps
+//! its keys and transcripts in its own directory under a fresh temporary
+//! one; the tmux server (and with it the pane's process) and the joiner
+//! are killed by their guards on every way out, a failed assertion
+//! included. Skipped, with a notice, only when tmux is not installed.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+mod common;
+mod net_support;
+
+use common::tmux::Tmux;
+use net_support::{BIN, check_transcripts, join, read_ticket, transcripts_under};
+
+/// Long enough for a loaded 2-core machine; a passing run takes far less.
+const STEP: Duration = Duration::from_secs(60);
+/// A whole game, at most.
+const GAME: Duration = Duration::from_secs(240);
+
+fn have_tmux() -> bool {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("SKIPPED: tmux is not installed; the networked terminal test did not run");
+        return false;
+    }
+    true
+}
+
+/// Start `args` in a detached 80x24 pane that stays after the program
+/// exits (to read its exit status).
+fn start(tmux: &Tmux, session: &str, env: &[String], args: &[String]) {
+    let mut cmd: Vec<String> = [
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-e",
+        "NO_COLOR=1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for e in env {
+        cmd.push("-e".into());
+        cmd.push(e.clone());
+    }
+    cmd.push(BIN.into());
+    cmd.extend(args.iter().cloned());
+    let refs: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    tmux.run(&refs)
+        .unwrap_or_else(|| panic!("tmux could not start {BIN}"));
+    tmux.run(&["set-option", "-t", session, "remain-on-exit", "on"])
+        .unwrap_or_else(|| panic!("remain-on-exit"));
+}
+
+fn wait(tmux: &Tmux, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let (found, screen) = tmux.wait_for(STEP, ok);
+    assert!(found, "no {what} within {STEP:?}:\n{screen}");
+    screen
+}
+
+/// The digit in front of "Stop and trade" in the list of moves, if listed.
+fn stop_digit(screen: &str) -> Option<char> {
+    screen.lines().find_map(|line| {
+        let at = line.find(" Stop and trade")?;
+        line[..at].chars().last().filter(char::is_ascii_digit)
+    })
+}
+
+/// Play the keyboard's seat until the post-game screen: stop as soon as
+/// the harbor holds a card, else take the first move. Returns the moves.
+fn play_to_the_end(tmux: &Tmux) -> usize {
+    let start = Instant::now();
+    let mut moves = 0;
+    loop {
+        let screen = wait(tmux, "move or result", |s| {
+            s.contains("Your move") || s.contains("Ranking")
+        });
+        if screen.contains("Ranking") {
+            return moves;
+        }
+        assert!(
+            start.elapsed() < GAME,
+            "the game takes too long ({moves} moves):\n{screen}"
+        );
+        let key = match stop_digit(&screen) {
+            Some(d) if !screen.contains("Harbor: 0 cards") => d.to_string(),
+            _ => "Enter".to_owned(),
+        };
+        tmux.keys(&[&key]);
+        moves += 1;
+        // Let the table take the move before reading the screen again; if
+        // it did not (a peer's message came first), the loop asks again
+        // and a stale choice is refused by the session, not played.
+        let _ = tmux.wait_for(Duration::from_secs(3), |s| s != screen);
+    }
+}
+
+/// Press q and wait for the program to exit; its exit status.
+fn quit(tmux: &Tmux, session: &str) -> String {
+    tmux.keys(&["q"]);
+    let deadline = Instant::now() + STEP;
+    loop {
+        let dead = tmux.pane("#{pane_dead}");
+        let status = tmux.pane("#{pane_dead_status}");
+        if dead == "1" && !status.is_empty() {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "q did not quit {session} (pane dead: {dead:?}, status: {status:?}):\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Wait until `n` transcripts exist under `root` (a bot in the host's
+/// process writes its own as it finishes, a moment after the screen shows
+/// the result).
+fn wait_for_transcripts(root: &Path, n: usize) {
+    let deadline = Instant::now() + STEP;
+    while transcripts_under(root).len() < n && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn loopback(dir: &Path, name: &str) -> Vec<String> {
+    [
+        "--data-dir",
+        &dir.display().to_string(),
+        "--name",
+        name,
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--listen",
+        "/ip4/127.0.0.1/udp/0/quic-v1",
+        "--no-mdns",
+        "--sync-ms",
+        "300",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn a_networked_game_through_the_terminal_ui() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ticket_file = dir.path().join("ticket.txt");
+    let mut args: Vec<String> = [
+        "host",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--option",
+        "victory_points=5",
+        "--stall-timeout-ms",
+        "60000",
+        "--ticket-file",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(ticket_file.display().to_string());
+    args.extend(loopback(&dir.path().join("host"), "ann"));
+    let tmux = Tmux::new("nethost");
+    start(&tmux, "nethost", &[], &args);
+
+    // The lobby: the ticket to copy, ann in the first seat, the bot joining.
+    let screen = wait(&tmux, "lobby with the bot seated", |s| {
+        s.contains("Seats: 2 of 3 taken") && s.contains("bot 1")
+    });
+    for expected in [
+        "Your table, 3 seats",
+        "Ticket",
+        "rt1_",
+        "ann",
+        "you",
+        "[ ] open",
+    ] {
+        assert!(
+            screen.contains(expected),
+            "lobby lacks {expected:?}:\n{screen}"
+        );
+    }
+    let ticket = read_ticket(&ticket_file, STEP);
+    // The ticket on the screen is the one in the file, cut into rows.
+    let shown: String = screen
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c == '│' || c == ' '))
+        .skip_while(|l| !l.starts_with("rt1_"))
+        .take_while(|l| !l.is_empty() && !l.contains(' '))
+        .collect();
+    assert_eq!(shown, ticket, "{screen}");
+
+    // A headless peer in its own process takes the last seat.
+    let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 7, &[]);
+    let moves = play_to_the_end(&tmux);
+    println!("played {moves} moves through the keyboard");
+    let screen = wait(&tmux, "post-game screen", |s| {
+        s.contains("Victory points over the turns")
+    });
+    for expected in [
+        "Game over",
+        "Ranking (VP, then coins)",
+        "#1",
+        "bob",
+        "bot 1",
+        "Transcript saved to",
+    ] {
+        assert!(
+            screen.contains(expected),
+            "post-game screen lacks {expected:?}:\n{screen}"
+        );
+    }
+    assert!(
+        joiner.wait(STEP).success(),
+        "the joiner failed: {:?}",
+        joiner.output()
+    );
+    assert!(joiner.output().iter().any(|l| l == "game over"));
+    wait_for_transcripts(dir.path(), 3);
+    check_transcripts(&transcripts_under(dir.path()), 3);
+    assert_eq!(quit(&tmux, "nethost"), "0", "exit status");
+}
+
+#[test]
+fn hosting_from_the_start_menu_with_bots() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let tmux = Tmux::new("netmenu");
+    let env = [
+        format!("XDG_DATA_HOME={}", dir.path().display()),
+        "USER=ann".to_owned(),
+    ];
+    start(&tmux, "netmenu", &env, &[]);
+    wait(&tmux, "start menu", |s| s.contains("Host a table"));
+    tmux.keys(&["2"]);
+    wait(&tmux, "host set-up", |s| s.contains("Open the table"));
+    // 3 seats (the default), 2 bots, 4 victory points; open the table.
+    tmux.keys(&["j", "l", "j"]);
+    for _ in 0..8 {
+        tmux.keys(&["h"]);
+    }
+    let screen = wait(&tmux, "set-up taking the keys", |s| {
+        s.contains("Bots                < 2 >") && s.contains("Victory points      < 4 >")
+    });
+    assert!(screen.contains("Seats               < 3 >"), "{screen}");
+    for _ in 0..4 {
+        tmux.keys(&["j"]);
+    }
+    let screen = wait(&tmux, "the open row selected", |s| {
+        s.contains("> Open the table")
+    });
+    assert!(screen.contains("> Open the table"), "{screen}");
+    tmux.keys(&["Enter"]);
+    // The lobby or, if the bots were quick, the table itself.
+    let screen = wait(&tmux, "lobby or table", |s| {
+        s.contains("Seats:") || s.contains("Harbor:")
+    });
+    if screen.contains("Seats:") {
+        assert!(
+            screen.contains("rt1_"),
+            "the lobby shows the ticket:\n{screen}"
+        );
+        assert!(screen.contains("ann"), "{screen}");
+    }
+    let moves = play_to_the_end(&tmux);
+    println!("played {moves} moves through the keyboard");
+    let screen = wait(&tmux, "post-game screen", |s| {
+        s.contains("Victory points over the turns")
+    });
+    for expected in ["Game over", "#1", "bot 1", "bot 2", "Enter start menu"] {
+        assert!(
+            screen.contains(expected),
+            "post-game screen lacks {expected:?}:\n{screen}"
+        );
+    }
+    wait_for_transcripts(dir.path(), 3);
+    check_transcripts(&transcripts_under(dir.path()), 3);
+    // Back to the start menu, where the next game can begin; then quit.
+    tmux.keys(&["Enter"]);
+    wait(&tmux, "start menu again", |s| s.contains("Host a table"));
+    assert_eq!(quit(&tmux, "netmenu"), "0", "exit status");
+}
