@@ -6,7 +6,7 @@
 //! Skipped, with a notice, only when tmux is not installed.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 use common::tmux::Tmux;
@@ -73,23 +73,14 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
         .unwrap_or_else(|| panic!("no input count in {first:?}"));
 
     let tmux = Tmux::new("replay");
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "replay",
-        "-x",
-        "80",
-        "-y",
-        "24",
-        "-e",
-        "NO_COLOR=1",
+    let status_file = dir.path().join("status");
+    tmux.start(
+        (80, 24),
+        &["NO_COLOR=1".to_owned()],
         bin,
-        "replay",
-        file_str,
-    ])
-    .unwrap_or_else(|| panic!("tmux could not start {bin}"));
-    tmux.run(&["set-option", "-t", "replay", "remain-on-exit", "on"]);
+        &["replay".to_owned(), file_str.to_owned()],
+        &status_file,
+    );
 
     let (ok, screen) = tmux.wait_for(WAIT, |s| s.contains(&format!("Replay: input 0 / {total}")));
     assert!(ok, "no replay screen:\n{screen}");
@@ -126,19 +117,9 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
 
     // q quits at once: a replay has nothing to lose.
     tmux.keys(&["q"]);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        let status = tmux.pane("#{pane_dead_status}");
-        if tmux.pane("#{pane_dead}") == "1" && !status.is_empty() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "q did not quit:\n{}",
-            tmux.screen()
-        );
-        std::thread::sleep(Duration::from_millis(30));
-    };
+    let status = tmux
+        .exit_status(&status_file, WAIT)
+        .unwrap_or_else(|| panic!("q did not quit:\n{}", tmux.screen()));
     assert_eq!(status, "0", "exit status");
     let after = tmux.screen();
     assert!(

@@ -62,6 +62,68 @@ impl Tmux {
         }
     }
 
+    /// Start `program` with `args` in a new detached `width`x`height`
+    /// session with `env` (`NAME=value`), through `sh`, which writes the
+    /// program's exit status to `status` when it ends: tmux 3.3 now and then
+    /// leaves its pane's process an unreaped zombie, dead pane and no exit
+    /// status (`#{pane_dead_status}` empty) for good, while the shell always
+    /// waits for its child. The pane stays after the exit, to read the
+    /// screen left behind.
+    pub(crate) fn start(
+        &self,
+        (width, height): (u16, u16),
+        env: &[String],
+        program: &str,
+        args: &[String],
+        status: &std::path::Path,
+    ) {
+        let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+        let mut line: Vec<String> = std::iter::once(program)
+            .chain(args.iter().map(String::as_str))
+            .map(quote)
+            .collect();
+        line.push(format!(
+            "; echo $? > {}",
+            quote(&status.display().to_string())
+        ));
+        let (w, h) = (width.to_string(), height.to_string());
+        let mut cmd: Vec<String> = ["new-session", "-d", "-s", self.session, "-x", &w, "-y", &h]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for e in env {
+            cmd.push("-e".into());
+            cmd.push(e.clone());
+        }
+        cmd.extend(["sh".into(), "-c".into(), line.join(" ")]);
+        let refs: Vec<&str> = cmd.iter().map(String::as_str).collect();
+        self.run(&refs)
+            .unwrap_or_else(|| panic!("tmux could not start {program}"));
+        self.run(&["set-option", "-t", self.session, "remain-on-exit", "on"])
+            .unwrap_or_else(|| panic!("tmux: remain-on-exit"));
+    }
+
+    /// The exit status [`Tmux::start`]'s shell wrote, waiting at most
+    /// `timeout` for it.
+    pub(crate) fn exit_status(
+        &self,
+        status: &std::path::Path,
+        timeout: Duration,
+    ) -> Option<String> {
+        let start = Instant::now();
+        loop {
+            if let Ok(text) = std::fs::read_to_string(status)
+                && text.ends_with('\n')
+            {
+                return Some(text.trim().to_owned());
+            }
+            if start.elapsed() > timeout {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
     /// A pane property (`#{pane_dead}`, ...).
     pub(crate) fn pane(&self, format: &str) -> String {
         self.run(&["display-message", "-p", "-t", self.session, format])
