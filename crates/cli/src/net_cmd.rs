@@ -48,6 +48,11 @@ pub(crate) struct NetArgs {
     /// and QUIC, system-chosen ports).
     #[arg(long, value_name = "MULTIADDR")]
     listen: Vec<Multiaddr>,
+    /// Listen on no direct address: the peer is reachable only through the
+    /// relays given with `--relay` (a player behind NAT that cannot forward
+    /// a port), and its ticket holds only `/p2p-circuit` addresses.
+    #[arg(long, requires = "relay", conflicts_with = "listen")]
+    no_listen: bool,
     /// Do not use mDNS (LAN discovery).
     #[arg(long)]
     no_mdns: bool,
@@ -70,7 +75,9 @@ impl NetArgs {
 
     fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
         let mut config = NodeConfig::new(data_dir, name);
-        if !self.listen.is_empty() {
+        if self.no_listen {
+            config.listen = Vec::new();
+        } else if !self.listen.is_empty() {
             config.listen = self.listen.clone();
         }
         config.mdns = !self.no_mdns;
@@ -343,7 +350,10 @@ fn spawn_bots(
     let mut tasks = Vec::new();
     for n in 1..=usize::from(count) {
         let mut config = net.config(data.bot(n), &format!("bot {n}"));
-        config.listen = bot_listen(&net.listen);
+        // A host reachable only through a relay keeps its bots there too.
+        if !net.no_listen {
+            config.listen = bot_listen(&net.listen);
+        }
         let _ = ticket;
         let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(net.bot(n as u64)?))?;
         let printer = Printer {
@@ -650,7 +660,9 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
                 continue;
             }
             let mut config = args.net.config(bot_dir, &format!("bot {n}"));
-            config.listen = bot_listen(&args.net.listen);
+            if !args.net.no_listen {
+                config.listen = bot_listen(&args.net.listen);
+            }
             let h = spawn::<PortRoyal>(
                 config,
                 Role::Resume { lobby },

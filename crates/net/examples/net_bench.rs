@@ -187,20 +187,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut actions = Vec::new();
     let mut draws = Vec::new();
     let mut bytes = Vec::new();
+    let mut inputs = 0u64;
     for g in 0..games {
         let f = runtime.block_on(one_game(g + 1, Duration::from_millis(delay)))?;
         println!(
-            "game {}: {} inputs in {:.1} s, {} wire bytes ({} KiB), transcript {} bytes",
+            "game {}: {} inputs in {:.1} s, {} wire bytes ({} KiB, {} per input), transcript {} bytes",
             g + 1,
             f.inputs,
             f.wall.as_secs_f64(),
             f.bytes,
             f.bytes / 1024,
+            f.bytes / f.inputs.max(1),
             f.envelopes_bytes
         );
         actions.extend(f.actions);
         draws.extend(f.draws);
         bytes.push(f.bytes);
+        inputs += f.inputs;
     }
     actions.sort_by(f64::total_cmp);
     draws.sort_by(f64::total_cmp);
@@ -221,6 +224,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "wire bytes per game (all five peers' sends, libp2p overhead included): {mean} ({} KiB)",
         mean / 1024
+    );
+    println!(
+        "wire bytes per input (transcript position): {}",
+        bytes.iter().sum::<u64>() / inputs.max(1)
     );
     Ok(())
 }

@@ -755,7 +755,7 @@ impl<G: crate::NetGame> Node<G> {
             .collect::<Option<Vec<_>>>()
             .ok_or(NetError::Lobby("a seat's key is not an ed25519 key".into()))?;
         let names = proposal.seats.iter().map(|s| s.name.clone()).collect();
-        let topic = IdentTopic::new(format!("roundtable/table/v1/{}", table.game_id()));
+        let topic = crate::swarm::table_topic(&table.game_id());
         let topic_hash = topic.hash();
         self.swarm
             .behaviour_mut()
@@ -1344,6 +1344,14 @@ impl<G: crate::NetGame> Node<G> {
                 peer_id, endpoint, ..
             } => {
                 let addr = endpoint.get_remote_address().clone();
+                // Which path a connection took (through a relay or not) is
+                // what tells a relayed table from a direct one.
+                let path = if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
+                    "relayed"
+                } else {
+                    "direct"
+                };
+                self.note(format!("connection to {peer_id} via {addr} ({path})"));
                 match &mut self.stage {
                     Stage::Play(play) => {
                         if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
@@ -1562,7 +1570,14 @@ impl<G: crate::NetGame> Node<G> {
             match &mut self.stage {
                 Stage::Play(play) if message.topic == play.topic_hash => {
                     match play.table.handle_bytes(now, &message.data) {
-                        Ok(true) => MessageAcceptance::Accept,
+                        // Valid, but not forwarded: its author flood-published
+                        // it to every subscribed peer it is connected to, and
+                        // every seat and spectator dials every seat, so a
+                        // forward is a copy everyone already has (with 5
+                        // peers, forwarding quadrupled the bytes on the
+                        // wire). A peer without a link to the author gets it
+                        // by catch-up within one sync interval.
+                        Ok(true) => MessageAcceptance::Ignore,
                         Ok(false) => MessageAcceptance::Ignore,
                         Err(e) if blameless(&e) => {
                             self.strike(source, &format!("sent a bad envelope ({e})"));

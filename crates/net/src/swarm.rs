@@ -41,6 +41,17 @@ pub const MESH_OUTBOUND_MIN: usize = 1;
 /// announcement; anything larger is refused by gossipsub before we see it.
 pub const MAX_GOSSIP_BYTES: usize = 16 * 1024 + 1024;
 
+/// A table's gossipsub topic: `rt/t1/` and the first 16 bytes of its game
+/// id in hex. Every gossip message carries its topic, so the name is kept
+/// short (38 bytes instead of the 84 of the full `roundtable/table/v1/<id>`:
+/// 46 bytes saved on each of the thousands of copies a game sends). 128
+/// bits keep tables apart; a message of another game that shared a topic
+/// would still be refused, since every envelope names its full game id.
+pub fn table_topic(game: &roundtable_table::GameId) -> gossipsub::IdentTopic {
+    let id = game.to_string();
+    gossipsub::IdentTopic::new(format!("rt/t1/{}", id.get(..32).unwrap_or(&id)))
+}
+
 /// The gossipsub message id: `SHA256("roundtable/gossip-id/v1" || data)`.
 /// An envelope's bytes include its game, seat, sequence number and
 /// signature, so two different envelopes never share an id, and a copy of one

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use libp2p::Multiaddr;
-use libp2p::gossipsub::IdentTopic;
 use libp2p::swarm::SwarmEvent;
 use roundtable_bots::RandomBot;
 use roundtable_net::swarm::{SwarmOptions, build_swarm};
@@ -166,7 +165,7 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
         .listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
         .unwrap();
     swarm.dial(host_addr).unwrap();
-    let topic = IdentTopic::new(format!("roundtable/table/v1/{game_id}"));
+    let topic = roundtable_net::swarm::table_topic(&game_id);
     swarm.behaviour_mut().gossipsub.subscribe(&topic).unwrap();
     let forged = |seq: u64| {
         Envelope {

@@ -45,8 +45,20 @@ pub struct Peer {
 
 impl Peer {
     pub fn start(name: &str, args: &[String]) -> Peer {
-        let mut child = Command::new(BIN)
-            .args(args)
+        Peer::spawn(name, Command::new(BIN).args(args))
+    }
+
+    /// Start the binary inside the network namespace `ns` (`ip netns exec`
+    /// execs it, so the child is the peer itself).
+    pub fn start_in(ns: &str, name: &str, args: &[String]) -> Peer {
+        Peer::spawn(
+            name,
+            Command::new("ip").args(["netns", "exec", ns, BIN]).args(args),
+        )
+    }
+
+    fn spawn(name: &str, command: &mut Command) -> Peer {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -224,4 +236,93 @@ pub fn check_transcripts(files: &[PathBuf], expected: usize) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A small LAN of network namespaces: one hub namespace with a bridge, and
+/// `n` spoke namespaces, each with an `eth0` at `10.77.0.<i+1>/24` linked to
+/// the bridge by a veth pair whose hub end can be brought down (a cable
+/// pulled) and up again. Everything is deleted on drop.
+pub struct Lan {
+    hub: String,
+    spokes: Vec<String>,
+    tag: String,
+}
+
+fn ip(args: &[&str]) -> Result<(), String> {
+    let out = Command::new("ip")
+        .args(args)
+        .output()
+        .map_err(|e| format!("running ip: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "ip {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+impl Lan {
+    /// Build the LAN, or say why it cannot be built here (no `ip`, not
+    /// root, no namespaces, veth or bridge support).
+    pub fn new(n: usize) -> Result<Lan, String> {
+        let tag = format!("rt{}", std::process::id());
+        let mut lan = Lan {
+            hub: format!("{tag}-hub"),
+            spokes: Vec::new(),
+            tag,
+        };
+        ip(&["netns", "add", &lan.hub])?;
+        ip(&["-n", &lan.hub, "link", "add", "br0", "type", "bridge"])?;
+        ip(&["-n", &lan.hub, "link", "set", "br0", "up"])?;
+        for i in 0..n {
+            let ns = format!("{}-{i}", lan.tag);
+            ip(&["netns", "add", &ns])?;
+            lan.spokes.push(ns.clone());
+            let port = lan.port(i);
+            ip(&[
+                "link", "add", &port, "netns", &lan.hub, "type", "veth", "peer", "name", "eth0",
+                "netns", &ns,
+            ])?;
+            ip(&["-n", &lan.hub, "link", "set", &port, "master", "br0", "up"])?;
+            ip(&["-n", &ns, "addr", "add", &format!("{}/24", lan.addr(i)), "dev", "eth0"])?;
+            ip(&["-n", &ns, "link", "set", "eth0", "up"])?;
+            ip(&["-n", &ns, "link", "set", "lo", "up"])?;
+        }
+        Ok(lan)
+    }
+
+    /// The hub-side interface of spoke `i` (at most 15 characters).
+    fn port(&self, i: usize) -> String {
+        format!("v{}{i}", &self.tag[2..])
+    }
+
+    /// Spoke `i`'s namespace.
+    pub fn ns(&self, i: usize) -> &str {
+        &self.spokes[i]
+    }
+
+    /// Spoke `i`'s IPv4 address.
+    pub fn addr(&self, i: usize) -> String {
+        format!("10.77.0.{}", i + 1)
+    }
+
+    /// Plug spoke `i`'s cable in (`up`) or pull it out.
+    pub fn set_link(&self, i: usize, up: bool) {
+        let port = self.port(i);
+        let state = if up { "up" } else { "down" };
+        if let Err(e) = ip(&["-n", &self.hub, "link", "set", &port, state]) {
+            panic!("{e}");
+        }
+    }
+}
+
+impl Drop for Lan {
+    fn drop(&mut self) {
+        for ns in self.spokes.iter().chain([&self.hub]) {
+            let _ = ip(&["netns", "del", ns]);
+        }
+    }
 }
