@@ -136,6 +136,14 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
             .filter(|l| l.starts_with(&format!("note: connection to {host_id} ")))
             .filter(|l| l.ends_with("(direct)"))
             .count();
+        // Nothing else may have opened a direct link: the host has no
+        // address to be dialled at, and it only dials seats it is not
+        // connected to already.
+        assert!(
+            direct_to_host == 0 || punched > 0,
+            "{} reached the host directly without hole punching",
+            joiner.name
+        );
         eprintln!(
             "{}: {} relayed connection(s) to the host {host_id}, {punched} hole punch(es), \
              {direct_to_host} direct connection(s) to the host",

@@ -341,10 +341,13 @@ impl<G: crate::NetGame> Node<G> {
             }
         }
         for relay in self.cfg.relays.clone() {
-            // Dial the relay and ask it for a reservation: peers behind NAT
-            // then reach us at relay/p2p-circuit/p2p/us, and DCUtR tries to
-            // punch a direct connection.
-            let _ = self.swarm.dial(relay.clone());
+            // Ask the relay for a reservation: peers behind NAT then reach
+            // us at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a
+            // direct connection. The relay client dials the relay itself;
+            // dialling it here as well made two connections race, and the
+            // reservation then never completed (the relay decided to accept
+            // but neither side ever reported it; rust-libp2p issue #6141
+            // describes the same symptom).
             if let Err(e) = self
                 .swarm
                 .listen_on(relay.clone().with(Protocol::P2pCircuit))
