@@ -90,7 +90,10 @@ fn join_without_a_ticket_lists_a_table_found_by_mdns() {
         ]
         .map(String::from),
     );
-    assert!(lister.wait(Duration::from_secs(40)).success(), "join failed");
+    assert!(
+        lister.wait(Duration::from_secs(40)).success(),
+        "join failed"
+    );
     let out = lister.output();
     let at = out
         .iter()

@@ -106,9 +106,6 @@ fn a_joiner_cut_off_mid_game_heals_and_the_game_finishes() {
          the others at {others}; the game ended at {}",
         b.position()
     );
-    assert!(
-        b.position() > during,
-        "bob made no progress after the heal"
-    );
+    assert!(b.position() > during, "bob made no progress after the heal");
     check_transcripts(&transcripts_under(dir.path()), 3);
 }

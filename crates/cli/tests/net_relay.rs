@@ -74,7 +74,12 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
         "--stall-timeout-ms".into(),
         "30000".into(),
     ];
-    args.extend(behind_relay(&dir.path().join("host"), "host", 31, &relay_addr));
+    args.extend(behind_relay(
+        &dir.path().join("host"),
+        "host",
+        31,
+        &relay_addr,
+    ));
     let mut host = Peer::start("relayed host", &args);
     let ticket = read_ticket(&ticket_file, Duration::from_secs(30));
 
@@ -87,10 +92,7 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
         .collect();
     assert!(!listening.is_empty(), "the host reported no address");
     for l in &listening {
-        assert!(
-            l.contains("/p2p-circuit"),
-            "the host listens directly: {l}"
-        );
+        assert!(l.contains("/p2p-circuit"), "the host listens directly: {l}");
     }
 
     let mut a = join(&dir.path().join("a"), "alice", &ticket, 32, &["-v"]);

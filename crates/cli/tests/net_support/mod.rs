@@ -53,7 +53,9 @@ impl Peer {
     pub fn start_in(ns: &str, name: &str, args: &[String]) -> Peer {
         Peer::spawn(
             name,
-            Command::new("ip").args(["netns", "exec", ns, BIN]).args(args),
+            Command::new("ip")
+                .args(["netns", "exec", ns, BIN])
+                .args(args),
         )
     }
 
@@ -287,7 +289,15 @@ impl Lan {
                 "netns", &ns,
             ])?;
             ip(&["-n", &lan.hub, "link", "set", &port, "master", "br0", "up"])?;
-            ip(&["-n", &ns, "addr", "add", &format!("{}/24", lan.addr(i)), "dev", "eth0"])?;
+            ip(&[
+                "-n",
+                &ns,
+                "addr",
+                "add",
+                &format!("{}/24", lan.addr(i)),
+                "dev",
+                "eth0",
+            ])?;
             ip(&["-n", &ns, "link", "set", "eth0", "up"])?;
             ip(&["-n", &ns, "link", "set", "lo", "up"])?;
         }
