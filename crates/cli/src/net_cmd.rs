@@ -488,7 +488,10 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     let mut bots = Vec::new();
     for n in 1..=usize::from(args.bots) {
         let mut config = args.net.config(data.bot(n), &format!("bot {n}"));
-        config.listen = bot_listen(&args.net.listen);
+        // A host reachable only through a relay keeps its bots there too.
+        if !args.net.no_listen {
+            config.listen = bot_listen(&args.net.listen);
+        }
         bots.push((config, args.net.bot(n as u64)?));
     }
     let bots = crate::net_session::start_quiet_bots(&rt, bots, &ticket)?;
