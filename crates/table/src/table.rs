@@ -865,13 +865,27 @@ impl<G: Game> Table<G> {
     /// Whether the seats needed for a forfeit of `accused` at `position` (all
     /// seats still in there, other than the accused) have all claimed it.
     fn claims_complete_at(&self, accused: u8, position: u64) -> Option<Vec<(u8, u64)>> {
+        self.claims_complete_among(accused, position, false)
+    }
+
+    /// The claims against `accused` at `position` from every seat still in
+    /// there other than the accused, if all are in (at least one is needed).
+    /// With `before_forfeits_there`, seats forfeited at `position` itself
+    /// count as still in: the tie of two seats that forfeited each other
+    /// there is judged on the claims made before either forfeit.
+    fn claims_complete_among(
+        &self,
+        accused: u8,
+        position: u64,
+        before_forfeits_there: bool,
+    ) -> Option<Vec<(u8, u64)>> {
         let claims = self.claims.get(&(accused, position))?;
         let needed: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|&s| {
                 s != accused
                     && self.seats[usize::from(s)]
                         .forfeited
-                        .is_none_or(|q| q > position)
+                        .is_none_or(|q| q > position || (before_forfeits_there && q == position))
             })
             .collect();
         if needed.is_empty() || !needed.iter().all(|s| claims.contains_key(s)) {
@@ -907,7 +921,7 @@ impl<G: Game> Table<G> {
                 p < position
                     && matches!(self.records.get(p as usize),
                         Some(Record::Forfeit { seat, .. }) if seat.0 > accused)
-                    && self.claims_complete_before_forfeits_at(accused, p)
+                    && self.claims_complete_among(accused, p, true).is_some()
             })
         };
         let Some(&(_, p)) = target.or_else(tie) else {
@@ -915,25 +929,6 @@ impl<G: Game> Table<G> {
         };
         self.rewind(p);
         true
-    }
-
-    /// Whether every seat still in before the forfeits recorded at
-    /// `position`, other than `accused`, claimed `accused` there.
-    fn claims_complete_before_forfeits_at(&self, accused: u8, position: u64) -> bool {
-        let Some(claims) = self.claims.get(&(accused, position)) else {
-            return false;
-        };
-        let mut needed = (0..self.seats.len() as u8).filter(|&s| {
-            s != accused
-                && self.seats[usize::from(s)]
-                    .forfeited
-                    .is_none_or(|q| q >= position)
-        });
-        let mut any = false;
-        needed.all(|s| {
-            any = true;
-            claims.contains_key(&s)
-        }) && any
     }
 
     /// Rebuild the game as it was at `position` by replaying the records
@@ -1347,31 +1342,28 @@ impl<G: Game> Table<G> {
     /// caller has consumed it: it is taken back out of the seat's log).
     fn accept_reveal(&mut self, seat: Seat, signed: &Signed, seq: u64, reveal: Reveal) -> bool {
         let event = self.events_done + 1;
-        let fits = matches!(self.game.next(), Next::Chance(_))
-            && reveal.event == event
-            && self.seats[seat.index()]
+        // `accept` checks the link and changes nothing when it fails.
+        let refused = if !matches!(self.game.next(), Next::Chance(_)) || reveal.event != event {
+            Some(format!(
+                "a reveal for event {} where event {event} was due",
+                reveal.event
+            ))
+        } else {
+            self.seats[seat.index()]
                 .chain
-                .check_ahead(event, &reveal.link)
-                .is_ok();
-        if signed.is_unsigned() && !fits {
-            self.reject_unsigned(seat.index());
-            return false;
-        }
-        if !matches!(self.game.next(), Next::Chance(_)) || reveal.event != event {
-            self.fail(Violation::BadReveal {
-                envelope: signed.clone(),
-                reason: format!(
-                    "a reveal for event {} where event {event} was due",
-                    reveal.event
-                ),
-            });
-            return false;
-        }
-        if let Err(e) = self.seats[seat.index()].chain.accept(event, &reveal.link) {
-            self.fail(Violation::BadReveal {
-                envelope: signed.clone(),
-                reason: e.to_string(),
-            });
+                .accept(event, &reveal.link)
+                .err()
+                .map(|e| e.to_string())
+        };
+        if let Some(reason) = refused {
+            if signed.is_unsigned() {
+                self.reject_unsigned(seat.index());
+            } else {
+                self.fail(Violation::BadReveal {
+                    envelope: signed.clone(),
+                    reason,
+                });
+            }
             return false;
         }
         self.pending_reveals[seat.index()] = Some((seq, reveal.link));
