@@ -218,6 +218,16 @@ struct Printer {
 }
 
 impl Printer {
+    /// The log of the local seat's own process: no prefix, names unknown yet.
+    fn plain(verbose: bool) -> Printer {
+        Printer {
+            prefix: String::new(),
+            names: Vec::new(),
+            verbose,
+            quiet: false,
+        }
+    }
+
     fn name(&self, seat: roundtable_engine::Seat) -> String {
         match self.names.get(seat.index()) {
             Some(n) => format!("{seat} ({n})"),
@@ -412,12 +422,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
             },
             Controller::Bot(args.net.bot(0)?),
         )?;
-        let mut printer = Printer {
-            prefix: String::new(),
-            names: Vec::new(),
-            verbose: args.net.verbose,
-            quiet: false,
-        };
+        let mut printer = Printer::plain(args.net.verbose);
         let mut bots = Vec::new();
         let mut bots_started = false;
         while let Some(event) = handle.next_event().await {
@@ -542,16 +547,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
             Role::Join { ticket },
             Controller::Bot(args.net.bot(0)?),
         )?;
-        let outcome = follow(
-            handle,
-            Printer {
-                prefix: String::new(),
-                names: Vec::new(),
-                verbose: args.net.verbose,
-                quiet: false,
-            },
-        )
-        .await?;
+        let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         Ok(exit_code(&outcome))
     })
 }
@@ -607,16 +603,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         let mut config = args.net.config(data, &args.net.name);
         config.transcript_copy = args.transcript.clone();
         let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
-        let outcome = follow(
-            handle,
-            Printer {
-                prefix: String::new(),
-                names: Vec::new(),
-                verbose: args.net.verbose,
-                quiet: false,
-            },
-        )
-        .await?;
+        let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         Ok(exit_code(&outcome))
     })
 }
@@ -681,16 +668,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
                 },
             )));
         }
-        let outcome = follow(
-            handle,
-            Printer {
-                prefix: String::new(),
-                names: Vec::new(),
-                verbose: args.net.verbose,
-                quiet: false,
-            },
-        )
-        .await?;
+        let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         let bots_ok = finish_bots(bots).await;
         let code = exit_code(&outcome);
         Ok(if bots_ok { code } else { ExitCode::FAILURE })
