@@ -63,6 +63,11 @@ pub(crate) struct NetArgs {
     /// How often peers compare transcript heads, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     sync_ms: u64,
+    /// A host frees the seat of a joiner it has not heard from for this
+    /// many seconds before the game starts (a joiner that quits says so and
+    /// frees it at once).
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    lobby_timeout_secs: u64,
     /// Print connection notes too.
     #[arg(long, short)]
     verbose: bool,
@@ -85,6 +90,7 @@ impl NetArgs {
         config.timing = Timing {
             sync_interval: Duration::from_millis(self.sync_ms.max(50)),
             bot_delay: Duration::from_millis(self.bot_delay_ms),
+            lobby_timeout: Duration::from_secs(self.lobby_timeout_secs.max(1)),
             ..Timing::default()
         };
         config
@@ -513,10 +519,21 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
 /// Run the terminal UI over `session` while `rt` drives the node in the
 /// background; the runtime lives until the player quits.
 fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
+    let ends = session.node_ends();
     let outcome = roundtable_tui::run(session);
-    // Quitting shuts the node down (the session's drop); give it a moment to
-    // say goodbye to its peers, no more.
-    rt.shutdown_timeout(Duration::from_secs(1));
+    // Quitting shuts the nodes down (the session's drop). Dropping the
+    // runtime would cancel them mid-sentence, so wait a moment for them to
+    // finish what they say on the way out (a joiner tells the host it
+    // leaves), no more.
+    rt.block_on(async {
+        let all = async {
+            for end in ends {
+                end.stopped().await;
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(2), all).await;
+    });
+    rt.shutdown_timeout(Duration::from_millis(200));
     outcome?;
     Ok(ExitCode::SUCCESS)
 }

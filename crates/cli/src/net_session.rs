@@ -20,6 +20,16 @@ use roundtable_tui::{
 };
 use tokio::sync::watch;
 
+/// Ends when a node has stopped (its snapshot sender is gone).
+pub(crate) struct NodeEnd(watch::Receiver<Arc<roundtable_net::Snapshot<PortRoyal>>>);
+
+impl NodeEnd {
+    /// Wait until the node has stopped.
+    pub(crate) async fn stopped(mut self) {
+        while self.0.changed().await.is_ok() {}
+    }
+}
+
 /// One seat's (or a spectator's) table over the network, for the TUI.
 pub(crate) struct NetSession {
     handle: GameHandle<PortRoyal>,
@@ -87,6 +97,16 @@ impl NetSession {
         self
     }
 
+    /// Signals that end when this session's nodes (its own and its bots')
+    /// have stopped: the program waits on them a moment after the screen
+    /// closes, so that a joiner's word to the host that it leaves gets out.
+    pub(crate) fn node_ends(&self) -> Vec<NodeEnd> {
+        std::iter::once(&self.handle)
+            .chain(&self.companions)
+            .map(|h| NodeEnd(h.watch()))
+            .collect()
+    }
+
     /// Bots started for this table, stopped when the session ends.
     pub(crate) fn with_companions(mut self, bots: Vec<GameHandle<PortRoyal>>) -> Self {
         self.companions = bots;
@@ -98,17 +118,18 @@ impl NetSession {
         if net.game_id.is_some() || !matches!(net.phase, Phase::Starting | Phase::Lobby) {
             return None;
         }
-        // Only the host's lobby lists names; it sits in the first seat.
+        // The host lists who sat down; a joiner and a spectator show the
+        // list the host last sent them.
         let seated: Vec<SeatInfo> = net
             .names
             .iter()
             .enumerate()
             .map(|(i, name)| {
                 let online = net.online.get(i).copied().unwrap_or(false);
-                let (kind, connection) = match (i, online) {
-                    (0, _) => (SeatKind::You, Connection::Local),
-                    (_, true) => (seat_kind(name), Connection::Online),
-                    (_, false) => (seat_kind(name), Connection::Offline),
+                let (kind, connection) = match (net.lobby_seat == Some(i), online) {
+                    (true, _) => (SeatKind::You, Connection::Local),
+                    (false, true) => (seat_kind(name), Connection::Online),
+                    (false, false) => (seat_kind(name), Connection::Offline),
                 };
                 SeatInfo {
                     name: name.clone(),

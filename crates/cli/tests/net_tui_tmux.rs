@@ -7,6 +7,8 @@
 //!    audits.
 //! 2. The same from the start menu: "Host a table" with two bots, through
 //!    the lobby to the post-game screen and back to the menu.
+//! 3. `roundtable join` in a pane: the joiner's lobby lists the headless
+//!    host and itself; leaving it (Esc) frees the seat at the host at once.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -25,7 +27,7 @@ mod common;
 mod net_support;
 
 use common::tmux::Tmux;
-use net_support::{BIN, check_transcripts, join, read_ticket, transcripts_under};
+use net_support::{BIN, check_transcripts, host, join, read_ticket, transcripts_under};
 
 /// Long enough for a loaded 2-core machine; a passing run takes far less.
 const STEP: Duration = Duration::from_secs(60);
@@ -278,4 +280,65 @@ fn hosting_from_the_start_menu_with_bots() {
     tmux.keys(&["Enter"]);
     wait(&tmux, "start menu again", |s| s.contains("Host a table"));
     assert_eq!(quit(&tmux, dir.path()), "0", "exit status");
+}
+
+#[test]
+fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // The host would keep a silent joiner's seat for ten minutes: the seat
+    // can come back within the test only because the joiner says it leaves.
+    let (mut host, ticket) = host(
+        &dir.path().join("hosting"),
+        3,
+        0,
+        5,
+        &["--lobby-timeout-secs", "600"],
+    );
+    let tmux = Tmux::new("netjoin");
+    let mut args = vec!["join".to_owned(), ticket];
+    args.extend(loopback(&dir.path().join("bob"), "bob"));
+    start(&tmux, dir.path(), &[], &args);
+
+    let screen = wait(&tmux, "the joiner's lobby listing both", |s| {
+        s.contains("Seats: 2 of 3 taken") && s.contains("host") && s.contains("bob")
+    });
+    for expected in ["you", "[ ] open"] {
+        assert!(
+            screen.contains(expected),
+            "lobby lacks {expected:?}:\n{screen}"
+        );
+    }
+    let host_line = "lobby: 2/3 seats taken";
+    assert!(
+        host.wait_line(STEP, |l| l.ends_with(host_line)).is_some(),
+        "the host never seated bob: {:?}",
+        host.output()
+    );
+
+    tmux.keys(&["Escape"]);
+    let status = tmux.exit_status(&dir.path().join("status"), STEP);
+    assert_eq!(status.as_deref(), Some("0"), "{}", tmux.screen());
+    // The seat frees: the host's count goes back down after it went up.
+    let freed = |out: &[String]| {
+        let seated = out.iter().position(|l| l.ends_with(host_line));
+        seated.is_some_and(|i| {
+            out[i..]
+                .iter()
+                .any(|l| l.ends_with("lobby: 1/3 seats taken"))
+        })
+    };
+    let deadline = Instant::now() + STEP;
+    while !freed(&host.output()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        freed(&host.output()),
+        "the host kept bob's seat: {:?}",
+        host.output()
+    );
+    let _ = host.child.kill();
+    let _ = host.child.wait();
 }

@@ -77,6 +77,10 @@ pub struct Timing {
     pub lobby_retry: Duration,
     /// Disconnected seats are redialled this often.
     pub redial: Duration,
+    /// The host frees the seat of a joiner it has not heard from for this
+    /// long before the game starts (joiners repeat `Join` every
+    /// [`Timing::lobby_retry`]).
+    pub lobby_timeout: Duration,
 }
 
 impl Default for Timing {
@@ -87,6 +91,7 @@ impl Default for Timing {
             bot_delay: Duration::from_millis(0),
             lobby_retry: Duration::from_millis(500),
             redial: Duration::from_secs(2),
+            lobby_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -250,9 +255,12 @@ pub struct Snapshot<G: Game> {
     pub game_id: Option<GameId>,
     /// The local seat.
     pub seat: Option<Seat>,
-    /// Names in seat order; in the host's lobby, the players seated so far
-    /// (with [`Snapshot::online`] saying who is still connected).
+    /// Names in seat order; in a lobby, the players seated so far, the host
+    /// first (with [`Snapshot::online`] saying who is still connected).
     pub names: Vec<String>,
+    /// In a lobby, which of [`Snapshot::names`] is the local player (none
+    /// for a spectator, or before the host answered).
+    pub lobby_seat: Option<usize>,
     /// Inputs applied.
     pub position: u64,
     /// What the local seat (or a spectator) may see.
@@ -278,6 +286,7 @@ impl<G: Game> Default for Snapshot<G> {
             game_id: None,
             seat: None,
             names: Vec::new(),
+            lobby_seat: None,
             position: 0,
             view: None,
             legal: Vec::new(),
@@ -345,6 +354,13 @@ impl<G: Game> GameHandle<G> {
     /// Stop the node.
     pub fn shutdown(&self) {
         let _ = self.commands.try_send(Command::Shutdown);
+    }
+
+    /// Stop the node at once without a word to anyone, as a crash or a
+    /// killed process would: its connections drop, and a lobby it sat in
+    /// frees the seat only when the host gives up on it.
+    pub fn abort(self) {
+        self.task.abort();
     }
 
     /// The next event, waiting for it; `None` once the node has stopped and

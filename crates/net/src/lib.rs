@@ -71,7 +71,7 @@ pub use libp2p::Multiaddr;
 pub use node::{BAN_STRIKES, OUTBOX_CAPACITY};
 pub use store::{DataDir, default_data_dir};
 pub use ticket::{Ticket, TicketError};
-pub use wire::{Announce, LobbyId, LobbyInfo};
+pub use wire::{Announce, LobbyId, LobbyInfo, LobbySeat};
 
 /// A game the network driver can carry: its options, actions, events and
 /// views move between tasks (every game of this workspace qualifies; the

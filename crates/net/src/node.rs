@@ -33,7 +33,7 @@ use crate::store::{random_bytes, write_durably};
 use crate::swarm::{Behaviour, BehaviourEvent, SwarmOptions, build_swarm};
 use crate::ticket::Ticket;
 use crate::wire::{
-    Announce, LOBBY_TOPIC, LobbyId, LobbyInfo, LobbyRequest, LobbyResponse, MAX_ADDRS,
+    Announce, LOBBY_TOPIC, LobbyId, LobbyInfo, LobbyRequest, LobbyResponse, LobbySeat, MAX_ADDRS,
     MAX_ANNOUNCE_BYTES, MAX_SYNC_ENVELOPES, MAX_SYNC_RESPONSE_BYTES, PeerAddrs, SyncRequest,
     SyncResponse, decode, encode,
 };
@@ -50,6 +50,8 @@ const MAX_GUARDS: usize = 1024;
 const GOSSIP_RATE: f64 = 400.0;
 /// Requests per second one peer may make (burst twice).
 const REQUEST_RATE: f64 = 50.0;
+/// How long a joiner that leaves the lobby waits for the host to take note.
+const LEAVE_GRACE: Duration = Duration::from_secs(1);
 
 /// A token bucket.
 #[derive(Debug)]
@@ -109,6 +111,30 @@ struct Member {
     peer: PeerId,
     seat: SeatInfo,
     addrs: Vec<Multiaddr>,
+    /// When its last `Join` came: a joiner repeats it until the game
+    /// starts, so one that stopped asking has gone.
+    seen: Instant,
+}
+
+impl<G: Game> HostLobby<G> {
+    /// Who sat down so far, as the lobby's `Welcome` lists them.
+    fn seated(&self) -> Vec<LobbySeat> {
+        self.members
+            .iter()
+            .map(|m| LobbySeat {
+                key: m.seat.key,
+                name: m.seat.name.clone(),
+            })
+            .collect()
+    }
+
+    /// The seats changed after a proposal went out: it no longer seats the
+    /// table, so it and its acceptances are dropped, and a new one follows
+    /// when the table is full again.
+    fn withdraw_proposal(&mut self) {
+        self.proposal = None;
+        self.acceptances.clear();
+    }
 }
 
 /// A joiner's lobby.
@@ -119,12 +145,16 @@ struct JoinLobby {
     seat: SeatInfo,
     accepted: Option<Proposal>,
     filled: u8,
+    /// Who sat down so far, as the host last said.
+    seated: Vec<LobbySeat>,
 }
 
 /// A spectator's lobby.
 struct WatchLobby {
     ticket: Ticket,
     host: PeerId,
+    /// Who sat down so far, as the host last said.
+    seated: Vec<LobbySeat>,
 }
 
 /// A game in progress.
@@ -169,6 +199,7 @@ enum Stage<G: Game> {
 enum Ask {
     Join,
     Watch,
+    Leave,
     Propose(PeerId),
     Start(PeerId),
 }
@@ -194,6 +225,9 @@ pub(crate) struct Node<G: Game> {
     next_sync: Instant,
     next_redial: Instant,
     next_lobby: Instant,
+    /// A joiner told the host it leaves: stop when the host answers or at
+    /// this deadline, whichever comes first.
+    leaving: Option<Instant>,
     stop: Option<Result<(), NetError>>,
 }
 
@@ -281,6 +315,7 @@ impl<G: crate::NetGame> Node<G> {
             next_sync: now,
             next_redial: now,
             next_lobby: now,
+            leaving: None,
             stop: None,
         })
     }
@@ -423,13 +458,64 @@ impl<G: crate::NetGame> Node<G> {
                     let _ = play.table.resign(now);
                 }
             }
-            Command::Shutdown => self.stop = Some(Ok(())),
+            Command::Shutdown => self.shutdown(),
         }
+    }
+
+    /// Stop. A joiner still in the lobby first tells the host, so its seat
+    /// frees at once rather than when the host gives up on it.
+    fn shutdown(&mut self) {
+        if self.leaving.is_some() {
+            return;
+        }
+        if let Stage::Join(j) = &self.stage
+            && self.swarm.is_connected(&j.host)
+        {
+            let request = LobbyRequest::Leave {
+                lobby: j.ticket.lobby,
+            };
+            let host = j.host;
+            let id = self
+                .swarm
+                .behaviour_mut()
+                .lobby
+                .send_request(&host, request);
+            self.asks.insert(id, Ask::Leave);
+            self.leaving = Some(Instant::now() + LEAVE_GRACE);
+            return;
+        }
+        self.stop = Some(Ok(()));
+    }
+
+    /// The host frees the seats of joiners that stopped repeating `Join`
+    /// (crashed, or lost their connection for good).
+    fn evict_silent_joiners(&mut self, now: Instant) {
+        let Stage::Host(host) = &mut self.stage else {
+            return;
+        };
+        let me = self.me;
+        let timeout = self.cfg.timing.lobby_timeout;
+        let before = host.members.len();
+        host.members
+            .retain(|m| m.peer == me || now.saturating_duration_since(m.seen) < timeout);
+        let gone = before - host.members.len();
+        if gone == 0 {
+            return;
+        }
+        host.withdraw_proposal();
+        let (filled, seats) = (host.members.len() as u8, host.info.seats);
+        self.note(format!("{gone} silent joiner(s) lost their seat"));
+        self.emit(NetEvent::Lobby { filled, seats });
     }
 
     fn on_tick(&mut self) -> Result<(), NetError> {
         let now = Instant::now();
         let now_ms = self.now_ms();
+        if self.leaving.is_some_and(|deadline| now >= deadline) {
+            self.stop = Some(Ok(()));
+            return Ok(());
+        }
+        self.evict_silent_joiners(now);
         if let Stage::Play(play) = &mut self.stage {
             if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
                 play.table.handle_timeout(now_ms);
@@ -539,6 +625,7 @@ impl<G: crate::NetGame> Node<G> {
                         peer: self.me,
                         seat,
                         addrs: Vec::new(),
+                        seen: Instant::now(),
                     }],
                     proposal: None,
                     acceptances: BTreeMap::new(),
@@ -569,7 +656,11 @@ impl<G: crate::NetGame> Node<G> {
                 self.cfg
                     .data_dir
                     .save_ticket(&ticket.lobby, &ticket.encode())?;
-                self.stage = Stage::Watch(Box::new(WatchLobby { ticket, host }));
+                self.stage = Stage::Watch(Box::new(WatchLobby {
+                    ticket,
+                    host,
+                    seated: Vec::new(),
+                }));
                 Ok(())
             }
             Role::Resume { lobby } => {
@@ -647,6 +738,7 @@ impl<G: crate::NetGame> Node<G> {
             seat,
             accepted: None,
             filled: 0,
+            seated: Vec::new(),
         }));
         Ok(())
     }
@@ -1096,6 +1188,7 @@ impl<G: crate::NetGame> Node<G> {
                     game_id: Some(table.game_id()),
                     seat,
                     names: play.names.clone(),
+                    lobby_seat: None,
                     position: table.position(),
                     view: Some(table.game().view(observer)),
                     legal,
@@ -1114,17 +1207,33 @@ impl<G: crate::NetGame> Node<G> {
                 Snapshot {
                     phase: Phase::Lobby,
                     names: host.members.iter().map(|m| m.seat.name.clone()).collect(),
+                    lobby_seat: Some(0),
                     ..Snapshot::default()
                 },
                 host.members.iter().map(|m| m.peer).collect(),
             ),
-            _ => (
-                Snapshot {
+            // A joiner or spectator knows the seats from the host's last
+            // `Welcome`. It is connected to the host alone; the others are
+            // seated at the host, which frees the seats of silent ones, so
+            // they count as connected.
+            Stage::Join(_) | Stage::Watch(_) => {
+                let (host, seated, mine) = match &self.stage {
+                    Stage::Join(j) => (j.host, &j.seated, Some(j.seat.key)),
+                    Stage::Watch(w) => (w.host, &w.seated, None),
+                    _ => return,
+                };
+                let host_online = self.swarm.is_connected(&host);
+                let snap = Snapshot {
                     phase: Phase::Lobby,
+                    names: seated.iter().map(|s| s.name.clone()).collect(),
+                    lobby_seat: mine.and_then(|k| seated.iter().position(|s| s.key == k)),
+                    online: (0..seated.len()).map(|i| i > 0 || host_online).collect(),
+                    dropped_events: self.dropped,
                     ..Snapshot::default()
-                },
-                Vec::new(),
-            ),
+                };
+                self.snapshot.send_replace(Arc::new(snap));
+                return;
+            }
         };
         snap.online = connected
             .iter()
@@ -1496,7 +1605,12 @@ impl<G: crate::NetGame> Node<G> {
             BehaviourEvent::Lobby(request_response::Event::OutboundFailure {
                 request_id, ..
             }) => {
-                self.asks.remove(&request_id);
+                let ask = self.asks.remove(&request_id);
+                // The host could not be told: stop anyway, it will free the
+                // seat when the lobby timeout runs out.
+                if ask == Some(Ask::Leave) {
+                    self.stop = Some(Ok(()));
+                }
             }
             BehaviourEvent::Lobby(request_response::Event::InboundFailure {
                 peer, error, ..
@@ -1717,6 +1831,7 @@ impl<G: crate::NetGame> Node<G> {
 
     fn lobby_retry(&mut self) -> Result<(), NetError> {
         match &self.stage {
+            Stage::Join(_) if self.leaving.is_some() => {}
             Stage::Join(j) => {
                 let host = j.host;
                 if self.swarm.is_connected(&host) {
@@ -1890,20 +2005,28 @@ impl<G: crate::NetGame> Node<G> {
                     return Ok(refuse("the chain length is not the game's"));
                 }
                 let addrs = addrs_from_bytes(&addrs);
+                let seen = Instant::now();
                 if let Some(m) = host.members.iter_mut().find(|m| m.peer == peer) {
                     if host.proposal.is_none() {
                         m.seat = seat;
                     }
                     m.addrs = addrs;
+                    m.seen = seen;
                 } else if host.members.len() >= usize::from(host.info.seats) {
                     return Ok(refuse("the table is full"));
                 } else {
-                    host.members.push(Member { peer, seat, addrs });
+                    host.members.push(Member {
+                        peer,
+                        seat,
+                        addrs,
+                        seen,
+                    });
                 }
                 let filled = host.members.len() as u8;
                 let response = LobbyResponse::Welcome {
                     info: host.info.clone(),
                     filled,
+                    seated: host.seated(),
                 };
                 let seats = host.info.seats;
                 let proposed = host.proposal.is_some();
@@ -1916,8 +2039,12 @@ impl<G: crate::NetGame> Node<G> {
                 Ok(response)
             }
             (Stage::Host(host), LobbyRequest::Leave { lobby }) => {
-                if lobby == host.lobby && host.proposal.is_none() {
-                    host.members.retain(|m| m.peer != peer || m.peer == self.me);
+                let before = host.members.len();
+                if lobby == host.lobby {
+                    host.members.retain(|m| m.peer != peer || m.peer == me);
+                }
+                if host.members.len() != before {
+                    host.withdraw_proposal();
                     let (filled, seats) = (host.members.len() as u8, host.info.seats);
                     self.emit(NetEvent::Lobby { filled, seats });
                 }
@@ -1930,6 +2057,7 @@ impl<G: crate::NetGame> Node<G> {
                 Ok(LobbyResponse::Welcome {
                     info: host.info.clone(),
                     filled: host.members.len() as u8,
+                    seated: host.seated(),
                 })
             }
             (Stage::Join(_), LobbyRequest::Propose { lobby, proposal }) => {
@@ -2000,6 +2128,9 @@ impl<G: crate::NetGame> Node<G> {
             return Ok(LobbyResponse::Ok);
         };
         let refuse = |reason: String| LobbyResponse::Refused { reason };
+        if self.leaving.is_some() {
+            return Ok(refuse("leaving the table".into()));
+        }
         if peer != j.host || lobby != j.ticket.lobby {
             return Ok(refuse("not from this table's host".into()));
         }
@@ -2071,8 +2202,19 @@ impl<G: crate::NetGame> Node<G> {
         ask: Option<Ask>,
         response: LobbyResponse,
     ) -> Result<(), NetError> {
+        if ask == Some(Ask::Leave) {
+            self.stop = Some(Ok(()));
+            return Ok(());
+        }
         match (&mut self.stage, response) {
-            (Stage::Join(j), LobbyResponse::Welcome { info, filled }) => {
+            (
+                Stage::Join(j),
+                LobbyResponse::Welcome {
+                    info,
+                    filled,
+                    seated,
+                },
+            ) => {
                 if peer != j.host || info.id() != j.ticket.lobby || info.game != G::NAME {
                     self.stop = Some(Err(NetError::Lobby(
                         "the host's terms do not match the ticket".into(),
@@ -2080,17 +2222,24 @@ impl<G: crate::NetGame> Node<G> {
                     return Ok(());
                 }
                 let seats = info.seats;
-                let changed = j.filled != filled;
+                let changed = j.filled != filled || j.seated != seated;
                 j.filled = filled;
                 j.info = Some(info);
+                j.seated = seated;
                 if changed {
                     self.emit(NetEvent::Lobby { filled, seats });
                 }
             }
-            (Stage::Watch(w), LobbyResponse::Welcome { info, filled })
-                if info.id() == w.ticket.lobby =>
-            {
+            (
+                Stage::Watch(w),
+                LobbyResponse::Welcome {
+                    info,
+                    filled,
+                    seated,
+                },
+            ) if info.id() == w.ticket.lobby => {
                 let seats = info.seats;
+                w.seated = seated;
                 self.emit(NetEvent::Lobby { filled, seats });
             }
             (Stage::Join(_) | Stage::Watch(_), LobbyResponse::Started { genesis, peers }) => {
@@ -2109,13 +2258,15 @@ impl<G: crate::NetGame> Node<G> {
                 let Some(seat) = proposal.seat_of(&member.seat.key) else {
                     return Ok(());
                 };
+                if a.game_id != proposal.game_id() {
+                    // An answer to a proposal withdrawn since (a seat left
+                    // while it was out): not wrong, just late.
+                    return Ok(());
+                }
                 let mut message = ACCEPT_DOMAIN.to_vec();
                 message.extend_from_slice(&a.game_id.0);
                 message.push(a.seat);
-                if a.game_id != proposal.game_id()
-                    || a.seat != seat.0
-                    || member.seat.key.verify(&message, &a.signature).is_err()
-                {
+                if a.seat != seat.0 || member.seat.key.verify(&message, &a.signature).is_err() {
                     self.strike(peer, "sent a bad acceptance");
                     return Ok(());
                 }

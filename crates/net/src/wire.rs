@@ -11,6 +11,7 @@ use std::marker::PhantomData;
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use libp2p::StreamProtocol;
 use libp2p::request_response;
+use roundtable_table::genesis::MAX_NAME_BYTES;
 use roundtable_table::{Acceptance, GameId, Genesis, Proposal, PublicKey, SeatInfo};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -197,6 +198,15 @@ pub struct PeerAddrs {
     pub addrs: Vec<Vec<u8>>,
 }
 
+/// A player seated in a lobby, as the host tells the others.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbySeat {
+    /// The player's key (a joiner finds itself by it).
+    pub key: PublicKey,
+    /// The display name.
+    pub name: String,
+}
+
 /// A request on `/roundtable/lobby/1`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LobbyRequest {
@@ -246,6 +256,9 @@ pub enum LobbyResponse {
         info: LobbyInfo,
         /// Seats taken so far, the host's included.
         filled: u8,
+        /// Who sat down so far, the host first, then in the order they
+        /// joined: the joiner's and spectator's lobby screen lists them.
+        seated: Vec<LobbySeat>,
     },
     /// The seat's acceptance of the proposal.
     Accepted(Acceptance),
@@ -294,7 +307,14 @@ impl Bounded for LobbyResponse {
     const KIND: &'static str = "lobby response";
     fn check(&self) -> Result<(), String> {
         match self {
-            LobbyResponse::Welcome { info, .. } => info.check(),
+            LobbyResponse::Welcome { info, seated, .. } => {
+                info.check()?;
+                check_seats(seated.len())?;
+                match seated.iter().find(|s| s.name.len() > MAX_NAME_BYTES) {
+                    Some(s) => Err(format!("a name of {} bytes", s.name.len())),
+                    None => Ok(()),
+                }
+            }
             LobbyResponse::Started { genesis, peers } => {
                 check_genesis(genesis)?;
                 check_peers(peers)

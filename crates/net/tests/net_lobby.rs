@@ -1,0 +1,152 @@
+//! The lobby before the game, over real libp2p on 127.0.0.1: a joiner sees
+//! who sat down, a joiner that leaves or vanishes frees its seat, and the
+//! table then fills with others and starts.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use roundtable_bots::RandomBot;
+use roundtable_net::{
+    Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Snapshot, Ticket, Timing,
+    spawn,
+};
+use roundtable_port_royal::{Options, PortRoyal};
+
+fn config(dir: &std::path::Path, name: &str, lobby_timeout: Duration) -> NodeConfig {
+    let mut c = NodeConfig::new(DataDir::new(dir.join(name)), name.to_owned());
+    c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+    c.mdns = false;
+    c.timing = Timing {
+        bot_delay: Duration::from_millis(10),
+        lobby_retry: Duration::from_millis(100),
+        lobby_timeout,
+        ..Timing::default()
+    };
+    c
+}
+
+fn bot(seed: u64) -> Controller<PortRoyal> {
+    Controller::Bot(Box::new(RandomBot::new(seed)))
+}
+
+/// A three-seat host, and its ticket.
+async fn host(dir: &std::path::Path, lobby_timeout: Duration) -> (GameHandle<PortRoyal>, Ticket) {
+    let mut host = spawn::<PortRoyal>(
+        config(dir, "host", lobby_timeout),
+        Role::Host {
+            seats: 3,
+            options: Options::default(),
+            stall_timeout_ms: 30_000,
+        },
+        bot(1),
+    )
+    .unwrap();
+    let ticket = loop {
+        match host.next_event().await {
+            Some(NetEvent::Ticket(t)) => break t,
+            Some(_) => {}
+            None => panic!("the host stopped"),
+        }
+    };
+    (host, ticket)
+}
+
+fn join(dir: &std::path::Path, name: &str, ticket: &Ticket, seed: u64) -> GameHandle<PortRoyal> {
+    spawn::<PortRoyal>(
+        config(dir, name, Duration::from_secs(60)),
+        Role::Join {
+            ticket: ticket.clone(),
+        },
+        bot(seed),
+    )
+    .unwrap()
+}
+
+/// Wait (at most 30 s) until the node's snapshot satisfies `ok`.
+async fn until(
+    h: &GameHandle<PortRoyal>,
+    what: &str,
+    ok: impl Fn(&Snapshot<PortRoyal>) -> bool,
+) -> Snapshot<PortRoyal> {
+    let mut rx = h.watch();
+    let wait = async {
+        loop {
+            let snap = rx.borrow_and_update().clone();
+            if ok(&snap) {
+                return (*snap).clone();
+            }
+            if rx.changed().await.is_err() {
+                panic!("the node stopped before {what}");
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), wait)
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "timed out waiting for {what}; last: {:?}",
+                h.snapshot().names
+            )
+        })
+}
+
+fn names(snap: &Snapshot<PortRoyal>) -> Vec<&str> {
+    snap.names.iter().map(String::as_str).collect()
+}
+
+/// The seats fill again after a departure: two more joiners, and the game
+/// starts with the host and them.
+async fn fill_and_start(dir: &std::path::Path, host: &GameHandle<PortRoyal>, ticket: &Ticket) {
+    let b = join(dir, "bea", ticket, 3);
+    let c = join(dir, "cal", ticket, 4);
+    let playing = until(host, "the game to start", |s| s.phase == Phase::Playing).await;
+    let seated: BTreeSet<&str> = names(&playing).into_iter().collect();
+    assert_eq!(seated, BTreeSet::from(["host", "bea", "cal"]));
+    for h in [b, c] {
+        h.shutdown();
+    }
+    host.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_joiner_sees_who_sat_down_and_leaving_frees_its_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    // The host would wait a minute for a silent joiner: the seat can only
+    // come back this soon because the joiner said it leaves.
+    let (host, ticket) = host(dir.path(), Duration::from_secs(60)).await;
+    let ann = join(dir.path(), "ann", &ticket, 2);
+
+    let seen = until(&ann, "ann's lobby to list both", |s| s.names.len() == 2).await;
+    assert_eq!(names(&seen), ["host", "ann"]);
+    assert_eq!(seen.lobby_seat, Some(1), "ann finds herself in the list");
+    assert_eq!(seen.online, [true, true]);
+    assert_eq!(seen.phase, Phase::Lobby);
+    let at_host = until(&host, "the host to seat ann", |s| s.names.len() == 2).await;
+    assert_eq!(names(&at_host), ["host", "ann"]);
+    assert_eq!(at_host.lobby_seat, Some(0));
+
+    ann.shutdown();
+    let outcome = tokio::time::timeout(Duration::from_secs(5), ann.outcome())
+        .await
+        .expect("a joiner that leaves stops within its grace period");
+    assert!(outcome.is_ok(), "{outcome:?}");
+    let after = until(&host, "ann's seat to free", |s| s.names.len() == 1).await;
+    assert_eq!(names(&after), ["host"]);
+
+    fill_and_start(dir.path(), &host, &ticket).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_joiner_that_vanishes_loses_its_seat_after_the_lobby_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, ticket) = host(dir.path(), Duration::from_millis(1500)).await;
+    let ann = join(dir.path(), "ann", &ticket, 2);
+    until(&host, "the host to seat ann", |s| s.names.len() == 2).await;
+
+    // No Leave: the process is gone.
+    ann.abort();
+    let gone = until(&host, "the host to free ann's seat", |s| s.names.len() == 1).await;
+    assert_eq!(names(&gone), ["host"]);
+
+    fill_and_start(dir.path(), &host, &ticket).await;
+}
