@@ -49,7 +49,7 @@ fn host_lobby() -> Snapshot {
     s
 }
 
-/// A joiner's lobby: it counts the seats but knows no names yet.
+/// A joiner's lobby: the host's list of who sat down, the joiner second.
 fn joiner_lobby() -> Snapshot {
     let mut s = host_lobby();
     s.title = "Joining a table".into();
@@ -57,7 +57,10 @@ fn joiner_lobby() -> Snapshot {
         ticket: None,
         seats: 3,
         filled: 2,
-        seated: Vec::new(),
+        seated: vec![
+            seat("ann", SeatKind::Remote, Connection::Online),
+            seat("bob", SeatKind::You, Connection::Local),
+        ],
         spectator: false,
         stopped: None,
     });
