@@ -18,9 +18,19 @@ mod selfplay;
 /// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
 #[derive(Debug, Parser)]
 #[command(name = "roundtable", version, about)]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// For the start menu's network entries: a relay server's multiaddr
+    /// (with /p2p/<id>) to reserve a slot on, so that peers behind NAT
+    /// reach yours (repeatable; as `host --relay`).
+    #[arg(long, value_name = "MULTIADDR")]
+    relay: Vec<roundtable_net::Multiaddr>,
+    /// For the start menu's network entries: listen on no direct address,
+    /// reachable only through `--relay` (as `host --no-listen`).
+    #[arg(long, requires = "relay")]
+    no_listen: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -76,9 +86,16 @@ fn main() -> ExitCode {
             let data = roundtable_net::DataDir::new(
                 data_dir().unwrap_or_else(roundtable_net::default_data_dir),
             );
-            net_session::NetLauncher::new(data, net_session::default_name()).and_then(|launcher| {
-                roundtable_tui::run_menu_with(config, Box::new(launcher)).map(|_| ExitCode::SUCCESS)
-            })
+            let reach = net_session::Reach {
+                relays: cli.relay,
+                no_listen: cli.no_listen,
+            };
+            net_session::NetLauncher::new(data, net_session::default_name(), reach).and_then(
+                |launcher| {
+                    roundtable_tui::run_menu_with(config, Box::new(launcher))
+                        .map(|_| ExitCode::SUCCESS)
+                },
+            )
         }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),

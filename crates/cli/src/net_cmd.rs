@@ -521,18 +521,8 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
 fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
     let ends = session.node_ends();
     let outcome = roundtable_tui::run(session);
-    // Quitting shuts the nodes down (the session's drop). Dropping the
-    // runtime would cancel them mid-sentence, so wait a moment for them to
-    // finish what they say on the way out (a joiner tells the host it
-    // leaves), no more.
-    rt.block_on(async {
-        let all = async {
-            for end in ends {
-                end.stopped().await;
-            }
-        };
-        let _ = tokio::time::timeout(Duration::from_secs(2), all).await;
-    });
+    // Quitting shuts the nodes down (the session's drop).
+    crate::net_session::let_nodes_stop(&rt, ends, crate::net_session::STOP_GRACE);
     rt.shutdown_timeout(Duration::from_millis(200));
     outcome?;
     Ok(ExitCode::SUCCESS)

@@ -25,10 +25,31 @@ pub(crate) struct NodeEnd(watch::Receiver<Arc<roundtable_net::Snapshot<PortRoyal
 
 impl NodeEnd {
     /// Wait until the node has stopped.
-    pub(crate) async fn stopped(mut self) {
+    async fn stopped(mut self) {
         while self.0.changed().await.is_ok() {}
     }
+
+    fn is_stopped(&self) -> bool {
+        self.0.has_changed().is_err()
+    }
 }
+
+/// Let nodes that were told to stop finish what they say on the way out (a
+/// joiner tells the host it leaves) before their runtime goes: dropping a
+/// runtime cancels its tasks mid-sentence. At most `limit`.
+pub(crate) fn let_nodes_stop(rt: &tokio::runtime::Runtime, ends: Vec<NodeEnd>, limit: Duration) {
+    rt.block_on(async {
+        let all = async {
+            for end in ends {
+                end.stopped().await;
+            }
+        };
+        let _ = tokio::time::timeout(limit, all).await;
+    });
+}
+
+/// How long a program that quits waits for its nodes to stop.
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// One seat's (or a spectator's) table over the network, for the TUI.
 pub(crate) struct NetSession {
@@ -380,11 +401,24 @@ pub(crate) struct NetLauncher {
     rt: Option<tokio::runtime::Runtime>,
     data: DataDir,
     name: String,
+    reach: Reach,
+    /// The nodes of the sessions started so far that may still run.
+    ends: Vec<NodeEnd>,
+}
+
+/// How the menu's peers make themselves reachable (the top-level
+/// `--relay` and `--no-listen`, as `host --relay --no-listen`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reach {
+    /// Relay servers to reserve a slot on.
+    pub(crate) relays: Vec<roundtable_net::Multiaddr>,
+    /// Listen on no direct address: reachable through the relays only.
+    pub(crate) no_listen: bool,
 }
 
 impl NetLauncher {
     /// A launcher keeping keys and transcripts in `data`, playing as `name`.
-    pub(crate) fn new(data: DataDir, name: String) -> anyhow::Result<Self> {
+    pub(crate) fn new(data: DataDir, name: String, reach: Reach) -> anyhow::Result<Self> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -393,6 +427,8 @@ impl NetLauncher {
             rt: Some(rt),
             data,
             name,
+            reach,
+            ends: Vec::new(),
         })
     }
 
@@ -410,7 +446,24 @@ impl NetLauncher {
         controller: Controller<PortRoyal>,
     ) -> Result<GameHandle<PortRoyal>, String> {
         let _inside = self.rt()?.enter();
-        spawn::<PortRoyal>(NodeConfig::new(data, name), role, controller).map_err(|e| e.to_string())
+        spawn::<PortRoyal>(self.config(data, name), role, controller).map_err(|e| e.to_string())
+    }
+
+    fn config(&self, data: DataDir, name: &str) -> NodeConfig {
+        let mut config = NodeConfig::new(data, name);
+        config.relays = self.reach.relays.clone();
+        if self.reach.no_listen {
+            config.listen = Vec::new();
+        }
+        config
+    }
+
+    /// Hand a new session to the menu, remembering its nodes so that
+    /// quitting lets them stop properly.
+    fn launched(&mut self, session: NetSession) -> Box<dyn Session> {
+        self.ends.retain(|e| !e.is_stopped());
+        self.ends.extend(session.node_ends());
+        Box::new(session)
     }
 
     fn ticket(text: &str) -> Result<Ticket, String> {
@@ -423,7 +476,8 @@ impl Drop for NetLauncher {
         // Sessions shut their nodes down as they drop; give the nodes a
         // moment to say goodbye to their peers, no more.
         if let Some(rt) = self.rt.take() {
-            rt.shutdown_timeout(Duration::from_secs(1));
+            let_nodes_stop(&rt, std::mem::take(&mut self.ends), STOP_GRACE);
+            rt.shutdown_timeout(Duration::from_millis(200));
         }
     }
 }
@@ -486,7 +540,7 @@ impl Launcher for NetLauncher {
         let bots = (1..=usize::from(config.bots))
             .map(|n| {
                 let bot: Box<dyn Bot<PortRoyal>> = Box::new(PortRoyalBot::new(&config.options));
-                (NodeConfig::new(self.data.bot(n), format!("bot {n}")), bot)
+                (self.config(self.data.bot(n), &format!("bot {n}")), bot)
             })
             .collect();
         let bots = match start_quiet_bots(rt, bots, &ticket) {
@@ -504,7 +558,7 @@ impl Launcher for NetLauncher {
         )
         .map_err(|e| e.to_string())?
         .with_companions(bots);
-        Ok(Box::new(session))
+        Ok(self.launched(session))
     }
 
     fn join(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
@@ -517,7 +571,7 @@ impl Launcher for NetLauncher {
         )?;
         let session = NetSession::new(handle, "Joining a table".into(), None, 2)
             .map_err(|e| e.to_string())?;
-        Ok(Box::new(session))
+        Ok(self.launched(session))
     }
 
     fn watch(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
@@ -531,7 +585,7 @@ impl Launcher for NetLauncher {
         let session = NetSession::new(handle, "Watching a table".into(), None, 2)
             .map_err(|e| e.to_string())?
             .spectating();
-        Ok(Box::new(session))
+        Ok(self.launched(session))
     }
 
     fn find_tables(&mut self) -> Result<Vec<FoundTable>, String> {

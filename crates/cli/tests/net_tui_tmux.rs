@@ -9,6 +9,8 @@
 //!    the lobby to the post-game screen and back to the menu.
 //! 3. `roundtable join` in a pane: the joiner's lobby lists the headless
 //!    host and itself; leaving it (Esc) frees the seat at the host at once.
+//! 4. `roundtable --relay ADDR --no-listen`: the start menu's host sits
+//!    behind a relay, and a headless joiner reaches it through the circuit.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -27,7 +29,7 @@ mod common;
 mod net_support;
 
 use common::tmux::Tmux;
-use net_support::{BIN, check_transcripts, host, join, read_ticket, transcripts_under};
+use net_support::{BIN, Peer, check_transcripts, host, join, read_ticket, transcripts_under};
 
 /// Long enough for a loaded 2-core machine; a passing run takes far less.
 const STEP: Duration = Duration::from_secs(60);
@@ -116,6 +118,16 @@ fn wait_for_transcripts(root: &Path, n: usize) {
     }
 }
 
+/// The ticket the lobby screen shows, its rows put back together.
+fn ticket_on(screen: &str) -> String {
+    screen
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c == '│' || c == ' '))
+        .skip_while(|l| !l.starts_with("rt1_"))
+        .take_while(|l| !l.is_empty() && !l.contains(' '))
+        .collect()
+}
+
 fn loopback(dir: &Path, name: &str) -> Vec<String> {
     [
         "--data-dir",
@@ -181,13 +193,7 @@ fn a_networked_game_through_the_terminal_ui() {
     }
     let ticket = read_ticket(&ticket_file, STEP);
     // The ticket on the screen is the one in the file, cut into rows.
-    let shown: String = screen
-        .lines()
-        .map(|l| l.trim_matches(|c: char| c == '│' || c == ' '))
-        .skip_while(|l| !l.starts_with("rt1_"))
-        .take_while(|l| !l.is_empty() && !l.contains(' '))
-        .collect();
-    assert_eq!(shown, ticket, "{screen}");
+    assert_eq!(ticket_on(&screen), ticket, "{screen}");
 
     // A headless peer in its own process takes the last seat.
     let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 7, &[]);
@@ -341,4 +347,75 @@ fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
     );
     let _ = host.child.kill();
     let _ = host.child.wait();
+}
+
+#[test]
+fn the_start_menu_hosts_behind_a_relay() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let relay = Peer::start(
+        "relay",
+        &[
+            "relay".to_owned(),
+            "--listen".into(),
+            "/ip4/127.0.0.1/tcp/0".into(),
+            "--data-dir".into(),
+            dir.path().join("relay").display().to_string(),
+        ],
+    );
+    let relay_addr = relay
+        .wait_line(STEP, |l| l.starts_with("relay listening on "))
+        .expect("the relay listens")
+        .trim_start_matches("relay listening on ")
+        .to_owned();
+    let mut relay = relay;
+
+    let tmux = Tmux::new("netrelay");
+    let env = [
+        format!("XDG_DATA_HOME={}", dir.path().join("menu").display()),
+        "USER=ann".to_owned(),
+    ];
+    let args = [
+        "--relay".to_owned(),
+        relay_addr.clone(),
+        "--no-listen".into(),
+    ];
+    start(&tmux, dir.path(), &env, &args);
+    wait(&tmux, "start menu", |s| s.contains("Host a table"));
+    // Three seats, one bot (the defaults): open the table.
+    tmux.keys(&["2"]);
+    wait(&tmux, "host set-up", |s| s.contains("Open the table"));
+    for _ in 0..6 {
+        tmux.keys(&["j"]);
+    }
+    wait(&tmux, "the open row selected", |s| {
+        s.contains("> Open the table")
+    });
+    tmux.keys(&["Enter"]);
+    let screen = wait(&tmux, "the lobby with the bot seated", |s| {
+        s.contains("Seats: 2 of 3 taken") && s.contains("bot 1")
+    });
+    let ticket = ticket_on(&screen);
+    assert!(ticket.starts_with("rt1_"), "{screen}");
+
+    // A joiner that may dial anything reaches the host through the relay:
+    // the host listens nowhere else.
+    let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 9, &["-v"]);
+    wait(&tmux, "the game", |s| s.contains("Harbor:"));
+    let relayed = joiner.wait_line(STEP, |l| {
+        l.starts_with("note: connection to ")
+            && l.ends_with("(relayed)")
+            && l.contains("/p2p-circuit")
+    });
+    assert!(
+        relayed.is_some(),
+        "the joiner never went through the relay:\n{}",
+        joiner.output().join("\n")
+    );
+    let _ = joiner.child.kill();
+    let _ = joiner.child.wait();
+    let _ = relay.child.kill();
+    let _ = relay.child.wait();
 }
