@@ -125,6 +125,20 @@ async fn a_joiner_sees_who_sat_down_and_leaving_frees_its_seat() {
     assert_eq!(names(&at_host), ["host", "ann"]);
     assert_eq!(at_host.lobby_seat, Some(0));
 
+    // A spectator's lobby lists the same seats, none of them its own.
+    let eve = spawn::<PortRoyal>(
+        config(dir.path(), "eve", Duration::from_secs(60)),
+        Role::Watch {
+            ticket: ticket.clone(),
+        },
+        Controller::Handle,
+    )
+    .unwrap();
+    let watching = until(&eve, "eve's lobby to list both", |s| s.names.len() == 2).await;
+    assert_eq!(names(&watching), ["host", "ann"]);
+    assert_eq!(watching.lobby_seat, None);
+    eve.shutdown();
+
     ann.shutdown();
     let outcome = tokio::time::timeout(Duration::from_secs(5), ann.outcome())
         .await
