@@ -11,6 +11,9 @@
 //!    host and itself; leaving it (Esc) frees the seat at the host at once.
 //! 4. `roundtable --relay ADDR --no-listen`: the start menu's host sits
 //!    behind a relay, and a headless joiner reaches it through the circuit.
+//! 5. The start menu's "Join a table by ticket" and "Watch a table": one
+//!    pane joins a headless host's table with a pasted ticket and plays to
+//!    the post-game screen while another watches it to the end.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -418,4 +421,90 @@ fn the_start_menu_hosts_behind_a_relay() {
     let _ = joiner.child.wait();
     let _ = relay.child.kill();
     let _ = relay.child.wait();
+}
+
+#[test]
+fn joining_and_watching_from_the_start_menu() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut host, ticket) = host(&dir.path().join("hosting"), 3, 1, 11, &[]);
+    let menu = |name: &str| {
+        [
+            format!("XDG_DATA_HOME={}", dir.path().join(name).display()),
+            format!("USER={name}"),
+        ]
+    };
+
+    let player = Tmux::new("menujoin");
+    std::fs::create_dir_all(dir.path().join("cat")).unwrap_or_else(|e| panic!("{e}"));
+    player.start(
+        (80, 24),
+        &[menu("cat").as_slice(), &["NO_COLOR=1".to_owned()]].concat(),
+        BIN,
+        &[],
+        &dir.path().join("cat/status"),
+    );
+    wait(&player, "start menu", |s| {
+        s.contains("Join a table by ticket")
+    });
+    tmux_pick(&player, "3", "the join prompt");
+    // Pasted as a terminal pastes it, with the command around it.
+    player.type_text(&format!("roundtable join {ticket}"));
+    player.keys(&["Enter"]);
+    wait(&player, "the table", |s| s.contains("Harbor:"));
+
+    let watcher = Tmux::new("menuwatch");
+    std::fs::create_dir_all(dir.path().join("dan")).unwrap_or_else(|e| panic!("{e}"));
+    watcher.start(
+        (80, 24),
+        &[menu("dan").as_slice(), &["NO_COLOR=1".to_owned()]].concat(),
+        BIN,
+        &[],
+        &dir.path().join("dan/status"),
+    );
+    wait(&watcher, "start menu", |s| s.contains("Watch a table"));
+    tmux_pick(&watcher, "5", "the watch prompt");
+    watcher.type_text(&ticket);
+    watcher.keys(&["Enter"]);
+    wait(&watcher, "the watched table", |s| s.contains("Harbor:"));
+
+    let moves = play_to_the_end(&player);
+    println!("played {moves} moves through the keyboard");
+    for (tmux, who) in [(&player, "player"), (&watcher, "spectator")] {
+        let (ended, screen) = tmux.wait_for(GAME, |s| s.contains("Victory points over the turns"));
+        assert!(ended, "the {who} never saw the end:\n{screen}");
+        for expected in ["Game over", "#1", "cat", "host", "bot 1"] {
+            assert!(
+                screen.contains(expected),
+                "the {who}'s post-game screen lacks {expected:?}:\n{screen}"
+            );
+        }
+    }
+    assert!(
+        host.wait(STEP).success(),
+        "the host failed: {:?}",
+        host.output()
+    );
+    // The host, its bot, the player and the spectator hold the same
+    // transcript, and it audits.
+    wait_for_transcripts(dir.path(), 4);
+    check_transcripts(&transcripts_under(dir.path()), 4);
+    assert_eq!(
+        quit(&player, &dir.path().join("cat")),
+        "0",
+        "player's exit status"
+    );
+    assert_eq!(
+        quit(&watcher, &dir.path().join("dan")),
+        "0",
+        "spectator's exit status"
+    );
+}
+
+/// Press a menu digit and wait for the screen it opens (a text field).
+fn tmux_pick(tmux: &Tmux, digit: &str, what: &str) {
+    tmux.keys(&[digit]);
+    wait(tmux, what, |s| s.contains("rt1_"));
 }

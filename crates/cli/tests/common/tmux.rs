@@ -41,6 +41,15 @@ impl Tmux {
         assert!(self.run(&args).is_some(), "send-keys {keys:?}");
     }
 
+    /// Type `text` as it is (a paste), not as key names.
+    pub(crate) fn type_text(&self, text: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", self.session, "-l", text])
+                .is_some(),
+            "send-keys -l"
+        );
+    }
+
     /// The screen as text.
     pub(crate) fn screen(&self) -> String {
         self.run(&["capture-pane", "-p", "-t", self.session])
