@@ -111,6 +111,17 @@ fn a_bad_reveal_is_proven() {
     caught(Cheat::BadReveal, "a_bad_reveal_is_proven", 63_000);
 }
 
+/// Once the game is over the seat owes its seed opening; an action signed
+/// there instead is proven, not waited out as a stall.
+#[test]
+fn an_action_for_the_seed_opening_is_proven() {
+    caught(
+        Cheat::ActionForSeedOpening,
+        "an_action_for_the_seed_opening_is_proven",
+        75_000,
+    );
+}
+
 #[test]
 fn a_state_hash_mismatch_is_proven() {
     caught(

@@ -45,11 +45,14 @@ pub enum Cheat {
     /// Published links wrapped by anyone in unsigned reveals for other
     /// slots, or with another `prev`.
     RewrappedReveal,
+    /// An action signed where the seat owes its seed opening, the game
+    /// being over.
+    ActionForSeedOpening,
 }
 
 impl Cheat {
     /// Every cheat.
-    pub const ALL: [Cheat; 11] = [
+    pub const ALL: [Cheat; 12] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
         Cheat::BadSignature,
@@ -61,6 +64,7 @@ impl Cheat {
         Cheat::StateMismatch,
         Cheat::Equivocation,
         Cheat::RewrappedReveal,
+        Cheat::ActionForSeedOpening,
     ];
 
     /// The violation kinds that correctly blame the cheater, or `None` when
@@ -77,6 +81,7 @@ impl Cheat {
             Cheat::BadReveal => Some(&["bad-reveal"]),
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
+            Cheat::ActionForSeedOpening => Some(&["unexpected-body"]),
             Cheat::BadSignature
             | Cheat::Impersonation
             | Cheat::WrongGame
@@ -296,23 +301,26 @@ impl Sim {
         i: usize,
         signed: &Signed,
     ) -> Option<Vec<(usize, Signed)>> {
-        if self.armed(i) != Some(Cheat::BadReveal) {
-            return None;
-        }
-        let Body::Action {
-            action,
-            reveal: Some(reveal),
-        } = &signed.envelope.body
-        else {
-            return None;
-        };
         let mut envelope = signed.envelope.clone();
-        envelope.body = Body::Action {
-            action: action.clone(),
-            reveal: Some(Reveal {
-                event: reveal.event,
-                link: [0x5a; 32],
-            }),
+        envelope.body = match (self.armed(i)?, &signed.envelope.body) {
+            (
+                Cheat::BadReveal,
+                Body::Action {
+                    action,
+                    reveal: Some(reveal),
+                },
+            ) => Body::Action {
+                action: action.clone(),
+                reveal: Some(Reveal {
+                    event: reveal.event,
+                    link: [0x5a; 32],
+                }),
+            },
+            (Cheat::ActionForSeedOpening, Body::SeedOpening { .. }) => Body::Action {
+                action: encode_action(&Action::Pass),
+                reveal: None,
+            },
+            _ => return None,
         };
         let forged = envelope.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);
         self.cheat_envelopes.push(forged.clone());

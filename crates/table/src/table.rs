@@ -1733,13 +1733,37 @@ impl<G: Game> Table<G> {
                 );
                 return true;
             }
-            let Some(Body::SeedOpening { seed }) =
-                self.seats[i].peek().map(|s| s.envelope.body.clone())
-            else {
+            let Some(body) = self.seats[i].peek().map(|s| s.envelope.body.clone()) else {
                 continue;
             };
             let Some(signed) = self.consume(i) else {
                 return false;
+            };
+            let seed = match body {
+                Body::SeedOpening { seed } => seed,
+                // As at a decision: resigning forfeits when the game next
+                // needs the seat, here for its opening.
+                Body::Resign => {
+                    let seat = Seat(i as u8);
+                    let seq = signed.seq();
+                    self.forfeit(seat, Record::Resign { seat, seq }, "resigned");
+                    return true;
+                }
+                _ if signed.is_unsigned() => {
+                    self.reject_unsigned(i);
+                    return true;
+                }
+                // Once the game is over a seat owes its seed opening and
+                // nothing else (claims are taken in before this): anything
+                // else it signed there is proof of a breach, as it would be
+                // at a decision, not a stall to be claimed.
+                _ => {
+                    self.fail(Violation::UnexpectedBody {
+                        envelope: signed,
+                        expected: "its seed opening, the game being over".into(),
+                    });
+                    return false;
+                }
             };
             let info = &self.genesis.proposal.seats[i];
             if chain_commitment(&seed, info.chain_length).ok() != Some(info.chain_commitment) {

@@ -487,3 +487,82 @@ fn the_forfeited_seat_waits_for_every_claim_before_judging_what_follows() {
     let k = t[a].records().len().min(t[x].records().len());
     assert_eq!(t[a].records()[..k], t[x].records()[..k]);
 }
+
+/// Once the game is over a seat owes its seed opening. A seat that signs
+/// something else there instead (here an action) used to be held until the
+/// others claimed it stalled and it forfeited; the simulator's cheaters
+/// whose cheat fell after the end were counted as stalls. It is proof of a
+/// breach, as at a decision: an unexpected body, blamed on that seat.
+#[test]
+fn an_action_instead_of_the_seed_opening_is_proven() {
+    use roundtable_table::{Body, Envelope, Violation};
+    let mut t = tables(2);
+    let now = 0;
+    let cheat_seat = Seat(0);
+    let identity = (0..2u8)
+        .map(|i| Identity::from_secret([i + 1; 32]))
+        .find(|id| t[1].genesis().proposal.seat_of(&id.public()) == Some(cheat_seat))
+        .unwrap();
+    for table in t.iter_mut() {
+        table.handle_timeout(now);
+    }
+    let mut forged = None;
+    for _ in 0..100_000 {
+        // Deliver everything, but seat 0 signs an action where its seed
+        // opening belongs.
+        let mut wire: Vec<(usize, Signed)> = Vec::new();
+        for (i, table) in t.iter_mut().enumerate() {
+            while let Some(o) = table.poll_output() {
+                if let Output::Broadcast(s) = o {
+                    let s = match (&s.envelope.body, i) {
+                        (Body::SeedOpening { .. }, 0) => {
+                            let f = Envelope {
+                                body: Body::Action {
+                                    action: vec![0],
+                                    reveal: None,
+                                },
+                                ..s.envelope.clone()
+                            }
+                            .sign(&identity);
+                            forged = Some(f.clone());
+                            f
+                        }
+                        _ => s,
+                    };
+                    wire.push((i, s));
+                }
+            }
+        }
+        if wire.is_empty() {
+            if t[1].game().next() == Next::Over {
+                break;
+            }
+            let Next::Decision(x) = t[1].game().next() else {
+                panic!("nothing on the wire, and no decision to make");
+            };
+            let legal = t[x.index()].game().legal_actions_vec(x);
+            let pick = legal
+                .iter()
+                .copied()
+                .find(|a| a.to_string() == "stop")
+                .unwrap_or(legal[0]);
+            t[x.index()].submit(now, pick).unwrap();
+            continue;
+        }
+        for (from, s) in wire {
+            let _ = t[1 - from].handle_envelope(now, s);
+        }
+    }
+    let forged = forged.expect("seat 0 reached its seed opening");
+    assert!(
+        !t[1].is_finished(),
+        "the game ended without seat 0's opening"
+    );
+    let v = t[1].violation().expect("the breach is proven");
+    assert!(
+        matches!(v, Violation::UnexpectedBody { envelope, .. } if *envelope == forged),
+        "{v}"
+    );
+    assert_eq!(v.seat(), cheat_seat.0);
+    v.check_signatures(t[1].genesis()).unwrap();
+}
