@@ -212,9 +212,23 @@ fn name_of(names: &[String], seat: Seat) -> String {
         .unwrap_or_else(|| seat.to_string())
 }
 
+/// Time left on a seat's turn clock, as of `now`.
+fn clock_left(
+    net: &roundtable_net::Snapshot<PortRoyal>,
+    seat: usize,
+    now: Instant,
+) -> Option<Duration> {
+    net.clock_ends
+        .get(seat)
+        .copied()
+        .flatten()
+        .map(|end| end.saturating_duration_since(now))
+}
+
 impl Session for NetSession {
     fn snapshot(&self) -> Snapshot {
         let net = self.handle.snapshot();
+        let now = Instant::now();
         let names = &net.names;
         let seats = names
             .iter()
@@ -237,7 +251,7 @@ impl Session for NetSession {
                     name: name.clone(),
                     kind,
                     connection,
-                    clock: None,
+                    clock: clock_left(&net, i, now),
                 }
             })
             .collect();
@@ -353,6 +367,18 @@ impl Session for NetSession {
             }
         }
         changed
+    }
+
+    /// A running turn clock shows whole seconds: wake when the next one
+    /// begins.
+    fn next_wakeup(&self) -> Option<Instant> {
+        let now = Instant::now();
+        let net = self.handle.snapshot();
+        (0..net.clock_ends.len())
+            .filter_map(|i| clock_left(&net, i, now))
+            .filter(|left| !left.is_zero())
+            .map(|left| now + Duration::from_nanos(u64::from(left.subsec_nanos())))
+            .min()
     }
 }
 

@@ -200,6 +200,17 @@ fn a_networked_game_through_the_terminal_ui() {
 
     // A headless peer in its own process takes the last seat.
     let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 7, &[]);
+    // At the keyboard's turn its clock runs: a minute (the stall timeout)
+    // until the others may claim the seat stalled.
+    let screen = wait(&tmux, "your move with its turn clock", |s| {
+        s.contains("Your move") && (s.contains("you 0:") || s.contains("you 1:00"))
+    });
+    for other in ["online 0:", "bot 0:"] {
+        assert!(
+            !screen.contains(other),
+            "only the seat the game waits on has a clock:\n{screen}"
+        );
+    }
     let moves = play_to_the_end(&tmux);
     println!("played {moves} moves through the keyboard");
     let screen = wait(&tmux, "post-game screen", |s| {

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use libp2p::Multiaddr;
 use roundtable_bots::Bot;
@@ -271,6 +271,9 @@ pub struct Snapshot<G: Game> {
     pub online: Vec<bool>,
     /// Per seat, whether it forfeited.
     pub forfeited: Vec<bool>,
+    /// Per seat, when the game waits on it: the moment its turn clock runs
+    /// out and the others may claim it stalled.
+    pub clock_ends: Vec<Option<Instant>>,
     /// Whether every seat's peer subscribed, so the first move may go out.
     pub ready: bool,
     /// The result once finished.
@@ -292,6 +295,7 @@ impl<G: Game> Default for Snapshot<G> {
             legal: Vec::new(),
             online: Vec::new(),
             forfeited: Vec::new(),
+            clock_ends: Vec::new(),
             ready: false,
             result: None,
             dropped_events: 0,

@@ -1177,6 +1177,15 @@ impl<G: crate::NetGame> Node<G> {
                     _ => Vec::new(),
                 };
                 let n = play.seat_peers.len();
+                let mut clock_ends = vec![None; n];
+                if let Some((waited, at_ms)) = table.turn_clock() {
+                    let end = self.clock + Duration::from_millis(at_ms);
+                    for s in waited {
+                        if let Some(c) = clock_ends.get_mut(s.index()) {
+                            *c = Some(end);
+                        }
+                    }
+                }
                 let snap = Snapshot {
                     phase: if play.failed {
                         Phase::Failed
@@ -1194,6 +1203,7 @@ impl<G: crate::NetGame> Node<G> {
                     legal,
                     online: Vec::new(),
                     forfeited: (0..n).map(|i| table.is_forfeited(Seat(i as u8))).collect(),
+                    clock_ends,
                     ready: play.ready,
                     result: play.result.clone(),
                     dropped_events: 0,

@@ -387,6 +387,18 @@ impl<G: Game> Table<G> {
         claimable.then_some(since + self.config.stall_timeout_ms)
     }
 
+    /// The turn clock: the seats the game waits on now for a decision, a
+    /// reveal or a secret choice, and the time (in this table's
+    /// milliseconds) at which one still owing its input may be claimed
+    /// stalled. None when the game is over or the table stopped.
+    pub fn turn_clock(&self) -> Option<(Vec<Seat>, u64)> {
+        if self.failed.is_some() || self.finished || self.game.next() == Next::Over {
+            return None;
+        }
+        let (_, since) = self.waiting?;
+        Some((self.waited_on(), since + self.config.stall_timeout_ms))
+    }
+
     // ----- inputs ---------------------------------------------------------
 
     /// An envelope from the network (or from the transcript log on restart).

@@ -226,3 +226,60 @@ fn a_late_decision_after_a_complete_forfeit_is_rewound_by_its_author() {
     }
     assert!(audit::<PortRoyal>(&frames).unwrap().is_valid());
 }
+
+/// The turn clock names the seats the game waits on and when they may be
+/// claimed: it starts when the table reaches a position, runs out one stall
+/// timeout later, starts again at the next position, and stops at the end.
+#[test]
+fn the_turn_clock_runs_from_each_position_for_the_stall_timeout() {
+    let mut t = tables(2);
+    // The first chance event: both seats owe a reveal.
+    t[0].handle_timeout(100);
+    let (waited, ends) = t[0].turn_clock().expect("a clock at the first event");
+    assert_eq!(waited, [Seat(1)], "seat 0 revealed at once; seat 1 owes");
+    assert_eq!(ends, 100 + TIMEOUT);
+    // Deliver everything from 400 ms, with each decision made at once.
+    let mut now = 400;
+    t[1].handle_timeout(now);
+    for _ in 0..100_000 {
+        let mut wire: Vec<(usize, Signed)> = Vec::new();
+        for (i, table) in t.iter_mut().enumerate() {
+            while let Some(o) = table.poll_output() {
+                match o {
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("peer {i} saw a violation: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if wire.is_empty() {
+            match t[0].game().next() {
+                Next::Decision(x) => {
+                    // At a decision only the decider is waited on, from when
+                    // the position was reached.
+                    let (waited, ends) = t[0].turn_clock().expect("a clock at a decision");
+                    assert_eq!(waited, [x]);
+                    assert_eq!(ends, now + TIMEOUT);
+                    let legal = t[x.index()].game().legal_actions_vec(x);
+                    // Stopping early keeps the game short.
+                    let pick = legal
+                        .iter()
+                        .copied()
+                        .find(|a| a.to_string() == "stop")
+                        .unwrap_or(legal[0]);
+                    now += 10;
+                    t[x.index()].submit(now, pick).unwrap();
+                    continue;
+                }
+                next => {
+                    assert!(t[0].is_finished(), "stuck at {next:?}");
+                    break;
+                }
+            }
+        }
+        for (from, s) in wire {
+            t[1 - from].handle_envelope(now, s).unwrap();
+        }
+    }
+    assert_eq!(t[0].turn_clock(), None, "no clock after the end");
+}
