@@ -3,7 +3,7 @@
 //! By default the terminal UI opens at the table and the person at the
 //! keyboard plays the seat (or watches). With `--headless` a bot plays it
 //! (`--bot heuristic` by default, or `random`) and the game's log is
-//! printed instead; `resume` is always headless for now.
+//! printed instead; `resume` goes back to the table the same way.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -102,15 +102,6 @@ impl NetArgs {
             "heuristic" => Ok(Box::new(PortRoyalBot::new(&Options::default()))),
             "random" => Ok(Box::new(RandomBot::new(seed))),
             other => bail!("unknown bot {other:?} (heuristic or random)"),
-        }
-    }
-
-    fn explain_headless(&self) {
-        if !self.headless {
-            eprintln!(
-                "note: resuming has no terminal UI yet; playing headless with the {} bot",
-                self.bot
-            );
         }
     }
 }
@@ -505,7 +496,10 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
         }
         bots.push((config, args.net.bot(n as u64)?));
     }
-    let bots = crate::net_session::start_quiet_bots(&rt, bots, &ticket)?;
+    let join = || Role::Join {
+        ticket: ticket.clone(),
+    };
+    let bots = crate::net_session::start_quiet_bots(&rt, bots, &join)?;
     let session = NetSession::new(
         handle,
         format!("Your table, {} seats", args.seats),
@@ -641,34 +635,47 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
             }
         }
     };
-    args.net.explain_headless();
+    // In-process bots of a host that played this game resume too.
+    let mut resumed_bots = Vec::new();
+    for n in 1..=8usize {
+        let bot_dir = data.bot(n);
+        if !bot_dir.unfinished().contains(&lobby) {
+            continue;
+        }
+        let mut config = args.net.config(bot_dir, &format!("bot {n}"));
+        if !args.net.no_listen {
+            config.listen = bot_listen(&args.net.listen);
+        }
+        resumed_bots.push((config, args.net.bot(n as u64)?));
+    }
+    let config = args.net.config(data.clone(), &args.net.name);
+    if !args.net.headless {
+        // Back at the table in the terminal UI, where the player left it.
+        let rt = runtime()?;
+        let handle = {
+            let _inside = rt.enter();
+            spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Handle)?
+        };
+        let resume = || Role::Resume { lobby };
+        let bots = crate::net_session::start_quiet_bots(&rt, resumed_bots, &resume)?;
+        let session = NetSession::new(handle, format!("Resuming table {lobby}"), None, 2)?
+            .with_companions(bots);
+        return tui(rt, session);
+    }
     runtime()?.block_on(async {
-        let config = args.net.config(data.clone(), &args.net.name);
         let handle = spawn::<PortRoyal>(
             config,
             Role::Resume { lobby },
             Controller::Bot(args.net.bot(0)?),
         )?;
-        // In-process bots of a host that played this game resume too.
         let mut bots = Vec::new();
-        for n in 1..=8usize {
-            let bot_dir = data.bot(n);
-            if !bot_dir.unfinished().contains(&lobby) {
-                continue;
-            }
-            let mut config = args.net.config(bot_dir, &format!("bot {n}"));
-            if !args.net.no_listen {
-                config.listen = bot_listen(&args.net.listen);
-            }
-            let h = spawn::<PortRoyal>(
-                config,
-                Role::Resume { lobby },
-                Controller::Bot(args.net.bot(n as u64)?),
-            )?;
+        for (config, bot) in resumed_bots {
+            let prefix = format!("[{}] ", config.name);
+            let h = spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Bot(bot))?;
             bots.push(tokio::spawn(follow(
                 h,
                 Printer {
-                    prefix: format!("[bot {n}] "),
+                    prefix,
                     names: Vec::new(),
                     verbose: args.net.verbose,
                     quiet: true,

@@ -382,23 +382,21 @@ impl Session for NetSession {
     }
 }
 
-/// Start bots that join `ticket`, one peer each, without a word on the
-/// terminal (a terminal UI owns the screen: a printed line would tear it).
-/// Their events are drained; the handles stop them ([`NetSession`] does as it
-/// ends). If one cannot start, those started are stopped.
+/// Start bots in `role` (joining a ticket, or resuming a game), one peer
+/// each, without a word on the terminal (a terminal UI owns the screen: a
+/// printed line would tear it). Their events are drained; the handles stop
+/// them ([`NetSession`] does as it ends). If one cannot start, those started
+/// are stopped.
 pub(crate) fn start_quiet_bots(
     rt: &tokio::runtime::Runtime,
     bots: Vec<(NodeConfig, Box<dyn Bot<PortRoyal>>)>,
-    ticket: &Ticket,
+    role: &dyn Fn() -> Role<PortRoyal>,
 ) -> anyhow::Result<Vec<GameHandle<PortRoyal>>> {
     let _inside = rt.enter();
     let mut handles: Vec<GameHandle<PortRoyal>> = Vec::new();
     for (config, bot) in bots {
         let name = config.name.clone();
-        let role = Role::Join {
-            ticket: ticket.clone(),
-        };
-        match spawn::<PortRoyal>(config, role, Controller::Bot(bot)) {
+        match spawn::<PortRoyal>(config, role(), Controller::Bot(bot)) {
             Ok(h) => {
                 let (mut events, h) = h.split();
                 rt.spawn(async move { while events.recv().await.is_some() {} });
@@ -569,7 +567,10 @@ impl Launcher for NetLauncher {
                 (self.config(self.data.bot(n), &format!("bot {n}")), bot)
             })
             .collect();
-        let bots = match start_quiet_bots(rt, bots, &ticket) {
+        let join = || Role::Join {
+            ticket: ticket.clone(),
+        };
+        let bots = match start_quiet_bots(rt, bots, &join) {
             Ok(bots) => bots,
             Err(e) => {
                 handle.shutdown();

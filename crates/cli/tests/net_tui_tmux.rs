@@ -14,6 +14,8 @@
 //! 5. The start menu's "Join a table by ticket" and "Watch a table": one
 //!    pane joins a headless host's table with a pasted ticket and plays to
 //!    the post-game screen while another watches it to the end.
+//! 6. A host killed with SIGKILL mid-game comes back with `roundtable
+//!    resume` in the terminal UI, its bot with it, and plays to the end.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -72,13 +74,19 @@ fn stop_digit(screen: &str) -> Option<char> {
 /// Play the keyboard's seat until the post-game screen: stop as soon as
 /// the harbor holds a card, else take the first move. Returns the moves.
 fn play_to_the_end(tmux: &Tmux) -> usize {
+    play(tmux, usize::MAX)
+}
+
+/// Play the keyboard's seat as [`play_to_the_end`] does, for at most
+/// `limit` moves.
+fn play(tmux: &Tmux, limit: usize) -> usize {
     let start = Instant::now();
     let mut moves = 0;
     loop {
         let screen = wait(tmux, "move or result", |s| {
             s.contains("Your move") || s.contains("Ranking")
         });
-        if screen.contains("Ranking") {
+        if screen.contains("Ranking") || moves == limit {
             return moves;
         }
         assert!(
@@ -518,4 +526,74 @@ fn joining_and_watching_from_the_start_menu() {
 fn tmux_pick(tmux: &Tmux, digit: &str, what: &str) {
     tmux.keys(&[digit]);
     wait(tmux, what, |s| s.contains("rt1_"));
+}
+
+#[test]
+fn a_killed_host_resumes_in_the_terminal_ui_and_finishes() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let ticket_file = dir.path().join("ticket.txt");
+    let host_dir = dir.path().join("host");
+    let mut args: Vec<String> = [
+        "host",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--stall-timeout-ms",
+        "120000",
+        "--ticket-file",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(ticket_file.display().to_string());
+    args.extend(loopback(&host_dir, "ann"));
+    let first = Tmux::new("netkill");
+    std::fs::create_dir_all(dir.path().join("first")).unwrap_or_else(|e| panic!("{e}"));
+    start(&first, &dir.path().join("first"), &[], &args);
+    let ticket = read_ticket(&ticket_file, STEP);
+    let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 7, &[]);
+    let moves = play(&first, 3);
+    assert_eq!(moves, 3, "the game ended within three moves");
+
+    // SIGKILL the program in the pane (the shell around it stays to write
+    // its status), bot and all.
+    let shell = first.pane("#{pane_pid}");
+    let killed = Command::new("pkill")
+        .args(["-KILL", "-P", shell.trim()])
+        .status()
+        .unwrap_or_else(|e| panic!("pkill: {e}"));
+    assert!(killed.success(), "nothing to kill under pane {shell}");
+    let status = first.exit_status(&dir.path().join("first/status"), STEP);
+    assert_eq!(status.as_deref(), Some("137"), "killed by SIGKILL");
+
+    let mut resume_args = vec!["resume".to_owned()];
+    resume_args.extend(loopback(&host_dir, "ann"));
+    let again = Tmux::new("netresume");
+    std::fs::create_dir_all(dir.path().join("again")).unwrap_or_else(|e| panic!("{e}"));
+    start(&again, &dir.path().join("again"), &[], &resume_args);
+    let screen = wait(&again, "the table again", |s| s.contains("Harbor:"));
+    assert!(screen.contains("ann"), "{screen}");
+    let moves = play_to_the_end(&again);
+    println!("played {moves} more moves after the restart");
+    let screen = wait(&again, "post-game screen", |s| {
+        s.contains("Victory points over the turns")
+    });
+    for expected in ["Game over", "#1", "bob", "bot 1", "Transcript saved to"] {
+        assert!(
+            screen.contains(expected),
+            "post-game screen lacks {expected:?}:\n{screen}"
+        );
+    }
+    assert!(
+        joiner.wait(STEP).success(),
+        "the joiner failed: {:?}",
+        joiner.output()
+    );
+    wait_for_transcripts(dir.path(), 3);
+    check_transcripts(&transcripts_under(dir.path()), 3);
+    assert_eq!(quit(&again, &dir.path().join("again")), "0", "exit status");
 }
