@@ -562,11 +562,18 @@ fn a_killed_host_resumes_in_the_terminal_ui_and_finishes() {
     // SIGKILL the program in the pane (the shell around it stays to write
     // its status), bot and all.
     let shell = first.pane("#{pane_pid}");
-    let killed = Command::new("pkill")
-        .args(["-KILL", "-P", shell.trim()])
+    let program = children_of(shell.trim());
+    assert_eq!(
+        program.len(),
+        1,
+        "one program under pane {shell}: {program:?}"
+    );
+    // The shell's own `kill`: no procps needed.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -KILL {}", program[0])])
         .status()
-        .unwrap_or_else(|e| panic!("pkill: {e}"));
-    assert!(killed.success(), "nothing to kill under pane {shell}");
+        .unwrap_or_else(|e| panic!("kill: {e}"));
+    assert!(killed.success(), "could not kill {}", program[0]);
     let status = first.exit_status(&dir.path().join("first/status"), STEP);
     assert_eq!(status.as_deref(), Some("137"), "killed by SIGKILL");
 
@@ -596,4 +603,22 @@ fn a_killed_host_resumes_in_the_terminal_ui_and_finishes() {
     wait_for_transcripts(dir.path(), 3);
     check_transcripts(&transcripts_under(dir.path()), 3);
     assert_eq!(quit(&again, &dir.path().join("again")), "0", "exit status");
+}
+
+/// The processes whose parent is `pid`, from `/proc`.
+fn children_of(pid: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // pid (comm) state ppid ...; comm may hold spaces and parentheses.
+            let after = &stat[stat.rfind(')')? + 1..];
+            let ppid = after.split_whitespace().nth(1)?;
+            (ppid == pid).then_some(name)
+        })
+        .collect()
 }
