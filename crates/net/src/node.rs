@@ -475,12 +475,7 @@ impl<G: crate::NetGame> Node<G> {
                 lobby: j.ticket.lobby,
             };
             let host = j.host;
-            let id = self
-                .swarm
-                .behaviour_mut()
-                .lobby
-                .send_request(&host, request);
-            self.asks.insert(id, Ask::Leave);
+            self.ask(host, request, Ask::Leave);
             self.leaving = Some(Instant::now() + LEAVE_GRACE);
             return;
         }
@@ -1208,9 +1203,9 @@ impl<G: crate::NetGame> Node<G> {
                     result: play.result.clone(),
                     dropped_events: 0,
                 };
-                (snap, play.seat_peers.clone())
+                (snap, Some(play.seat_peers.clone()))
             }
-            Stage::Idle => (Snapshot::default(), Vec::new()),
+            Stage::Idle => (Snapshot::default(), None),
             // The host knows who sat down: the lobby screen shows their
             // names and whether each is still connected.
             Stage::Host(host) => (
@@ -1220,37 +1215,39 @@ impl<G: crate::NetGame> Node<G> {
                     lobby_seat: Some(0),
                     ..Snapshot::default()
                 },
-                host.members.iter().map(|m| m.peer).collect(),
+                Some(host.members.iter().map(|m| m.peer).collect()),
             ),
-            // A joiner or spectator knows the seats from the host's last
-            // `Welcome`. It is connected to the host alone; the others are
-            // seated at the host, which frees the seats of silent ones, so
-            // they count as connected.
-            Stage::Join(_) | Stage::Watch(_) => {
-                let (host, seated, mine) = match &self.stage {
-                    Stage::Join(j) => (j.host, &j.seated, Some(j.seat.key)),
-                    Stage::Watch(w) => (w.host, &w.seated, None),
-                    _ => return,
-                };
-                let host_online = self.swarm.is_connected(&host);
-                let snap = Snapshot {
-                    phase: Phase::Lobby,
-                    names: seated.iter().map(|s| s.name.clone()).collect(),
-                    lobby_seat: mine.and_then(|k| seated.iter().position(|s| s.key == k)),
-                    online: (0..seated.len()).map(|i| i > 0 || host_online).collect(),
-                    dropped_events: self.dropped,
-                    ..Snapshot::default()
-                };
-                self.snapshot.send_replace(Arc::new(snap));
-                return;
-            }
+            Stage::Join(j) => (self.guest_lobby(&j.seated, Some(j.seat.key), j.host), None),
+            Stage::Watch(w) => (self.guest_lobby(&w.seated, None, w.host), None),
         };
-        snap.online = connected
-            .iter()
-            .map(|p| *p == self.me || self.swarm.is_connected(p))
-            .collect();
+        if let Some(connected) = connected {
+            snap.online = connected
+                .iter()
+                .map(|p| *p == self.me || self.swarm.is_connected(p))
+                .collect();
+        }
         snap.dropped_events = self.dropped;
         self.snapshot.send_replace(Arc::new(snap));
+    }
+
+    /// A joiner's or spectator's lobby: the seats as the host last listed
+    /// them. It is connected to the host alone; the others are seated at the
+    /// host, which frees the seats of silent ones, so they count as
+    /// connected.
+    fn guest_lobby(
+        &self,
+        seated: &[LobbySeat],
+        mine: Option<roundtable_table::PublicKey>,
+        host: PeerId,
+    ) -> Snapshot<G> {
+        let host_online = self.swarm.is_connected(&host);
+        Snapshot {
+            phase: Phase::Lobby,
+            names: seated.iter().map(|s| s.name.clone()).collect(),
+            lobby_seat: mine.and_then(|k| seated.iter().position(|s| s.key == k)),
+            online: (0..seated.len()).map(|i| i > 0 || host_online).collect(),
+            ..Snapshot::default()
+        }
     }
 
     /// Whether the node has done its work: a finished (or failed) game whose
@@ -1814,12 +1811,18 @@ impl<G: crate::NetGame> Node<G> {
             addrs: self.our_addrs().iter().map(Multiaddr::to_vec).collect(),
         };
         let host = j.host;
+        self.ask(host, request, Ask::Join);
+    }
+
+    /// Send a lobby request, remembering what it asked so that its answer
+    /// (or failure) can be told apart.
+    fn ask(&mut self, peer: PeerId, request: LobbyRequest, ask: Ask) {
         let id = self
             .swarm
             .behaviour_mut()
             .lobby
-            .send_request(&host, request);
-        self.asks.insert(id, Ask::Join);
+            .send_request(&peer, request);
+        self.asks.insert(id, ask);
     }
 
     fn send_watch(&mut self) {
@@ -1831,12 +1834,7 @@ impl<G: crate::NetGame> Node<G> {
             lobby: w.ticket.lobby,
         };
         let host = w.host;
-        let id = self
-            .swarm
-            .behaviour_mut()
-            .lobby
-            .send_request(&host, request);
-        self.asks.insert(id, Ask::Watch);
+        self.ask(host, request, Ask::Watch);
     }
 
     fn lobby_retry(&mut self) -> Result<(), NetError> {
@@ -1880,14 +1878,11 @@ impl<G: crate::NetGame> Node<G> {
                     if self.asks.values().any(|a| *a == Ask::Propose(peer)) {
                         continue;
                     }
-                    let id = self.swarm.behaviour_mut().lobby.send_request(
-                        &peer,
-                        LobbyRequest::Propose {
-                            lobby,
-                            proposal: proposal.clone(),
-                        },
-                    );
-                    self.asks.insert(id, Ask::Propose(peer));
+                    let request = LobbyRequest::Propose {
+                        lobby,
+                        proposal: proposal.clone(),
+                    };
+                    self.ask(peer, request, Ask::Propose(peer));
                 }
             }
             Stage::Play(play) => {
@@ -1900,12 +1895,7 @@ impl<G: crate::NetGame> Node<G> {
                     if self.asks.values().any(|a| *a == Ask::Start(peer)) {
                         continue;
                     }
-                    let id = self
-                        .swarm
-                        .behaviour_mut()
-                        .lobby
-                        .send_request(&peer, request);
-                    self.asks.insert(id, Ask::Start(peer));
+                    self.ask(peer, request, Ask::Start(peer));
                 }
             }
             Stage::Idle => {}
