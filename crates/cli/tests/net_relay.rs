@@ -45,23 +45,7 @@ fn last_peer_id(addr: &str) -> String {
 #[test]
 fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
     let dir = tempfile::tempdir().unwrap();
-    let relay = Peer::start(
-        "relay",
-        &[
-            "relay".to_string(),
-            "--listen".into(),
-            "/ip4/127.0.0.1/tcp/0".into(),
-            "--data-dir".into(),
-            dir.path().join("relay").display().to_string(),
-        ],
-    );
-    let relay_addr = relay
-        .wait_line(Duration::from_secs(20), |l| {
-            l.starts_with("relay listening on ")
-        })
-        .expect("the relay listens")
-        .trim_start_matches("relay listening on ")
-        .to_owned();
+    let (_relay, relay_addr) = start_relay(&dir.path().join("relay"));
     let relay_id = last_peer_id(&relay_addr);
 
     let ticket_file = dir.path().join("ticket.txt");

@@ -34,7 +34,9 @@ mod common;
 mod net_support;
 
 use common::tmux::Tmux;
-use net_support::{BIN, Peer, check_transcripts, host, join, read_ticket, transcripts_under};
+use net_support::{
+    BIN, check_transcripts, host, join, read_ticket, start_relay, transcripts_under,
+};
 
 /// Long enough for a loaded 2-core machine; a passing run takes far less.
 const STEP: Duration = Duration::from_secs(60);
@@ -121,11 +123,25 @@ fn quit(tmux: &Tmux, dir: &Path) -> String {
 
 /// Wait until `n` transcripts exist under `root` (a bot in the host's
 /// process writes its own as it finishes, a moment after the screen shows
-/// the result).
-fn wait_for_transcripts(root: &Path, n: usize) {
+/// the result); they must be byte-identical and pass the audit.
+fn same_audited_transcripts(root: &Path, n: usize) {
     let deadline = Instant::now() + STEP;
     while transcripts_under(root).len() < n && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(100));
+    }
+    check_transcripts(&transcripts_under(root), n);
+}
+
+/// Wait for the post-game screen (its chart) and check it shows every one
+/// of `expected`.
+fn post_game(tmux: &Tmux, who: &str, expected: &[&str]) {
+    let (ended, screen) = tmux.wait_for(GAME, |s| s.contains("Victory points over the turns"));
+    assert!(ended, "the {who} never saw the end:\n{screen}");
+    for e in expected {
+        assert!(
+            screen.contains(e),
+            "the {who}'s post-game screen lacks {e:?}:\n{screen}"
+        );
     }
 }
 
@@ -221,30 +237,25 @@ fn a_networked_game_through_the_terminal_ui() {
     }
     let moves = play_to_the_end(&tmux);
     println!("played {moves} moves through the keyboard");
-    let screen = wait(&tmux, "post-game screen", |s| {
-        s.contains("Victory points over the turns")
-    });
-    for expected in [
-        "Game over",
-        "Ranking (VP, then coins)",
-        "#1",
-        "bob",
-        "bot 1",
-        "Transcript saved to",
-    ] {
-        assert!(
-            screen.contains(expected),
-            "post-game screen lacks {expected:?}:\n{screen}"
-        );
-    }
+    post_game(
+        &tmux,
+        "player",
+        &[
+            "Game over",
+            "Ranking (VP, then coins)",
+            "#1",
+            "bob",
+            "bot 1",
+            "Transcript saved to",
+        ],
+    );
     assert!(
         joiner.wait(STEP).success(),
         "the joiner failed: {:?}",
         joiner.output()
     );
     assert!(joiner.output().iter().any(|l| l == "game over"));
-    wait_for_transcripts(dir.path(), 3);
-    check_transcripts(&transcripts_under(dir.path()), 3);
+    same_audited_transcripts(dir.path(), 3);
     assert_eq!(quit(&tmux, dir.path()), "0", "exit status");
 }
 
@@ -293,17 +304,12 @@ fn hosting_from_the_start_menu_with_bots() {
     }
     let moves = play_to_the_end(&tmux);
     println!("played {moves} moves through the keyboard");
-    let screen = wait(&tmux, "post-game screen", |s| {
-        s.contains("Victory points over the turns")
-    });
-    for expected in ["Game over", "#1", "bot 1", "bot 2", "Enter start menu"] {
-        assert!(
-            screen.contains(expected),
-            "post-game screen lacks {expected:?}:\n{screen}"
-        );
-    }
-    wait_for_transcripts(dir.path(), 3);
-    check_transcripts(&transcripts_under(dir.path()), 3);
+    post_game(
+        &tmux,
+        "player",
+        &["Game over", "#1", "bot 1", "bot 2", "Enter start menu"],
+    );
+    same_audited_transcripts(dir.path(), 3);
     // Back to the start menu, where the next game can begin; then quit.
     tmux.keys(&["Enter"]);
     wait(&tmux, "start menu again", |s| s.contains("Host a table"));
@@ -318,7 +324,7 @@ fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     // The host would keep a silent joiner's seat for ten minutes: the seat
     // can come back within the test only because the joiner says it leaves.
-    let (mut host, ticket) = host(
+    let (host, ticket) = host(
         &dir.path().join("hosting"),
         3,
         0,
@@ -367,8 +373,6 @@ fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
         "the host kept bob's seat: {:?}",
         host.output()
     );
-    let _ = host.child.kill();
-    let _ = host.child.wait();
 }
 
 #[test]
@@ -377,22 +381,7 @@ fn the_start_menu_hosts_behind_a_relay() {
         return;
     }
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let relay = Peer::start(
-        "relay",
-        &[
-            "relay".to_owned(),
-            "--listen".into(),
-            "/ip4/127.0.0.1/tcp/0".into(),
-            "--data-dir".into(),
-            dir.path().join("relay").display().to_string(),
-        ],
-    );
-    let relay_addr = relay
-        .wait_line(STEP, |l| l.starts_with("relay listening on "))
-        .expect("the relay listens")
-        .trim_start_matches("relay listening on ")
-        .to_owned();
-    let mut relay = relay;
+    let (_relay, relay_addr) = start_relay(&dir.path().join("relay"));
 
     let tmux = Tmux::new("netrelay");
     let env = [
@@ -424,7 +413,7 @@ fn the_start_menu_hosts_behind_a_relay() {
 
     // A joiner that may dial anything reaches the host through the relay:
     // the host listens nowhere else.
-    let mut joiner = join(&dir.path().join("joiner"), "bob", &ticket, 9, &["-v"]);
+    let joiner = join(&dir.path().join("joiner"), "bob", &ticket, 9, &["-v"]);
     wait(&tmux, "the game", |s| s.contains("Harbor:"));
     let relayed = joiner.wait_line(STEP, |l| {
         l.starts_with("note: connection to ")
@@ -436,10 +425,6 @@ fn the_start_menu_hosts_behind_a_relay() {
         "the joiner never went through the relay:\n{}",
         joiner.output().join("\n")
     );
-    let _ = joiner.child.kill();
-    let _ = joiner.child.wait();
-    let _ = relay.child.kill();
-    let _ = relay.child.wait();
 }
 
 #[test]
@@ -492,14 +477,7 @@ fn joining_and_watching_from_the_start_menu() {
     let moves = play_to_the_end(&player);
     println!("played {moves} moves through the keyboard");
     for (tmux, who) in [(&player, "player"), (&watcher, "spectator")] {
-        let (ended, screen) = tmux.wait_for(GAME, |s| s.contains("Victory points over the turns"));
-        assert!(ended, "the {who} never saw the end:\n{screen}");
-        for expected in ["Game over", "#1", "cat", "host", "bot 1"] {
-            assert!(
-                screen.contains(expected),
-                "the {who}'s post-game screen lacks {expected:?}:\n{screen}"
-            );
-        }
+        post_game(tmux, who, &["Game over", "#1", "cat", "host", "bot 1"]);
     }
     assert!(
         host.wait(STEP).success(),
@@ -508,8 +486,7 @@ fn joining_and_watching_from_the_start_menu() {
     );
     // The host, its bot, the player and the spectator hold the same
     // transcript, and it audits.
-    wait_for_transcripts(dir.path(), 4);
-    check_transcripts(&transcripts_under(dir.path()), 4);
+    same_audited_transcripts(dir.path(), 4);
     assert_eq!(
         quit(&player, &dir.path().join("cat")),
         "0",
@@ -586,22 +563,17 @@ fn a_killed_host_resumes_in_the_terminal_ui_and_finishes() {
     assert!(screen.contains("ann"), "{screen}");
     let moves = play_to_the_end(&again);
     println!("played {moves} more moves after the restart");
-    let screen = wait(&again, "post-game screen", |s| {
-        s.contains("Victory points over the turns")
-    });
-    for expected in ["Game over", "#1", "bob", "bot 1", "Transcript saved to"] {
-        assert!(
-            screen.contains(expected),
-            "post-game screen lacks {expected:?}:\n{screen}"
-        );
-    }
+    post_game(
+        &again,
+        "player",
+        &["Game over", "#1", "bob", "bot 1", "Transcript saved to"],
+    );
     assert!(
         joiner.wait(STEP).success(),
         "the joiner failed: {:?}",
         joiner.output()
     );
-    wait_for_transcripts(dir.path(), 3);
-    check_transcripts(&transcripts_under(dir.path()), 3);
+    same_audited_transcripts(dir.path(), 3);
     assert_eq!(quit(&again, &dir.path().join("again")), "0", "exit status");
 }
 

@@ -184,6 +184,29 @@ pub fn host(dir: &Path, seats: u8, bots: u8, seed: u64, extra: &[&str]) -> (Peer
     (peer, ticket)
 }
 
+/// Start `roundtable relay` on 127.0.0.1 with its key in `dir`; the peer
+/// and the multiaddr (with `/p2p/<id>`) it listens on.
+pub fn start_relay(dir: &Path) -> (Peer, String) {
+    let relay = Peer::start(
+        "relay",
+        &[
+            "relay".to_owned(),
+            "--listen".into(),
+            "/ip4/127.0.0.1/tcp/0".into(),
+            "--data-dir".into(),
+            dir.display().to_string(),
+        ],
+    );
+    let addr = relay
+        .wait_line(Duration::from_secs(20), |l| {
+            l.starts_with("relay listening on ")
+        })
+        .expect("the relay listens")
+        .trim_start_matches("relay listening on ")
+        .to_owned();
+    (relay, addr)
+}
+
 /// Start a joiner.
 pub fn join(dir: &Path, name: &str, ticket: &str, seed: u64, extra: &[&str]) -> Peer {
     let mut args: Vec<String> = vec!["join".into(), ticket.into()];
