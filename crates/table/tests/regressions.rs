@@ -152,13 +152,7 @@ fn play_alone(t: &mut Table<PortRoyal>, now: &mut u64) -> Vec<Signed> {
             return sent;
         }
         if t.game().next() == Next::Decision(me) && !t.is_forfeited(me) {
-            let legal = t.game().legal_actions_vec(me);
-            let pick = legal
-                .iter()
-                .copied()
-                .find(|a| a.to_string() == "stop")
-                .unwrap_or(legal[0]);
-            t.submit(*now, pick).unwrap();
+            t.submit(*now, short_game_move(t, me)).unwrap();
         } else {
             *now = t
                 .poll_timeout()
@@ -540,12 +534,7 @@ fn an_action_instead_of_the_seed_opening_is_proven() {
             let Next::Decision(x) = t[1].game().next() else {
                 panic!("nothing on the wire, and no decision to make");
             };
-            let legal = t[x.index()].game().legal_actions_vec(x);
-            let pick = legal
-                .iter()
-                .copied()
-                .find(|a| a.to_string() == "stop")
-                .unwrap_or(legal[0]);
+            let pick = short_game_move(&t[x.index()], x);
             t[x.index()].submit(now, pick).unwrap();
             continue;
         }
@@ -565,4 +554,15 @@ fn an_action_instead_of_the_seed_opening_is_proven() {
     );
     assert_eq!(v.seat(), cheat_seat.0);
     v.check_signatures(t[1].genesis()).unwrap();
+}
+
+/// The seat's move that keeps the game short: stop when it may, else its
+/// first legal action.
+fn short_game_move(t: &Table<PortRoyal>, seat: Seat) -> roundtable_port_royal::Action {
+    let legal = t.game().legal_actions_vec(seat);
+    legal
+        .iter()
+        .copied()
+        .find(|a| a.to_string() == "stop")
+        .unwrap_or(legal[0])
 }

@@ -98,14 +98,7 @@ fn run(
                 && t.game().next() == Next::Decision(seat)
                 && !t.is_forfeited(seat)
             {
-                let legal = t.game().legal_actions_vec(seat);
-                // Prefer stopping early so games stay short.
-                let a = legal
-                    .iter()
-                    .copied()
-                    .find(|a| a.to_string() == "stop")
-                    .unwrap_or(legal[0]);
-                t.submit(*now, a).unwrap();
+                t.submit(*now, short_game_move(t, seat)).unwrap();
                 moved = true;
             }
         }
@@ -260,13 +253,7 @@ fn the_turn_clock_runs_from_each_position_for_the_stall_timeout() {
                     let (waited, ends) = t[0].turn_clock().expect("a clock at a decision");
                     assert_eq!(waited, [x]);
                     assert_eq!(ends, now + TIMEOUT);
-                    let legal = t[x.index()].game().legal_actions_vec(x);
-                    // Stopping early keeps the game short.
-                    let pick = legal
-                        .iter()
-                        .copied()
-                        .find(|a| a.to_string() == "stop")
-                        .unwrap_or(legal[0]);
+                    let pick = short_game_move(&t[x.index()], x);
                     now += 10;
                     t[x.index()].submit(now, pick).unwrap();
                     continue;
@@ -282,4 +269,15 @@ fn the_turn_clock_runs_from_each_position_for_the_stall_timeout() {
         }
     }
     assert_eq!(t[0].turn_clock(), None, "no clock after the end");
+}
+
+/// The seat's move that keeps the game short: stop when it may, else its
+/// first legal action.
+fn short_game_move(t: &Table<PortRoyal>, seat: Seat) -> roundtable_port_royal::Action {
+    let legal = t.game().legal_actions_vec(seat);
+    legal
+        .iter()
+        .copied()
+        .find(|a| a.to_string() == "stop")
+        .unwrap_or(legal[0])
 }
