@@ -516,8 +516,7 @@ fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
     let ends = session.node_ends();
     let outcome = roundtable_tui::run(session);
     // Quitting shuts the nodes down (the session's drop).
-    crate::net_session::let_nodes_stop(&rt, ends, crate::net_session::STOP_GRACE);
-    rt.shutdown_timeout(Duration::from_millis(200));
+    crate::net_session::shut_down(rt, ends);
     outcome?;
     Ok(ExitCode::SUCCESS)
 }

@@ -34,22 +34,23 @@ impl NodeEnd {
     }
 }
 
-/// Let nodes that were told to stop finish what they say on the way out (a
-/// joiner tells the host it leaves) before their runtime goes: dropping a
-/// runtime cancels its tasks mid-sentence. At most `limit`.
-pub(crate) fn let_nodes_stop(rt: &tokio::runtime::Runtime, ends: Vec<NodeEnd>, limit: Duration) {
+/// How long a program that quits waits for its nodes to stop.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// Shut a runtime down once the nodes that were told to stop have finished
+/// what they say on the way out (a joiner tells the host it leaves), for at
+/// most [`STOP_GRACE`]: dropping a runtime cancels its tasks mid-sentence.
+pub(crate) fn shut_down(rt: tokio::runtime::Runtime, ends: Vec<NodeEnd>) {
     rt.block_on(async {
         let all = async {
             for end in ends {
                 end.stopped().await;
             }
         };
-        let _ = tokio::time::timeout(limit, all).await;
+        let _ = tokio::time::timeout(STOP_GRACE, all).await;
     });
+    rt.shutdown_timeout(Duration::from_millis(200));
 }
-
-/// How long a program that quits waits for its nodes to stop.
-pub(crate) const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// One seat's (or a spectator's) table over the network, for the TUI.
 pub(crate) struct NetSession {
@@ -500,8 +501,7 @@ impl Drop for NetLauncher {
         // Sessions shut their nodes down as they drop; give the nodes a
         // moment to say goodbye to their peers, no more.
         if let Some(rt) = self.rt.take() {
-            let_nodes_stop(&rt, std::mem::take(&mut self.ends), STOP_GRACE);
-            rt.shutdown_timeout(Duration::from_millis(200));
+            shut_down(rt, std::mem::take(&mut self.ends));
         }
     }
 }
