@@ -1,6 +1,7 @@
 //! What a simulated game is made of: the faults, the peers' roles, the
 //! timing.
 
+use roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH;
 use roundtable_port_royal::Options;
 
 use super::Cheat;
@@ -140,6 +141,9 @@ pub struct SimConfig {
     pub fsync: bool,
     /// Seat Port Royal heuristic bots at odd seats (random bots elsewhere).
     pub smart_bots: bool,
+    /// The length of every seat's hash chain: short ones make the seats
+    /// continue their chains many times in one game (SPEC 2.4).
+    pub chain_length: u64,
 }
 
 impl SimConfig {
@@ -157,6 +161,7 @@ impl SimConfig {
             time_limit_ms: 3_600_000,
             fsync: false,
             smart_bots: true,
+            chain_length: PORT_ROYAL_CHAIN_LENGTH,
         }
     }
 
@@ -165,9 +170,18 @@ impl SimConfig {
     pub fn random(seed: u64) -> SimConfig {
         let mut rng = Rng::new(seed ^ 0x5eed_f417);
         let seats = 2 + rng.below(4) as u8;
+        let faults = Faults::random(&mut rng);
+        let smart_bots = rng.chance(0.5);
+        // A quarter of the games outlive their chains many times over.
+        let chain_length = if rng.chance(0.25) {
+            1 + rng.below(64)
+        } else {
+            PORT_ROYAL_CHAIN_LENGTH
+        };
         SimConfig {
-            faults: Faults::random(&mut rng),
-            smart_bots: rng.chance(0.5),
+            faults,
+            smart_bots,
+            chain_length,
             ..SimConfig::calm(seed, seats)
         }
     }

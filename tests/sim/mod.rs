@@ -183,7 +183,13 @@ pub fn run(cfg: SimConfig) -> Outcome {
 impl Sim {
     fn new(cfg: SimConfig) -> Sim {
         let mut rng = Rng::new(cfg.seed);
-        let players = Players::new(cfg.seats, cfg.seed, &cfg.options, b"game");
+        let players = Players::new(
+            cfg.seats,
+            cfg.seed,
+            &cfg.options,
+            b"game",
+            cfg.chain_length,
+        );
         let genesis = &players.genesis;
         let mut genesis_frames = vec![Frame::Proposal(genesis.proposal.clone())];
         genesis_frames.extend(genesis.acceptances.iter().cloned().map(Frame::Acceptance));
@@ -326,6 +332,7 @@ impl Sim {
                             self.cfg.seed,
                             &self.cfg.options,
                             b"another game",
+                            self.cfg.chain_length,
                         ));
                     }
                     self.queue.push(1_000, Event::Attack);
@@ -694,8 +701,8 @@ impl Sim {
                     // Gossip the proof's envelopes, as the network layer
                     // will: a peer that got only one side of an
                     // equivocation learns it from whoever saw both.
-                    for signed in proof_envelopes(&v) {
-                        self.broadcast(i, &signed);
+                    for signed in v.envelopes() {
+                        self.broadcast(i, signed);
                     }
                     self.peers[i].violations_seen.push(*v);
                 }
@@ -960,20 +967,6 @@ impl Sim {
             cheat_envelopes: self.cheat_envelopes,
             stuck,
         }
-    }
-}
-
-/// The envelopes a proof holds.
-fn proof_envelopes(v: &Violation) -> Vec<Signed> {
-    match v {
-        Violation::Equivocation { first, second } => vec![first.clone(), second.clone()],
-        Violation::BrokenSequence { previous, next } => vec![previous.clone(), next.clone()],
-        Violation::IllegalAction { envelope, .. }
-        | Violation::WrongPosition { envelope, .. }
-        | Violation::StateMismatch { envelope, .. }
-        | Violation::BadReveal { envelope, .. }
-        | Violation::UnexpectedBody { envelope, .. }
-        | Violation::BadSeedOpening { envelope } => vec![envelope.clone()],
     }
 }
 

@@ -1,6 +1,6 @@
 //! Players, keys, chains and the genesis of a simulated game.
 
-use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::{Genesis, Identity, Local, Proposal, SeatInfo};
 use sha2::{Digest, Sha256};
@@ -30,14 +30,18 @@ impl Players {
     /// tells apart games of the same players (it goes into the proposal's
     /// nonce only, so two labels give two game ids for the same keys: what a
     /// replay from another game needs).
-    pub fn new(seats: u8, seed: u64, options: &Options, label: &[u8]) -> Players {
+    pub fn new(
+        seats: u8,
+        seed: u64,
+        options: &Options,
+        label: &[u8],
+        chain_length: u64,
+    ) -> Players {
         let mut players: Vec<(Identity, ChainSecret)> = (0..seats)
             .map(|i| {
                 let id = Identity::from_secret(derive(seed, b"", "key", i));
-                // A fixed, valid length always builds.
-                let chain =
-                    ChainSecret::new(derive(seed, label, "chain", i), PORT_ROYAL_CHAIN_LENGTH)
-                        .expect("a valid chain length");
+                let chain = ChainSecret::new(derive(seed, label, "chain", i), chain_length)
+                    .expect("a valid chain length");
                 (id, chain)
             })
             .collect();

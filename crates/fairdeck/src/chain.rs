@@ -15,6 +15,10 @@ use crate::FairdeckError;
 /// Domain string hashed before the seed to make link 0.
 pub const CHAIN_DOMAIN: &[u8] = b"roundtable/chain/v1";
 
+/// Domain string hashed before a seat's genesis seed and an event number to
+/// make the seed of the chain that continues its chains from that event.
+pub const CONTINUATION_SEED_DOMAIN: &[u8] = b"roundtable/chain-continuation/v1";
+
 /// The longest chain this implementation builds or verifies.
 ///
 /// A peer can name any length in its genesis or continuation; refusing more
@@ -46,6 +50,22 @@ pub fn chain_start(seed: &[u8; 32]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(CHAIN_DOMAIN);
     h.update(seed);
+    h.finalize().into()
+}
+
+/// The seed of a seat's chain that answers events from `first_event` on:
+/// `SHA256(CONTINUATION_SEED_DOMAIN || genesis_seed || first_event u64 LE)`.
+///
+/// Deriving it, instead of drawing a fresh one, is what lets one opening of
+/// the genesis seed after the game prove every chain the seat committed to,
+/// and it fixes every later chain at genesis: a seat cannot pick its next
+/// chain after seeing anything of the game. It stays as secret as the
+/// genesis seed it comes from.
+pub fn continuation_seed(genesis_seed: &[u8; 32], first_event: u64) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(CONTINUATION_SEED_DOMAIN);
+    h.update(genesis_seed);
+    h.update(first_event.to_le_bytes());
     h.finalize().into()
 }
 
@@ -194,6 +214,17 @@ impl ChainSecret {
         Ok(walk(start, j - slot * self.interval))
     }
 
+    /// The chain that continues the chains grown from `genesis_seed` from
+    /// event `first_event` on, `length` links long (its seed is
+    /// [`continuation_seed`]).
+    pub fn continued(
+        genesis_seed: &[u8; 32],
+        first_event: u64,
+        length: u64,
+    ) -> Result<Self, FairdeckError> {
+        Self::new(continuation_seed(genesis_seed, first_event), length)
+    }
+
     /// The continuation message announcing this chain as the one that answers
     /// events `first_event ..= first_event + L - 1`.
     pub fn continuation(&self, first_event: u64) -> ChainContinuation {
@@ -274,6 +305,31 @@ pub struct ChainContinuation {
     pub length: u64,
     /// The new chain's tip.
     pub commitment: [u8; 32],
+}
+
+impl ChainContinuation {
+    /// The last event the announced chain answers (`first_event + length - 1`),
+    /// or `None` when that does not fit in a `u64`.
+    pub fn last_event(&self) -> Option<u64> {
+        self.first_event.checked_add(self.length.checked_sub(1)?)
+    }
+
+    /// Check, without any state, that `reveal` is this chain's link for
+    /// `event`: hashing it `event - first_event + 1` times gives the
+    /// commitment. Costs one hash per link; callers bound the distance.
+    pub fn check_link(&self, event: u64, reveal: &[u8; 32]) -> Result<(), FairdeckError> {
+        let last = self.last_event().unwrap_or(u64::MAX);
+        if event < self.first_event || event > last {
+            return Err(FairdeckError::WrongEvent {
+                expected: self.first_event,
+                got: event,
+            });
+        }
+        if walk(*reveal, event - self.first_event + 1) != self.commitment {
+            return Err(FairdeckError::WrongLink { event: Some(event) });
+        }
+        Ok(())
+    }
 }
 
 /// What peers keep about one seat's chain: checks each reveal as it arrives.

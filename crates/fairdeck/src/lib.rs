@@ -11,7 +11,9 @@
 //!    which anyone checks with one hash ([`verify_reveal`], [`ChainTracker`]).
 //!    After the game the seeds are published and whole chains checked
 //!    ([`verify_opened_chain`]). A game that outlives its chain continues with
-//!    a fresh signed commitment ([`ChainContinuation`]).
+//!    a signed commitment to the next chain ([`ChainContinuation`]), whose
+//!    seed derives from the genesis seed ([`continuation_seed`]), so the one
+//!    opening after the game proves every chain.
 //! 2. **Beacons** ([`beacon`], [`EventReveals`]): the hash of the game id, the
 //!    event number and every seat's reveal; a forfeited seat is left out and
 //!    named in the domain string.
@@ -50,9 +52,9 @@ mod secret;
 
 pub use beacon::{BEACON_DOMAIN, EventReveals, FORFEIT_BEACON_PREFIX, beacon, beacon_domain};
 pub use chain::{
-    CHAIN_DOMAIN, ChainContinuation, ChainSecret, ChainTracker, DEFAULT_CHECKPOINT_INTERVAL,
-    MAX_CHAIN_LENGTH, PORT_ROYAL_CHAIN_LENGTH, chain_commitment, chain_start, next_link,
-    verify_opened_chain, verify_reveal,
+    CHAIN_DOMAIN, CONTINUATION_SEED_DOMAIN, ChainContinuation, ChainSecret, ChainTracker,
+    DEFAULT_CHECKPOINT_INTERVAL, MAX_CHAIN_LENGTH, PORT_ROYAL_CHAIN_LENGTH, chain_commitment,
+    chain_start, continuation_seed, next_link, verify_opened_chain, verify_reveal,
 };
 pub use error::FairdeckError;
 pub use sampler::{Chance, ChanceValue, Sampler, answer};

@@ -70,6 +70,21 @@ pub enum Body {
         /// The 32-byte seed.
         seed: [u8; 32],
     },
+    /// The author's next hash chain, announced before its current one runs
+    /// out: it answers events `first_event ..= first_event + length - 1`.
+    /// Its seed derives from the genesis seed
+    /// (`roundtable_fairdeck::continuation_seed`), so the seed opening after
+    /// the game proves it too. Not a game input: taken in as soon as it is
+    /// next in the author's sequence.
+    ChainContinuation {
+        /// The first event the new chain answers: the last event of the
+        /// author's chains so far, plus one.
+        first_event: u64,
+        /// The new chain's length (1 to 2^20).
+        length: u64,
+        /// The new chain's tip.
+        commitment: [u8; 32],
+    },
 }
 
 impl Body {
@@ -83,6 +98,7 @@ impl Body {
             Body::StallClaim { .. } => "stall claim",
             Body::Resign => "resignation",
             Body::SeedOpening { .. } => "seed opening",
+            Body::ChainContinuation { .. } => "chain continuation",
         }
     }
 }

@@ -73,6 +73,15 @@ pub enum Violation {
         /// The envelope.
         envelope: Signed,
     },
+    /// A chain continuation that does not start right after the seat's
+    /// chains so far, names an invalid length, or is a second one for the
+    /// chain in use (protocol/SPEC.md 2.4).
+    BadContinuation {
+        /// The envelope.
+        envelope: Signed,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl Violation {
@@ -88,7 +97,23 @@ impl Violation {
             | Violation::StateMismatch { envelope, .. }
             | Violation::BadReveal { envelope, .. }
             | Violation::UnexpectedBody { envelope, .. }
-            | Violation::BadSeedOpening { envelope } => envelope.seat(),
+            | Violation::BadSeedOpening { envelope }
+            | Violation::BadContinuation { envelope, .. } => envelope.seat(),
+        }
+    }
+
+    /// The signed envelopes that make up the proof.
+    pub fn envelopes(&self) -> Vec<&Signed> {
+        match self {
+            Violation::Equivocation { first, second } => vec![first, second],
+            Violation::BrokenSequence { previous, next } => vec![previous, next],
+            Violation::IllegalAction { envelope, .. }
+            | Violation::WrongPosition { envelope, .. }
+            | Violation::StateMismatch { envelope, .. }
+            | Violation::BadReveal { envelope, .. }
+            | Violation::UnexpectedBody { envelope, .. }
+            | Violation::BadSeedOpening { envelope }
+            | Violation::BadContinuation { envelope, .. } => vec![envelope],
         }
     }
 
@@ -103,6 +128,7 @@ impl Violation {
             Violation::BadReveal { .. } => "bad-reveal",
             Violation::UnexpectedBody { .. } => "unexpected-body",
             Violation::BadSeedOpening { .. } => "bad-seed-opening",
+            Violation::BadContinuation { .. } => "bad-continuation",
         }
     }
 
@@ -118,16 +144,7 @@ impl Violation {
             .get(usize::from(seat))
             .ok_or(TableError::UnknownSeat(seat))?
             .key;
-        let envelopes: Vec<&Signed> = match self {
-            Violation::Equivocation { first, second } => vec![first, second],
-            Violation::BrokenSequence { previous, next } => vec![previous, next],
-            Violation::IllegalAction { envelope, .. }
-            | Violation::WrongPosition { envelope, .. }
-            | Violation::StateMismatch { envelope, .. }
-            | Violation::BadReveal { envelope, .. }
-            | Violation::UnexpectedBody { envelope, .. }
-            | Violation::BadSeedOpening { envelope } => vec![envelope],
-        };
+        let envelopes = self.envelopes();
         for e in &envelopes {
             if e.envelope.game_id != game_id {
                 return Err(TableError::WrongGame);
@@ -169,7 +186,9 @@ impl std::fmt::Display for Violation {
                     envelope.envelope.position
                 )
             }
-            Violation::BadReveal { reason, .. } => write!(f, " ({reason})"),
+            Violation::BadReveal { reason, .. } | Violation::BadContinuation { reason, .. } => {
+                write!(f, " ({reason})")
+            }
             Violation::UnexpectedBody { envelope, expected } => {
                 write!(
                     f,

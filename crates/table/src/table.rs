@@ -3,7 +3,10 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use roundtable_engine::{ChanceOutcome, Game, GameResult, Next, RuleError, Seat};
-use roundtable_fairdeck::{ChainSecret, ChainTracker, beacon, chain_commitment};
+use roundtable_fairdeck::{
+    ChainContinuation, ChainSecret, ChainTracker, FairdeckError, MAX_CHAIN_LENGTH, beacon,
+    chain_commitment, continuation_seed,
+};
 
 use crate::envelope::{Body, Envelope, Reveal, Signed};
 use crate::genesis::Genesis;
@@ -146,6 +149,10 @@ struct SeatState {
     spare: BTreeMap<u64, Vec<Signed>>,
     /// Checks each reveal against the committed chain.
     chain: ChainTracker,
+    /// The seat's chain continuations taken in, with the sequence numbers
+    /// of their envelopes, oldest first. The tracker takes each one up when
+    /// the chain before it reaches its last event.
+    continuations: Vec<(u64, ChainContinuation)>,
     /// The position from which the seat is forfeited.
     forfeited: Option<u64>,
     /// The seed, once opened after the game.
@@ -163,6 +170,49 @@ impl SeatState {
 
     fn peek(&self) -> Option<&Signed> {
         self.buffer.get(&self.next_seq())
+    }
+
+    /// The last event the seat's chains known so far answer: the genesis
+    /// chain's, or the last continuation's.
+    fn chains_end(&self) -> u64 {
+        match self.continuations.last() {
+            Some((_, c)) => c.last_event().unwrap_or(u64::MAX),
+            None => self.chain.last_event(),
+        }
+    }
+
+    /// Accept the seat's link for `event`, switching to its next chain when
+    /// `event` is the last of the current one and a continuation was taken
+    /// in. On error nothing changes.
+    fn accept_link(&mut self, event: u64, link: &[u8; 32]) -> Result<(), FairdeckError> {
+        if event == self.chain.last_event()
+            && self.chain.continuation().is_none()
+            && let Some((_, next)) = self
+                .continuations
+                .iter()
+                .find(|(_, c)| Some(c.first_event) == event.checked_add(1))
+        {
+            self.chain.continue_with(*next)?;
+        }
+        self.chain.accept(event, link)
+    }
+
+    /// Check, without accepting it, that `link` is the seat's link for a
+    /// later `event`, on its current chain or on a continuation taken in.
+    fn check_link_ahead(&self, event: u64, link: &[u8; 32]) -> Result<(), FairdeckError> {
+        if event <= self.chain.last_event() {
+            return self.chain.check_ahead(event, link);
+        }
+        let covering = self.continuations.iter().find(|(_, c)| {
+            c.first_event <= event && c.last_event().is_some_and(|last| event <= last)
+        });
+        match covering {
+            Some((_, c)) => c.check_link(event, link),
+            None => Err(FairdeckError::WrongEvent {
+                expected: self.chain.next_event(),
+                got: event,
+            }),
+        }
     }
 
     /// Put a spare unsigned reveal for slot `seq` into the buffer, if there is one.
@@ -220,6 +270,8 @@ pub struct Table<G: Game> {
     opens: Vec<Option<(u64, G::Action)>>,
     /// The local seat's committed choice: the action, its encoding, the nonce.
     my_secret: Option<(G::Action, Vec<u8>, [u8; 32])>,
+    /// The local seat's chains after the genesis one, by first event.
+    local_chains: BTreeMap<u64, ChainSecret>,
 }
 
 impl<G: Game> Table<G> {
@@ -255,6 +307,7 @@ impl<G: Game> Table<G> {
                     spare: BTreeMap::new(),
                     chain: ChainTracker::new(s.chain_commitment, s.chain_length)
                         .map_err(|e| TableError::Fairdeck(e.to_string()))?,
+                    continuations: Vec::new(),
                     forfeited: None,
                     seed: None,
                 })
@@ -291,6 +344,7 @@ impl<G: Game> Table<G> {
             commits: vec![None; n],
             opens: (0..n).map(|_| None).collect(),
             my_secret: None,
+            local_chains: BTreeMap::new(),
         })
     }
 
@@ -591,9 +645,13 @@ impl<G: Game> Table<G> {
         if reveal.event - next_event >= limit {
             return Err(TableError::BufferFull(seat as u8));
         }
+        if reveal.event > state.chains_end() {
+            // For a chain whose continuation has not arrived yet: it cannot
+            // be checked, so it is not taken; catch-up brings it again.
+            return Ok(false);
+        }
         state
-            .chain
-            .check_ahead(reveal.event, &reveal.link)
+            .check_link_ahead(reveal.event, &reveal.link)
             .map_err(|e| TableError::BadLink(e.to_string()))?;
         match state.buffer.get(&seq) {
             Some(held) if !held.is_unsigned() => return Ok(false),
@@ -734,11 +792,112 @@ impl<G: Game> Table<G> {
         self.hashes.last().copied().unwrap_or_default()
     }
 
-    /// The local seat's reveal for chance event `event`.
+    /// The local seat's reveal for chance event `event`, from the genesis
+    /// chain or the continuation that answers it.
     fn local_reveal(&self, event: u64) -> Option<Reveal> {
         let local = self.local.as_ref()?;
-        let link = local.chain.reveal(event).ok()?;
+        let link = if event <= local.chain.length() {
+            local.chain.reveal(event).ok()?
+        } else {
+            let (first, chain) = self.local_chains.range(..=event).next_back()?;
+            chain.reveal(event - first + 1).ok()?
+        };
         Some(Reveal { event, link })
+    }
+
+    /// Announce the local seat's next chain once a quarter or less of its
+    /// chains is left (protocol/SPEC.md 2.4): long before the last reveal,
+    /// which must come after the continuation in the seat's sequence.
+    fn continue_local_chain(&mut self) {
+        let Some(local) = &self.local else { return };
+        let me = local.seat.index();
+        let state = &self.seats[me];
+        if state.forfeited.is_some()
+            || self.game.next() == Next::Over
+            || state.peek().is_some()
+            || state.chains_end() != state.chain.last_event()
+        {
+            // Gone, done, still replaying its own log, or announced already.
+            return;
+        }
+        let length = local.chain.length();
+        let left = state.chains_end().saturating_sub(state.chain.next_event()) + 1;
+        if left > (length / 4).max(1) {
+            return;
+        }
+        let Some(first_event) = state.chains_end().checked_add(1) else {
+            return;
+        };
+        let Ok(chain) = ChainSecret::continued(local.chain.seed(), first_event, length) else {
+            return;
+        };
+        let commitment = chain.commitment();
+        self.local_chains.insert(first_event, chain);
+        if let Some(signed) = self.author(Body::ChainContinuation {
+            first_event,
+            length,
+            commitment,
+        }) {
+            self.take_continuation(me, signed);
+        }
+    }
+
+    /// Take in `seat`'s continuation (already consumed into its log): it
+    /// must start right after the seat's chains so far, and be the first
+    /// for the chain in use. Fails with the proof otherwise.
+    fn take_continuation(&mut self, seat: usize, signed: Signed) {
+        let Body::ChainContinuation {
+            first_event,
+            length,
+            commitment,
+        } = signed.envelope.body
+        else {
+            return;
+        };
+        let state = &self.seats[seat];
+        let end = state.chains_end();
+        let refusal = if end != state.chain.last_event() {
+            Some(format!(
+                "a second continuation for the chain that ends at event {}",
+                state.chain.last_event()
+            ))
+        } else if Some(first_event) != end.checked_add(1) {
+            Some(format!(
+                "it starts at event {first_event}, but the seat's chain ends at event {end}"
+            ))
+        } else if length == 0 || length > MAX_CHAIN_LENGTH {
+            Some(format!(
+                "a chain of {length} links (1 to {MAX_CHAIN_LENGTH})"
+            ))
+        } else if first_event.checked_add(length - 1).is_none() {
+            Some("its events run past the largest event number".to_owned())
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.fail(Violation::BadContinuation {
+                envelope: signed,
+                reason,
+            });
+            return;
+        }
+        let continuation = ChainContinuation {
+            first_event,
+            length,
+            commitment,
+        };
+        self.seats[seat]
+            .continuations
+            .push((signed.seq(), continuation));
+        // After a restart the local seat meets its own continuation in its
+        // log: its chain is derived again, never drawn anew.
+        if let Some(local) = &self.local
+            && local.seat.index() == seat
+            && !self.local_chains.contains_key(&first_event)
+            && let Ok(chain) = ChainSecret::continued(local.chain.seed(), first_event, length)
+        {
+            self.local_chains.insert(first_event, chain);
+        }
     }
 
     // ----- the pump -------------------------------------------------------
@@ -749,10 +908,14 @@ impl<G: Game> Table<G> {
             if self.failed.is_some() {
                 return;
             }
-            self.consume_claims();
+            self.consume_side_envelopes();
+            if self.failed.is_some() {
+                return;
+            }
             if self.rewind_for_forfeit() {
                 continue;
             }
+            self.continue_local_chain();
             let progressed = match self.game.next() {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
@@ -799,8 +962,9 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// Take in stall claims that are next in their authors' sequences.
-    fn consume_claims(&mut self) {
+    /// Take in the envelopes that are not game inputs (stall claims and
+    /// chain continuations) that are next in their authors' sequences.
+    fn consume_side_envelopes(&mut self) {
         for seat in 0..self.seats.len() {
             // A forfeited seat's claims still count when it signed them
             // before the position at which it forfeited. In a two-seat game
@@ -811,9 +975,25 @@ impl<G: Game> Table<G> {
             // seats that forfeited each other there break the tie by seat
             // (see `rewind_for_forfeit`).
             let forfeited_at = self.seats[seat].forfeited;
-            while let Some(Body::StallClaim { accused, position }) =
-                self.seats[seat].peek().map(|s| s.envelope.body.clone())
-            {
+            while let Some(next) = self.seats[seat].peek() {
+                let (accused, position) = match next.envelope.body {
+                    Body::StallClaim { accused, position } => (accused, position),
+                    Body::ChainContinuation { .. } => {
+                        // A forfeited seat's later chains are never needed.
+                        if forfeited_at.is_some_and(|f| next.envelope.position > f) {
+                            break;
+                        }
+                        let Some(signed) = self.consume(seat) else {
+                            return;
+                        };
+                        self.take_continuation(seat, signed);
+                        if self.failed.is_some() {
+                            return;
+                        }
+                        continue;
+                    }
+                    _ => break,
+                };
                 if forfeited_at.is_some_and(|f| position > f) {
                     break;
                 }
@@ -1001,6 +1181,7 @@ impl<G: Game> Table<G> {
                 for e in state.log.drain(first as usize..) {
                     state.buffer.insert(e.seq(), e);
                 }
+                state.continuations.retain(|(seq, _)| *seq < first);
             }
         }
         // A finished table rewinds too: in a two-seat game cut in two, one
@@ -1050,7 +1231,7 @@ impl<G: Game> Table<G> {
                             _ => None,
                         });
                     if let Some(r) = carried {
-                        let _ = self.seats[seat.index()].chain.accept(r.event, &r.link);
+                        let _ = self.seats[seat.index()].accept_link(r.event, &r.link);
                         self.pending_reveals[seat.index()] = Some((*seq, r.link));
                     }
                 }
@@ -1072,7 +1253,7 @@ impl<G: Game> Table<G> {
                                 _ => None,
                             });
                         if let Some(link) = link {
-                            let _ = self.seats[seat].chain.accept(*event, &link);
+                            let _ = self.seats[seat].accept_link(*event, &link);
                         }
                     }
                     self.pending_reveals.iter_mut().for_each(|r| *r = None);
@@ -1362,8 +1543,7 @@ impl<G: Game> Table<G> {
             ))
         } else {
             self.seats[seat.index()]
-                .chain
-                .accept(event, &reveal.link)
+                .accept_link(event, &reveal.link)
                 .err()
                 .map(|e| e.to_string())
         };
@@ -1778,7 +1958,8 @@ impl<G: Game> Table<G> {
                 }
             };
             let info = &self.genesis.proposal.seats[i];
-            if chain_commitment(&seed, info.chain_length).ok() != Some(info.chain_commitment) {
+            let continued = self.seats[i].continuations.iter().map(|(_, c)| c);
+            if !seed_opens_every_chain(&seed, info, continued) {
                 self.fail(Violation::BadSeedOpening { envelope: signed });
                 return false;
             }
@@ -1870,6 +2051,20 @@ fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
     }
 }
 
+/// Whether `seed` opens the seat's genesis chain and, through the seeds
+/// derived from it, every continuation the seat announced (SPEC 2.4).
+fn seed_opens_every_chain<'a>(
+    seed: &[u8; 32],
+    genesis: &crate::SeatInfo,
+    mut continued: impl Iterator<Item = &'a ChainContinuation>,
+) -> bool {
+    chain_commitment(seed, genesis.chain_length).ok() == Some(genesis.chain_commitment)
+        && continued.all(|c| {
+            chain_commitment(&continuation_seed(seed, c.first_event), c.length).ok()
+                == Some(c.commitment)
+        })
+}
+
 /// The nonce of the local seat's secret choice `index`: derived from its
 /// chain seed, which stays secret until the game is over, so the nonce is
 /// unpredictable to others and the same after a restart.
@@ -1880,4 +2075,34 @@ fn secret_nonce(seed: &[u8; 32], index: u64) -> [u8; 32] {
     h.update(seed);
     h.update(index.to_le_bytes());
     h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PublicKey;
+
+    /// The seed opening proves the continuations only when their chains grow
+    /// from seeds derived from it: a seat that announced a chain of any
+    /// other seed is caught when it opens its genesis seed.
+    #[test]
+    fn a_seed_opens_only_the_chains_derived_from_it() {
+        let seed = [3; 32];
+        let genesis_chain = ChainSecret::new(seed, 8).unwrap();
+        let info = crate::SeatInfo {
+            key: PublicKey([0; 32]),
+            name: "p".into(),
+            chain_commitment: genesis_chain.commitment(),
+            chain_length: 8,
+        };
+        let derived = ChainSecret::continued(&seed, 9, 8).unwrap().continuation(9);
+        let next = ChainSecret::continued(&seed, 17, 4).unwrap().continuation(17);
+        assert!(seed_opens_every_chain(&seed, &info, [derived, next].iter()));
+        let drawn_anew = ChainSecret::new([4; 32], 4).unwrap().continuation(17);
+        assert!(!seed_opens_every_chain(&seed, &info, [derived, drawn_anew].iter()));
+        // Derived for another event than the one it starts at.
+        let misderived = ChainSecret::continued(&seed, 18, 4).unwrap().continuation(17);
+        assert!(!seed_opens_every_chain(&seed, &info, [derived, misderived].iter()));
+        assert!(!seed_opens_every_chain(&[5; 32], &info, std::iter::empty()));
+    }
 }

@@ -2,58 +2,18 @@
 //! here with the smallest table setup that shows it.
 
 use roundtable_engine::{Game, Next, Seat};
-use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::audit::audit;
 use roundtable_table::transcript::Frame;
-use roundtable_table::{
-    Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Signed, Table,
-};
+use roundtable_table::{Config, Identity, Output, Signed, Table};
 
-const TIMEOUT: u64 = 1_000;
+mod common;
 
+use common::{TIMEOUT, short_game_move, tables_with};
+
+/// Tables of `seats` seats for the base game, with full-length chains.
 fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
-    tables_with(seats, &Options::default())
-}
-
-fn tables_with(seats: u8, options: &Options) -> Vec<Table<PortRoyal>> {
-    let ids: Vec<Identity> = (0..seats)
-        .map(|i| Identity::from_secret([i + 1; 32]))
-        .collect();
-    let chains: Vec<ChainSecret> = (0..seats)
-        .map(|i| ChainSecret::new([i + 101; 32], 4096).unwrap())
-        .collect();
-    let infos = ids
-        .iter()
-        .zip(&chains)
-        .enumerate()
-        .map(|(i, (id, c))| SeatInfo {
-            key: id.public(),
-            name: format!("p{i}"),
-            chain_commitment: c.commitment(),
-            chain_length: c.length(),
-        })
-        .collect();
-    let proposal = Proposal::new::<PortRoyal>(options, infos, [9; 32]).unwrap();
-    let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
-    let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acc).unwrap();
-    let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
-    for (identity, chain) in ids.into_iter().zip(chains) {
-        let seat = proposal.seat_of(&identity.public()).unwrap();
-        locals[seat.index()] = Some(Local {
-            seat,
-            identity,
-            chain,
-        });
-    }
-    let config = Config {
-        stall_timeout_ms: TIMEOUT,
-        ..Config::default()
-    };
-    locals
-        .into_iter()
-        .map(|l| Table::new(genesis.clone(), l, config.clone()).unwrap())
-        .collect()
+    tables_with(seats, &Options::default(), 4096)
 }
 
 /// Deliver every broadcast among the peers in `alive` until none is left.
@@ -260,7 +220,7 @@ fn the_audit_takes_a_seat_with_more_envelopes_than_a_peer_buffers() {
         victory_points: 60,
         ..Options::default()
     };
-    let mut t = tables_with(2, &options);
+    let mut t = tables_with(2, &options, 4096);
     let mut now = 0;
     t[0].handle_timeout(now);
     t[1].handle_timeout(now);
@@ -554,15 +514,4 @@ fn an_action_instead_of_the_seed_opening_is_proven() {
     );
     assert_eq!(v.seat(), cheat_seat.0);
     v.check_signatures(t[1].genesis()).unwrap();
-}
-
-/// The seat's move that keeps the game short: stop when it may, else its
-/// first legal action.
-fn short_game_move(t: &Table<PortRoyal>, seat: Seat) -> roundtable_port_royal::Action {
-    let legal = t.game().legal_actions_vec(seat);
-    legal
-        .iter()
-        .copied()
-        .find(|a| a.to_string() == "stop")
-        .unwrap_or(legal[0])
 }

@@ -1,53 +1,17 @@
 //! Stall claims, forfeits and zombies, end to end between in-process tables.
 
 use roundtable_engine::{Game, Next, Seat};
-use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::audit::audit;
-use roundtable_table::{
-    Config, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table,
-};
+use roundtable_table::{Output, Record, Signed, Table};
 
-const TIMEOUT: u64 = 1_000;
+mod common;
 
+use common::{TIMEOUT, short_game_move, tables_with};
+
+/// Tables of `seats` seats for the base game, with full-length chains.
 fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
-    let ids: Vec<Identity> = (0..seats)
-        .map(|i| Identity::from_secret([i + 1; 32]))
-        .collect();
-    let chains: Vec<ChainSecret> = (0..seats)
-        .map(|i| ChainSecret::new([i + 101; 32], 4096).unwrap())
-        .collect();
-    let infos = ids
-        .iter()
-        .zip(&chains)
-        .enumerate()
-        .map(|(i, (id, c))| SeatInfo {
-            key: id.public(),
-            name: format!("p{i}"),
-            chain_commitment: c.commitment(),
-            chain_length: c.length(),
-        })
-        .collect();
-    let proposal = Proposal::new::<PortRoyal>(&Options::default(), infos, [9; 32]).unwrap();
-    let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
-    let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acc).unwrap();
-    let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
-    for (identity, chain) in ids.into_iter().zip(chains) {
-        let seat = proposal.seat_of(&identity.public()).unwrap();
-        locals[seat.index()] = Some(Local {
-            seat,
-            identity,
-            chain,
-        });
-    }
-    let config = Config {
-        stall_timeout_ms: TIMEOUT,
-        ..Config::default()
-    };
-    locals
-        .into_iter()
-        .map(|l| Table::new(genesis.clone(), l, config.clone()).unwrap())
-        .collect()
+    tables_with(seats, &Options::default(), 4096)
 }
 
 /// Run the tables: deliver every broadcast to the peers in `alive`, let the
@@ -269,15 +233,4 @@ fn the_turn_clock_runs_from_each_position_for_the_stall_timeout() {
         }
     }
     assert_eq!(t[0].turn_clock(), None, "no clock after the end");
-}
-
-/// The seat's move that keeps the game short: stop when it may, else its
-/// first legal action.
-fn short_game_move(t: &Table<PortRoyal>, seat: Seat) -> roundtable_port_royal::Action {
-    let legal = t.game().legal_actions_vec(seat);
-    legal
-        .iter()
-        .copied()
-        .find(|a| a.to_string() == "stop")
-        .unwrap_or(legal[0])
 }
