@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use roundtable_fairdeck::{
     ChainSecret, PORT_ROYAL_CHAIN_LENGTH, Sampler, beacon, beacon_domain, chain_start,
-    commit_secret, hex32, secret_preimage, verify_reveal,
+    commit_secret, continuation_seed, hex32, secret_preimage, verify_reveal,
 };
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -85,11 +85,35 @@ fn chain_vectors() -> Result<Value, Box<dyn std::error::Error>> {
             "valid": verify_reveal(&previous, &reveal).is_ok(),
         }));
     }
+    // Continuations: the chain from event `first_event` on grows from a
+    // seed derived from the genesis seed.
+    let mut continuations = Vec::new();
+    for (genesis_seed, first_event, length) in [
+        ([0u8; 32], 2, 1),
+        (counting(), 17, 16),
+        (
+            [0xff; 32],
+            PORT_ROYAL_CHAIN_LENGTH + 1,
+            PORT_ROYAL_CHAIN_LENGTH,
+        ),
+    ] {
+        let chain = ChainSecret::continued(&genesis_seed, first_event, length)?;
+        continuations.push(json!({
+            "genesis_seed": hx(&genesis_seed),
+            "first_event": first_event,
+            "length": length,
+            "seed": hx(&continuation_seed(&genesis_seed, first_event)),
+            "commitment": hx(&chain.commitment()),
+            "first_reveal": hx(&chain.reveal(1)?),
+        }));
+    }
     Ok(json!({
-        "description": "Hash chains: x_0 = SHA256(\"roundtable/chain/v1\" || seed), x_{j+1} = SHA256(x_j), commitment = x_L, reveal k = x_{L-k}. verify_reveal cases: valid iff SHA256(reveal) == previous.",
+        "description": "Hash chains: x_0 = SHA256(\"roundtable/chain/v1\" || seed), x_{j+1} = SHA256(x_j), commitment = x_L, reveal k = x_{L-k}. verify_reveal cases: valid iff SHA256(reveal) == previous. continuations: the chain answering events from first_event on has seed SHA256(\"roundtable/chain-continuation/v1\" || genesis_seed || first_event u64 LE); first_reveal answers event first_event.",
         "domain": "roundtable/chain/v1",
+        "continuation_domain": "roundtable/chain-continuation/v1",
         "cases": cases,
         "verify_reveal": checks,
+        "continuations": continuations,
     }))
 }
 

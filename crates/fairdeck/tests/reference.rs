@@ -235,6 +235,19 @@ fn reference_matches_chain_vectors() -> TestResult {
         let ok = sha(&[&h32(&check["reveal"])?]) == h32(&check["previous"])?;
         assert_eq!(Some(ok), check["valid"].as_bool());
     }
+    for case in arr(&file["continuations"])? {
+        let first_event = u(&case["first_event"])?;
+        let length = u(&case["length"])?;
+        let seed = sha(&[
+            b"roundtable/chain-continuation/v1",
+            &h32(&case["genesis_seed"])?,
+            &first_event.to_le_bytes(),
+        ]);
+        assert_eq!(seed, h32(&case["seed"])?);
+        let links = ref_chain(&seed, length);
+        assert_eq!(links[length as usize], h32(&case["commitment"])?);
+        assert_eq!(links[length as usize - 1], h32(&case["first_reveal"])?);
+    }
     Ok(())
 }
 

@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use roundtable_fairdeck::{
-    ChainSecret, FairdeckError, Sampler, beacon, beacon_domain, chain_start, commit_secret, hex32,
-    parse_hex32, secret_preimage, verify_opened_chain, verify_reveal, verify_secret,
+    ChainSecret, FairdeckError, Sampler, beacon, beacon_domain, chain_start, commit_secret,
+    continuation_seed, hex32, parse_hex32, secret_preimage, verify_opened_chain, verify_reveal,
+    verify_secret,
 };
 use serde_json::Value;
 
@@ -87,6 +88,24 @@ fn chain_vectors() -> TestResult {
             }
         }
         verify_opened_chain(&seed, length, &commitment, &prefix)?;
+    }
+    for case in file["continuations"].as_array().ok_or("continuations")? {
+        let genesis_seed = h32(&case["genesis_seed"])?;
+        let first_event = u(&case["first_event"])?;
+        let length = u(&case["length"])?;
+        assert_eq!(
+            continuation_seed(&genesis_seed, first_event),
+            h32(&case["seed"])?
+        );
+        let chain = ChainSecret::continued(&genesis_seed, first_event, length)?;
+        assert_eq!(chain.commitment(), h32(&case["commitment"])?);
+        assert_eq!(chain.reveal(1)?, h32(&case["first_reveal"])?);
+        // A tracker of the old chain hands over to it at its first event.
+        let continuation = chain.continuation(first_event);
+        assert_eq!(
+            continuation.check_link(first_event, &chain.reveal(1)?),
+            Ok(())
+        );
     }
     for check in file["verify_reveal"].as_array().ok_or("verify_reveal")? {
         let previous = h32(&check["previous"])?;

@@ -2096,13 +2096,25 @@ mod tests {
             chain_length: 8,
         };
         let derived = ChainSecret::continued(&seed, 9, 8).unwrap().continuation(9);
-        let next = ChainSecret::continued(&seed, 17, 4).unwrap().continuation(17);
+        let next = ChainSecret::continued(&seed, 17, 4)
+            .unwrap()
+            .continuation(17);
         assert!(seed_opens_every_chain(&seed, &info, [derived, next].iter()));
         let drawn_anew = ChainSecret::new([4; 32], 4).unwrap().continuation(17);
-        assert!(!seed_opens_every_chain(&seed, &info, [derived, drawn_anew].iter()));
+        assert!(!seed_opens_every_chain(
+            &seed,
+            &info,
+            [derived, drawn_anew].iter()
+        ));
         // Derived for another event than the one it starts at.
-        let misderived = ChainSecret::continued(&seed, 18, 4).unwrap().continuation(17);
-        assert!(!seed_opens_every_chain(&seed, &info, [derived, misderived].iter()));
+        let misderived = ChainSecret::continued(&seed, 18, 4)
+            .unwrap()
+            .continuation(17);
+        assert!(!seed_opens_every_chain(
+            &seed,
+            &info,
+            [derived, misderived].iter()
+        ));
         assert!(!seed_opens_every_chain(&[5; 32], &info, std::iter::empty()));
     }
 }

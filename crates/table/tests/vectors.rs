@@ -100,6 +100,28 @@ fn vectors() -> Value {
         },
     }
     .sign(key_of(1));
+    // Seat 2 (index 1) announces the chain that answers events 17 to 32:
+    // its seed derives from the genesis seed and the first event.
+    let continued = roundtable_fairdeck::ChainSecret::continued(
+        chains[player_at(1)].seed(),
+        17,
+        16,
+    )
+    .unwrap();
+    let third = Envelope {
+        game_id,
+        seat: 1,
+        seq: 2,
+        prev: second.hash(),
+        position: 1,
+        state_hash: Hash32(after_start.state_hash().0),
+        body: Body::ChainContinuation {
+            first_event: 17,
+            length: 16,
+            commitment: continued.commitment(),
+        },
+    }
+    .sign(key_of(1));
     let envelope_case = |s: &Signed| {
         let mut signing = b"roundtable/envelope/v1".to_vec();
         signing.extend_from_slice(&postcard::to_allocvec(&s.envelope).unwrap());
@@ -149,7 +171,7 @@ fn vectors() -> Value {
                 "encoded": hex(&postcard::to_allocvec(a).unwrap()),
             })).collect::<Vec<_>>(),
         },
-        "envelopes": [envelope_case(&first), envelope_case(&second)],
+        "envelopes": [envelope_case(&first), envelope_case(&second), envelope_case(&third)],
         "port_royal": {
             "actions": actions.iter().map(|a| json!({"action": a.to_string(), "encoded": hex(&postcard::to_allocvec(a).unwrap())})).collect::<Vec<_>>(),
             "state_hash_after_setup": hex(&game.state_hash().0),
