@@ -183,13 +183,7 @@ pub fn run(cfg: SimConfig) -> Outcome {
 impl Sim {
     fn new(cfg: SimConfig) -> Sim {
         let mut rng = Rng::new(cfg.seed);
-        let players = Players::new(
-            cfg.seats,
-            cfg.seed,
-            &cfg.options,
-            b"game",
-            cfg.chain_length,
-        );
+        let players = Players::new(cfg.seats, cfg.seed, &cfg.options, b"game", cfg.chain_length);
         let genesis = &players.genesis;
         let mut genesis_frames = vec![Frame::Proposal(genesis.proposal.clone())];
         genesis_frames.extend(genesis.acceptances.iter().cloned().map(Frame::Acceptance));
@@ -941,9 +935,12 @@ impl Sim {
                         t.records()
                             .iter()
                             .enumerate()
-                            .filter_map(|(i, r)| match r {
-                                Record::Forfeit { seat, .. } => Some((i as u64, *seat)),
-                                _ => None,
+                            .flat_map(|(i, r)| match r {
+                                Record::Forfeit { seat, .. } => vec![(i as u64, *seat)],
+                                Record::Abandon { stopped, .. } => {
+                                    stopped.iter().map(|s| (i as u64, *s)).collect()
+                                }
+                                _ => Vec::new(),
                             })
                             .collect()
                     })

@@ -281,6 +281,13 @@ impl Printer {
                     Record::Resign { seat, .. } => {
                         println!("{p}[{position}] {} resigns", self.name(*seat))
                     }
+                    Record::Abandon { stopped, .. } => {
+                        let stopped: Vec<String> = stopped.iter().map(|s| self.name(*s)).collect();
+                        println!(
+                            "{p}[{position}] the game is abandoned: {} stopped",
+                            stopped.join(", ")
+                        )
+                    }
                 }
                 for e in events {
                     println!("{p}    {e}");

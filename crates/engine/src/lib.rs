@@ -217,6 +217,33 @@ impl GameResult {
             .map(|s| s.seat)
             .collect()
     }
+
+    /// The same standings with `last` ranked below every other seat, all of
+    /// them sharing the last place; the others keep their order. This is the
+    /// result of a game abandoned when those seats stopped.
+    pub fn with_last(&self, last: &[Seat]) -> GameResult {
+        let others: Vec<&Standing> = self
+            .standings
+            .iter()
+            .filter(|s| !last.contains(&s.seat))
+            .collect();
+        let standings = self
+            .standings
+            .iter()
+            .map(|s| {
+                let rank = if last.contains(&s.seat) {
+                    others.len()
+                } else {
+                    others.iter().filter(|o| o.rank < s.rank).count()
+                };
+                Standing {
+                    rank: u8::try_from(rank).unwrap_or(u8::MAX),
+                    ..s.clone()
+                }
+            })
+            .collect();
+        GameResult { standings }
+    }
 }
 
 /// An error that names the rule an input broke.
@@ -346,8 +373,15 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
     /// What `observer` may know of the game now.
     fn view(&self, observer: Observer) -> Self::View;
 
+    /// The ranking by the game's own rules if the game ended now: at the end
+    /// it is the result, and a game abandoned on the way ends with it (its
+    /// stopped seats put last, [`GameResult::with_last`]).
+    fn standing(&self) -> GameResult;
+
     /// How the game ended, once it is over.
-    fn result(&self) -> Option<GameResult>;
+    fn result(&self) -> Option<GameResult> {
+        (self.next() == Next::Over).then(|| self.standing())
+    }
 
     /// Read an action from its text form (the inverse of `Display`).
     fn parse_action(text: &str) -> Result<Self::Action, ParseError>;

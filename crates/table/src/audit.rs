@@ -25,6 +25,9 @@ pub struct AuditReport {
     pub problems: Vec<String>,
     /// Seats that forfeited, and why.
     pub forfeited: Vec<(Seat, &'static str)>,
+    /// The seats that had stopped when the game was abandoned (SPEC 3.6):
+    /// they rank last in the result.
+    pub abandoned: Option<Vec<Seat>>,
     /// Game inputs replayed.
     pub inputs: u64,
     /// Whether the file is in canonical order (as every honest peer writes it
@@ -170,6 +173,7 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         violations,
         problems,
         forfeited,
+        abandoned: table.abandoned().map(<[Seat]>::to_vec),
         inputs: table.position(),
         canonical,
     })

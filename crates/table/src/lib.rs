@@ -42,7 +42,7 @@ pub use envelope::{Body, Envelope, Reveal, Signed};
 pub use genesis::{Acceptance, Genesis, Proposal, SeatInfo};
 pub use identity::{Identity, PublicKey, SignatureBytes};
 pub use proof::Violation;
-pub use table::{Config, Local, Output, Record, Table};
+pub use table::{CO_CLAIM_TIMEOUTS, Config, Local, Output, Record, Table};
 
 /// A game id: the hash of the genesis proposal.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

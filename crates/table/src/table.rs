@@ -15,6 +15,16 @@ use crate::proof::Violation;
 use crate::transcript::Frame;
 use crate::{GameId, Hash32, TableError, chance};
 
+/// How many stall timeouts after a position began a seat that has not
+/// joined the claims against a stalled seat there is claimed itself.
+///
+/// Not two: a seat that applied the stalled seat's late input went on, and
+/// it shows that (by an envelope written at a later position) only when it
+/// next signs, at the latest one timeout after it got there, itself at most
+/// one timeout after the position began. Three leave a whole timeout for
+/// that evidence to arrive before anyone counts the seat as stopped.
+pub const CO_CLAIM_TIMEOUTS: u64 = 3;
+
 /// Timing and bounds of a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -133,6 +143,45 @@ pub enum Record<G: Game> {
         /// Its envelope.
         seq: u64,
     },
+    /// The game is abandoned: the seats still in that claimed the others
+    /// stalled (every one of them, at this position) are all that is left
+    /// of it, and no single forfeit could let it go on. The stopped seats
+    /// forfeit together and rank last; the game ends with the standing of
+    /// the moment (protocol/SPEC.md 3.6).
+    Abandon {
+        /// The seats that stopped, in seat order.
+        stopped: Vec<Seat>,
+        /// The claims that prove it: (claimant, accused, the claimant's
+        /// envelope sequence number).
+        claims: Vec<(u8, u8, u64)>,
+    },
+}
+
+/// An abandonment the claims at one position prove (see
+/// [`Record::Abandon`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Abandonment {
+    /// The seats that claimed every stopped seat, in seat order.
+    claimants: Vec<u8>,
+    /// The stopped seats, in seat order.
+    stopped: Vec<Seat>,
+    /// (claimant, accused, the claimant's envelope sequence number).
+    claims: Vec<(u8, u8, u64)>,
+}
+
+impl Abandonment {
+    /// Whether this one stands before `other` when the claims prove both:
+    /// the claimants holding the lowest seat first, then more claimants.
+    fn precedes(&self, other: &Abandonment) -> bool {
+        let key = |a: &Abandonment| {
+            (
+                a.claimants.first().copied().unwrap_or(u8::MAX),
+                std::cmp::Reverse(a.claimants.len()),
+                a.claimants.clone(),
+            )
+        };
+        key(self) < key(other)
+    }
 }
 
 /// What the table knows of one seat.
@@ -397,6 +446,20 @@ impl<G: Game> Table<G> {
         self.finished
     }
 
+    /// The seats that stopped, when the game was abandoned (3.6).
+    pub fn abandoned(&self) -> Option<&[Seat]> {
+        self.records.iter().rev().find_map(|r| match r {
+            Record::Abandon { stopped, .. } => Some(stopped.as_slice()),
+            _ => None,
+        })
+    }
+
+    /// Whether no more game inputs are due: the game is over by its rules,
+    /// or abandoned. What is left is the seed openings.
+    fn over(&self) -> bool {
+        self.abandoned().is_some() || self.game.next() == Next::Over
+    }
+
     /// Per seat, the next sequence number this table expects: what a peer
     /// catching up compares with its own to find what the other lacks.
     pub fn heads(&self) -> Vec<u64> {
@@ -438,7 +501,43 @@ impl<G: Game> Table<G> {
             .waited_on()
             .into_iter()
             .any(|s| s != me && !self.my_claims.contains(&(s.0, position)));
-        claimable.then_some(since + self.config.stall_timeout_ms)
+        let timeout = self.config.stall_timeout_ms;
+        if claimable {
+            Some(since.saturating_add(timeout))
+        } else if !self.silent_co_claimants(me).is_empty() {
+            Some(since.saturating_add(timeout.saturating_mul(CO_CLAIM_TIMEOUTS)))
+        } else {
+            None
+        }
+    }
+
+    /// Seats still in whose claim the local seat's own claims here lack:
+    /// every other seat must claim a stalled seat for it to forfeit, so a
+    /// seat still silent [`CO_CLAIM_TIMEOUTS`] stall timeouts after the
+    /// position began is claimed too. That is how a game where several
+    /// seats stopped at once reaches an end (an abandonment, 3.6) instead of
+    /// hanging.
+    fn silent_co_claimants(&self, me: Seat) -> Vec<Seat> {
+        let position = self.position();
+        let mut silent = Vec::new();
+        for accused in self.waited_on() {
+            if accused == me || !self.my_claims.contains(&(accused.0, position)) {
+                continue;
+            }
+            for s in 0..self.seats.len() as u8 {
+                let seat = Seat(s);
+                if seat != me
+                    && seat != accused
+                    && self.seats[usize::from(s)].forfeited.is_none()
+                    && self.claim_in_run(s, accused.0).is_none()
+                    && !self.my_claims.contains(&(s, position))
+                    && !silent.contains(&seat)
+                {
+                    silent.push(seat);
+                }
+            }
+        }
+        silent
     }
 
     /// The turn clock: the seats the game waits on now for a decision, a
@@ -446,11 +545,14 @@ impl<G: Game> Table<G> {
     /// milliseconds) at which one still owing its input may be claimed
     /// stalled. None when the game is over or the table stopped.
     pub fn turn_clock(&self) -> Option<(Vec<Seat>, u64)> {
-        if self.failed.is_some() || self.finished || self.game.next() == Next::Over {
+        if self.failed.is_some() || self.finished || self.over() {
             return None;
         }
         let (_, since) = self.waiting?;
-        Some((self.waited_on(), since + self.config.stall_timeout_ms))
+        Some((
+            self.waited_on(),
+            since.saturating_add(self.config.stall_timeout_ms),
+        ))
     }
 
     // ----- inputs ---------------------------------------------------------
@@ -533,11 +635,16 @@ impl<G: Game> Table<G> {
         let me = self
             .local_seat()
             .filter(|&me| !self.is_forfeited(me) && !self.finished);
+        let timeout = self.config.stall_timeout_ms;
         if let (Some(me), Some((position, since))) = (me, self.waiting)
-            && now >= since + self.config.stall_timeout_ms
+            && now >= since.saturating_add(timeout)
             && position == self.position()
         {
-            for accused in self.waited_on() {
+            let mut accused: Vec<Seat> = self.waited_on();
+            if now >= since.saturating_add(timeout.saturating_mul(CO_CLAIM_TIMEOUTS)) {
+                accused.extend(self.silent_co_claimants(me));
+            }
+            for accused in accused {
                 if accused != me && !self.my_claims.contains(&(accused.0, position)) {
                     self.my_claims.insert((accused.0, position));
                     self.author(Body::StallClaim {
@@ -813,7 +920,7 @@ impl<G: Game> Table<G> {
         let me = local.seat.index();
         let state = &self.seats[me];
         if state.forfeited.is_some()
-            || self.game.next() == Next::Over
+            || self.over()
             || state.peek().is_some()
             || state.chains_end() != state.chain.last_event()
         {
@@ -916,6 +1023,14 @@ impl<G: Game> Table<G> {
                 continue;
             }
             self.continue_local_chain();
+            if self.abandoned().is_some() {
+                self.finish_abandoned();
+                break;
+            }
+            if let Some(abandonment) = self.abandonment() {
+                self.abandon(abandonment);
+                continue;
+            }
             let progressed = match self.game.next() {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
@@ -934,6 +1049,16 @@ impl<G: Game> Table<G> {
 
     /// Seats the game waits for at this position.
     fn waited_on(&self) -> Vec<Seat> {
+        if self.abandoned().is_some() {
+            return Vec::new();
+        }
+        if self.over() {
+            // Every seat still in owes its seed opening.
+            return (0..self.seats.len())
+                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
+                .map(|i| Seat(i as u8))
+                .collect();
+        }
         match self.game.next() {
             Next::Decision(s) => vec![s],
             Next::Chance(_) => (0..self.seats.len())
@@ -955,10 +1080,164 @@ impl<G: Game> Table<G> {
                     })
                     .collect()
             }
-            Next::Over => (0..self.seats.len())
-                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
-                .map(|i| Seat(i as u8))
-                .collect(),
+            Next::Over => Vec::new(),
+        }
+    }
+
+    /// The first position of the run of forfeits that ends at the current
+    /// position: claims signed anywhere in it count here (3.6).
+    fn forfeit_run_start(&self) -> u64 {
+        self.forfeit_run_before(self.position())
+    }
+
+    /// The first position of the run of forfeits that ends at `position`.
+    fn forfeit_run_before(&self, position: u64) -> u64 {
+        let mut first = position;
+        while first > 0
+            && matches!(
+                self.records.get(first as usize - 1),
+                Some(Record::Forfeit { .. } | Record::Resign { .. })
+            )
+        {
+            first -= 1;
+        }
+        first
+    }
+
+    /// The sequence number of `claimant`'s claim against `accused` signed in
+    /// the current run of forfeits, if there is one.
+    fn claim_in_run(&self, claimant: u8, accused: u8) -> Option<u64> {
+        self.claim_in_run_at(self.position(), claimant, accused)
+    }
+
+    /// The same for the run of forfeits that ends at `position`.
+    fn claim_in_run_at(&self, position: u64, claimant: u8, accused: u8) -> Option<u64> {
+        (self.forfeit_run_before(position)..=position)
+            .rev()
+            .find_map(|q| self.claims.get(&(accused, q))?.get(&claimant))
+            .map(|(seq, _)| *seq)
+    }
+
+    /// Whether `seat` has shown, by an envelope it signed at a later
+    /// position, that it went past `position`: such a seat has not stopped.
+    /// A seed opening does not count: one written after an abandonment of
+    /// its own at `position` shows only that its author stopped there too.
+    fn shown_past(&self, seat: u8, position: u64) -> bool {
+        let s = &self.seats[usize::from(seat)];
+        s.log
+            .iter()
+            .chain((s.next_seq()..).map_while(|q| s.buffer.get(&q)))
+            .any(|e| {
+                !e.is_unsigned()
+                    && e.envelope.position > position
+                    && !matches!(e.envelope.body, Body::SeedOpening { .. })
+            })
+    }
+
+    /// Whether the game is abandoned here (3.6). No single forfeit is
+    /// complete (one always comes first), and the seats still in split
+    /// into claimants and stopped seats: at least two stopped, none of them
+    /// seen past this position, and every claimant claimed every stopped
+    /// seat here. A seat claims another only when the game waited on it for
+    /// a stall timeout, or when it stayed silent for [`CO_CLAIM_TIMEOUTS`]
+    /// while the game waited on a seat it claimed, so what the claims
+    /// prove does not depend on which envelopes a peer has seen. Returns
+    /// the stopped seats and the claims that prove it.
+    fn abandonment(&self) -> Option<Abandonment> {
+        let waited = self.waited_on();
+        if waited.iter().any(|&s| self.claims_complete(s).is_some()) {
+            return None;
+        }
+        let in_game: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|&s| self.seats[usize::from(s)].forfeited.is_none())
+            .collect();
+        self.best_abandonment(self.position(), &in_game)
+    }
+
+    /// The abandonment the claims at `position` prove among `in_game`, if
+    /// any: of several (claims that cross, as after a network split), the
+    /// one whose claimants hold the lowest seat, then the one with the most
+    /// claimants. Every peer that holds the same claims picks the same.
+    fn best_abandonment(&self, position: u64, in_game: &[u8]) -> Option<Abandonment> {
+        // A table seats at most a handful: every split of them is tried.
+        let n = in_game.len().min(16);
+        let mut best: Option<Abandonment> = None;
+        for mask in 1..(1u32 << n) - 1 {
+            let (mut claimants, mut stopped) = (Vec::new(), Vec::new());
+            for (i, &seat) in in_game.iter().take(n).enumerate() {
+                if mask & (1 << i) != 0 {
+                    claimants.push(seat);
+                } else {
+                    stopped.push(seat);
+                }
+            }
+            if stopped.len() < 2 || stopped.iter().any(|&s| self.shown_past(s, position)) {
+                continue;
+            }
+            let mut claims = Vec::new();
+            for &c in &claimants {
+                for &a in &stopped {
+                    match self.claim_in_run_at(position, c, a) {
+                        Some(seq) => claims.push((c, a, seq)),
+                        None => break,
+                    }
+                }
+            }
+            if claims.len() != claimants.len() * stopped.len() {
+                continue;
+            }
+            let candidate = Abandonment {
+                claimants,
+                stopped: stopped.into_iter().map(Seat).collect(),
+                claims,
+            };
+            if best.as_ref().is_none_or(|b| candidate.precedes(b)) {
+                best = Some(candidate);
+            }
+        }
+        best
+    }
+
+    /// An abandoned game is finished at once, with the standing of the
+    /// moment and every seat that forfeited last. Nobody opens a seed: a
+    /// claim that arrives later can still overtake the abandonment (see
+    /// `rewind_for_forfeit`), and the game then goes on, which a seat whose
+    /// seed were public could not do.
+    fn finish_abandoned(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let gone: Vec<Seat> = (0..self.seats.len())
+            .filter(|&i| self.seats[i].forfeited.is_some())
+            .map(|i| Seat(i as u8))
+            .collect();
+        let result = self.game.standing().with_last(&gone);
+        self.outputs.push_back(Output::Finished(result));
+    }
+
+    /// Record the abandonment: the stopped seats forfeit together.
+    fn abandon(&mut self, abandonment: Abandonment) {
+        let Abandonment {
+            stopped, claims, ..
+        } = abandonment;
+        let position = self.position();
+        for seat in &stopped {
+            self.seats[seat.index()].forfeited = Some(position);
+            self.pending_reveals[seat.index()] = None;
+        }
+        self.record(
+            Record::Abandon {
+                stopped: stopped.clone(),
+                claims,
+            },
+            Vec::new(),
+        );
+        for seat in stopped {
+            self.outputs.push_back(Output::Forfeited {
+                seat,
+                reason: "stopped: the game is abandoned",
+            });
         }
     }
 
@@ -1039,17 +1318,7 @@ impl<G: Game> Table<G> {
     /// were recorded since: several seats that stalled at one chance event
     /// are claimed together, but each forfeit is its own record.
     fn claims_complete(&self, accused: Seat) -> Option<Vec<(u8, u64)>> {
-        let position = self.position();
-        let mut first = position;
-        while first > 0
-            && matches!(
-                self.records.get(first as usize - 1),
-                Some(Record::Forfeit { .. } | Record::Resign { .. })
-            )
-        {
-            first -= 1;
-        }
-        (first..=position)
+        (self.forfeit_run_start()..=self.position())
             .rev()
             .find_map(|q| self.claims_complete_at(accused.0, q))
     }
@@ -1116,7 +1385,40 @@ impl<G: Game> Table<G> {
                     && self.claims_complete_among(accused, p, true).is_some()
             })
         };
-        let Some(&(_, p)) = target.or_else(tie) else {
+        // An abandonment that claims arriving since have overtaken: a single
+        // forfeit at that position is now complete (counting the seats the
+        // abandonment stopped as still in), and a single forfeit always
+        // comes first. Every peer that hears the same claims ends the same.
+        let overtaken = || {
+            self.records.iter().enumerate().find_map(|(p, r)| {
+                let Record::Abandon { stopped, claims } = r else {
+                    return None;
+                };
+                let p = p as u64;
+                let in_game: Vec<u8> = (0..self.seats.len() as u8)
+                    .filter(|&s| self.seats[usize::from(s)].forfeited.is_none_or(|q| q >= p))
+                    .collect();
+                let single = in_game.iter().any(|&a| {
+                    (self.forfeit_run_before(p)..=p)
+                        .any(|q| self.claims_complete_among(a, q, true).is_some())
+                });
+                let applied = Abandonment {
+                    claimants: in_game
+                        .iter()
+                        .copied()
+                        .filter(|s| !stopped.contains(&Seat(*s)))
+                        .collect(),
+                    stopped: stopped.clone(),
+                    claims: claims.clone(),
+                };
+                let better = self
+                    .best_abandonment(p, &in_game)
+                    .is_some_and(|b| b.precedes(&applied));
+                (single || better).then_some(p)
+            })
+        };
+        let target = target.or_else(tie).map(|&(_, p)| p).or_else(overtaken);
+        let Some(p) = target else {
             return false;
         };
         self.rewind(p);
@@ -1159,6 +1461,11 @@ impl<G: Game> Table<G> {
                 }
                 Record::Forfeit { claims, .. } => {
                     for (seat, seq) in claims {
+                        note(usize::from(*seat), *seq);
+                    }
+                }
+                Record::Abandon { claims, .. } => {
+                    for (seat, _, seq) in claims {
                         note(usize::from(*seat), *seq);
                     }
                 }
@@ -1258,7 +1565,7 @@ impl<G: Game> Table<G> {
                     }
                     self.pending_reveals.iter_mut().for_each(|r| *r = None);
                 }
-                Record::Forfeit { .. } | Record::Resign { .. } => {}
+                Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => {}
             }
             events.clear();
         }
@@ -2020,6 +2327,11 @@ impl<G: Game> Table<G> {
                         write_up_to(&mut frames, usize::from(*claimant), *seq);
                     }
                 }
+                Record::Abandon { claims, .. } => {
+                    for (claimant, _, seq) in claims {
+                        write_up_to(&mut frames, usize::from(*claimant), *seq);
+                    }
+                }
                 Record::Zombie { .. } => {}
             }
         }
@@ -2047,7 +2359,7 @@ fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
         Record::Chance { reveals, .. } => reveals
             .get(usize::from(accused))
             .is_some_and(Option::is_some),
-        Record::Zombie { .. } | Record::Forfeit { .. } => false,
+        Record::Zombie { .. } | Record::Forfeit { .. } | Record::Abandon { .. } => false,
     }
 }
 

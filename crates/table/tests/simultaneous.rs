@@ -124,8 +124,8 @@ impl Game for Guess {
         self.scores.clone()
     }
 
-    fn result(&self) -> Option<GameResult> {
-        (self.round > 3).then(|| GameResult {
+    fn standing(&self) -> GameResult {
+        GameResult {
             standings: self
                 .scores
                 .iter()
@@ -137,7 +137,7 @@ impl Game for Guess {
                     tie_break: 0,
                 })
                 .collect(),
-        })
+        }
     }
 
     fn parse_action(text: &str) -> Result<Pick, ParseError> {

@@ -16,13 +16,36 @@ fn tables(seats: u8) -> Vec<Table<PortRoyal>> {
 
 /// Run the tables: deliver every broadcast to the peers in `alive`, let the
 /// seat to move pick its first legal action (except seats in `frozen`), and
-/// advance the clock when nothing else happens. Returns the broadcasts that
-/// peers outside `alive` sent.
+/// advance the clock when nothing else happens.
 fn run(
     tables: &mut [Table<PortRoyal>],
     alive: &[bool],
     frozen: &[bool],
     now: &mut u64,
+    until: impl Fn(&[Table<PortRoyal>]) -> bool,
+) {
+    let mut held = Vec::new();
+    run_linked(
+        tables,
+        alive,
+        |a, b| alive[a] && alive[b],
+        frozen,
+        now,
+        &mut held,
+        until,
+    );
+}
+
+/// [`run`] over a network where peer `a` reaches peer `b` only when
+/// `link(a, b)`: what cannot get through waits in `held` until a later run
+/// whose links let it (a partition that heals).
+fn run_linked(
+    tables: &mut [Table<PortRoyal>],
+    alive: &[bool],
+    link: impl Fn(usize, usize) -> bool,
+    frozen: &[bool],
+    now: &mut u64,
+    held: &mut Vec<(usize, usize, Signed)>,
     until: impl Fn(&[Table<PortRoyal>]) -> bool,
 ) {
     for (i, t) in tables.iter_mut().enumerate() {
@@ -31,28 +54,35 @@ fn run(
         }
     }
     for _ in 0..200_000 {
-        if until(tables) {
-            return;
-        }
-        let mut wire: Vec<(usize, Signed)> = Vec::new();
+        let mut wire: Vec<(usize, usize, Signed)> = std::mem::take(held);
         for (i, t) in tables.iter_mut().enumerate() {
             while let Some(o) = t.poll_output() {
                 match o {
-                    Output::Broadcast(s) if alive[i] => wire.push((i, s)),
+                    Output::Broadcast(s) if alive[i] => wire.extend(
+                        (0..alive.len())
+                            .filter(|&to| to != i)
+                            .map(|to| (i, to, s.clone())),
+                    ),
                     Output::Violation(v) => panic!("peer {i} saw a violation: {v}"),
                     _ => {}
                 }
             }
         }
-        if !wire.is_empty() {
-            for (from, s) in wire {
-                for (i, t) in tables.iter_mut().enumerate() {
-                    if i != from && alive[i] {
-                        t.handle_envelope(*now, s.clone()).unwrap();
-                    }
+        let (now_going, waiting): (Vec<_>, Vec<_>) = wire
+            .into_iter()
+            .partition(|(from, to, _)| link(*from, *to) && alive[*to]);
+        *held = waiting;
+        if !now_going.is_empty() {
+            for (_, to, s) in now_going {
+                if let Err(e) = tables[to].handle_envelope(*now, s) {
+                    panic!("peer {to}: {e}: {:?}", tables[to].violation());
                 }
             }
             continue;
+        }
+        // Judged only once everything that can get through has.
+        if until(tables) {
+            return;
         }
         let mut moved = false;
         for (i, t) in tables.iter_mut().enumerate() {
@@ -75,7 +105,17 @@ fn run(
             }
         }
     }
-    panic!("the tables did not reach the goal");
+    let states: Vec<_> = tables
+        .iter()
+        .map(|t| {
+            (
+                t.position(),
+                t.abandoned().map(<[Seat]>::to_vec),
+                t.is_finished(),
+            )
+        })
+        .collect();
+    panic!("the tables did not reach the goal: {states:?}");
 }
 
 #[test]
@@ -233,4 +273,74 @@ fn the_turn_clock_runs_from_each_position_for_the_stall_timeout() {
         }
     }
     assert_eq!(t[0].turn_clock(), None, "no clock after the end");
+}
+
+/// Two seats of three stop at once: neither can be forfeited alone (each
+/// forfeit needs the other's claim), so the survivor claims the silent one
+/// too and the game ends abandoned (SPEC 3.6), the two ranked last. This
+/// game used to hang for ever.
+#[test]
+fn a_survivor_ends_a_game_whose_other_seats_stopped_together() {
+    let mut t = tables(3);
+    let mut now = 0;
+    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| {
+        t[0].position() > 40
+    });
+    let alive = [true, false, false];
+    run(&mut t, &alive, &[false; 3], &mut now, |t| {
+        t[0].is_finished()
+    });
+    assert_eq!(t[0].abandoned(), Some(&[Seat(1), Seat(2)][..]));
+    let report = audit::<PortRoyal>(&t[0].transcript()).unwrap();
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.violations,
+        report.problems
+    );
+    assert_eq!(report.abandoned, Some(vec![Seat(1), Seat(2)]));
+    let result = report.result.unwrap();
+    let ranks: Vec<u8> = result.standings.iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, [0, 1, 1], "the stopped seats share the last place");
+}
+
+/// A survivor abandons the game after one seat stalled and another stayed
+/// silent; that other seat was only cut off, and had claimed the stalled
+/// one too. Once its claim arrives, the stalled seat's own forfeit is
+/// complete, and a single forfeit always comes before an abandonment: the
+/// survivor goes back, and both peers end with one transcript.
+#[test]
+fn a_late_claim_turns_an_abandonment_back_into_a_forfeit() {
+    let mut t = tables(3);
+    let mut now = 0;
+    let mut held = Vec::new();
+    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| {
+        t[0].position() > 20 && t[0].game().next() == Next::Decision(Seat(1))
+    });
+    // Seat 2 stalls at its decision; seats 1 and 3 cannot reach each other.
+    let cut = |a: usize, b: usize| !matches!((a, b), (0, 2) | (2, 0));
+    let frozen = [false, true, false];
+    run_linked(&mut t, &[true; 3], cut, &frozen, &mut now, &mut held, |t| {
+        t[0].abandoned().is_some()
+    });
+    assert_eq!(t[0].abandoned(), Some(&[Seat(1), Seat(2)][..]));
+    run_linked(
+        &mut t,
+        &[true; 3],
+        |_, _| true,
+        &frozen,
+        &mut now,
+        &mut held,
+        |t| t[0].is_finished() && t[2].is_finished(),
+    );
+    assert_eq!(t[0].abandoned(), None, "the abandonment was overtaken");
+    assert!(t[0].is_forfeited(Seat(1)));
+    assert_eq!(t[0].transcript(), t[2].transcript());
+    let report = audit::<PortRoyal>(&t[0].transcript()).unwrap();
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.violations,
+        report.problems
+    );
 }

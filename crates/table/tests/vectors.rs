@@ -102,12 +102,8 @@ fn vectors() -> Value {
     .sign(key_of(1));
     // Seat 2 (index 1) announces the chain that answers events 17 to 32:
     // its seed derives from the genesis seed and the first event.
-    let continued = roundtable_fairdeck::ChainSecret::continued(
-        chains[player_at(1)].seed(),
-        17,
-        16,
-    )
-    .unwrap();
+    let continued =
+        roundtable_fairdeck::ChainSecret::continued(chains[player_at(1)].seed(), 17, 16).unwrap();
     let third = Envelope {
         game_id,
         seat: 1,

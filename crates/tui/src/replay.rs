@@ -212,6 +212,15 @@ impl Replay {
                     inputs.push(format!("{} resigns", seat_name(&names, *seat)));
                     Ok(())
                 }
+                Record::Abandon { stopped, .. } => {
+                    let stopped: Vec<String> =
+                        stopped.iter().map(|s| seat_name(&names, *s)).collect();
+                    inputs.push(format!(
+                        "the game is abandoned: {} stopped, and only seats that claimed them were left",
+                        stopped.join(", ")
+                    ));
+                    Ok(())
+                }
             };
             // The table applied this very record to the same game, so a
             // refusal here is a bug, not a bad file; it is still reported
@@ -489,7 +498,7 @@ mod tests {
                     game.apply_action(*seat, action, &mut Vec::new())
                 }
                 Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut Vec::new()),
-                Record::Forfeit { .. } | Record::Resign { .. } => Ok(()),
+                Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
             }
             .unwrap_or_else(|e| panic!("{e}"));
             straight.push(game.state_hash());

@@ -1657,10 +1657,9 @@ impl Game for PortRoyal {
         View::of(self, observer)
     }
 
-    fn result(&self) -> Option<GameResult> {
-        if self.phase != Phase::Over {
-            return None;
-        }
+    /// Most victory points, then most coins (with "expedition required",
+    /// players with an expedition first); tied players share the place.
+    fn standing(&self) -> GameResult {
         let standings = self
             .seats_from(Seat(0))
             .map(|seat| {
@@ -1678,7 +1677,7 @@ impl Game for PortRoyal {
                 }
             })
             .collect();
-        Some(GameResult { standings })
+        GameResult { standings }
     }
 
     /// A forfeited seat takes nothing and risks nothing: it passes, stops as
