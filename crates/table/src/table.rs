@@ -913,8 +913,9 @@ impl<G: Game> Table<G> {
     }
 
     /// Announce the local seat's next chain once a quarter or less of its
-    /// chains is left (protocol/SPEC.md 2.4): long before the last reveal,
-    /// which must come after the continuation in the seat's sequence.
+    /// chains is left, at its next own decision (protocol/SPEC.md 2.4):
+    /// long before the last reveal, which must come after the continuation
+    /// in the seat's sequence.
     fn continue_local_chain(&mut self) {
         let Some(local) = &self.local else { return };
         let me = local.seat.index();
@@ -929,7 +930,13 @@ impl<G: Game> Table<G> {
         }
         let length = local.chain.length();
         let left = state.chains_end().saturating_sub(state.chain.next_event()) + 1;
-        if left > (length / 4).max(1) {
+        // At the seat's own decision, where the peers expect a signed action
+        // from it: a reveal someone wrapped into the continuation's slot is
+        // dropped there, while at a chance event it would fit the slot and
+        // push the seat's own envelopes out of its sequence. Only a chain on
+        // its very last link is continued wherever the seat is.
+        let at_own_decision = self.game.next() == Next::Decision(local.seat);
+        if left > (length / 4).max(1) || (!at_own_decision && left > 1) {
             return;
         }
         let Some(first_event) = state.chains_end().checked_add(1) else {
