@@ -5,6 +5,7 @@
 //! Each subcommand prints exactly one JSON object on stdout and exits 0.
 //! Malformed arguments print one line on stderr and exit 2.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -13,6 +14,9 @@ use serde_json::{Value, json};
 
 /// The most values `sample --count` prints.
 const MAX_SAMPLE_COUNT: u64 = 1_000_000;
+/// The most cards `draw --take` draws: checked before the draw reserves
+/// room for them, which for 2^32 - 1 would be 16 GiB.
+const MAX_DRAW_TAKE: u32 = 1_000_000;
 
 /// Arguments of `roundtable fairdeck`.
 #[derive(clap::Args, Debug)]
@@ -94,16 +98,13 @@ impl From<FairdeckError> for Malformed {
 
 /// Run `roundtable fairdeck`: print one JSON object and exit 0, or print one
 /// line on stderr and exit 2 when the arguments are malformed.
-pub(crate) fn run(args: &FairdeckArgs) -> ExitCode {
+pub(crate) fn run(args: &FairdeckArgs) -> crate::Outcome {
     match output(&args.command) {
         Ok(value) => {
-            println!("{value}");
-            ExitCode::SUCCESS
+            writeln!(crate::output::stdout(), "{value}")?;
+            Ok(ExitCode::SUCCESS)
         }
-        Err(Malformed(message)) => {
-            eprintln!("roundtable fairdeck: {}", message.replace('\n', " "));
-            ExitCode::from(2)
-        }
+        Err(Malformed(message)) => Err(crate::Failure::with_code(2, anyhow::anyhow!(message))),
     }
 }
 
@@ -189,6 +190,11 @@ fn output(command: &FairdeckCommand) -> Result<Value, Malformed> {
                     .collect::<Result<Vec<u32>, _>>()?
             };
             let take = number::<u32>("--take", take)?;
+            if take > MAX_DRAW_TAKE {
+                return Err(Malformed(format!(
+                    "--take: at most {MAX_DRAW_TAKE}, got {take}"
+                )));
+            }
             let indices = fd::Sampler::new(&beacon)
                 .draw(&counts, take)
                 .map_err(|e| field("--take", e))?;
