@@ -198,17 +198,6 @@ fn one_line(error: &anyhow::Error) -> String {
     line
 }
 
-/// Check that a game of `G` can be set up at `seats` seats with `options`,
-/// by the rules every peer applies to a proposal, before anything starts:
-/// a lobby that opened with terms no proposal can carry would never start.
-pub(crate) fn check_terms<G: roundtable_engine::Game>(
-    seats: u8,
-    options: &G::Options,
-) -> Result<()> {
-    roundtable_table::genesis::check_terms::<G>(seats, options)?;
-    Ok(())
-}
-
 /// Read `key=value` options into a game's options; values are TOML literals
 /// (`true`, `12`) or else plain strings. A value of the wrong kind or an
 /// unknown key is named in the user's words, not the deserializer's.

@@ -432,7 +432,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     // Every term is checked before the lobby opens: a lobby whose terms no
     // proposal can carry fills its seats and then never starts.
     let options: Options = crate::parse_options(&args.options)?;
-    crate::check_terms::<PortRoyal>(args.seats, &options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     if args.bots >= args.seats {
         bail!("{} bots leave no seat for the host", args.bots);
     }

@@ -46,7 +46,7 @@ pub(crate) fn run(args: &PlayArgs) -> crate::Outcome {
 
 fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
-    crate::check_terms::<PortRoyal>(args.seats, &options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
     let players = (0..args.seats)
         .map(|i| {

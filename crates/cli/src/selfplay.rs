@@ -42,7 +42,7 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
         bail!("unknown game {:?} (known: {})", args.game, PortRoyal::NAME);
     }
     let options = crate::parse_options(&args.options)?;
-    crate::check_terms::<PortRoyal>(args.seats, &options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     let players = (0..args.seats)
         .map(|i| {
             let bot = RandomBot::new(args.seed.wrapping_mul(31).wrapping_add(u64::from(i)));
