@@ -67,7 +67,7 @@ enum FairdeckCommand {
         /// The exclusive upper bound N (1 to 2^64 - 1).
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         below: String,
-        /// How many values C (default 1).
+        /// How many values C (default 1, at most 1000000).
         #[arg(long, value_name = "C", allow_hyphen_values = true)]
         count: Option<String>,
     },
@@ -80,7 +80,8 @@ enum FairdeckCommand {
         /// The copies of each catalog entry, comma-separated (e.g. 3,0,2,5).
         #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
         counts: String,
-        /// How many to draw, at most the sum of the counts.
+        /// How many to draw, at most the sum of the counts (and at most
+        /// 1000000).
         #[arg(long, value_name = "K", allow_hyphen_values = true)]
         take: String,
     },
