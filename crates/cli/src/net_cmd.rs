@@ -97,8 +97,8 @@ impl NetArgs {
         config
     }
 
-    /// The terminal UI draws on standard output; without a terminal there
-    /// say so in one line, before any node starts.
+    /// The terminal UI draws on standard output: without a terminal, say
+    /// so in one line before any node starts.
     fn need_terminal(&self) -> Result<()> {
         if !std::io::stdout().is_terminal() {
             bail!(
