@@ -11,6 +11,7 @@ use roundtable_engine::Game;
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
+use roundtable_table::{Signed, Violation};
 use serde_json::{Value, json};
 
 /// Options of `roundtable audit`.
@@ -63,13 +64,17 @@ fn audit_file(path: &Path) -> FileVerdict {
     }
 }
 
+/// One file's report as the JSON object `protocol/SPEC.md` 3.9 specifies.
+/// Seats count from 1, as everywhere people read them.
 fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
+    // A file name need not be UTF-8; JSON text must be.
+    let file = path.to_string_lossy();
     match verdict {
-        FileVerdict::Unreadable(e) => json!({"file": path, "verdict": "unreadable", "error": e}),
+        FileVerdict::Unreadable(e) => json!({"file": file, "verdict": "unreadable", "error": e}),
         FileVerdict::Valid(r) | FileVerdict::Invalid(r) => {
             let valid = matches!(verdict, FileVerdict::Valid(_));
             json!({
-                "file": path,
+                "file": file,
                 "verdict": if valid { "valid" } else { "invalid" },
                 "game_id": r.game_id.to_string(),
                 "inputs": r.inputs,
@@ -87,7 +92,7 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
                     "seat": u32::from(v.seat()) + 1,
                     "kind": v.kind(),
                     "description": v.to_string(),
-                    "proof": serde_json::to_value(v).unwrap_or(Value::Null),
+                    "proof": proof_json(v),
                 })).collect::<Vec<_>>(),
                 "problems": r.problems,
             })
@@ -95,46 +100,98 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
     }
 }
 
-fn report_text(path: &Path, verdict: &FileVerdict) {
+/// A violation's proof: the envelopes that prove it, each in its wire
+/// encoding (SPEC 3.4) as hex, in the order of SPEC 3.7's table, and what
+/// the replay expected instead.
+fn proof_json(violation: &Violation) -> Value {
+    let wire = |signed: &Signed| roundtable_table::hex(&signed.encode());
+    match violation {
+        Violation::Equivocation { first, second } => {
+            json!({ "envelopes": [wire(first), wire(second)] })
+        }
+        Violation::BrokenSequence { previous, next } => {
+            json!({ "envelopes": [wire(previous), wire(next)] })
+        }
+        Violation::IllegalAction { envelope, rule } => {
+            json!({ "envelopes": [wire(envelope)], "rule": rule })
+        }
+        Violation::WrongPosition { envelope, expected } => {
+            json!({ "envelopes": [wire(envelope)], "expected_position": expected })
+        }
+        Violation::StateMismatch { envelope, expected } => json!({
+            "envelopes": [wire(envelope)],
+            "expected_state_hash": roundtable_table::hex(&expected.0),
+        }),
+        Violation::BadReveal { envelope, reason } => {
+            json!({ "envelopes": [wire(envelope)], "reason": reason })
+        }
+        Violation::UnexpectedBody { envelope, expected } => {
+            json!({ "envelopes": [wire(envelope)], "expected": expected })
+        }
+        Violation::BadSeedOpening { envelope } => json!({ "envelopes": [wire(envelope)] }),
+    }
+}
+
+fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std::io::Result<()> {
     match verdict {
-        FileVerdict::Unreadable(e) => println!("{}: UNREADABLE: {e}", path.display()),
+        FileVerdict::Unreadable(e) => {
+            // Transcript errors name the file already.
+            let shown = path.display().to_string();
+            let why = e.strip_prefix(&format!("{shown}: ")).unwrap_or(e);
+            writeln!(out, "{shown}: UNREADABLE: {why}")
+        }
         FileVerdict::Valid(r) | FileVerdict::Invalid(r) => {
             let valid = matches!(verdict, FileVerdict::Valid(_));
-            println!(
+            writeln!(
+                out,
                 "{}: {} (game {}, {} inputs)",
                 path.display(),
                 if valid { "VALID" } else { "INVALID" },
                 r.game_id,
                 r.inputs
-            );
+            )?;
             if let Some(res) = &r.result {
                 let mut standings = res.standings.clone();
                 standings.sort_by_key(|s| (s.rank, s.seat));
                 for s in standings {
-                    println!(
+                    writeln!(
+                        out,
                         "  #{} seat {} {}: {} VP, {} coins",
                         s.rank + 1,
                         s.seat.number(),
                         r.names.get(s.seat.index()).map_or("", String::as_str),
                         s.score,
                         s.tie_break
-                    );
+                    )?;
                 }
             }
             for (s, why) in &r.forfeited {
-                println!("  seat {} forfeited ({why})", s.number());
+                writeln!(out, "  seat {} forfeited ({why})", s.number())?;
             }
             for v in &r.violations {
-                println!("  VIOLATION {v}");
+                writeln!(out, "  VIOLATION {v}")?;
             }
             for p in &r.problems {
-                println!("  problem: {p}");
+                writeln!(out, "  problem: {p}")?;
             }
+            // Honest peers all write the same bytes once a game is finished;
+            // a valid file in another order (a peer's log, a duplicated
+            // frame) proves the same game but is not that file.
+            if !r.canonical {
+                writeln!(
+                    out,
+                    "  note: not in canonical order (not the file every honest peer writes)"
+                )?;
+            }
+            Ok(())
         }
     }
 }
 
-pub(crate) fn run(args: &AuditArgs) -> ExitCode {
+/// `roundtable audit FILE...`: exit 0 when every file is valid, 1 when one
+/// proves a violation or is unfinished, else 2 when one cannot be read.
+pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
+    let out = &mut crate::output::stdout();
     let progress = !args.json && args.files.len() > 1 && std::io::stderr().is_terminal();
     let mut counts = [0usize; 3];
     let mut worst = 0u8;
@@ -163,7 +220,7 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
         counts[slot] += 1;
         worst = worst.max(code);
         if args.json {
-            println!("{}", report_json(path, &verdict, micros));
+            writeln!(out, "{}", report_json(path, &verdict, micros))?;
         } else {
             rows.push((path.clone(), verdict));
         }
@@ -178,15 +235,19 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
     }
     if !args.json {
         for (path, verdict) in &rows {
-            report_text(path, verdict);
+            report_text(path, verdict, out)?;
         }
         if args.files.len() > 1 {
-            println!("\n{:>8} {:>8} {:>10}", "valid", "invalid", "unreadable");
-            println!("{:>8} {:>8} {:>10}", counts[0], counts[1], counts[2]);
+            writeln!(
+                out,
+                "\n{:>8} {:>8} {:>10}",
+                "valid", "invalid", "unreadable"
+            )?;
+            writeln!(out, "{:>8} {:>8} {:>10}", counts[0], counts[1], counts[2])?;
         }
     }
     // Unreadable outranks invalid only when nothing was proven invalid:
     // a director wants "someone cheated" to win over "a file is broken".
     let code = if counts[1] > 0 { 1 } else { worst };
-    ExitCode::from(code)
+    Ok(ExitCode::from(code))
 }

@@ -5,6 +5,7 @@
 //! Each subcommand prints exactly one JSON object on stdout and exits 0.
 //! Malformed arguments print one line on stderr and exit 2.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -13,6 +14,9 @@ use serde_json::{Value, json};
 
 /// The most values `sample --count` prints.
 const MAX_SAMPLE_COUNT: u64 = 1_000_000;
+/// The most cards `draw --take` draws: checked before the draw reserves
+/// room for them, which for 2^32 - 1 would be 16 GiB.
+const MAX_DRAW_TAKE: u32 = 1_000_000;
 
 /// Arguments of `roundtable fairdeck`.
 #[derive(clap::Args, Debug)]
@@ -63,7 +67,7 @@ enum FairdeckCommand {
         /// The exclusive upper bound N (1 to 2^64 - 1).
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         below: String,
-        /// How many values C (default 1).
+        /// How many values C (default 1, at most 1000000).
         #[arg(long, value_name = "C", allow_hyphen_values = true)]
         count: Option<String>,
     },
@@ -76,7 +80,8 @@ enum FairdeckCommand {
         /// The copies of each catalog entry, comma-separated (e.g. 3,0,2,5).
         #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
         counts: String,
-        /// How many to draw, at most the sum of the counts.
+        /// How many to draw, at most the sum of the counts (and at most
+        /// 1000000).
         #[arg(long, value_name = "K", allow_hyphen_values = true)]
         take: String,
     },
@@ -94,16 +99,13 @@ impl From<FairdeckError> for Malformed {
 
 /// Run `roundtable fairdeck`: print one JSON object and exit 0, or print one
 /// line on stderr and exit 2 when the arguments are malformed.
-pub(crate) fn run(args: &FairdeckArgs) -> ExitCode {
+pub(crate) fn run(args: &FairdeckArgs) -> crate::Outcome {
     match output(&args.command) {
         Ok(value) => {
-            println!("{value}");
-            ExitCode::SUCCESS
+            writeln!(crate::output::stdout(), "{value}")?;
+            Ok(ExitCode::SUCCESS)
         }
-        Err(Malformed(message)) => {
-            eprintln!("roundtable fairdeck: {}", message.replace('\n', " "));
-            ExitCode::from(2)
-        }
+        Err(Malformed(message)) => Err(crate::Failure::with_code(2, anyhow::anyhow!(message))),
     }
 }
 
@@ -189,6 +191,11 @@ fn output(command: &FairdeckCommand) -> Result<Value, Malformed> {
                     .collect::<Result<Vec<u32>, _>>()?
             };
             let take = number::<u32>("--take", take)?;
+            if take > MAX_DRAW_TAKE {
+                return Err(Malformed(format!(
+                    "--take: at most {MAX_DRAW_TAKE}, got {take}"
+                )));
+            }
             let indices = fd::Sampler::new(&beacon)
                 .draw(&counts, take)
                 .map_err(|e| field("--take", e))?;

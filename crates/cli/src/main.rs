@@ -1,15 +1,17 @@
 //! The `roundtable` command: play, run rule scenarios, check randomness.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::{Parser, Subcommand};
 
 mod audit;
 mod fairdeck_cmd;
 mod net_cmd;
 mod net_session;
+mod output;
 mod play;
 mod replay;
 mod scenario;
@@ -72,69 +74,137 @@ enum Command {
     Relay(net_cmd::RelayArgs),
 }
 
+impl Command {
+    /// The subcommand's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Play(_) => "play",
+            Command::Scenario { .. } => "scenario",
+            Command::Fairdeck(_) => "fairdeck",
+            Command::Selfplay(_) => "selfplay",
+            Command::Audit(_) => "audit",
+            Command::Replay { .. } => "replay",
+            Command::Host(_) => "host",
+            Command::Join(_) => "join",
+            Command::Watch(_) => "watch",
+            Command::Resume(_) => "resume",
+            Command::Relay(_) => "relay",
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let name = cli.command.as_ref().map(Command::name);
     let result = match cli.command {
         // A terminal gets the game itself; a pipe or a file gets the log.
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
-            let config = roundtable_tui::LocalConfig {
-                transcript_dir: data_dir().map(|d| d.join("games")),
-                ..roundtable_tui::LocalConfig::default()
-            };
-            // The menu's network entries keep keys and transcripts where
-            // `host` and `join` do by default.
-            let data = roundtable_net::DataDir::new(
-                data_dir().unwrap_or_else(roundtable_net::default_data_dir),
-            );
-            let reach = net_session::Reach {
-                relays: cli.relay,
-                no_listen: cli.no_listen,
-            };
-            net_session::NetLauncher::new(data, net_session::default_name(), reach).and_then(
-                |launcher| {
-                    roundtable_tui::run_menu_with(config, Box::new(launcher))
-                        .map(|_| ExitCode::SUCCESS)
-                },
-            )
+            menu(cli.relay, cli.no_listen)
         }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
-        Some(Command::Scenario { file }) => return run_scenario(&file),
-        Some(Command::Fairdeck(args)) => return fairdeck_cmd::run(&args),
+        Some(Command::Scenario { file }) => scenario::run_file(&file),
+        Some(Command::Fairdeck(args)) => fairdeck_cmd::run(&args),
         Some(Command::Selfplay(args)) => selfplay::run(&args),
-        Some(Command::Audit(args)) => return audit::run(&args),
-        Some(Command::Replay { file }) => return replay::run(&file),
-        Some(Command::Host(args)) => net_cmd::host(&args),
-        Some(Command::Join(args)) => net_cmd::join(&args),
-        Some(Command::Watch(args)) => net_cmd::watch(&args),
-        Some(Command::Resume(args)) => net_cmd::resume(&args),
-        Some(Command::Relay(args)) => net_cmd::relay(&args),
+        Some(Command::Audit(args)) => audit::run(&args),
+        Some(Command::Replay { file }) => replay::run(&file),
+        Some(Command::Host(args)) => net_cmd::host(&args).map_err(Failure::from),
+        Some(Command::Join(args)) => net_cmd::join(&args).map_err(Failure::from),
+        Some(Command::Watch(args)) => net_cmd::watch(&args).map_err(Failure::from),
+        Some(Command::Resume(args)) => net_cmd::resume(&args).map_err(Failure::from),
+        Some(Command::Relay(args)) => net_cmd::relay(&args).map_err(Failure::from),
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("roundtable: {e:#}");
-            ExitCode::FAILURE
+        // A reader that went away (`| head -1`) ends the output, quietly.
+        Err(failure) if output::closed(&failure.error) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let command = name.map(|n| format!(" {n}")).unwrap_or_default();
+            // Nothing is left to tell anyone when stderr is gone too.
+            let _ = writeln!(
+                std::io::stderr(),
+                "roundtable{command}: {}",
+                one_line(&failure.error)
+            );
+            ExitCode::from(failure.code)
         }
     }
 }
 
-fn run_scenario(file: &std::path::Path) -> ExitCode {
-    match std::fs::read_to_string(file) {
-        Ok(text) => scenario::run_text(&text).report(file),
-        Err(e) => {
-            eprintln!("{}: {e}", file.display());
-            ExitCode::from(2)
+/// The start menu in the terminal.
+fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool) -> Outcome {
+    let config = roundtable_tui::LocalConfig {
+        transcript_dir: data_dir().map(|d| d.join("games")),
+        ..roundtable_tui::LocalConfig::default()
+    };
+    // The menu's network entries keep keys and transcripts where `host`
+    // and `join` do by default.
+    let data =
+        roundtable_net::DataDir::new(data_dir().unwrap_or_else(roundtable_net::default_data_dir));
+    let reach = net_session::Reach { relays, no_listen };
+    let launcher = net_session::NetLauncher::new(data, net_session::default_name(), reach)?;
+    roundtable_tui::run_menu_with(config, Box::new(launcher))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Why a command failed, and the exit status that says so.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    code: u8,
+    error: anyhow::Error,
+}
+
+impl Failure {
+    /// A failure that exits with `code` rather than 1 (2: the input cannot
+    /// be read, as `audit`, `replay` and `fairdeck` document).
+    pub(crate) fn with_code(code: u8, error: impl Into<anyhow::Error>) -> Failure {
+        Failure {
+            code,
+            error: error.into(),
         }
     }
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure::with_code(1, error)
+    }
+}
+
+/// What a command ends with: its exit status, or why it failed.
+pub(crate) type Outcome = Result<ExitCode, Failure>;
+
+/// `error` and its causes as one line, each said once: a library error that
+/// already quotes its cause in its own message is not followed by the cause
+/// again, and a message over several lines is joined.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() || line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// Read `key=value` options into a game's options; values are TOML literals
-/// (`true`, `12`) or else plain strings.
+/// (`true`, `12`) or else plain strings. A value of the wrong kind or an
+/// unknown key is named in the user's words, not the deserializer's.
 pub(crate) fn parse_options<O: for<'de> serde::Deserialize<'de>>(pairs: &[String]) -> Result<O> {
     let mut table = toml::Table::new();
     for pair in pairs {
-        let Some((key, value)) = pair.split_once('=') else {
+        let Some((key, value)) = pair.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
             bail!("option {pair:?} is not key=value");
         };
         let key = key.trim().replace('-', "_");
@@ -143,11 +213,37 @@ pub(crate) fn parse_options<O: for<'de> serde::Deserialize<'de>>(pairs: &[String
             .ok()
             .and_then(|mut t| t.remove("v"))
             .unwrap_or_else(|| toml::Value::String(value.to_owned()));
+        // Each option alone first, so that a refusal names its option.
+        let alone = toml::Table::from_iter([(key.clone(), parsed.clone())]);
+        if let Err(e) = toml::Value::Table(alone).try_into::<O>() {
+            return Err(option_refused(&key, value, e.message()));
+        }
         table.insert(key, parsed);
     }
-    toml::Value::Table(table)
-        .try_into()
-        .context("reading the options")
+    Ok(toml::Value::Table(table).try_into()?)
+}
+
+/// Why option `key=value` was refused, from the deserializer's `message`.
+fn option_refused(key: &str, value: &str, message: &str) -> anyhow::Error {
+    if let Some((_, known)) = message
+        .strip_prefix("unknown field")
+        .and_then(|rest| rest.split_once("expected one of "))
+    {
+        return anyhow::anyhow!(
+            "there is no option {key} (the options: {})",
+            known.replace('`', "")
+        );
+    }
+    let wants_number = message.contains("expected u") || message.contains("expected i");
+    if message.contains("expected a boolean") {
+        anyhow::anyhow!("option {key}: {value:?} is not true or false")
+    } else if wants_number && value.parse::<i128>().is_ok() {
+        anyhow::anyhow!("option {key}: {value} is out of range")
+    } else if wants_number {
+        anyhow::anyhow!("option {key}: {value:?} is not a whole number")
+    } else {
+        anyhow::anyhow!("option {key}: {value:?}: {message}")
+    }
 }
 
 /// The user's roundtable data folder: `$XDG_DATA_HOME/roundtable`, else

@@ -5,6 +5,7 @@
 //! (`--bot heuristic` by default, or `random`) and the game's log is
 //! printed instead; `resume` goes back to the table the same way.
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -96,6 +97,17 @@ impl NetArgs {
         config
     }
 
+    /// The terminal UI draws on standard output: without a terminal, say
+    /// so in one line before any node starts.
+    fn need_terminal(&self) -> Result<()> {
+        if !std::io::stdout().is_terminal() {
+            bail!(
+                "the terminal UI needs a terminal; use --headless to let a bot play and print the log"
+            );
+        }
+        Ok(())
+    }
+
     fn bot(&self, salt: u64) -> Result<Box<dyn Bot<PortRoyal>>> {
         let seed = self.bot_seed.unwrap_or_else(fresh_seed).wrapping_add(salt);
         match self.bot.as_str() {
@@ -115,6 +127,12 @@ fn fresh_seed() -> u64 {
     h.finish()
 }
 
+/// The stall timeouts `host` accepts, in milliseconds: from 10 s (a seat
+/// must have time to hear the table and act; below that honest peers are
+/// claimed stalled) to a day (a clock deadline this far ahead cannot
+/// overflow).
+const STALL_TIMEOUT_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
+
 /// Options of `roundtable host`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct HostArgs {
@@ -131,7 +149,8 @@ pub(crate) struct HostArgs {
     /// A rule option as key=value.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// Claim a seat stalled after this many milliseconds of waiting.
+    /// Claim a seat stalled after this many milliseconds of waiting (10000
+    /// to 86400000).
     #[arg(long, default_value_t = 120_000)]
     stall_timeout_ms: u64,
     /// Also write the ticket to this file.
@@ -232,16 +251,17 @@ impl Printer {
         }
     }
 
-    fn print(&mut self, event: &NetEvent<PortRoyal>) {
+    fn print(&mut self, event: &NetEvent<PortRoyal>) -> std::io::Result<()> {
+        let out = &mut crate::output::stdout();
         let p = &self.prefix;
         match event {
-            NetEvent::Listening(a) if self.verbose => println!("{p}listening on {a}"),
+            NetEvent::Listening(a) if self.verbose => writeln!(out, "{p}listening on {a}")?,
             NetEvent::Ticket(t) if !self.quiet => {
-                println!("{p}ticket: {t}");
-                println!("{p}others join with: roundtable join {t}");
+                writeln!(out, "{p}ticket: {t}")?;
+                writeln!(out, "{p}others join with: roundtable join {t}")?;
             }
             NetEvent::Lobby { filled, seats } if !self.quiet => {
-                println!("{p}lobby: {filled}/{seats} seats taken")
+                writeln!(out, "{p}lobby: {filled}/{seats} seats taken")?
             }
             NetEvent::Started {
                 game_id,
@@ -255,11 +275,11 @@ impl Printer {
                         Some(s) => format!("you are {}", self.name(*s)),
                         None => "watching".to_owned(),
                     };
-                    println!("{p}game {game_id} started: {who}");
+                    writeln!(out, "{p}game {game_id} started: {who}")?;
                     for (i, n) in names.iter().enumerate() {
-                        println!("{p}  seat {}: {n}", i + 1);
+                        writeln!(out, "{p}  seat {}: {n}", i + 1)?;
                     }
-                    println!("{p}log: {}", transcript.display());
+                    writeln!(out, "{p}log: {}", transcript.display())?;
                 }
             }
             NetEvent::Applied {
@@ -269,17 +289,21 @@ impl Printer {
             } if !self.quiet => {
                 match record {
                     Record::Action { seat, action, .. } => {
-                        println!("{p}[{position}] {}: {action}", self.name(*seat))
+                        writeln!(out, "{p}[{position}] {}: {action}", self.name(*seat))?
                     }
                     Record::Zombie { seat, action } => {
-                        println!("{p}[{position}] {} (gone): {action}", self.name(*seat))
+                        writeln!(out, "{p}[{position}] {} (gone): {action}", self.name(*seat))?
                     }
-                    Record::Chance { event, .. } => println!("{p}[{position}] chance #{event}"),
-                    Record::Forfeit { seat, .. } => {
-                        println!("{p}[{position}] {} forfeits (stalled)", self.name(*seat))
+                    Record::Chance { event, .. } => {
+                        writeln!(out, "{p}[{position}] chance #{event}")?
                     }
+                    Record::Forfeit { seat, .. } => writeln!(
+                        out,
+                        "{p}[{position}] {} forfeits (stalled)",
+                        self.name(*seat)
+                    )?,
                     Record::Resign { seat, .. } => {
-                        println!("{p}[{position}] {} resigns", self.name(*seat))
+                        writeln!(out, "{p}[{position}] {} resigns", self.name(*seat))?
                     }
                     Record::Abandon { stopped, .. } => {
                         let stopped: Vec<String> = stopped.iter().map(|s| self.name(*s)).collect();
@@ -290,46 +314,51 @@ impl Printer {
                     }
                 }
                 for e in events {
-                    println!("{p}    {e}");
+                    writeln!(out, "{p}    {e}")?;
                 }
             }
             NetEvent::Forfeited { seat, reason } if !self.quiet => {
-                println!("{p}{} forfeited ({reason})", self.name(*seat))
+                writeln!(out, "{p}{} forfeited ({reason})", self.name(*seat))?
             }
-            NetEvent::Rewound { position } if !self.quiet => {
-                println!("{p}went back to position {position} to apply a forfeit")
-            }
-            NetEvent::Peer { seat, online } if self.verbose => println!(
+            NetEvent::Rewound { position } if !self.quiet => writeln!(
+                out,
+                "{p}went back to position {position} to apply a forfeit"
+            )?,
+            NetEvent::Peer { seat, online } if self.verbose => writeln!(
+                out,
                 "{p}{} {}",
                 self.name(*seat),
                 if *online { "connected" } else { "disconnected" }
-            ),
-            NetEvent::Violation(v) => println!("{p}VIOLATION: {v}"),
-            NetEvent::Note(n) if self.verbose => println!("{p}note: {n}"),
+            )?,
+            NetEvent::Violation(v) => writeln!(out, "{p}VIOLATION: {v}")?,
+            NetEvent::Note(n) if self.verbose => writeln!(out, "{p}note: {n}")?,
             NetEvent::Finished { result, transcript } => {
                 if !self.quiet {
-                    self.print_result(result);
+                    self.print_result(result, out)?;
                 }
-                println!("{p}transcript: {}", transcript.display());
+                writeln!(out, "{p}transcript: {}", transcript.display())?;
             }
             _ => {}
         }
+        Ok(())
     }
 
-    fn print_result(&self, result: &GameResult) {
+    fn print_result(&self, result: &GameResult, out: &mut impl Write) -> std::io::Result<()> {
         let mut standings = result.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
-        println!("{}game over", self.prefix);
+        writeln!(out, "{}game over", self.prefix)?;
         for s in &standings {
-            println!(
+            writeln!(
+                out,
                 "{}  #{} {}: {} VP, {} coins",
                 self.prefix,
                 s.rank + 1,
                 self.name(s.seat),
                 s.score,
                 s.tie_break
-            );
+            )?;
         }
+        Ok(())
     }
 }
 
@@ -337,7 +366,7 @@ impl Printer {
 async fn follow(handle: GameHandle<PortRoyal>, mut printer: Printer) -> Result<Outcome> {
     let (mut events, handle) = handle.split();
     while let Some(event) = events.recv().await {
-        printer.print(&event);
+        printer.print(&event)?;
     }
     Ok(handle.outcome().await?)
 }
@@ -407,12 +436,24 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     if args.game != PortRoyal::NAME {
         bail!("unknown game {:?}", args.game);
     }
+    // Every term is checked before the lobby opens: a lobby whose terms no
+    // proposal can carry fills its seats and then never starts.
+    let options: Options = crate::parse_options(&args.options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     if args.bots >= args.seats {
         bail!("{} bots leave no seat for the host", args.bots);
     }
-    let options: Options = crate::parse_options(&args.options)?;
+    if !STALL_TIMEOUT_MS.contains(&args.stall_timeout_ms) {
+        bail!(
+            "--stall-timeout-ms must be from {} (10 s) to {} (a day), not {}",
+            STALL_TIMEOUT_MS.start(),
+            STALL_TIMEOUT_MS.end(),
+            args.stall_timeout_ms
+        );
+    }
     let data = args.net.data_dir();
     if !args.net.headless {
+        args.net.need_terminal()?;
         return host_tui(args, options, &data);
     }
     runtime()?.block_on(async {
@@ -430,7 +471,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
         let mut bots = Vec::new();
         let mut bots_started = false;
         while let Some(event) = handle.next_event().await {
-            printer.print(&event);
+            printer.print(&event)?;
             if let NetEvent::Ticket(ticket) = &event {
                 if let Some(path) = &args.ticket_file {
                     std::fs::write(path, format!("{ticket}\n"))
@@ -535,6 +576,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(text)?;
     let data = args.net.data_dir();
     if !args.net.headless {
+        args.net.need_terminal()?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
@@ -574,20 +616,26 @@ fn list_tables(args: &JoinArgs) -> Result<ExitCode> {
         !args.net.no_mdns,
         Duration::from_secs(args.wait_secs),
     ))?;
+    let out = &mut crate::output::stdout();
     if tables.is_empty() {
-        println!("no tables found on the LAN (waited {} s)", args.wait_secs);
+        writeln!(
+            out,
+            "no tables found on the LAN (waited {} s)",
+            args.wait_secs
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     for (i, t) in tables.iter().enumerate() {
-        println!(
+        writeln!(
+            out,
             "{}. {}'s table: {}, {}/{} seats taken",
             i + 1,
             t.info.host_name,
             t.info.game,
             t.filled,
             t.info.seats
-        );
-        println!("   roundtable join {}", t.ticket);
+        )?;
+        writeln!(out, "   roundtable join {}", t.ticket)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -596,6 +644,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
     let data = args.net.data_dir();
     if !args.net.headless {
+        args.net.need_terminal()?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
@@ -618,13 +667,12 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
 pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
     let data = args.net.data_dir();
     let lobby = match &args.lobby {
-        Some(hex_id) => {
-            let bytes = hex::decode(hex_id.trim()).context("the lobby id is not hex")?;
-            roundtable_net::LobbyId(
-                bytes
-                    .try_into()
-                    .map_err(|_| anyhow::anyhow!("a lobby id has 32 bytes"))?,
-            )
+        Some(text) => {
+            let mut id = [0u8; 32];
+            hex::decode_to_slice(text.trim(), &mut id).map_err(|_| {
+                anyhow::anyhow!("{text:?} is not a lobby id: a lobby id is 64 hex digits")
+            })?;
+            roundtable_net::LobbyId(id)
         }
         None => {
             let open = data.unfinished();
@@ -656,6 +704,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
     }
     let config = args.net.config(data.clone(), &args.net.name);
     if !args.net.headless {
+        args.net.need_terminal()?;
         // Back at the table in the terminal UI, where the player left it.
         let rt = runtime()?;
         let handle = {
@@ -709,10 +758,11 @@ pub(crate) fn relay(args: &RelayArgs) -> Result<ExitCode> {
     runtime()?.block_on(async {
         let (tx, mut rx) = tokio::sync::mpsc::channel(256);
         let server = tokio::spawn(async move { run_relay(&identity, listen, tx).await });
+        let out = &mut crate::output::stdout();
         while let Some(event) = rx.recv().await {
             match event {
-                RelayEvent::Listening(a) => println!("relay listening on {a}"),
-                RelayEvent::Note(n) => println!("{n}"),
+                RelayEvent::Listening(a) => writeln!(out, "relay listening on {a}")?,
+                RelayEvent::Note(n) => writeln!(out, "{n}")?,
             }
         }
         server.await.context("the relay task")??;

@@ -40,22 +40,13 @@ impl Default for PlayArgs {
     }
 }
 
-pub(crate) fn run(args: &PlayArgs) -> Result<ExitCode> {
-    // A reader that goes away (`roundtable play | head`) ends the log, not
-    // the program with a panic.
-    match play(args, &mut std::io::stdout().lock()) {
-        Err(e)
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(ExitCode::SUCCESS)
-        }
-        other => other,
-    }
+pub(crate) fn run(args: &PlayArgs) -> crate::Outcome {
+    Ok(play(args, &mut crate::output::stdout())?)
 }
 
 fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
     let players = (0..args.seats)
         .map(|i| {

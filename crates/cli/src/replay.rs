@@ -11,38 +11,29 @@ use std::process::ExitCode;
 use roundtable_engine::Game;
 use roundtable_tui::{Replay, Seek};
 
-pub(crate) fn run(file: &Path) -> ExitCode {
+pub(crate) fn run(file: &Path) -> crate::Outcome {
     let mut replay = match Replay::open(file) {
         Ok(r) => r,
         Err(e) => {
             // Transcript errors name the file already; the others do not.
             let (shown, why) = (file.display().to_string(), e.to_string());
-            if why.contains(&shown) {
-                eprintln!("roundtable replay: {why}");
+            let message = if why.contains(&shown) {
+                why
             } else {
-                eprintln!("roundtable replay: {shown}: {why}");
-            }
-            return ExitCode::from(e.exit_code());
+                format!("{shown}: {why}")
+            };
+            return Err(crate::Failure::with_code(
+                e.exit_code(),
+                anyhow::anyhow!(message),
+            ));
         }
     };
     if std::io::stdout().is_terminal() {
-        return match roundtable_tui::run_replay(replay) {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("roundtable replay: {e:#}");
-                ExitCode::FAILURE
-            }
-        };
+        roundtable_tui::run_replay(replay)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    // A closed pipe (`| head`) ends the listing, not the program with a panic.
-    match print(&mut replay, &mut std::io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("roundtable replay: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    print(&mut replay, &mut crate::output::stdout())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The whole game as text: every input, the log lines it added, the result.

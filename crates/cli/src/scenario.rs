@@ -5,6 +5,7 @@
 //! the scenario did not expect exactly that), 4 when an expectation failed,
 //! 2 for a malformed file.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -46,31 +47,46 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    /// Print the outcome as SCENARIOS.md specifies and give the exit code.
-    pub(crate) fn report(&self, path: &Path) -> ExitCode {
-        let print = |v: &Value| println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    /// Print the outcome as SCENARIOS.md specifies and give the exit code
+    /// (a malformed file is a failure with code 2, printed by `main`).
+    fn report(&self, path: &Path, out: &mut impl Write) -> crate::Outcome {
+        let mut print = |v: &Value| -> std::io::Result<()> {
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(v).unwrap_or_default()
+            )
+        };
         match self {
             Outcome::Passed(state) => {
-                print(state);
-                ExitCode::SUCCESS
+                print(state)?;
+                Ok(ExitCode::SUCCESS)
             }
             Outcome::Malformed { line, reason } => {
-                match line {
-                    Some(l) => eprintln!("{}:{l}: {reason}", path.display()),
-                    None => eprintln!("{}: {reason}", path.display()),
-                }
-                ExitCode::from(2)
+                let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+                Err(crate::Failure::with_code(
+                    2,
+                    anyhow::anyhow!("{}{at}: {reason}", path.display()),
+                ))
             }
             Outcome::Refused { error, state } => {
-                print(&json!({ "error": error, "state": state }));
-                ExitCode::from(3)
+                print(&json!({ "error": error, "state": state }))?;
+                Ok(ExitCode::from(3))
             }
             Outcome::Failed { differences, state } => {
-                print(&json!({ "expectations_failed": differences, "state": state }));
-                ExitCode::from(4)
+                print(&json!({ "expectations_failed": differences, "state": state }))?;
+                Ok(ExitCode::from(4))
             }
         }
     }
+}
+
+/// `roundtable scenario FILE`: run the scenario in `file` and print its
+/// outcome.
+pub(crate) fn run_file(file: &Path) -> crate::Outcome {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| crate::Failure::with_code(2, anyhow::anyhow!("{}: {e}", file.display())))?;
+    run_text(&text).report(file, &mut crate::output::stdout())
 }
 
 /// Run the scenario in `text` (read from `path`).

@@ -2,6 +2,7 @@
 //! table protocol in one process — real keys, real chains, real envelopes —
 //! and the transcript is written for `roundtable audit`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,11 +33,16 @@ pub(crate) struct SelfplayArgs {
     options: Vec<String>,
 }
 
-pub(crate) fn run(args: &SelfplayArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: &SelfplayArgs) -> crate::Outcome {
+    Ok(selfplay(args, &mut crate::output::stdout())?)
+}
+
+fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
     if args.game != PortRoyal::NAME {
         bail!("unknown game {:?} (known: {})", args.game, PortRoyal::NAME);
     }
     let options = crate::parse_options(&args.options)?;
+    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     let players = (0..args.seats)
         .map(|i| {
             let bot = RandomBot::new(args.seed.wrapping_mul(31).wrapping_add(u64::from(i)));
@@ -56,7 +62,7 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<ExitCode> {
     if game.run()? != Progress::Finished {
         bail!("the game stopped before its end");
     }
-    println!("game {}", game.game_id());
+    writeln!(out, "game {}", game.game_id())?;
     let result = game
         .result()
         .cloned()
@@ -64,19 +70,21 @@ pub(crate) fn run(args: &SelfplayArgs) -> Result<ExitCode> {
     let mut standings = result.standings;
     standings.sort_by_key(|s| (s.rank, s.seat));
     for s in &standings {
-        println!(
+        writeln!(
+            out,
             "#{} {} ({}): {} VP, {} coins",
             s.rank + 1,
             s.seat,
             game.names()[s.seat.index()],
             s.score,
             s.tie_break
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "{} inputs; transcript {}",
         game.table(game.observed_seat()).position(),
         args.transcript.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

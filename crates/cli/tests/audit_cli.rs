@@ -88,7 +88,7 @@ fn an_equivocating_seat_is_blamed_with_a_proof() {
     let mut forged = original.envelope.clone();
     forged.body = Body::Resign;
     let second: Signed = forged.sign(&identity);
-    frames.push(Frame::Envelope(second));
+    frames.push(Frame::Envelope(second.clone()));
     std::fs::write(&path, encode_file(&frames)).unwrap();
     let (code, report) = audit_json(&path);
     assert_eq!(code, 1, "{report}");
@@ -96,7 +96,112 @@ fn an_equivocating_seat_is_blamed_with_a_proof() {
     let v = &report["violations"][0];
     assert_eq!(v["kind"], "equivocation");
     assert_eq!(v["seat"], u32::from(seat) + 1);
-    assert!(v["proof"]["Equivocation"].is_object());
+    // The proof is both envelopes in their wire encoding, as SPEC 3.9 says:
+    // hex of the signed envelope, whose seat byte counts from 0.
+    let proof: Vec<Signed> = v["proof"]["envelopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| Signed::decode(&hex::decode(e.as_str().unwrap()).unwrap()).unwrap())
+        .collect();
+    assert_eq!(proof.len(), 2);
+    assert!(proof.contains(&original) && proof.contains(&second));
+    assert!(proof.iter().all(|e| u32::from(e.seat()) + 1 == v["seat"]));
+}
+
+#[test]
+fn the_json_report_has_every_field_the_spec_names_with_seats_from_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = selfplay(dir.path(), 8, 3);
+    let (code, report) = audit_json(&path);
+    assert_eq!(code, 0, "{report}");
+    let fields: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = vec![
+        "file",
+        "verdict",
+        "game_id",
+        "inputs",
+        "canonical",
+        "audit_micros",
+        "standings",
+        "forfeited",
+        "violations",
+        "problems",
+    ];
+    expected.sort_unstable();
+    let mut fields = fields;
+    fields.sort_unstable();
+    assert_eq!(fields, expected);
+    assert_eq!(report["file"], path.to_str().unwrap());
+    assert_eq!(report["game_id"].as_str().unwrap().len(), 64);
+    assert!(report["inputs"].is_u64() && report["audit_micros"].is_u64());
+    // Standings in seat order, seats counted from 1, ranks from 1.
+    let standings = report["standings"].as_array().unwrap();
+    let seats: Vec<u64> = standings
+        .iter()
+        .map(|s| s["seat"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seats, [1, 2, 3]);
+    for s in standings {
+        assert!(s["name"].is_string() && s["score"].is_i64() && s["tie_break"].is_i64());
+        assert!((1..=3).contains(&s["rank"].as_u64().unwrap()));
+    }
+}
+
+#[test]
+fn a_non_utf8_file_name_is_reported_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = selfplay(dir.path(), 10, 2);
+    let odd = dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"game-\xff.rts"));
+    std::fs::copy(&path, &odd).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
+        .arg("audit")
+        .arg("--json")
+        .arg(&odd)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["verdict"], "valid");
+    assert!(
+        report["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("game-\u{fffd}.rts")
+    );
+}
+
+#[test]
+fn a_valid_file_out_of_canonical_order_says_so_in_text_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = selfplay(dir.path(), 11, 2);
+    let out = roundtable(&["audit", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("canonical"), "{text}");
+    // A frame written twice: the same game, but not the file honest peers write.
+    let mut frames = transcript::read(&path).unwrap().frames;
+    let i = frames
+        .iter()
+        .position(|f| matches!(f, Frame::Envelope(_)))
+        .unwrap();
+    frames.insert(i, frames[i].clone());
+    std::fs::write(&path, encode_file(&frames)).unwrap();
+    let (code, report) = audit_json(&path);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["canonical"], false);
+    let out = roundtable(&["audit", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("VALID"), "{text}");
+    assert!(text.contains("not in canonical order"), "{text}");
 }
 
 #[test]

@@ -259,3 +259,31 @@ fn edge_cases_that_are_fine() -> TestResult {
     assert!(max["values"][0].is_u64());
     Ok(())
 }
+
+/// `draw --take` is bounded before anything is reserved for the draw: under
+/// a 2 GiB address-space limit, 2^32 - 1 draws (16 GiB of indices) get one
+/// line and exit 2, not an aborted allocation.
+#[test]
+fn a_huge_take_is_refused_before_any_allocation() -> TestResult {
+    let b = "ab".repeat(32);
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 2097152 && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_roundtable"))
+        .args([
+            "fairdeck",
+            "draw",
+            "--beacon",
+            &b,
+            "--counts",
+            "4294967295,4294967295",
+            "--take",
+            "4294967295",
+        ])
+        .output()?;
+    let stderr = String::from_utf8(out.stderr)?;
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr:?}");
+    assert!(stderr.contains("--take"), "{stderr}");
+    Ok(())
+}

@@ -31,11 +31,13 @@ pub enum Player<G: Game> {
 /// Why a local game failed.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
-    /// A table refused something it should not have.
-    #[error("table: {0}")]
+    /// A table refused something it should not have. Its message is the
+    /// table's own: quoting it and also giving it as the source would make a
+    /// printer of the whole chain say it twice.
+    #[error(transparent)]
     Table(#[from] TableError),
-    /// The transcript could not be written.
-    #[error("transcript: {0}")]
+    /// The transcript could not be written (the message names the file).
+    #[error(transparent)]
     Transcript(#[from] TranscriptError),
     /// A hash chain could not be made.
     #[error("chain: {0}")]

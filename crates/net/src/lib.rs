@@ -127,14 +127,17 @@ pub enum NetError {
         /// Why.
         reason: String,
     },
-    /// A ticket did not read.
-    #[error("ticket: {0}")]
+    /// A ticket did not read. Like the two below, its message is the inner
+    /// error's own: quoting it and also giving it as the source would make a
+    /// printer of the whole chain say it twice.
+    #[error(transparent)]
     Ticket(#[from] TicketError),
     /// The table refused something (or a genesis did not verify).
-    #[error("table: {0}")]
+    #[error(transparent)]
     Table(#[from] roundtable_table::TableError),
-    /// The transcript log could not be read or written.
-    #[error("transcript: {0}")]
+    /// The transcript log could not be read or written (the message names
+    /// the file).
+    #[error(transparent)]
     Transcript(#[from] roundtable_table::transcript::TranscriptError),
     /// The host refused us, or the table refused a local decision.
     #[error("refused: {0}")]

@@ -104,9 +104,10 @@ impl Ticket {
         text
     }
 
-    /// Read a ticket's text form (surrounding white space is ignored).
+    /// Read a ticket's text form as it was pasted: white space and box
+    /// borders anywhere are left out ([`pasted_ticket`]).
     pub fn decode(text: &str) -> Result<Ticket, TicketError> {
-        let text = text.trim();
+        let text = pasted_ticket(text);
         if text.len() > MAX_TICKET_CHARS {
             return Err(TicketError::TooLong);
         }
@@ -115,9 +116,19 @@ impl Ticket {
             .filter(|p| p.eq_ignore_ascii_case(TICKET_PREFIX))
             .and_then(|_| text.get(TICKET_PREFIX.len()..))
             .ok_or(TicketError::Prefix)?;
+        if let Some(c) = rest
+            .chars()
+            .find(|c| !matches!(c.to_ascii_lowercase(), 'a'..='z' | '2'..='7'))
+        {
+            return Err(TicketError::Base32(format!(
+                "{c:?} is not a letter or a digit from 2 to 7"
+            )));
+        }
+        // Every character is base32, so a length or last bits that no
+        // encoder writes mean a paste cut short, as a wrong checksum does.
         let bytes = data_encoding::BASE32_NOPAD
             .decode(rest.to_ascii_uppercase().as_bytes())
-            .map_err(|e| TicketError::Base32(e.to_string()))?;
+            .map_err(|_| TicketError::Checksum)?;
         let split = bytes.len().checked_sub(4).ok_or(TicketError::Checksum)?;
         let (payload, crc) = bytes.split_at(split);
         let mut crc4 = [0u8; 4];
@@ -152,6 +163,18 @@ impl Ticket {
         ticket.host_peer().ok_or(TicketError::HostKey)?;
         Ok(ticket)
     }
+}
+
+/// A ticket's text as it was pasted, cleaned: white space and box-drawing
+/// borders (`│`, `|`, and the rest of Unicode's box-drawing block) are left
+/// out, wherever they are. A ticket shown in a box on a terminal is copied
+/// wrapped over several lines with the box's borders in it; none of those
+/// characters can be part of a ticket. Front ends that take a pasted ticket
+/// show and decode this text.
+pub fn pasted_ticket(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && *c != '|' && !('\u{2500}'..='\u{257f}').contains(c))
+        .collect()
 }
 
 impl std::fmt::Display for Ticket {
@@ -210,6 +233,39 @@ mod tests {
         chars[i] = if chars[i] == 'a' { 'b' } else { 'a' };
         let changed: String = chars.into_iter().collect();
         assert!(Ticket::decode(&changed).is_err());
+    }
+
+    #[test]
+    fn reads_a_ticket_copied_wrapped_from_a_box() {
+        let t = sample();
+        let text = t.encode();
+        let boxed: String = text
+            .as_bytes()
+            .chunks(30)
+            .map(|row| format!("│ {:<30} │\r\n", String::from_utf8_lossy(row)))
+            .collect();
+        assert_eq!(
+            Ticket::decode(&format!("┌────┐\n{boxed}└────┘")),
+            Ok(t.clone())
+        );
+        assert_eq!(Ticket::decode(&format!("| {text} |")), Ok(t.clone()));
+        assert_eq!(pasted_ticket(&boxed), text);
+    }
+
+    #[test]
+    fn every_truncation_is_a_checksum_error() {
+        let text = sample().encode();
+        for cut in TICKET_PREFIX.len()..text.len() {
+            assert_eq!(
+                Ticket::decode(&text[..cut]),
+                Err(TicketError::Checksum),
+                "cut at {cut}"
+            );
+        }
+        assert!(matches!(
+            Ticket::decode(&format!("{text}#")),
+            Err(TicketError::Base32(_))
+        ));
     }
 
     proptest! {

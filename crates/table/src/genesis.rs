@@ -1,6 +1,6 @@
 //! Genesis: the proposal whose hash is the game id, and every seat's acceptance.
 
-use roundtable_engine::{Game, Seat};
+use roundtable_engine::{Game, Seat, SetupError};
 use roundtable_fairdeck::MAX_CHAIN_LENGTH;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -110,9 +110,7 @@ impl Proposal {
             )));
         }
         let n = self.seats.len();
-        if n < usize::from(G::MIN_SEATS) || n > usize::from(G::MAX_SEATS) {
-            return Err(TableError::Genesis(format!("{n} seats")));
-        }
+        let seat_count = u8::try_from(n).map_err(|_| TableError::Genesis(format!("{n} seats")))?;
         if !self.seats.windows(2).all(|w| w[0].key < w[1].key) {
             return Err(TableError::Genesis(
                 "seats are not in key order, or a key repeats".into(),
@@ -134,8 +132,7 @@ impl Proposal {
             }
         }
         let options = self.options::<G>()?;
-        G::new_game(n as u8, &options).map_err(|e| TableError::Genesis(e.to_string()))?;
-        Ok(())
+        check_terms::<G>(seat_count, &options).map_err(|e| TableError::Genesis(e.to_string()))
     }
 
     /// Accept this proposal as `identity`, which must hold one of its seats.
@@ -151,6 +148,21 @@ impl Proposal {
             signature,
         })
     }
+}
+
+/// Whether a game of `G` can be set up at `seats` seats with `options`: the
+/// checks [`Proposal::validate`] makes of the seat count and the options. A
+/// front end makes them before it opens a lobby, so that terms no proposal
+/// could carry are refused at once, in the game's own words.
+pub fn check_terms<G: Game>(seats: u8, options: &G::Options) -> Result<(), SetupError> {
+    if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&seats) {
+        return Err(SetupError::SeatCount {
+            seats,
+            min: G::MIN_SEATS,
+            max: G::MAX_SEATS,
+        });
+    }
+    G::new_game(seats, options).map(drop)
 }
 
 fn acceptance_message(game_id: &GameId, seat: Seat) -> Vec<u8> {

@@ -42,17 +42,29 @@ pub enum Frame {
 /// Why a transcript could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TranscriptError {
-    /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    /// The file could not be read or written. The message quotes the I/O
+    /// error, so it is not also given as the error's source: a printer of
+    /// the whole chain would say it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    /// The file does not start with the transcript magic and version.
-    #[error("{0}: not a roundtable transcript (version {FORMAT_VERSION})")]
+    /// The file does not start with the transcript magic.
+    #[error("{0}: not a roundtable transcript")]
     NotATranscript(PathBuf),
+    /// A transcript in a format version this program does not read.
+    #[error(
+        "{path}: a transcript of format version {version}; this program reads version {FORMAT_VERSION}"
+    )]
+    UnknownVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version the file names.
+        version: u32,
+    },
     /// A whole frame (its checksum holds) that does not decode.
     #[error("{path}: frame {index} does not decode: {reason}")]
     BadFrame {
@@ -77,9 +89,9 @@ pub struct ReadTranscript {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TranscriptError + '_ {
-    move |source| TranscriptError::Io {
+    move |error| TranscriptError::Io {
         path: path.to_owned(),
-        source,
+        error,
     }
 }
 
@@ -125,8 +137,18 @@ pub fn encode_file(frames: &[Frame]) -> Vec<u8> {
 
 /// Parse transcript bytes: whole frames, and how many bytes of torn tail follow.
 pub fn decode_file(path: &Path, bytes: &[u8]) -> Result<ReadTranscript, TranscriptError> {
-    if bytes.len() < 12 || &bytes[..8] != MAGIC || bytes[8..12] != FORMAT_VERSION.to_le_bytes() {
+    let (Some(magic), Some(version)) = (bytes.get(..8), bytes.get(8..12)) else {
         return Err(TranscriptError::NotATranscript(path.to_owned()));
+    };
+    if magic != MAGIC {
+        return Err(TranscriptError::NotATranscript(path.to_owned()));
+    }
+    let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
+    if version != FORMAT_VERSION {
+        return Err(TranscriptError::UnknownVersion {
+            path: path.to_owned(),
+            version,
+        });
     }
     let mut frames = Vec::new();
     let mut at = 12usize;
