@@ -88,6 +88,7 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
                     "tie_break": s.tie_break,
                 })).collect::<Vec<_>>()),
                 "forfeited": r.forfeited.iter().map(|(s, why)| json!({"seat": s.number(), "reason": why})).collect::<Vec<_>>(),
+                "abandoned": r.abandoned.as_ref().map(|stopped| stopped.iter().map(|s| s.number()).collect::<Vec<_>>()),
                 "violations": r.violations.iter().map(|v| json!({
                     "seat": u32::from(v.seat()) + 1,
                     "kind": v.kind(),
@@ -129,6 +130,9 @@ fn proof_json(violation: &Violation) -> Value {
             json!({ "envelopes": [wire(envelope)], "expected": expected })
         }
         Violation::BadSeedOpening { envelope } => json!({ "envelopes": [wire(envelope)] }),
+        Violation::BadContinuation { envelope, reason } => {
+            json!({ "envelopes": [wire(envelope)], "reason": reason })
+        }
     }
 }
 
@@ -150,6 +154,17 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
                 r.game_id,
                 r.inputs
             )?;
+            if let Some(stopped) = &r.abandoned {
+                let stopped: Vec<String> = stopped
+                    .iter()
+                    .map(|s| format!("seat {}", s.number()))
+                    .collect();
+                writeln!(
+                    out,
+                    "  ABANDONED: {} stopped; the others are ranked as the game stood, the stopped seats last",
+                    stopped.join(", ")
+                )?;
+            }
             if let Some(res) = &r.result {
                 let mut standings = res.standings.clone();
                 standings.sort_by_key(|s| (s.rank, s.seat));

@@ -130,6 +130,7 @@ fn the_json_report_has_every_field_the_spec_names_with_seats_from_1() {
         "audit_micros",
         "standings",
         "forfeited",
+        "abandoned",
         "violations",
         "problems",
     ];
@@ -140,6 +141,7 @@ fn the_json_report_has_every_field_the_spec_names_with_seats_from_1() {
     assert_eq!(report["file"], path.to_str().unwrap());
     assert_eq!(report["game_id"].as_str().unwrap().len(), 64);
     assert!(report["inputs"].is_u64() && report["audit_micros"].is_u64());
+    assert!(report["abandoned"].is_null(), "a game played to its end");
     // Standings in seat order, seats counted from 1, ranks from 1.
     let standings = report["standings"].as_array().unwrap();
     let seats: Vec<u64> = standings
