@@ -30,7 +30,7 @@ use crate::NetError;
 use crate::handle::{Command, Controller, NetEvent, NodeConfig, Outcome, Phase, Role, Snapshot};
 use crate::identity::{keypair_of, peer_id_of};
 use crate::store::{random_bytes, write_durably};
-use crate::swarm::{Behaviour, BehaviourEvent, SwarmOptions, build_swarm};
+use crate::swarm::{Behaviour, BehaviourEvent, MAX_GOSSIP_BYTES, SwarmOptions, build_swarm};
 use crate::ticket::Ticket;
 use crate::wire::{
     Announce, LOBBY_TOPIC, LobbyId, LobbyInfo, LobbyRequest, LobbyResponse, LobbySeat, MAX_ADDRS,
@@ -919,6 +919,10 @@ impl<G: crate::NetGame> Node<G> {
         let verdict = if !self.allow_gossip(source) {
             self.strike(source, "floods gossip");
             MessageAcceptance::Ignore
+        } else if message.data.len() > MAX_GOSSIP_BYTES {
+            // Gossipsub only bounds the whole frame (MAX_GOSSIP_FRAME).
+            self.strike(source, "sent an oversized gossip message");
+            MessageAcceptance::Reject
         } else {
             match &mut self.stage {
                 Stage::Play(play) if message.topic == play.topic_hash => {
