@@ -432,7 +432,7 @@ impl<G: crate::NetGame> Node<G> {
                 if seat.chain_length != PORT_ROYAL_CHAIN_LENGTH {
                     return Ok(refuse("the chain length is not the game's"));
                 }
-                let addrs = addrs_from_bytes(&addrs);
+                let addrs = addrs_from_bytes(peer, &addrs);
                 let seen = Instant::now();
                 if let Some(m) = host.members.iter_mut().find(|m| m.peer == peer) {
                     if host.proposal.is_none() {

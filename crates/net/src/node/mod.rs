@@ -267,11 +267,19 @@ fn is_loopback(addr: &Multiaddr) -> bool {
     })
 }
 
-fn addrs_from_bytes(bytes: &[Vec<u8>]) -> Vec<Multiaddr> {
+/// A peer's advertised addresses (SPEC 4.5, `PeerAddrs` and `Join`):
+/// those that decode, at most [`MAX_ADDRS`], with or without a final
+/// `/p2p/<peer>`; one whose final `/p2p/` names another peer is dropped
+/// (dialling it could only fail).
+fn addrs_from_bytes(peer: PeerId, bytes: &[Vec<u8>]) -> Vec<Multiaddr> {
     bytes
         .iter()
         .take(MAX_ADDRS)
         .filter_map(|b| Multiaddr::try_from(b.clone()).ok())
+        .filter(|a| match a.iter().last() {
+            Some(Protocol::P2p(named)) => named == peer,
+            _ => true,
+        })
         .collect()
 }
 
@@ -959,5 +967,26 @@ impl<G: crate::NetGame> Node<G> {
             .behaviour_mut()
             .gossipsub
             .report_message_validation_result(&id, &source, verdict);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advertised_addresses_may_name_their_peer_but_not_another() {
+        let me = PeerId::random();
+        let other = PeerId::random();
+        let direct: Multiaddr = "/ip4/10.0.0.1/tcp/4001".parse().unwrap();
+        let relayed: Multiaddr = format!("/ip4/10.0.0.9/tcp/4001/p2p/{other}/p2p-circuit/p2p/{me}")
+            .parse()
+            .unwrap();
+        let foreign = direct.clone().with(Protocol::P2p(other));
+        let bytes: Vec<Vec<u8>> = [&direct, &relayed, &foreign]
+            .iter()
+            .map(|a| a.to_vec())
+            .collect();
+        assert_eq!(addrs_from_bytes(me, &bytes), vec![direct, relayed]);
     }
 }

@@ -122,7 +122,7 @@ impl<G: crate::NetGame> Node<G> {
         let mut peer_addrs = HashMap::new();
         for p in peers {
             if let Some(peer) = peer_id_of(&p.key) {
-                peer_addrs.insert(peer, addrs_from_bytes(&p.addrs));
+                peer_addrs.insert(peer, addrs_from_bytes(peer, &p.addrs));
             }
         }
         for &peer in &seat_peers {
