@@ -85,31 +85,24 @@ impl<G: crate::NetGame> Node<G> {
         if request.heads.len() != mine.len() {
             return empty;
         }
-        let mut envelopes = Vec::new();
-        let mut bytes = 0usize;
-        let mut more = false;
-        let mut they_have_more = false;
-        for (s, (&my, &theirs)) in mine.iter().zip(&request.heads).enumerate() {
-            they_have_more |= theirs > my;
-            if my <= theirs {
-                continue;
-            }
-            let room = MAX_SYNC_ENVELOPES.saturating_sub(envelopes.len());
-            let batch = play.table.envelopes_since(s as u8, theirs, room);
-            if (batch.len() as u64) < my - theirs {
-                more = true;
-            }
-            for e in batch {
-                let b = e.encode();
-                // Leave room for the response's own framing.
-                if bytes + b.len() + 16 > MAX_SYNC_RESPONSE_BYTES - 4096 {
-                    more = true;
-                    break;
-                }
-                bytes += b.len() + 4;
-                envelopes.push(b);
-            }
-        }
+        let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
+        // The responder's applied order first (a requester with the same
+        // history can apply each envelope as it comes), then what it holds
+        // but has not applied, seat by seat.
+        let applied = play.table.transcript().into_iter().filter_map(|f| match f {
+            Frame::Envelope(e) => Some(e),
+            _ => None,
+        });
+        let logs = (0..mine.len() as u8)
+            .flat_map(|s| play.table.envelopes_since(s, 0, usize::MAX))
+            .collect::<Vec<_>>();
+        let (envelopes, next) = catch_up_batch(
+            applied.chain(logs),
+            &request.heads,
+            MAX_SYNC_ENVELOPES,
+            MAX_SYNC_RESPONSE_BYTES - 4096,
+        );
+        let more = next.iter().zip(&mine).any(|(n, m)| n < m);
         play.peer_heads.insert(peer, request.heads);
         let response = SyncResponse {
             heads: mine,
@@ -146,5 +139,103 @@ impl<G: crate::NetGame> Node<G> {
         if more {
             self.request_sync(peer);
         }
+    }
+}
+
+/// What a requester at heads `theirs` misses, taken from `order` (each
+/// envelope at most once, a seat's envelopes in sequence without a gap from
+/// its head on), at most `max_envelopes` of at most `max_bytes` in all.
+/// Returns their encodings and, per seat, the head the requester will have
+/// after them (below the responder's where some were left out). SPEC 4.4:
+/// the order is the responder's applied order, so a whole response is
+/// applicable as it stands; envelopes in seat order starting with seat 0
+/// could fill every response with one seat's envelopes that the requester
+/// cannot apply without another's, and it would ask for the same ones for
+/// ever.
+pub(super) fn catch_up_batch(
+    order: impl IntoIterator<Item = Signed>,
+    theirs: &[u64],
+    max_envelopes: usize,
+    max_bytes: usize,
+) -> (Vec<Vec<u8>>, Vec<u64>) {
+    let mut next = theirs.to_vec();
+    let mut out = Vec::new();
+    let mut bytes = 0usize;
+    for e in order {
+        let Some(head) = next.get_mut(usize::from(e.seat())) else {
+            continue;
+        };
+        if e.seq() != *head {
+            continue;
+        }
+        let b = e.encode();
+        // Each envelope costs its length prefix too.
+        if out.len() == max_envelopes || bytes + b.len() + 4 > max_bytes {
+            break;
+        }
+        bytes += b.len() + 4;
+        *head += 1;
+        out.push(b);
+    }
+    (out, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_table::{Body, Envelope, GameId};
+
+    use super::*;
+
+    fn envelope(seat: u8, seq: u64) -> Signed {
+        Envelope {
+            game_id: GameId([1; 32]),
+            seat,
+            seq,
+            prev: Hash32::default(),
+            position: seq,
+            state_hash: Hash32::default(),
+            body: Body::Resign,
+        }
+        .sign(&Identity::from_secret([seat + 1; 32]))
+    }
+
+    fn seat_seq(bytes: &[u8]) -> (u8, u64) {
+        let e = Signed::decode(bytes).unwrap();
+        (e.seat(), e.seq())
+    }
+
+    #[test]
+    fn a_batch_follows_the_applied_order_across_seats() {
+        // Two seats taking turns for 300 inputs each: a batch of 256 must
+        // hold both seats' envelopes, as they were applied, not 256 of the
+        // first seat (which could not be applied without the second's).
+        let order: Vec<Signed> = (0..300)
+            .flat_map(|i| [envelope(0, i), envelope(1, i)])
+            .collect();
+        let (batch, next) = catch_up_batch(order, &[10, 10], 256, usize::MAX);
+        assert_eq!(batch.len(), 256);
+        assert_eq!(next, vec![138, 138]);
+        let got: Vec<(u8, u64)> = batch.iter().map(|b| seat_seq(b)).collect();
+        assert_eq!(got[..4], [(0, 10), (1, 10), (0, 11), (1, 11)]);
+    }
+
+    #[test]
+    fn a_batch_has_no_gaps_or_repeats_and_stops_at_the_byte_cap() {
+        let order = vec![
+            envelope(0, 1),
+            envelope(0, 0),
+            envelope(0, 0),
+            envelope(0, 2),
+            envelope(1, 0),
+            envelope(0, 1),
+        ];
+        let (batch, next) = catch_up_batch(order.clone(), &[0, 0], 256, usize::MAX);
+        let got: Vec<(u8, u64)> = batch.iter().map(|b| seat_seq(b)).collect();
+        assert_eq!(got, vec![(0, 0), (1, 0), (0, 1)]);
+        assert_eq!(next, vec![2, 1]);
+        let one = order[0].encode().len() + 4;
+        let (batch, next) = catch_up_batch(order, &[0, 0], 256, one);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(next, vec![1, 0]);
     }
 }
