@@ -53,6 +53,7 @@ use std::path::PathBuf;
 
 pub mod counting;
 pub mod discover;
+mod ending;
 mod handle;
 pub mod identity;
 mod node;
@@ -148,6 +149,10 @@ pub enum NetError {
     /// The node has stopped.
     #[error("the node has stopped")]
     Stopped,
+    /// Nobody the node needs is reachable any more (or was never reached):
+    /// the line says so and where the game so far is saved.
+    #[error("{0}")]
+    GaveUp(String),
     /// The node's command channel is full.
     #[error("the node is busy (command queue full)")]
     Busy,

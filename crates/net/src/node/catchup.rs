@@ -4,8 +4,9 @@
 use super::*;
 
 impl<G: crate::NetGame> Node<G> {
-    /// Whether the node has done its work: a finished (or failed) game whose
-    /// peers have caught up, or the linger time is over.
+    /// Whether the node has done its work: a failed game, a finished game
+    /// seen by a spectator, or a finished seat that has served catch-up long
+    /// enough (SPEC 4.4, [`ending::may_stop_serving`]).
     pub(super) fn check_done(&mut self, now: Instant) {
         let Stage::Play(play) = &self.stage else {
             return;
@@ -23,19 +24,99 @@ impl<G: crate::NetGame> Node<G> {
             self.stop = Some(Ok(()));
             return;
         }
-        let mine = play.table.heads();
-        let n = mine.len();
-        let caught_up = play.seat_peers.iter().enumerate().all(|(s, p)| {
-            *p == self.me
-                || play.table.is_forfeited(Seat(s as u8))
-                || play.peer_heads.get(p).is_some_and(|h| {
-                    h.len() == n
-                        && (0..n).all(|i| play.table.is_forfeited(Seat(i as u8)) || h[i] >= mine[i])
-                })
-        });
-        if (caught_up && play.outbox.is_empty()) || now >= at + self.cfg.timing.linger {
+        let forfeited: Vec<bool> = (0..play.seat_peers.len())
+            .map(|s| play.table.is_forfeited(Seat(s as u8)))
+            .collect();
+        let behind = ending::still_behind(
+            self.me,
+            &play.seat_peers,
+            &forfeited,
+            &play.peer_heads,
+            &play.table.heads(),
+        );
+        let timing = &self.cfg.timing;
+        if ending::may_stop_serving(
+            now.saturating_duration_since(at),
+            timing.linger_min,
+            timing.linger,
+            behind.is_empty() && play.outbox.is_empty(),
+        ) {
             self.stop = Some(Ok(()));
         }
+    }
+
+    /// Give up when nobody the node needs was reachable and nothing moved
+    /// for long ([`ending::Contact`]): a joiner or spectator that never
+    /// reached the ticket's host, or a peer whose game is unfinished and
+    /// whose peers are all gone. It says so in one line, makes the log
+    /// durable, and stops with [`NetError::GaveUp`].
+    pub(super) fn check_alone(&mut self, now: Instant) {
+        let timing = &self.cfg.timing;
+        let (reachable, position, patience) = match &self.stage {
+            Stage::Join(_) if self.leaving.is_some() => return,
+            Stage::Join(j) => (self.swarm.is_connected(&j.host), 0, timing.dial_give_up),
+            Stage::Watch(w) => (self.swarm.is_connected(&w.host), 0, timing.dial_give_up),
+            Stage::Play(play) if play.finished_at.is_none() => {
+                let reachable = play
+                    .seat_peers
+                    .iter()
+                    .any(|p| *p != self.me && self.swarm.is_connected(p));
+                // A seat may still settle the game alone by stall claims:
+                // give those their time first.
+                let stall = match play.table.local_seat() {
+                    Some(_) => play.stall_timeout,
+                    None => Duration::ZERO,
+                };
+                (reachable, play.table.position(), timing.give_up + stall)
+            }
+            _ => return,
+        };
+        self.contact.observe(now, reachable, position);
+        if !self.contact.alone_for(now, patience) {
+            return;
+        }
+        let line = match &self.stage {
+            Stage::Play(play) => self.stranded_line(play, patience),
+            _ if self.contact.ever_reached() => format!(
+                "the host stopped answering before the game started (nothing heard for {} s)",
+                patience.as_secs()
+            ),
+            _ => format!(
+                "nobody answers at this ticket's addresses (the table may be over or the host \
+                 offline); gave up after {} s",
+                patience.as_secs()
+            ),
+        };
+        self.emit(NetEvent::GaveUp(line.clone()));
+        self.stop = Some(Err(NetError::GaveUp(line)));
+    }
+
+    /// The line of a peer left alone at an unfinished game. The log is on
+    /// disk already (every envelope was appended as it came); it is synced
+    /// here, and a spectator's copy is written, so the line can say where
+    /// the game so far is.
+    fn stranded_line(&self, play: &Play<G>, patience: Duration) -> String {
+        let mut saved = format!("the game so far is in {}", play.transcript_path.display());
+        let synced = std::fs::File::open(&play.transcript_path).and_then(|f| f.sync_all());
+        if let Err(e) = synced {
+            saved = format!("{saved} (syncing it failed: {e})");
+        }
+        if let Some(copy) = &self.cfg.transcript_copy {
+            match write_durably(copy, &transcript::encode_file(&play.table.transcript())) {
+                Ok(()) => saved = format!("{saved} and {}", copy.display()),
+                Err(e) => saved = format!("{saved}; writing the copy failed: {e}"),
+            }
+        }
+        let hint = match play.table.local_seat() {
+            Some(_) => "; `roundtable resume` carries on if they come back",
+            None => "",
+        };
+        format!(
+            "every other peer of this table is gone (none reachable for {} s) and the game is \
+             unfinished at move {}; {saved}{hint}",
+            patience.as_secs(),
+            play.table.position()
+        )
     }
 
     pub(super) fn sync_all(&mut self) {

@@ -586,7 +586,11 @@ impl<G: crate::NetGame> Node<G> {
 
     /// A genesis from the host (Start) or any seat (Started): check it, then
     /// play.
-    pub(super) fn on_genesis(&mut self, genesis: Genesis, peers: &[PeerAddrs]) -> Result<(), NetError> {
+    pub(super) fn on_genesis(
+        &mut self,
+        genesis: Genesis,
+        peers: &[PeerAddrs],
+    ) -> Result<(), NetError> {
         let (lobby, local) = match &self.stage {
             Stage::Join(j) => {
                 if genesis.verify::<G>().is_err() || !genesis.proposal.seats.contains(&j.seat) {
@@ -674,6 +678,7 @@ impl<G: crate::NetGame> Node<G> {
                 self.on_genesis(genesis, &peers)?;
             }
             (Stage::Join(_) | Stage::Watch(_), LobbyResponse::Refused { reason }) => {
+                self.note(format!("refused by the host: {reason}"));
                 self.stop = Some(Err(NetError::Refused(reason)));
             }
             (Stage::Host(host), LobbyResponse::Accepted(a)) => {

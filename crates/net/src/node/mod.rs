@@ -27,6 +27,7 @@ use roundtable_table::{
 use tokio::sync::{mpsc, watch};
 
 use crate::NetError;
+use crate::ending::{self, Contact};
 use crate::handle::{Command, Controller, NetEvent, NodeConfig, Outcome, Phase, Role, Snapshot};
 use crate::identity::{keypair_of, peer_id_of};
 use crate::store::{random_bytes, write_durably};
@@ -177,6 +178,8 @@ struct Play<G: Game> {
     ready_deadline: Instant,
     outbox: VecDeque<Vec<u8>>,
     sync_inflight: HashSet<PeerId>,
+    /// The latest heads each peer reported: every seat's peer, and every
+    /// other peer that asked for catch-up while it stays connected.
     peer_heads: HashMap<PeerId, Vec<u64>>,
     finished_at: Option<Instant>,
     result: Option<GameResult>,
@@ -188,6 +191,9 @@ struct Play<G: Game> {
     replaying: bool,
     last_bot_position: Option<u64>,
     bot_due: Option<(u64, Instant)>,
+    /// The table's stall timeout: how long a seat waits before it may
+    /// claim another stalled.
+    stall_timeout: Duration,
 }
 
 enum Stage<G: Game> {
@@ -232,6 +238,9 @@ pub(crate) struct Node<G: Game> {
     /// A joiner told the host it leaves: stop when the host answers or at
     /// this deadline, whichever comes first.
     leaving: Option<Instant>,
+    /// When a peer that matters (the host in the lobby, another seat in
+    /// play) was last connected, or the game last moved.
+    contact: Contact,
     stop: Option<Result<(), NetError>>,
 }
 
@@ -328,6 +337,7 @@ impl<G: crate::NetGame> Node<G> {
             next_redial: now,
             next_lobby: now,
             leaving: None,
+            contact: Contact::new(now, 0),
             stop: None,
         })
     }
@@ -526,6 +536,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         self.maybe_emit_ticket(now);
         self.check_done(now);
+        self.check_alone(now);
         Ok(())
     }
 
@@ -736,6 +747,13 @@ impl<G: crate::NetGame> Node<G> {
             } => {
                 if let Stage::Play(play) = &mut self.stage {
                     play.sync_inflight.remove(&peer_id);
+                    let seat = play.seat_peers.iter().position(|p| *p == peer_id);
+                    if seat.is_none_or(|s| play.table.is_forfeited(Seat(s as u8))) {
+                        // A spectator or a forfeited seat that left is no
+                        // longer waited for (and its entry does not pile
+                        // up); a seat in the game is, connected or not.
+                        play.peer_heads.remove(&peer_id);
+                    }
                     if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
                         self.emit(NetEvent::Peer {
                             seat: Seat(s as u8),

@@ -6,7 +6,11 @@ use super::*;
 
 impl<G: crate::NetGame> Node<G> {
     /// Rebuild the table from the transcript log and carry on.
-    pub(super) fn resume(&mut self, lobby: LobbyId, ticket: Option<Ticket>) -> Result<(), NetError> {
+    pub(super) fn resume(
+        &mut self,
+        lobby: LobbyId,
+        ticket: Option<Ticket>,
+    ) -> Result<(), NetError> {
         let path = self.cfg.data_dir.transcript_path(&lobby);
         if !path.exists() {
             // Never got past the lobby: join again with the same chain.
@@ -173,6 +177,7 @@ impl<G: crate::NetGame> Node<G> {
             replaying: true,
             last_bot_position: None,
             bot_due: None,
+            stall_timeout: Duration::from_millis(stall),
         };
         let now_ms = self.now_ms();
         let mut fed = 0usize;
@@ -185,6 +190,7 @@ impl<G: crate::NetGame> Node<G> {
         let game_id = play.table.game_id();
         let seat = play.table.local_seat();
         let names = play.names.clone();
+        self.contact = Contact::new(now, play.table.position());
         self.stage = Stage::Play(Box::new(play));
         self.emit(NetEvent::Started {
             game_id,
