@@ -16,6 +16,8 @@
 //!    the post-game screen while another watches it to the end.
 //! 6. A host killed with SIGKILL mid-game comes back with `roundtable
 //!    resume` in the terminal UI, its bot with it, and plays to the end.
+//! 7. A dead ticket: the joiner's screen says nobody answers (no libp2p
+//!    errors), and leaving it exits non-zero.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -593,4 +595,31 @@ fn children_of(pid: &str) -> Vec<String> {
             (ppid == pid).then_some(name)
         })
         .collect()
+}
+
+/// A ticket whose host is gone: the joiner's screen says so in words (no
+/// libp2p dial errors), and leaving it exits non-zero.
+#[test]
+fn a_dead_ticket_in_the_terminal_ui_gets_one_friendly_line() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut host, ticket) = host(&dir.path().join("hosting"), 2, 0, 61, &[]);
+    host.child.kill().unwrap_or_else(|e| panic!("{e}"));
+    host.child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let tmux = Tmux::new("netdead");
+    let mut args = vec!["join".to_owned(), ticket];
+    args.extend(loopback(&dir.path().join("bob"), "bob"));
+    args.extend(["--give-up-secs".to_owned(), "3".to_owned()]);
+    start(&tmux, dir.path(), &[], &args);
+    let screen = wait(&tmux, "the dead ticket's line", |s| {
+        s.contains("nobody answers")
+    });
+    for raw in ["Failed to negotiate", "os error", "dialling"] {
+        assert!(!screen.contains(raw), "raw libp2p error {raw:?}:\n{screen}");
+    }
+    tmux.keys(&["Escape"]);
+    let status = tmux.exit_status(&dir.path().join("status"), STEP);
+    assert_eq!(status.as_deref(), Some("1"), "{}", tmux.screen());
 }
