@@ -86,6 +86,10 @@ pub(crate) struct NetSession {
     gave_up: GaveUp,
 }
 
+/// What the status line says once the node gave up (the log holds the
+/// whole line: a status line does not wrap).
+const GAVE_UP_STATUS: &str = "Everyone else is gone (see the log).";
+
 /// The line a node gave up with, shared between the session (which the
 /// screen owns) and the program that waits for the screen to close.
 #[derive(Clone, Default)]
@@ -252,6 +256,7 @@ fn clock_left(
 impl Session for NetSession {
     fn snapshot(&self) -> Snapshot {
         let net = self.handle.snapshot();
+        let gave_up = self.gave_up.line().is_some();
         let now = Instant::now();
         let names = &net.names;
         let seats = names
@@ -284,6 +289,8 @@ impl Session for NetSession {
         let mut status = match net.phase {
             // The lobby screen shows the seats and the ticket itself.
             Phase::Starting | Phase::Lobby => None,
+            // Nobody to wait for any more: the notice says so alone.
+            Phase::Playing if gave_up => None,
             Phase::Playing if !net.ready => Some("waiting for every peer to subscribe".into()),
             Phase::Playing if net.legal.is_empty() => {
                 let active = view.taker.unwrap_or(view.active).0;
@@ -375,8 +382,11 @@ impl Session for NetSession {
                 }
                 NetEvent::Note(n) => self.last_note = Some(n),
                 NetEvent::GaveUp(line) => {
+                    // The whole line goes to the log, which wraps it; the
+                    // status says where to look.
                     let _ = self.gave_up.0.set(line.clone());
-                    self.notice = Some(line.clone());
+                    self.chronicle.note(line.clone());
+                    self.notice = Some(GAVE_UP_STATUS.to_owned());
                     self.stopped = Some(line);
                 }
                 _ => {}
