@@ -167,22 +167,28 @@ impl<G: crate::NetGame> Node<G> {
             return empty;
         }
         let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
-        // The responder's applied order first (a requester with the same
-        // history can apply each envelope as it comes), then what it holds
-        // but has not applied, seat by seat.
-        let applied = play.table.transcript().into_iter().filter_map(|f| match f {
-            Frame::Envelope(e) => Some(e),
-            _ => None,
-        });
-        let logs = (0..mine.len() as u8)
-            .flat_map(|s| play.table.envelopes_since(s, 0, usize::MAX))
-            .collect::<Vec<_>>();
-        let (envelopes, next) = catch_up_batch(
-            applied.chain(logs),
-            &request.heads,
-            MAX_SYNC_ENVELOPES,
-            MAX_SYNC_RESPONSE_BYTES - 4096,
-        );
+        let they_miss_some = request.heads.iter().zip(&mine).any(|(t, m)| t < m);
+        let (envelopes, next) = if they_miss_some {
+            // The responder's applied order first (a requester with the
+            // same history can apply each envelope as it comes), then what
+            // it holds but has not applied, seat by seat.
+            let applied = play.table.transcript().into_iter().filter_map(|f| match f {
+                Frame::Envelope(e) => Some(e),
+                _ => None,
+            });
+            let logs = (0..mine.len() as u8)
+                .flat_map(|s| play.table.envelopes_since(s, 0, usize::MAX))
+                .collect::<Vec<_>>();
+            catch_up_batch(
+                applied.chain(logs),
+                &request.heads,
+                MAX_SYNC_ENVELOPES,
+                MAX_SYNC_RESPONSE_BYTES - 4096,
+            )
+        } else {
+            // Most requests: nothing to send, so no transcript to build.
+            (Vec::new(), request.heads.clone())
+        };
         let more = next.iter().zip(&mine).any(|(n, m)| n < m);
         play.peer_heads.insert(peer, request.heads);
         let response = SyncResponse {
