@@ -69,6 +69,12 @@ pub(crate) struct NetArgs {
     /// frees it at once).
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     lobby_timeout_secs: u64,
+    /// Give up (and exit non-zero) when no other peer of the table, or no
+    /// host at the ticket's addresses, was reachable for this many seconds
+    /// (default 60 in a game, on top of the stall timeout for a seat; 20
+    /// for reaching a ticket's host).
+    #[arg(long, value_name = "SECS")]
+    give_up_secs: Option<u64>,
     /// Print connection notes too.
     #[arg(long, short)]
     verbose: bool,
@@ -94,6 +100,10 @@ impl NetArgs {
             lobby_timeout: Duration::from_secs(self.lobby_timeout_secs.max(1)),
             ..Timing::default()
         };
+        if let Some(secs) = self.give_up_secs {
+            config.timing.give_up = Duration::from_secs(secs.max(1));
+            config.timing.dial_give_up = Duration::from_secs(secs.max(1));
+        }
         config
     }
 
@@ -562,10 +572,16 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
 /// background; the runtime lives until the player quits.
 fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
     let ends = session.node_ends();
+    let gave_up = session.gave_up();
     let outcome = roundtable_tui::run(session);
     // Quitting shuts the nodes down (the session's drop).
     crate::net_session::shut_down(rt, ends);
     outcome?;
+    // The screen said why the node gave up; the shell hears it too.
+    if let Some(line) = gave_up.line() {
+        eprintln!("roundtable: {line}");
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

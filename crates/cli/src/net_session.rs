@@ -80,6 +80,26 @@ pub(crate) struct NetSession {
     last_note: Option<String>,
     /// Bots this program started for the table; they leave with it.
     companions: Vec<GameHandle<PortRoyal>>,
+    /// Set when the node gave up (its peers are gone, or the ticket's host
+    /// never answered): the line, for the program to repeat and exit
+    /// non-zero once the player leaves the screen.
+    gave_up: GaveUp,
+}
+
+/// What the status line says once the node gave up (the log holds the
+/// whole line: a status line does not wrap).
+const GAVE_UP_STATUS: &str = "Everyone else is gone (see the log).";
+
+/// The line a node gave up with, shared between the session (which the
+/// screen owns) and the program that waits for the screen to close.
+#[derive(Clone, Default)]
+pub(crate) struct GaveUp(Arc<std::sync::OnceLock<String>>);
+
+impl GaveUp {
+    /// The line, if the node gave up.
+    pub(crate) fn line(&self) -> Option<&str> {
+        self.0.get().map(String::as_str)
+    }
 }
 
 impl NetSession {
@@ -110,6 +130,7 @@ impl NetSession {
             stopped: None,
             last_note: None,
             companions: Vec::new(),
+            gave_up: GaveUp::default(),
         })
     }
 
@@ -127,6 +148,12 @@ impl NetSession {
             .chain(&self.companions)
             .map(|h| NodeEnd(h.watch()))
             .collect()
+    }
+
+    /// Where the line the node gives up with (if it does) will be, for
+    /// after the screen closed.
+    pub(crate) fn gave_up(&self) -> GaveUp {
+        self.gave_up.clone()
     }
 
     /// Bots started for this table, stopped when the session ends.
@@ -229,6 +256,7 @@ fn clock_left(
 impl Session for NetSession {
     fn snapshot(&self) -> Snapshot {
         let net = self.handle.snapshot();
+        let gave_up = self.gave_up.line().is_some();
         let now = Instant::now();
         let names = &net.names;
         let seats = names
@@ -261,6 +289,8 @@ impl Session for NetSession {
         let mut status = match net.phase {
             // The lobby screen shows the seats and the ticket itself.
             Phase::Starting | Phase::Lobby => None,
+            // Nobody to wait for any more: the notice says so alone.
+            Phase::Playing if gave_up => None,
             Phase::Playing if !net.ready => Some("waiting for every peer to subscribe".into()),
             Phase::Playing if net.legal.is_empty() => {
                 let active = view.taker.unwrap_or(view.active).0;
@@ -343,11 +373,22 @@ impl Session for NetSession {
                 }
                 NetEvent::Violation(v) => self.notice = Some(format!("violation: {v}")),
                 NetEvent::Finished { transcript, .. } => self.transcript = Some(transcript),
-                NetEvent::Note(n) if n.contains("refused") => {
+                // The node's own refusals ("refused: ...") are the player's
+                // business; a dial error that merely mentions a refused
+                // connection is a diagnostic, not a notice.
+                NetEvent::Note(n) if n.starts_with("refused") => {
                     self.last_note = Some(n.clone());
                     self.notice = Some(n);
                 }
                 NetEvent::Note(n) => self.last_note = Some(n),
+                NetEvent::GaveUp(line) => {
+                    // The whole line goes to the log, which wraps it; the
+                    // status says where to look.
+                    let _ = self.gave_up.0.set(line.clone());
+                    self.chronicle.note(line.clone());
+                    self.notice = Some(GAVE_UP_STATUS.to_owned());
+                    self.stopped = Some(line);
+                }
                 _ => {}
             }
         }
@@ -359,10 +400,11 @@ impl Session for NetSession {
         if self.stopped.is_none() && self.handle.is_stopped() {
             let net = self.handle.snapshot();
             if net.game_id.is_none() {
-                let why = "refused, or the host could not be reached";
+                // Only the host's refusal is worth repeating: other notes
+                // are libp2p's diagnostics (dial errors), not for a player.
                 self.stopped = Some(match &self.last_note {
-                    Some(n) => format!("{why} (last note: {n})"),
-                    None => why.to_owned(),
+                    Some(n) if n.starts_with("refused") => n.clone(),
+                    _ => "the table stopped before the game began".to_owned(),
                 });
                 changed = true;
             }

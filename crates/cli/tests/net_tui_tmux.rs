@@ -16,6 +16,10 @@
 //!    the post-game screen while another watches it to the end.
 //! 6. A host killed with SIGKILL mid-game comes back with `roundtable
 //!    resume` in the terminal UI, its bot with it, and plays to the end.
+//! 7. A dead ticket: the joiner's screen says nobody answers (no libp2p
+//!    errors), and leaving it exits non-zero.
+//! 8. A spectator whose peers all vanish mid-game says so on screen and
+//!    exits non-zero when it leaves.
 //!
 //! Robust by construction: every wait is on what the screen (or a file)
 //! shows, with generous limits, never a fixed sleep; every process keeps
@@ -593,4 +597,76 @@ fn children_of(pid: &str) -> Vec<String> {
             (ppid == pid).then_some(name)
         })
         .collect()
+}
+
+/// A ticket whose host is gone: the joiner's screen says so in words (no
+/// libp2p dial errors), and leaving it exits non-zero.
+#[test]
+fn a_dead_ticket_in_the_terminal_ui_gets_one_friendly_line() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut host, ticket) = host(&dir.path().join("hosting"), 2, 0, 61, &[]);
+    host.child.kill().unwrap_or_else(|e| panic!("{e}"));
+    host.child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let tmux = Tmux::new("netdead");
+    let mut args = vec!["join".to_owned(), ticket];
+    args.extend(loopback(&dir.path().join("bob"), "bob"));
+    args.extend(["--give-up-secs".to_owned(), "3".to_owned()]);
+    start(&tmux, dir.path(), &[], &args);
+    let screen = wait(&tmux, "the dead ticket's line", |s| {
+        s.contains("nobody answers")
+    });
+    for raw in ["Failed to negotiate", "os error", "dialling"] {
+        assert!(!screen.contains(raw), "raw libp2p error {raw:?}:\n{screen}");
+    }
+    tmux.keys(&["Escape"]);
+    let status = tmux.exit_status(&dir.path().join("status"), STEP);
+    assert_eq!(status.as_deref(), Some("1"), "{}", tmux.screen());
+}
+
+/// A spectator in the terminal UI whose peers all vanish mid-game: the
+/// screen says everyone else is gone (the log holds the whole line), and
+/// leaving exits non-zero.
+#[test]
+fn a_watcher_left_alone_in_the_terminal_ui_says_so_and_exits_non_zero() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (mut host, ticket) = host(
+        &dir.path().join("hosting"),
+        2,
+        0,
+        71,
+        &["--stall-timeout-ms", "60000", "--bot-delay-ms", "300"],
+    );
+    let mut joiner = join(
+        &dir.path().join("joiner"),
+        "bob",
+        &ticket,
+        72,
+        &["--bot-delay-ms", "300"],
+    );
+    let tmux = Tmux::new("netalone");
+    let mut args = vec!["watch".to_owned(), ticket];
+    args.extend(loopback(&dir.path().join("dan"), "dan"));
+    args.extend(["--give-up-secs".to_owned(), "3".to_owned()]);
+    start(&tmux, dir.path(), &[], &args);
+    wait(&tmux, "the game on the watcher's screen", |s| {
+        s.contains("Turn 2")
+    });
+    host.child.kill().unwrap_or_else(|e| panic!("{e}"));
+    joiner.child.kill().unwrap_or_else(|e| panic!("{e}"));
+    wait(&tmux, "the watcher's word that everyone left", |s| {
+        s.contains("Everyone else is gone") && s.contains("every other peer")
+    });
+    tmux.keys(&["q"]);
+    wait(&tmux, "the question whether to quit", |s| {
+        s.contains("y quit")
+    });
+    tmux.keys(&["y"]);
+    let status = tmux.exit_status(&dir.path().join("status"), STEP);
+    assert_eq!(status.as_deref(), Some("1"), "{}", tmux.screen());
 }

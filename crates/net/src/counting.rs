@@ -4,10 +4,11 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::task::{Context, Poll};
 
+use futures::task::AtomicWaker;
 use futures::{AsyncRead, AsyncWrite};
 
 /// Bytes sent and received by every connection of one swarm, and a switch
@@ -17,6 +18,11 @@ pub struct ByteCounter {
     sent: AtomicU64,
     received: AtomicU64,
     cut: AtomicBool,
+    /// The readers of every live stream: a cut wakes them, so that a
+    /// connection waiting for bytes fails at once rather than when it next
+    /// happens to be polled (a handshake could otherwise hang until its
+    /// timeout, long after the link healed).
+    readers: Mutex<Vec<Weak<AtomicWaker>>>,
 }
 
 impl ByteCounter {
@@ -39,6 +45,22 @@ impl ByteCounter {
     /// and write fails, so connections drop and new ones fail.
     pub fn set_cut(&self, cut: bool) {
         self.cut.store(cut, Ordering::Relaxed);
+        if cut {
+            let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+            readers.retain(|r| match r.upgrade() {
+                Some(waker) => {
+                    waker.wake();
+                    true
+                }
+                None => false,
+            });
+        }
+    }
+
+    fn register(&self, reader: &Arc<AtomicWaker>) {
+        let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        readers.retain(|r| r.strong_count() > 0);
+        readers.push(Arc::downgrade(reader));
     }
 
     fn check(&self) -> io::Result<()> {
@@ -54,12 +76,19 @@ impl ByteCounter {
 pub struct Counting<S> {
     inner: S,
     counter: Arc<ByteCounter>,
+    reader: Arc<AtomicWaker>,
 }
 
 impl<S> Counting<S> {
     /// Wrap `inner`.
     pub fn new(inner: S, counter: Arc<ByteCounter>) -> Self {
-        Counting { inner, counter }
+        let reader = Arc::new(AtomicWaker::new());
+        counter.register(&reader);
+        Counting {
+            inner,
+            counter,
+            reader,
+        }
     }
 }
 
@@ -69,6 +98,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counting<S> {
         cx: &mut Context<'_>,
         buf: &mut [u8],
     ) -> Poll<io::Result<usize>> {
+        self.reader.register(cx.waker());
         self.counter.check()?;
         let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
         if let Poll::Ready(Ok(n)) = &poll {

@@ -68,9 +68,21 @@ pub enum Controller<G: Game> {
 pub struct Timing {
     /// How often each peer compares heads with every seat's peer.
     pub sync_interval: Duration,
-    /// How long a finished peer keeps serving catch-up to peers that have
-    /// not finished, at most.
+    /// How long a finished seat keeps answering catch-up at least, even
+    /// when every peer it knows has the end: a spectator or a seat that
+    /// arrives late still finds someone to ask (SPEC 4.4).
+    pub linger_min: Duration,
+    /// How long a finished seat keeps answering catch-up to peers that do
+    /// not have the end yet, at most.
     pub linger: Duration,
+    /// A peer whose game is unfinished gives up when no other seat's peer
+    /// was connected and the game did not move for this long (a seat waits
+    /// its stall timeout on top: the table may still settle the game by
+    /// stall claims alone).
+    pub give_up: Duration,
+    /// A joiner or spectator gives up when it has not reached the host at
+    /// the ticket's addresses for this long.
+    pub dial_give_up: Duration,
     /// A bot waits this long before it acts (0 for tests and benchmarks).
     pub bot_delay: Duration,
     /// Lobby requests are retried this often.
@@ -87,7 +99,10 @@ impl Default for Timing {
     fn default() -> Self {
         Timing {
             sync_interval: Duration::from_secs(1),
-            linger: Duration::from_secs(10),
+            linger_min: Duration::from_secs(5),
+            linger: Duration::from_secs(30),
+            give_up: Duration::from_secs(60),
+            dial_give_up: Duration::from_secs(20),
             bot_delay: Duration::from_millis(0),
             lobby_retry: Duration::from_millis(500),
             redial: Duration::from_secs(2),
@@ -222,6 +237,11 @@ pub enum NetEvent<G: Game> {
     Violation(Box<Violation>),
     /// A diagnostic line (connections, refused input, bans).
     Note(String),
+    /// The node gives up: every peer it needs is gone (or the ticket's host
+    /// never answered). One line for the player, which names where the
+    /// game so far is saved; the node then stops with
+    /// [`NetError::GaveUp`](crate::NetError::GaveUp).
+    GaveUp(String),
     /// The game is over and the canonical transcript is written.
     Finished {
         /// The result.

@@ -12,7 +12,12 @@
 //!   validation before anything is forwarded, a payload cap.
 //! * **Catch-up**: `/roundtable/sync/1` request-response exchanges
 //!   [`roundtable_table::Table::heads`] and fetches missing envelopes, on
-//!   every (re)connection and periodically.
+//!   every (re)connection and periodically, in the responder's applied
+//!   order.
+//! * **The end**: a finished seat keeps serving catch-up for a while, to
+//!   spectators and late seats too, and a peer left with nobody to talk to
+//!   (or at a ticket whose host is gone) gives up in one line
+//!   ([`NetEvent::GaveUp`]) instead of waiting for ever.
 //! * **Lobby**: `/roundtable/lobby/1` gathers seats, the proposal, the
 //!   acceptances and the genesis; [`Ticket`]s invite; mDNS and the lobby
 //!   topic list tables on a LAN ([`discover::discover_tables`]).
@@ -53,6 +58,7 @@ use std::path::PathBuf;
 
 pub mod counting;
 pub mod discover;
+mod ending;
 mod handle;
 pub mod identity;
 mod node;
@@ -151,6 +157,10 @@ pub enum NetError {
     /// The node has stopped.
     #[error("the node has stopped")]
     Stopped,
+    /// Nobody the node needs is reachable any more (or was never reached):
+    /// the line says so and where the game so far is saved.
+    #[error("{0}")]
+    GaveUp(String),
     /// The node's command channel is full.
     #[error("the node is busy (command queue full)")]
     Busy,

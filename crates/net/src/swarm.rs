@@ -37,9 +37,20 @@ pub const MESH_N_LOW: usize = 1;
 pub const MESH_N_HIGH: usize = 8;
 /// Outbound mesh peers kept at least.
 pub const MESH_OUTBOUND_MIN: usize = 1;
-/// Largest gossip payload: one envelope (16 KiB) plus room for an
-/// announcement; anything larger is refused by gossipsub before we see it.
+/// Largest gossip payload: one envelope (16 KiB) plus room to spare (an
+/// announcement is at most 4 KiB). Our validation refuses anything larger
+/// (and strikes its sender); our own payloads never are.
 pub const MAX_GOSSIP_BYTES: usize = 16 * 1024 + 1024;
+
+/// Largest gossip frame (one length-prefixed protobuf RPC as gossipsub
+/// sends it), which is what gossipsub's `max_transmit_size` bounds on the
+/// receiving side. It must hold the largest payload with its topic and
+/// protobuf framing, and more: rust-libp2p 0.50 checks its whole read
+/// buffer against this limit, and that buffer may hold the end of one frame
+/// and the start of the next (reads are 8 KiB). With the cap at the payload
+/// size, a 17 KiB payload was published but never delivered: the receiver
+/// refused the frame and dropped the stream. See SPEC 4.2.
+pub const MAX_GOSSIP_FRAME: usize = 64 * 1024;
 
 /// A table's gossipsub topic: `rt/t1/` and the first 16 bytes of its game
 /// id in hex. Every gossip message carries its topic, so the name is kept
@@ -92,7 +103,7 @@ pub fn gossip_config() -> Result<gossipsub::Config, NetError> {
         .message_id_fn(message_id)
         // Nothing is forwarded before our own checks said Accept.
         .validate_messages()
-        .max_transmit_size(MAX_GOSSIP_BYTES)
+        .max_transmit_size(MAX_GOSSIP_FRAME)
         .duplicate_cache_time(Duration::from_secs(120))
         .build()
         .map_err(|e| NetError::Transport(format!("gossipsub config: {e}")))

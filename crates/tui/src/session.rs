@@ -205,6 +205,16 @@ impl Chronicle {
         }
     }
 
+    /// Add a line about the table rather than the game (the network gave
+    /// up, say): the log panel wraps it, where a status line cannot.
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.log.push(LogLine {
+            turn: self.turn,
+            heading: false,
+            text: text.into(),
+        });
+    }
+
     /// The log lines so far.
     pub fn log(&self) -> &[LogLine] {
         &self.log

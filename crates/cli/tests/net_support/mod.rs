@@ -41,6 +41,8 @@ pub struct Peer {
     pub name: String,
     pub child: Child,
     pub lines: Arc<Mutex<Vec<String>>>,
+    /// What it wrote to stderr (also passed on to the test's stderr).
+    pub errors: Arc<Mutex<Vec<String>>>,
 }
 
 impl Peer {
@@ -62,7 +64,7 @@ impl Peer {
     fn spawn(name: &str, command: &mut Command) -> Peer {
         let mut child = command
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the binary starts");
         let lines = Arc::new(Mutex::new(Vec::new()));
@@ -73,15 +75,31 @@ impl Peer {
                 sink.lock().unwrap().push(line);
             }
         });
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let err = child.stderr.take().expect("stderr is piped");
+        let sink = errors.clone();
+        let who = name.to_owned();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                eprintln!("[{who}] {line}");
+                sink.lock().unwrap().push(line);
+            }
+        });
         Peer {
             name: name.to_owned(),
             child,
             lines,
+            errors,
         }
     }
 
     pub fn output(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
+    }
+
+    /// Its stderr so far.
+    pub fn error_lines(&self) -> Vec<String> {
+        self.errors.lock().unwrap().clone()
     }
 
     /// Wait for a line satisfying `pred`, at most `timeout`.

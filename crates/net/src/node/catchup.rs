@@ -1,0 +1,328 @@
+//! Catch-up (SPEC 4.4): asking the seats' peers for what we miss,
+//! answering their requests, and when a finished peer may stop.
+
+use super::*;
+
+impl<G: crate::NetGame> Node<G> {
+    /// Whether the node has done its work: a failed game, a finished game
+    /// seen by a spectator, or a finished seat that has served catch-up long
+    /// enough (SPEC 4.4, [`ending::may_stop_serving`]).
+    pub(super) fn check_done(&mut self, now: Instant) {
+        let Stage::Play(play) = &self.stage else {
+            return;
+        };
+        let Some(at) = play.finished_at else {
+            return;
+        };
+        if play.failed {
+            if now >= at + Duration::from_secs(1) {
+                self.stop = Some(Ok(()));
+            }
+            return;
+        }
+        if play.table.local_seat().is_none() {
+            self.stop = Some(Ok(()));
+            return;
+        }
+        let forfeited: Vec<bool> = (0..play.seat_peers.len())
+            .map(|s| play.table.is_forfeited(Seat(s as u8)))
+            .collect();
+        let behind = ending::still_behind(
+            self.me,
+            &play.seat_peers,
+            &forfeited,
+            &play.peer_heads,
+            &play.table.heads(),
+        );
+        let timing = &self.cfg.timing;
+        if ending::may_stop_serving(
+            now.saturating_duration_since(at),
+            timing.linger_min,
+            timing.linger,
+            behind.is_empty() && play.outbox.is_empty(),
+        ) {
+            self.stop = Some(Ok(()));
+        }
+    }
+
+    /// Give up when nobody the node needs was reachable and nothing moved
+    /// for long ([`ending::Contact`]): a joiner or spectator that never
+    /// reached the ticket's host, or a peer whose game is unfinished and
+    /// whose peers are all gone. It says so in one line, makes the log
+    /// durable, and stops with [`NetError::GaveUp`].
+    pub(super) fn check_alone(&mut self, now: Instant) {
+        let timing = &self.cfg.timing;
+        let (reachable, position, patience) = match &self.stage {
+            Stage::Join(_) if self.leaving.is_some() => return,
+            Stage::Join(j) => (self.swarm.is_connected(&j.host), 0, timing.dial_give_up),
+            Stage::Watch(w) => (self.swarm.is_connected(&w.host), 0, timing.dial_give_up),
+            Stage::Play(play) if play.finished_at.is_none() => {
+                let reachable = play
+                    .seat_peers
+                    .iter()
+                    .any(|p| *p != self.me && self.swarm.is_connected(p));
+                // A seat may still settle the game alone by stall claims:
+                // give those their time first.
+                let stall = match play.table.local_seat() {
+                    Some(_) => play.stall_timeout,
+                    None => Duration::ZERO,
+                };
+                (reachable, play.table.position(), timing.give_up + stall)
+            }
+            _ => return,
+        };
+        self.contact.observe(now, reachable, position);
+        if !self.contact.alone_for(now, patience) {
+            return;
+        }
+        let line = match &self.stage {
+            Stage::Play(play) => self.stranded_line(play, patience),
+            _ if self.contact.ever_reached() => format!(
+                "the host stopped answering before the game started (nothing heard for {} s)",
+                patience.as_secs()
+            ),
+            _ => format!(
+                "nobody answers at this ticket's addresses (the table may be over or the host \
+                 offline); gave up after {} s",
+                patience.as_secs()
+            ),
+        };
+        self.emit(NetEvent::GaveUp(line.clone()));
+        self.stop = Some(Err(NetError::GaveUp(line)));
+    }
+
+    /// The line of a peer left alone at an unfinished game. The log is on
+    /// disk already (every envelope was appended as it came); it is synced
+    /// here, and a spectator's copy is written, so the line can say where
+    /// the game so far is.
+    fn stranded_line(&self, play: &Play<G>, patience: Duration) -> String {
+        let mut saved = format!("the game so far is in {}", play.transcript_path.display());
+        let synced = std::fs::File::open(&play.transcript_path).and_then(|f| f.sync_all());
+        if let Err(e) = synced {
+            saved = format!("{saved} (syncing it failed: {e})");
+        }
+        if let Some(copy) = &self.cfg.transcript_copy {
+            match write_durably(copy, &transcript::encode_file(&play.table.transcript())) {
+                Ok(()) => saved = format!("{saved} and {}", copy.display()),
+                Err(e) => saved = format!("{saved}; writing the copy failed: {e}"),
+            }
+        }
+        let hint = match play.table.local_seat() {
+            Some(_) => "; `roundtable resume` carries on if they come back",
+            None => "",
+        };
+        format!(
+            "every other peer of this table is gone (none reachable for {} s) and the game is \
+             unfinished at move {}; {saved}{hint}",
+            patience.as_secs(),
+            play.table.position()
+        )
+    }
+
+    pub(super) fn sync_all(&mut self) {
+        let peers = match &self.stage {
+            Stage::Play(play)
+                if play.finished_at.is_none() || play.table.local_seat().is_some() =>
+            {
+                play.seat_peers.clone()
+            }
+            _ => return,
+        };
+        for p in peers {
+            self.request_sync(p);
+        }
+    }
+
+    pub(super) fn request_sync(&mut self, peer: PeerId) {
+        if peer == self.me || !self.swarm.is_connected(&peer) {
+            return;
+        }
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        if !play.sync_inflight.insert(peer) {
+            return;
+        }
+        let request = SyncRequest {
+            game: play.table.game_id(),
+            heads: play.table.heads(),
+        };
+        self.swarm.behaviour_mut().sync.send_request(&peer, request);
+    }
+
+    pub(super) fn answer_sync(&mut self, peer: PeerId, request: SyncRequest) -> SyncResponse {
+        let empty = SyncResponse {
+            heads: Vec::new(),
+            envelopes: Vec::new(),
+            more: false,
+        };
+        let Stage::Play(play) = &mut self.stage else {
+            return empty;
+        };
+        if request.game != play.table.game_id() {
+            return empty;
+        }
+        let mine = play.table.heads();
+        if request.heads.len() != mine.len() {
+            return empty;
+        }
+        let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
+        let they_miss_some = request.heads.iter().zip(&mine).any(|(t, m)| t < m);
+        let (envelopes, next) = if they_miss_some {
+            // The responder's applied order first (a requester with the
+            // same history can apply each envelope as it comes), then what
+            // it holds but has not applied, seat by seat.
+            let applied = play.table.transcript().into_iter().filter_map(|f| match f {
+                Frame::Envelope(e) => Some(e),
+                _ => None,
+            });
+            let logs = (0..mine.len() as u8)
+                .flat_map(|s| play.table.envelopes_since(s, 0, usize::MAX))
+                .collect::<Vec<_>>();
+            catch_up_batch(
+                applied.chain(logs),
+                &request.heads,
+                MAX_SYNC_ENVELOPES,
+                MAX_SYNC_RESPONSE_BYTES - 4096,
+            )
+        } else {
+            // Most requests: nothing to send, so no transcript to build.
+            (Vec::new(), request.heads.clone())
+        };
+        let more = next.iter().zip(&mine).any(|(n, m)| n < m);
+        play.peer_heads.insert(peer, request.heads);
+        let response = SyncResponse {
+            heads: mine,
+            envelopes,
+            more,
+        };
+        if they_have_more {
+            self.request_sync(peer);
+        }
+        response
+    }
+
+    pub(super) fn on_sync_response(&mut self, peer: PeerId, response: SyncResponse) {
+        let now = self.now_ms();
+        let Stage::Play(play) = &mut self.stage else {
+            return;
+        };
+        play.sync_inflight.remove(&peer);
+        if response.heads.len() == play.seat_peers.len() {
+            play.peer_heads.insert(peer, response.heads.clone());
+        }
+        let mut bad = 0;
+        for bytes in &response.envelopes {
+            if let Err(e) = play.table.handle_bytes(now, bytes)
+                && blameless(&e)
+            {
+                bad += 1;
+            }
+        }
+        let more = response.more;
+        for _ in 0..bad {
+            self.strike(peer, "sent an invalid envelope in catch-up");
+        }
+        if more {
+            self.request_sync(peer);
+        }
+    }
+}
+
+/// What a requester at heads `theirs` misses, taken from `order` (each
+/// envelope at most once, a seat's envelopes in sequence without a gap from
+/// its head on), at most `max_envelopes` of at most `max_bytes` in all.
+/// Returns their encodings and, per seat, the head the requester will have
+/// after them (below the responder's where some were left out). SPEC 4.4:
+/// the order is the responder's applied order, so a whole response is
+/// applicable as it stands; envelopes in seat order starting with seat 0
+/// could fill every response with one seat's envelopes that the requester
+/// cannot apply without another's, and it would ask for the same ones for
+/// ever.
+pub(super) fn catch_up_batch(
+    order: impl IntoIterator<Item = Signed>,
+    theirs: &[u64],
+    max_envelopes: usize,
+    max_bytes: usize,
+) -> (Vec<Vec<u8>>, Vec<u64>) {
+    let mut next = theirs.to_vec();
+    let mut out = Vec::new();
+    let mut bytes = 0usize;
+    for e in order {
+        let Some(head) = next.get_mut(usize::from(e.seat())) else {
+            continue;
+        };
+        if e.seq() != *head {
+            continue;
+        }
+        let b = e.encode();
+        // Each envelope costs its length prefix too.
+        if out.len() == max_envelopes || bytes + b.len() + 4 > max_bytes {
+            break;
+        }
+        bytes += b.len() + 4;
+        *head += 1;
+        out.push(b);
+    }
+    (out, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_table::{Body, Envelope, GameId};
+
+    use super::*;
+
+    fn envelope(seat: u8, seq: u64) -> Signed {
+        Envelope {
+            game_id: GameId([1; 32]),
+            seat,
+            seq,
+            prev: Hash32::default(),
+            position: seq,
+            state_hash: Hash32::default(),
+            body: Body::Resign,
+        }
+        .sign(&Identity::from_secret([seat + 1; 32]))
+    }
+
+    fn seat_seq(bytes: &[u8]) -> (u8, u64) {
+        let e = Signed::decode(bytes).unwrap();
+        (e.seat(), e.seq())
+    }
+
+    #[test]
+    fn a_batch_follows_the_applied_order_across_seats() {
+        // Two seats taking turns for 300 inputs each: a batch of 256 must
+        // hold both seats' envelopes, as they were applied, not 256 of the
+        // first seat (which could not be applied without the second's).
+        let order: Vec<Signed> = (0..300)
+            .flat_map(|i| [envelope(0, i), envelope(1, i)])
+            .collect();
+        let (batch, next) = catch_up_batch(order, &[10, 10], 256, usize::MAX);
+        assert_eq!(batch.len(), 256);
+        assert_eq!(next, vec![138, 138]);
+        let got: Vec<(u8, u64)> = batch.iter().map(|b| seat_seq(b)).collect();
+        assert_eq!(got[..4], [(0, 10), (1, 10), (0, 11), (1, 11)]);
+    }
+
+    #[test]
+    fn a_batch_has_no_gaps_or_repeats_and_stops_at_the_byte_cap() {
+        let order = vec![
+            envelope(0, 1),
+            envelope(0, 0),
+            envelope(0, 0),
+            envelope(0, 2),
+            envelope(1, 0),
+            envelope(0, 1),
+        ];
+        let (batch, next) = catch_up_batch(order.clone(), &[0, 0], 256, usize::MAX);
+        let got: Vec<(u8, u64)> = batch.iter().map(|b| seat_seq(b)).collect();
+        assert_eq!(got, vec![(0, 0), (1, 0), (0, 1)]);
+        assert_eq!(next, vec![2, 1]);
+        let one = order[0].encode().len() + 4;
+        let (batch, next) = catch_up_batch(order, &[0, 0], 256, one);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(next, vec![1, 0]);
+    }
+}

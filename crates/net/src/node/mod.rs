@@ -1,0 +1,1010 @@
+//! The node: one task that owns a swarm and, once the game starts, the
+//! sans-IO [`Table`] of one seat (or of a spectator). It turns swarm events
+//! into table inputs and table outputs into gossip, transcript appends and
+//! events for the handle, in the order the table gives them (str0m's run
+//! loop: one input, then drain every output, then wait).
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
+use libp2p::multiaddr::Protocol;
+use libp2p::request_response::{self, OutboundRequestId};
+use libp2p::swarm::SwarmEvent;
+use libp2p::swarm::dial_opts::DialOpts;
+use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
+use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
+use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
+use roundtable_table::transcript::{self, Frame, TranscriptLog};
+use roundtable_table::{
+    Acceptance, Config, Genesis, Hash32, Identity, Local, Output, Proposal, SeatInfo, Signed,
+    Table, TableError,
+};
+use tokio::sync::{mpsc, watch};
+
+use crate::NetError;
+use crate::ending::{self, Contact};
+use crate::handle::{Command, Controller, NetEvent, NodeConfig, Outcome, Phase, Role, Snapshot};
+use crate::identity::{keypair_of, peer_id_of};
+use crate::store::{random_bytes, write_durably};
+use crate::swarm::{Behaviour, BehaviourEvent, MAX_GOSSIP_BYTES, SwarmOptions, build_swarm};
+use crate::ticket::Ticket;
+use crate::wire::{
+    Announce, LOBBY_TOPIC, LobbyId, LobbyInfo, LobbyRequest, LobbyResponse, LobbySeat, MAX_ADDRS,
+    MAX_ANNOUNCE_BYTES, MAX_SYNC_ENVELOPES, MAX_SYNC_RESPONSE_BYTES, PeerAddrs, SyncRequest,
+    SyncResponse, decode, encode,
+};
+
+mod catchup;
+mod lobby;
+mod play;
+
+/// Envelopes waiting to be published, at most. Own envelopes are in the
+/// table's log and served by catch-up, so dropping the oldest when a peer
+/// is cut off for long loses nothing.
+pub const OUTBOX_CAPACITY: usize = 1024;
+/// Strikes (refused messages) after which a peer is banned.
+pub const BAN_STRIKES: u32 = 20;
+/// Peers tracked for rate limits at most.
+const MAX_GUARDS: usize = 1024;
+/// Gossip messages per second one peer may make us validate (burst twice).
+const GOSSIP_RATE: f64 = 400.0;
+/// Requests per second one peer may make (burst twice).
+const REQUEST_RATE: f64 = 50.0;
+/// How long a joiner that leaves the lobby waits for the host to take note.
+const LEAVE_GRACE: Duration = Duration::from_secs(1);
+
+/// A token bucket.
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+    rate: f64,
+}
+
+impl Bucket {
+    fn new(rate: f64, now: Instant) -> Bucket {
+        Bucket {
+            tokens: rate * 2.0,
+            last: now,
+            rate,
+        }
+    }
+
+    fn take(&mut self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.rate * 2.0);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// What we keep about a remote peer to bound what it can make us do.
+#[derive(Debug)]
+struct Guard {
+    gossip: Bucket,
+    requests: Bucket,
+    strikes: u32,
+}
+
+/// The host's lobby.
+struct HostLobby<G: Game> {
+    info: LobbyInfo,
+    lobby: LobbyId,
+    options: G::Options,
+    chain: ChainSecret,
+    /// Seated players, the host first.
+    members: Vec<Member>,
+    proposal: Option<Proposal>,
+    acceptances: BTreeMap<u8, Acceptance>,
+    ticket_emitted: Option<Ticket>,
+    ticket_due: Instant,
+    announce_counter: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Member {
+    peer: PeerId,
+    seat: SeatInfo,
+    addrs: Vec<Multiaddr>,
+    /// When its last `Join` came: a joiner repeats it until the game
+    /// starts, so one that stopped asking has gone.
+    seen: Instant,
+}
+
+impl<G: Game> HostLobby<G> {
+    /// Who sat down so far, as the lobby's `Welcome` lists them.
+    fn seated(&self) -> Vec<LobbySeat> {
+        self.members
+            .iter()
+            .map(|m| LobbySeat {
+                key: m.seat.key,
+                name: m.seat.name.clone(),
+            })
+            .collect()
+    }
+
+    /// The seats changed after a proposal went out: it no longer seats the
+    /// table, so it and its acceptances are dropped, and a new one follows
+    /// when the table is full again.
+    fn withdraw_proposal(&mut self) {
+        self.proposal = None;
+        self.acceptances.clear();
+    }
+}
+
+/// A joiner's lobby.
+struct JoinLobby {
+    ticket: Ticket,
+    host: PeerId,
+    info: Option<LobbyInfo>,
+    seat: SeatInfo,
+    accepted: Option<Proposal>,
+    filled: u8,
+    /// Who sat down so far, as the host last said.
+    seated: Vec<LobbySeat>,
+}
+
+/// A spectator's lobby.
+struct WatchLobby {
+    ticket: Ticket,
+    host: PeerId,
+    /// Who sat down so far, as the host last said.
+    seated: Vec<LobbySeat>,
+}
+
+/// A game in progress.
+struct Play<G: Game> {
+    lobby: LobbyId,
+    table: Table<G>,
+    log: Option<TranscriptLog>,
+    transcript_path: PathBuf,
+    topic: IdentTopic,
+    topic_hash: TopicHash,
+    seat_peers: Vec<PeerId>,
+    names: Vec<String>,
+    peer_addrs: HashMap<PeerId, Vec<Multiaddr>>,
+    subscribed: HashSet<PeerId>,
+    ready: bool,
+    ready_deadline: Instant,
+    outbox: VecDeque<Vec<u8>>,
+    sync_inflight: HashSet<PeerId>,
+    /// The latest heads each peer reported: every seat's peer, and every
+    /// other peer that asked for catch-up while it stays connected.
+    peer_heads: HashMap<PeerId, Vec<u64>>,
+    finished_at: Option<Instant>,
+    result: Option<GameResult>,
+    failed: bool,
+    /// Host only: Start messages not yet acknowledged, per joiner.
+    start_pending: HashMap<PeerId, LobbyRequest>,
+    /// Envelopes read back from the log on a resume: not appended again.
+    logged: HashSet<Hash32>,
+    replaying: bool,
+    last_bot_position: Option<u64>,
+    bot_due: Option<(u64, Instant)>,
+    /// The table's stall timeout: how long a seat waits before it may
+    /// claim another stalled.
+    stall_timeout: Duration,
+}
+
+enum Stage<G: Game> {
+    Idle,
+    Host(Box<HostLobby<G>>),
+    Join(Box<JoinLobby>),
+    Watch(Box<WatchLobby>),
+    Play(Box<Play<G>>),
+}
+
+/// Why we sent a lobby request (to retry it when it fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    Join,
+    Watch,
+    Leave,
+    Propose(PeerId),
+    Start(PeerId),
+}
+
+pub(crate) struct Node<G: Game> {
+    cfg: NodeConfig,
+    swarm: Swarm<Behaviour>,
+    identity: Identity,
+    me: PeerId,
+    clock: Instant,
+    commands: mpsc::Receiver<Command<G>>,
+    commands_open: bool,
+    events: mpsc::Sender<NetEvent<G>>,
+    snapshot: watch::Sender<Arc<Snapshot<G>>>,
+    dropped: u64,
+    controller: Controller<G>,
+    role: Option<Role<G>>,
+    stage: Stage<G>,
+    listen_addrs: Vec<Multiaddr>,
+    guards: HashMap<PeerId, Guard>,
+    lobby_topic: IdentTopic,
+    asks: HashMap<OutboundRequestId, Ask>,
+    next_sync: Instant,
+    next_redial: Instant,
+    next_lobby: Instant,
+    /// A joiner told the host it leaves: stop when the host answers or at
+    /// this deadline, whichever comes first.
+    leaving: Option<Instant>,
+    /// When a peer that matters (the host in the lobby, another seat in
+    /// play) was last connected, or the game last moved.
+    contact: Contact,
+    stop: Option<Result<(), NetError>>,
+}
+
+fn blameless(e: &TableError) -> bool {
+    // Input anyone could have sent: refused, and counted against the peer
+    // that passed it on (honest peers check before forwarding).
+    matches!(
+        e,
+        TableError::BadKey
+            | TableError::WeakKey
+            | TableError::BadSignature
+            | TableError::BadLink(_)
+            | TableError::Malformed(_)
+            | TableError::TooLarge(_)
+            | TableError::WrongGame
+            | TableError::UnknownSeat(_)
+            | TableError::NotSeated
+    )
+}
+
+fn with_peer(addr: &Multiaddr, peer: PeerId) -> Multiaddr {
+    match addr.iter().last() {
+        Some(Protocol::P2p(_)) => addr.clone(),
+        _ => addr.clone().with(Protocol::P2p(peer)),
+    }
+}
+
+fn is_loopback(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| match p {
+        Protocol::Ip4(ip) => ip.is_loopback(),
+        Protocol::Ip6(ip) => ip.is_loopback(),
+        _ => false,
+    })
+}
+
+/// A peer's advertised addresses (SPEC 4.5, `PeerAddrs` and `Join`):
+/// those that decode, at most [`MAX_ADDRS`], with or without a final
+/// `/p2p/<peer>`; one whose final `/p2p/` names another peer is dropped
+/// (dialling it could only fail).
+fn addrs_from_bytes(peer: PeerId, bytes: &[Vec<u8>]) -> Vec<Multiaddr> {
+    bytes
+        .iter()
+        .take(MAX_ADDRS)
+        .filter_map(|b| Multiaddr::try_from(b.clone()).ok())
+        .filter(|a| match a.iter().last() {
+            Some(Protocol::P2p(named)) => named == peer,
+            _ => true,
+        })
+        .collect()
+}
+
+impl<G: crate::NetGame> Node<G> {
+    pub(crate) fn new(
+        cfg: NodeConfig,
+        role: Role<G>,
+        controller: Controller<G>,
+        commands: mpsc::Receiver<Command<G>>,
+        events: mpsc::Sender<NetEvent<G>>,
+        snapshot: watch::Sender<Arc<Snapshot<G>>>,
+    ) -> Result<Node<G>, NetError> {
+        if cfg.name.len() > MAX_NAME_BYTES || cfg.name.chars().any(char::is_control) {
+            return Err(NetError::BadName(cfg.name.clone()));
+        }
+        let identity = cfg.data_dir.identity()?;
+        let key = keypair_of(&identity)?;
+        let me = key.public().to_peer_id();
+        let swarm = build_swarm(
+            key,
+            &SwarmOptions {
+                mdns: cfg.mdns,
+                counter: cfg.counter.clone(),
+            },
+        )?;
+        let now = Instant::now();
+        Ok(Node {
+            cfg,
+            swarm,
+            identity,
+            me,
+            clock: now,
+            commands,
+            commands_open: true,
+            events,
+            snapshot,
+            dropped: 0,
+            controller,
+            role: Some(role),
+            stage: Stage::Idle,
+            listen_addrs: Vec::new(),
+            guards: HashMap::new(),
+            lobby_topic: IdentTopic::new(LOBBY_TOPIC),
+            asks: HashMap::new(),
+            next_sync: now,
+            next_redial: now,
+            next_lobby: now,
+            leaving: None,
+            contact: Contact::new(now, 0),
+            stop: None,
+        })
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.clock.elapsed().as_millis() as u64
+    }
+
+    fn emit(&mut self, event: NetEvent<G>) {
+        if self.events.try_send(event).is_err() {
+            self.dropped += 1;
+        }
+    }
+
+    fn note(&mut self, text: impl Into<String>) {
+        self.emit(NetEvent::Note(text.into()));
+    }
+
+    pub(crate) async fn run(mut self) -> Result<Outcome, NetError> {
+        let result = self.run_inner().await;
+        let outcome = self.outcome();
+        result.map(|()| outcome)
+    }
+
+    /// The table this node resumes, if its role resumes one.
+    fn resuming(&self) -> Option<LobbyId> {
+        let lobby = match self.role.as_ref()? {
+            Role::Resume { lobby } => *lobby,
+            Role::Join { ticket } | Role::Watch { ticket } => ticket.lobby,
+            Role::Host { .. } => return None,
+        };
+        self.cfg
+            .data_dir
+            .transcript_path(&lobby)
+            .exists()
+            .then_some(lobby)
+    }
+
+    async fn run_inner(&mut self) -> Result<(), NetError> {
+        // A resumed peer listens where it listened before when it can: the
+        // other seats saved those addresses and redial them.
+        let mut listening = false;
+        if let Some(lobby) = self.resuming() {
+            for addr in self.cfg.data_dir.listen_addrs(&lobby) {
+                listening |= self.swarm.listen_on(addr).is_ok();
+            }
+        }
+        if !listening {
+            for addr in self.cfg.listen.clone() {
+                self.swarm
+                    .listen_on(addr.clone())
+                    .map_err(|e| NetError::Listen {
+                        addr: addr.to_string(),
+                        reason: e.to_string(),
+                    })?;
+            }
+        }
+        for relay in self.cfg.relays.clone() {
+            // Ask the relay for a reservation: peers behind NAT then reach
+            // us at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a
+            // direct connection. The relay client dials the relay itself;
+            // dialling it here as well made two connections race, and the
+            // reservation then never completed (the relay decided to accept
+            // but neither side ever reported it; rust-libp2p issue #6141
+            // describes the same symptom).
+            if let Err(e) = self
+                .swarm
+                .listen_on(relay.clone().with(Protocol::P2pCircuit))
+            {
+                self.note(format!("relay {relay}: {e}"));
+            }
+        }
+        let _ = self
+            .swarm
+            .behaviour_mut()
+            .gossipsub
+            .subscribe(&self.lobby_topic);
+        if let Some(role) = self.role.take() {
+            self.start(role)?;
+        }
+        self.pump()?;
+        let mut tick = tokio::time::interval(Duration::from_millis(20));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                event = self.swarm.select_next_some() => self.on_swarm(event)?,
+                command = self.commands.recv(), if self.commands_open => match command {
+                    Some(c) => self.on_command(c),
+                    None => self.commands_open = false,
+                },
+                _ = tick.tick() => self.on_tick()?,
+            }
+            self.pump()?;
+            if let Some(result) = self.stop.take() {
+                return result;
+            }
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        let bytes = self.cfg.counter.as_ref().map(|c| (c.sent(), c.received()));
+        match &self.stage {
+            Stage::Play(play) => Outcome {
+                game_id: Some(play.table.game_id()),
+                result: play.result.clone(),
+                transcript: Some(play.transcript_path.clone()),
+                violation: play.table.violation().cloned(),
+                bytes,
+            },
+            _ => Outcome {
+                game_id: None,
+                result: None,
+                transcript: None,
+                violation: None,
+                bytes,
+            },
+        }
+    }
+
+    fn on_command(&mut self, command: Command<G>) {
+        let now = self.now_ms();
+        match command {
+            Command::Submit(action, reply) => {
+                let answer = match &mut self.stage {
+                    Stage::Play(play) if play.ready => {
+                        play.table.submit(now, action).map_err(|e| e.to_string())
+                    }
+                    Stage::Play(_) => Err("waiting for every seat to connect".into()),
+                    _ => Err("the game has not started".into()),
+                };
+                if let Err(e) = &answer {
+                    self.note(format!("refused: {e}"));
+                }
+                let _ = reply.send(answer);
+            }
+            Command::Resign => {
+                if let Stage::Play(play) = &mut self.stage {
+                    let _ = play.table.resign(now);
+                }
+            }
+            Command::Shutdown => self.shutdown(),
+        }
+    }
+
+    fn on_tick(&mut self) -> Result<(), NetError> {
+        let now = Instant::now();
+        let now_ms = self.now_ms();
+        if self.leaving.is_some_and(|deadline| now >= deadline) {
+            self.stop = Some(Ok(()));
+            return Ok(());
+        }
+        self.evict_silent_joiners(now);
+        if let Stage::Play(play) = &mut self.stage {
+            if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
+                play.table.handle_timeout(now_ms);
+            }
+            if !play.ready {
+                // Gossipsub may have told us of a subscription before we
+                // entered play (and will not repeat it): ask it directly.
+                let topic = play.topic_hash.clone();
+                let subscribed: HashSet<PeerId> = self
+                    .swarm
+                    .behaviour()
+                    .gossipsub
+                    .all_peers()
+                    .filter(|(_, topics)| topics.contains(&&topic))
+                    .map(|(p, _)| *p)
+                    .collect();
+                play.subscribed.extend(subscribed);
+                let all = play
+                    .seat_peers
+                    .iter()
+                    .all(|p| *p == self.me || play.subscribed.contains(p));
+                if all || now >= play.ready_deadline {
+                    play.ready = true;
+                }
+            }
+        }
+        if now >= self.next_sync {
+            self.next_sync = now + self.cfg.timing.sync_interval;
+            self.sync_all();
+            self.save_peer_addrs();
+            if let Stage::Host(host) = &self.stage
+                && host.proposal.is_none()
+            {
+                self.announce();
+            }
+        }
+        if now >= self.next_redial {
+            self.next_redial = now + self.cfg.timing.redial;
+            self.redial();
+        }
+        if now >= self.next_lobby {
+            self.next_lobby = now + self.cfg.timing.lobby_retry;
+            self.lobby_retry()?;
+        }
+        self.maybe_emit_ticket(now);
+        self.check_done(now);
+        self.check_alone(now);
+        Ok(())
+    }
+
+    /// Drain the table's outputs, let a bot move, publish, and update the
+    /// snapshot, until nothing more happens.
+    fn pump(&mut self) -> Result<(), NetError> {
+        for _ in 0..64 {
+            let drained = self.drain_table()?;
+            let moved = self.bot_move();
+            if !drained && !moved {
+                break;
+            }
+        }
+        self.flush_outbox();
+        self.update_snapshot();
+        Ok(())
+    }
+
+    fn update_snapshot(&mut self) {
+        let (mut snap, connected) = match &self.stage {
+            Stage::Play(play) => {
+                let table = &play.table;
+                let seat = table.local_seat();
+                let observer = seat.map_or(Observer::Spectator, Observer::Seat);
+                let legal = match seat {
+                    Some(s)
+                        if table.game().next() == Next::Decision(s) && !table.is_forfeited(s) =>
+                    {
+                        table.game().legal_actions_vec(s)
+                    }
+                    _ => Vec::new(),
+                };
+                let n = play.seat_peers.len();
+                let mut clock_ends = vec![None; n];
+                if let Some((waited, at_ms)) = table.turn_clock() {
+                    let end = self.clock + Duration::from_millis(at_ms);
+                    for s in waited {
+                        if let Some(c) = clock_ends.get_mut(s.index()) {
+                            *c = Some(end);
+                        }
+                    }
+                }
+                let snap = Snapshot {
+                    phase: if play.failed {
+                        Phase::Failed
+                    } else if play.result.is_some() {
+                        Phase::Finished
+                    } else {
+                        Phase::Playing
+                    },
+                    game_id: Some(table.game_id()),
+                    seat,
+                    names: play.names.clone(),
+                    lobby_seat: None,
+                    position: table.position(),
+                    view: Some(table.game().view(observer)),
+                    legal,
+                    online: Vec::new(),
+                    forfeited: (0..n).map(|i| table.is_forfeited(Seat(i as u8))).collect(),
+                    clock_ends,
+                    ready: play.ready,
+                    result: play.result.clone(),
+                    dropped_events: 0,
+                };
+                (snap, Some(play.seat_peers.clone()))
+            }
+            Stage::Idle => (Snapshot::default(), None),
+            // The host knows who sat down: the lobby screen shows their
+            // names and whether each is still connected.
+            Stage::Host(host) => (
+                Snapshot {
+                    phase: Phase::Lobby,
+                    names: host.members.iter().map(|m| m.seat.name.clone()).collect(),
+                    lobby_seat: Some(0),
+                    ..Snapshot::default()
+                },
+                Some(host.members.iter().map(|m| m.peer).collect()),
+            ),
+            Stage::Join(j) => (self.guest_lobby(&j.seated, Some(j.seat.key), j.host), None),
+            Stage::Watch(w) => (self.guest_lobby(&w.seated, None, w.host), None),
+        };
+        if let Some(connected) = connected {
+            snap.online = connected
+                .iter()
+                .map(|p| *p == self.me || self.swarm.is_connected(p))
+                .collect();
+        }
+        snap.dropped_events = self.dropped;
+        self.snapshot.send_replace(Arc::new(snap));
+    }
+
+    /// A joiner's or spectator's lobby: the seats as the host last listed
+    /// them. It is connected to the host alone; the others are seated at the
+    /// host, which frees the seats of silent ones, so they count as
+    /// connected.
+    fn guest_lobby(
+        &self,
+        seated: &[LobbySeat],
+        mine: Option<roundtable_table::PublicKey>,
+        host: PeerId,
+    ) -> Snapshot<G> {
+        let host_online = self.swarm.is_connected(&host);
+        Snapshot {
+            phase: Phase::Lobby,
+            names: seated.iter().map(|s| s.name.clone()).collect(),
+            lobby_seat: mine.and_then(|k| seated.iter().position(|s| s.key == k)),
+            online: (0..seated.len()).map(|i| i > 0 || host_online).collect(),
+            ..Snapshot::default()
+        }
+    }
+
+    fn guard(&mut self, peer: PeerId) -> &mut Guard {
+        if self.guards.len() >= MAX_GUARDS && !self.guards.contains_key(&peer) {
+            let swarm = &self.swarm;
+            self.guards
+                .retain(|p, g| swarm.is_connected(p) || g.strikes > 0);
+            if self.guards.len() >= MAX_GUARDS {
+                self.guards.clear();
+            }
+        }
+        let now = Instant::now();
+        self.guards.entry(peer).or_insert_with(|| Guard {
+            gossip: Bucket::new(GOSSIP_RATE, now),
+            requests: Bucket::new(REQUEST_RATE, now),
+            strikes: 0,
+        })
+    }
+
+    fn allow_gossip(&mut self, peer: PeerId) -> bool {
+        let now = Instant::now();
+        self.guard(peer).gossip.take(now)
+    }
+
+    fn allow_request(&mut self, peer: PeerId) -> bool {
+        let now = Instant::now();
+        self.guard(peer).requests.take(now)
+    }
+
+    /// Count a refused message against `peer`; ban it after [`BAN_STRIKES`].
+    fn strike(&mut self, peer: PeerId, why: &str) {
+        let strikes = {
+            let g = self.guard(peer);
+            g.strikes += 1;
+            g.strikes
+        };
+        if strikes == 1 {
+            self.note(format!("peer {peer} {why}"));
+        }
+        if strikes == BAN_STRIKES {
+            self.note(format!("banning peer {peer}: {strikes} refused messages"));
+            let b = self.swarm.behaviour_mut();
+            b.blocked.block_peer(peer);
+            b.gossipsub.blacklist_peer(&peer);
+        }
+    }
+
+    fn on_swarm(&mut self, event: SwarmEvent<BehaviourEvent>) -> Result<(), NetError> {
+        match event {
+            SwarmEvent::NewListenAddr { address, .. } => {
+                if !self.listen_addrs.contains(&address) {
+                    self.listen_addrs.push(address.clone());
+                }
+                self.emit(NetEvent::Listening(address));
+                if let Stage::Host(host) = &mut self.stage {
+                    host.ticket_due = Instant::now() + Duration::from_millis(200);
+                }
+            }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                self.listen_addrs.retain(|a| *a != address);
+            }
+            SwarmEvent::ConnectionEstablished {
+                peer_id, endpoint, ..
+            } => {
+                let addr = endpoint.get_remote_address().clone();
+                // Which path a connection took (through a relay or not) is
+                // what tells a relayed table from a direct one.
+                let path = if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
+                    "relayed"
+                } else {
+                    "direct"
+                };
+                self.note(format!("connection to {peer_id} via {addr} ({path})"));
+                match &mut self.stage {
+                    Stage::Play(play) => {
+                        if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
+                            if endpoint.is_dialer() {
+                                let list = play.peer_addrs.entry(peer_id).or_default();
+                                if !list.contains(&addr) && list.len() < MAX_ADDRS {
+                                    list.push(addr);
+                                }
+                            }
+                            self.emit(NetEvent::Peer {
+                                seat: Seat(s as u8),
+                                online: true,
+                            });
+                            self.request_sync(peer_id);
+                        }
+                    }
+                    Stage::Join(j) if j.host == peer_id => self.send_join(),
+                    Stage::Watch(w) if w.host == peer_id => self.send_watch(),
+                    _ => {}
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                num_established: 0,
+                ..
+            } => {
+                if let Stage::Play(play) = &mut self.stage {
+                    play.sync_inflight.remove(&peer_id);
+                    let seat = play.seat_peers.iter().position(|p| *p == peer_id);
+                    if seat.is_none_or(|s| play.table.is_forfeited(Seat(s as u8))) {
+                        // A spectator or a forfeited seat that left is no
+                        // longer waited for (and its entry does not pile
+                        // up); a seat in the game is, connected or not.
+                        play.peer_heads.remove(&peer_id);
+                    }
+                    if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
+                        self.emit(NetEvent::Peer {
+                            seat: Seat(s as u8),
+                            online: false,
+                        });
+                    }
+                }
+            }
+            SwarmEvent::ListenerClosed {
+                addresses,
+                reason: Err(e),
+                ..
+            } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+            SwarmEvent::OutgoingConnectionError {
+                peer_id: Some(peer),
+                error,
+                ..
+            } => self.note(format!("dialling {peer} failed: {error}")),
+            SwarmEvent::ListenerError { error, .. } => {
+                self.note(format!("listener error: {error}"))
+            }
+            SwarmEvent::Behaviour(event) => self.on_behaviour(event)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn on_behaviour(&mut self, event: BehaviourEvent) -> Result<(), NetError> {
+        match event {
+            BehaviourEvent::Gossipsub(gossipsub::Event::Message {
+                propagation_source,
+                message_id,
+                message,
+            }) => self.on_gossip(propagation_source, message_id, message),
+            BehaviourEvent::Gossipsub(gossipsub::Event::Subscribed { peer_id, topic }) => {
+                if let Stage::Play(play) = &mut self.stage
+                    && topic == play.topic_hash
+                {
+                    play.subscribed.insert(peer_id);
+                    let all = play
+                        .seat_peers
+                        .iter()
+                        .all(|p| *p == self.me || play.subscribed.contains(p));
+                    if all && !play.ready {
+                        play.ready = true;
+                    }
+                }
+            }
+            BehaviourEvent::Gossipsub(gossipsub::Event::Unsubscribed { peer_id, topic }) => {
+                if let Stage::Play(play) = &mut self.stage
+                    && topic == play.topic_hash
+                {
+                    play.subscribed.remove(&peer_id);
+                }
+            }
+            BehaviourEvent::Mdns(mdns::Event::Discovered(list)) => {
+                for (peer, addr) in list.into_iter().take(32) {
+                    self.swarm.add_peer_address(peer, addr.clone());
+                    if !self.swarm.is_connected(&peer) {
+                        let _ = self
+                            .swarm
+                            .dial(DialOpts::peer_id(peer).addresses(vec![addr]).build());
+                    }
+                }
+            }
+            BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
+                if let Stage::Play(play) = &mut self.stage
+                    && play.seat_peers.contains(&peer_id)
+                {
+                    let addrs: Vec<Multiaddr> =
+                        info.listen_addrs.into_iter().take(MAX_ADDRS).collect();
+                    for a in &addrs {
+                        self.swarm.add_peer_address(peer_id, a.clone());
+                    }
+                    let list = play.peer_addrs.entry(peer_id).or_default();
+                    for a in addrs {
+                        if !list.contains(&a) && list.len() < MAX_ADDRS {
+                            list.push(a);
+                        }
+                    }
+                }
+            }
+            BehaviourEvent::Lobby(request_response::Event::Message { peer, message, .. }) => {
+                match message {
+                    request_response::Message::Request {
+                        request, channel, ..
+                    } => {
+                        let response = if self.allow_request(peer) {
+                            self.on_lobby_request(peer, request)?
+                        } else {
+                            self.strike(peer, "sends lobby requests too fast");
+                            LobbyResponse::Refused {
+                                reason: "too many requests".into(),
+                            }
+                        };
+                        let _ = self
+                            .swarm
+                            .behaviour_mut()
+                            .lobby
+                            .send_response(channel, response);
+                    }
+                    request_response::Message::Response {
+                        request_id,
+                        response,
+                    } => {
+                        let ask = self.asks.remove(&request_id);
+                        self.on_lobby_response(peer, ask, response)?;
+                    }
+                }
+            }
+            BehaviourEvent::Lobby(request_response::Event::OutboundFailure {
+                request_id, ..
+            }) => {
+                let ask = self.asks.remove(&request_id);
+                // The host could not be told: stop anyway, it will free the
+                // seat when the lobby timeout runs out.
+                if ask == Some(Ask::Leave) {
+                    self.stop = Some(Ok(()));
+                }
+            }
+            BehaviourEvent::Lobby(request_response::Event::InboundFailure {
+                peer, error, ..
+            }) => {
+                if matches!(error, request_response::InboundFailure::Io(_)) {
+                    self.strike(peer, "sent a malformed lobby request");
+                }
+            }
+            BehaviourEvent::Sync(request_response::Event::Message { peer, message, .. }) => {
+                match message {
+                    request_response::Message::Request {
+                        request, channel, ..
+                    } => {
+                        let response = if self.allow_request(peer) {
+                            self.answer_sync(peer, request)
+                        } else {
+                            self.strike(peer, "sends catch-up requests too fast");
+                            SyncResponse {
+                                heads: Vec::new(),
+                                envelopes: Vec::new(),
+                                more: false,
+                            }
+                        };
+                        let _ = self
+                            .swarm
+                            .behaviour_mut()
+                            .sync
+                            .send_response(channel, response);
+                    }
+                    request_response::Message::Response { response, .. } => {
+                        self.on_sync_response(peer, response);
+                    }
+                }
+            }
+            BehaviourEvent::Sync(request_response::Event::OutboundFailure { peer, .. }) => {
+                if let Stage::Play(play) = &mut self.stage {
+                    play.sync_inflight.remove(&peer);
+                }
+            }
+            BehaviourEvent::Sync(request_response::Event::InboundFailure {
+                peer, error, ..
+            }) => {
+                if matches!(error, request_response::InboundFailure::Io(_)) {
+                    self.strike(peer, "sent a malformed catch-up request");
+                }
+            }
+            BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
+                relay_peer_id,
+                ..
+            }) => self.note(format!("relay {relay_peer_id} accepted our reservation")),
+            BehaviourEvent::Dcutr(dcutr::Event {
+                remote_peer_id,
+                result,
+            }) => match result {
+                Ok(_) => self.note(format!(
+                    "direct connection to {remote_peer_id} (hole punched)"
+                )),
+                Err(e) => self.note(format!("hole punching to {remote_peer_id} failed: {e}")),
+            },
+            BehaviourEvent::Autonat(autonat::Event::StatusChanged { new, .. }) => {
+                self.note(format!("reachability: {new:?}"))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn on_gossip(&mut self, source: PeerId, id: MessageId, message: gossipsub::Message) {
+        let now = self.now_ms();
+        let verdict = if !self.allow_gossip(source) {
+            self.strike(source, "floods gossip");
+            MessageAcceptance::Ignore
+        } else if message.data.len() > MAX_GOSSIP_BYTES {
+            // Gossipsub only bounds the whole frame (MAX_GOSSIP_FRAME).
+            self.strike(source, "sent an oversized gossip message");
+            MessageAcceptance::Reject
+        } else {
+            match &mut self.stage {
+                Stage::Play(play) if message.topic == play.topic_hash => {
+                    match play.table.handle_bytes(now, &message.data) {
+                        // Valid, but not forwarded: its author flood-published
+                        // it to every subscribed peer it is connected to, and
+                        // every seat and spectator dials every seat, so a
+                        // forward is a copy everyone already has (with 5
+                        // peers, forwarding quadrupled the bytes on the
+                        // wire). A peer without a link to the author gets it
+                        // by catch-up within one sync interval.
+                        Ok(true) => MessageAcceptance::Ignore,
+                        Ok(false) => MessageAcceptance::Ignore,
+                        Err(e) if blameless(&e) => {
+                            self.strike(source, &format!("sent a bad envelope ({e})"));
+                            MessageAcceptance::Reject
+                        }
+                        Err(_) => MessageAcceptance::Ignore,
+                    }
+                }
+                _ if message.topic == self.lobby_topic.hash() => {
+                    match decode::<Announce>(&message.data, MAX_ANNOUNCE_BYTES) {
+                        Ok(_) => MessageAcceptance::Accept,
+                        Err(_) => {
+                            self.strike(source, "sent a malformed announcement");
+                            MessageAcceptance::Reject
+                        }
+                    }
+                }
+                _ => MessageAcceptance::Ignore,
+            }
+        };
+        self.swarm
+            .behaviour_mut()
+            .gossipsub
+            .report_message_validation_result(&id, &source, verdict);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advertised_addresses_may_name_their_peer_but_not_another() {
+        let me = PeerId::random();
+        let other = PeerId::random();
+        let direct: Multiaddr = "/ip4/10.0.0.1/tcp/4001".parse().unwrap();
+        let relayed: Multiaddr = format!("/ip4/10.0.0.9/tcp/4001/p2p/{other}/p2p-circuit/p2p/{me}")
+            .parse()
+            .unwrap();
+        let foreign = direct.clone().with(Protocol::P2p(other));
+        let bytes: Vec<Vec<u8>> = [&direct, &relayed, &foreign]
+            .iter()
+            .map(|a| a.to_vec())
+            .collect();
+        assert_eq!(addrs_from_bytes(me, &bytes), vec![direct, relayed]);
+    }
+}
