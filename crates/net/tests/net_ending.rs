@@ -311,3 +311,54 @@ async fn a_dead_ticket_gets_one_line_and_a_failure() {
         }
     }
 }
+
+/// All seats but one stop together mid-game: nobody can be forfeited alone
+/// (each forfeit needs the other stopped seat's claim), so the survivor
+/// claims the silent seat too and ends the game abandoned (SPEC 3.6), with
+/// a finished transcript whose audit says so. Before, it waited for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_whose_other_seats_all_stopped_ends_the_game_abandoned() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, ticket) = host(dir.path(), 3, 1_000).await;
+    let joiners: Vec<_> = [("ann", 2), ("bea", 3)]
+        .into_iter()
+        .map(|(name, seed)| {
+            let mut c = config(dir.path(), name, None);
+            // Slow enough that the game is still on when they stop.
+            c.timing.bot_delay = Duration::from_millis(50);
+            spawn::<PortRoyal>(
+                c,
+                Role::Join {
+                    ticket: ticket.clone(),
+                },
+                bot(seed),
+            )
+            .unwrap()
+        })
+        .collect();
+    wait_until(&host, "the game is under way", |s| s.position > 10).await;
+    for joiner in joiners {
+        joiner.abort();
+    }
+    let ended = tokio::time::timeout(LIMIT, outcome(host))
+        .await
+        .expect("the survivor ends the game");
+    let ended = finished(&ended);
+    let frames = roundtable_table::transcript::read(ended.transcript.as_ref().unwrap())
+        .unwrap()
+        .frames;
+    let report = roundtable_table::audit::audit::<PortRoyal>(&frames).unwrap();
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.violations,
+        report.problems
+    );
+    let stopped = report.abandoned.expect("the game was abandoned");
+    assert_eq!(stopped.len(), 2);
+    let result = report.result.unwrap();
+    for s in &result.standings {
+        let expected = if stopped.contains(&s.seat) { 1 } else { 0 };
+        assert_eq!(s.rank, expected, "{s:?}");
+    }
+}

@@ -62,9 +62,13 @@ impl<G: crate::NetGame> Node<G> {
                     .iter()
                     .any(|p| *p != self.me && self.swarm.is_connected(p));
                 // A seat may still settle the game alone by stall claims:
-                // give those their time first.
+                // give those their time first, up to the co-claims that
+                // end a game whose other seats all stopped (SPEC 3.6).
                 let stall = match play.table.local_seat() {
-                    Some(_) => play.stall_timeout,
+                    Some(_) => {
+                        play.stall_timeout
+                            * u32::try_from(roundtable_table::CO_CLAIM_TIMEOUTS).unwrap_or(3)
+                    }
                     None => Duration::ZERO,
                 };
                 (reachable, play.table.position(), timing.give_up + stall)
