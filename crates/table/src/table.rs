@@ -1151,6 +1151,11 @@ impl<G: Game> Table<G> {
     /// prove does not depend on which envelopes a peer has seen. Returns
     /// the stopped seats and the claims that prove it.
     fn abandonment(&self) -> Option<Abandonment> {
+        // Almost always there is no claim here at all.
+        let run = self.forfeit_run_start()..=self.position();
+        if !self.claims.keys().any(|(_, q)| run.contains(q)) {
+            return None;
+        }
         let waited = self.waited_on();
         if waited.iter().any(|&s| self.claims_complete(s).is_some()) {
             return None;
