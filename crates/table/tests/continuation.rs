@@ -18,6 +18,24 @@ fn varied_move(t: &Table<PortRoyal>, seat: Seat, turn: usize) -> roundtable_port
     legal[turn % legal.len()]
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
+
+    /// Whatever the chains' length and the table's size, every peer ends
+    /// the game with one transcript that audits valid.
+    #[test]
+    fn any_chain_length_ends_in_one_valid_transcript(length in 1u64..48, seats in 2u8..=5) {
+        let mut t = tables_with(seats, &Options::default(), length);
+        play_to_the_end(&mut t);
+        let transcript = t[0].transcript();
+        for other in &t[1..] {
+            proptest::prop_assert_eq!(&other.transcript(), &transcript);
+        }
+        let report = audit::<PortRoyal>(&transcript).unwrap();
+        proptest::prop_assert!(report.is_valid(), "{:?} {:?}", report.violations, report.problems);
+    }
+}
+
 /// Deliver every broadcast to every other table and let the seat to move
 /// play a varied move, until every table is finished. Panics on a
 /// violation. Returns every envelope each table persisted, in order (its log).
