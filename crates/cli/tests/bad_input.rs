@@ -103,16 +103,19 @@ fn host_refusal(data_dir: &Path, bad: &[&str]) -> String {
 }
 
 /// The game's one victory-point range: `host`, `play` and `selfplay` refuse
-/// a target just outside either end at once, in one line naming the range
-/// (a target the old range let through opened a lobby, or played a game
-/// its players could never finish).
+/// a target just outside either end at once, in one line naming the range.
+/// 37 is the newcomer report's `play --option victory_points=37 --seed 5`,
+/// a game its random players could never finish: it played for ever, and
+/// `host` opened a lobby for it.
 #[test]
 fn victory_points_outside_the_games_range_are_refused_everywhere() {
     use roundtable_port_royal::VICTORY_POINTS;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
     let range = format!("between {lo} and {hi}");
-    for bad in [lo - 1, hi + 1] {
+    // The host first: on the old range it opened a lobby, where `play`
+    // would have played for ever.
+    for bad in [37, lo - 1, hi + 1] {
         let option = format!("victory_points={bad}");
         let line = host_refusal(&dir.path().join("host"), &["--option", &option]);
         assert!(line.contains(&range), "{line}");
