@@ -67,31 +67,73 @@ fn host_refuses_terms_that_cannot_start_before_a_lobby_opens() {
         ),
     ];
     for (bad, named) in cases {
-        let mut args = vec!["host".to_string()];
-        args.extend(on_loopback(&dir.path().join("host")));
-        args.extend(bad.iter().map(|s| s.to_string()));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("the binary runs: {e}"));
-        // A lobby that opened says so on stdout at once: the first line, or
-        // the end of the output when the host refused.
-        let mut first = String::new();
-        if let Some(stdout) = child.stdout.take() {
-            let _ = BufReader::new(stdout).read_line(&mut first);
+        let line = host_refusal(&dir.path().join("host"), bad);
+        assert!(line.contains(named), "{bad:?}: {line}");
+    }
+}
+
+/// The one line a `host` with these extra arguments printed when it refused
+/// them before opening a lobby (it must exit 1 and open none).
+fn host_refusal(data_dir: &Path, bad: &[&str]) -> String {
+    let mut args = vec!["host".to_string()];
+    args.extend(on_loopback(data_dir));
+    args.extend(bad.iter().map(|s| s.to_string()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_roundtable"))
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("the binary runs: {e}"));
+    // A lobby that opened says so on stdout at once: the first line, or
+    // the end of the output when the host refused.
+    let mut first = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        let _ = BufReader::new(stdout).read_line(&mut first);
+    }
+    if !first.is_empty() {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    assert!(first.is_empty(), "{bad:?}: a lobby opened: {first}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{bad:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{bad:?}: {stderr:?}");
+    stderr
+}
+
+/// The game's one victory-point range: `host`, `play` and `selfplay` refuse
+/// a target just outside either end at once, in one line naming the range.
+/// 37 is the newcomer report's `play --option victory_points=37 --seed 5`,
+/// a game its random players could never finish: it played for ever, and
+/// `host` opened a lobby for it.
+#[test]
+fn victory_points_outside_the_games_range_are_refused_everywhere() {
+    use roundtable_port_royal::VICTORY_POINTS;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
+    let range = format!("between {lo} and {hi}");
+    // The host first: on the old range it opened a lobby, where `play`
+    // would have played for ever.
+    for bad in [37, lo - 1, hi + 1] {
+        let option = format!("victory_points={bad}");
+        let line = host_refusal(&dir.path().join("host"), &["--option", &option]);
+        assert!(line.contains(&range), "{line}");
+        let transcript = dir.path().join("x.rts");
+        for command in [
+            &["play", "--option", &option][..],
+            &[
+                "selfplay",
+                "--option",
+                &option,
+                "--transcript",
+                path_str(&transcript),
+            ],
+        ] {
+            let line = refusal(command);
+            assert!(line.contains(&range), "{command:?}: {line}");
+            assert_eq!(line.matches("victory_points").count(), 1, "{line}");
         }
-        if !first.is_empty() {
-            let _ = child.kill();
-        }
-        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-        assert!(first.is_empty(), "{bad:?}: a lobby opened: {first}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{bad:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{bad:?}: {stderr:?}");
-        assert!(stderr.contains(named), "{bad:?}: {stderr}");
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use roundtable_port_royal::Action;
+use roundtable_port_royal::{Action, VICTORY_POINTS};
 
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
@@ -114,6 +114,13 @@ pub const SETUP_START: usize = 6;
 
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
+
+/// The victory points after one step left or right, kept in the range the
+/// game accepts (the same range `play` and `host` check).
+fn step_victory_points(victory_points: u32, delta: i64) -> u32 {
+    let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
+    (i64::from(victory_points) + delta).clamp(i64::from(lo), i64::from(hi)) as u32
+}
 
 /// The front end's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -553,7 +560,7 @@ impl App {
                     h.bots = h.bots.min(h.seats - 1);
                 }
                 1 => h.bots = step(h.bots, delta, 0, i64::from(h.seats) - 1),
-                2 => o.victory_points = (i64::from(o.victory_points) + delta).clamp(1, 60) as u32,
+                2 => o.victory_points = step_victory_points(o.victory_points, delta),
                 3 => o.pass_automatically = !o.pass_automatically,
                 4 => o.expedition_required = !o.expedition_required,
                 5 => o.expansion = !o.expansion,
@@ -587,8 +594,7 @@ impl App {
             Msg::Left | Msg::Right => match self.setup_selected {
                 0 => s.seats = step(i64::from(s.seats), delta, 2, 5) as u8,
                 1 => {
-                    s.options.victory_points =
-                        step(i64::from(s.options.victory_points), delta, 1, 60) as u32
+                    s.options.victory_points = step_victory_points(s.options.victory_points, delta)
                 }
                 2 => s.options.pass_automatically = !s.options.pass_automatically,
                 3 => s.options.expedition_required = !s.options.expedition_required,
@@ -678,5 +684,35 @@ impl App {
             Msg::Home => max,
             _ => 0,
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both set-up screens stop at the ends of the range `play` and `host`
+    /// accept, so the terminal UI never offers a game the CLI refuses.
+    #[test]
+    fn victory_points_stay_in_the_range_the_game_accepts() {
+        let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
+        let mut app = App::with_menu(LocalConfig::default(), Theme::default());
+        app.screen = Screen::Setup;
+        app.setup_selected = 1;
+        app.setup.options.victory_points = hi;
+        app.update(Msg::Right, None);
+        assert_eq!(app.setup.options.victory_points, hi);
+        app.setup.options.victory_points = lo;
+        app.update(Msg::Left, None);
+        assert_eq!(app.setup.options.victory_points, lo);
+
+        app.screen = Screen::HostSetup;
+        app.host_selected = 2;
+        app.host.options.victory_points = hi;
+        app.update(Msg::Right, None);
+        assert_eq!(app.host.options.victory_points, hi);
+        app.host.options.victory_points = lo;
+        app.update(Msg::Left, None);
+        assert_eq!(app.host.options.victory_points, lo);
     }
 }

@@ -573,6 +573,9 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
             "{} the victory points: this is the last round.",
             says(*seat, "has reached", "have reached")
         ),
+        Event::RoundLimitReached { rounds } => {
+            format!("Round {rounds} is over: the round limit ends the game.")
+        }
         Event::GameOver { winners } => {
             let who: Vec<String> = winners.iter().map(|w| name(*w)).collect();
             match winners.as_slice() {

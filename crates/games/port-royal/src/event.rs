@@ -180,6 +180,12 @@ pub enum Event {
         /// The seat.
         seat: Seat,
     },
+    /// The round limit ended the game (the project's rule, not the printed
+    /// game's: `ROUND_LIMIT`), before anyone ended it by victory points.
+    RoundLimitReached {
+        /// Rounds played.
+        rounds: u32,
+    },
     /// The game is over.
     GameOver {
         /// The winners (several when they share the win).
@@ -318,6 +324,9 @@ impl fmt::Display for Event {
                     f,
                     "{seat} has enough victory points: this is the last round"
                 )
+            }
+            Event::RoundLimitReached { rounds } => {
+                write!(f, "round {rounds} is over: the round limit ends the game")
             }
             Event::GameOver { winners } => {
                 f.write_str("game over; won by")?;

@@ -47,6 +47,48 @@
 //!   spent coins leave a player's pile oldest shuffle epoch first.
 //! * **The tax card** goes onto the discard pile after its bonus is paid.
 //!
+//! # Decisions where the text is silent: the target and the end of every game
+//!
+//! The online table's variant "Required victory points" lets the players
+//! choose the target, with no range, and no text says what happens when
+//! nobody can reach it: with random players, 37 points at four seats never
+//! come (the persons end up in displays, both piles run dry and the extra
+//! tax increase cycles for ever). Two rules of this project, **not of the
+//! printed game**, make every game end. The figures come from
+//! `crates/bots/examples/game_lengths.rs` (heuristic and random bots, 2 to 5
+//! seats, base game and expansion; the figures beyond the range with the
+//! range widened for the measurement, and without the limit where they
+//! say so).
+//!
+//! * **The target is 1 to 20 victory points** ([`VICTORY_POINTS`]; the
+//!   printed game's is 12). Above it heuristic bots stop reaching it: in 100
+//!   base games per target, the first that had not ended after 200 rounds
+//!   came at 24 points with five seats and at 28 with four. Up to 20 every
+//!   game of heuristic bots ended by the target (200 games per target, seat
+//!   count and rule set, 1,000 for 16 to 20), the longest after 36 rounds;
+//!   random bots took up to 74 (two seats). The command line (`play`,
+//!   `host` and a host's check of the terms) and the terminal UI's set-up
+//!   screens all take the range from this constant.
+//! * **The round limit** ([`ROUND_LIMIT`], 50 rounds): the game also ends
+//!   at the end of the round in which the limit is reached — a round is one
+//!   turn of every seat, from the start player on — ranked as usual (most
+//!   victory points, then most coins; with "expedition required", players
+//!   with an expedition first), so a game ends even when its players never
+//!   buy anything. That round is the last round, as when someone reaches the
+//!   target (the view's `last_round`, with `round` and `round_limit`), and
+//!   [`Event::RoundLimitReached`] says in the log that the limit ended it
+//!   (scenarios `end/round-limit-*.toml`, generated from a real game). It
+//!   is well above every measured heuristic-bot game at an allowed target
+//!   (36 rounds; random bots at two seats and 16 points or more sometimes
+//!   reach it), and low enough that a game the limit ends stays below the
+//!   4096 links of a Port Royal hash chain: of 6,400 bot games at targets
+//!   beyond the range (30 to 60), 3,362 ended by the limit, using at most
+//!   1,730 chance events with random bots and 3,847 with heuristic bots
+//!   (five seats). One kind of turn it does not bound: a player who draws
+//!   and repels for ever while only ships are left and nobody has the coins
+//!   for a tax (heuristic bots did so at five seats, at targets of 28 and
+//!   more).
+//!
 //! # Decisions on ambiguities: "Just One More Contract"
 //!
 //! The section "Expansion: Just One More Contract" of the rules text is the
@@ -125,6 +167,8 @@ mod event;
 mod rules;
 mod view;
 
+use std::ops::RangeInclusive;
+
 use roundtable_engine::SetupError;
 use serde::{Deserialize, Serialize};
 
@@ -163,12 +207,26 @@ impl Default for Options {
     }
 }
 
+/// The victory points a game may be set to end at (option `victory_points`).
+/// `Options::validate` (and so `play`, `host` and a host's genesis check)
+/// and the terminal UI's set-up screens all take the range from here.
+pub const VICTORY_POINTS: RangeInclusive<u32> = 1..=20;
+
+/// The game ends at the end of this round at the latest, ranked as usual.
+/// The project's rule, not the printed game's: see the crate docs.
+pub const ROUND_LIMIT: u32 = 50;
+
 impl Options {
     fn validate(&self) -> Result<(), SetupError> {
-        if !(1..=60).contains(&self.victory_points) {
+        if !VICTORY_POINTS.contains(&self.victory_points) {
             return Err(SetupError::Option {
                 name: "victory_points".into(),
-                reason: format!("{} is outside 1..=60", self.victory_points),
+                reason: format!(
+                    "{} is not between {} and {}",
+                    self.victory_points,
+                    VICTORY_POINTS.start(),
+                    VICTORY_POINTS.end()
+                ),
             });
         }
         Ok(())

@@ -18,13 +18,13 @@ use roundtable_engine::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::Options;
 use crate::action::{Action, TakeMode};
 use crate::catalog::{CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
 use crate::contracts::{CUBES, ContractId, FACE_UP_CONTRACTS, contract_pile, contract_vp};
 use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
 use crate::view::View;
+use crate::{Options, ROUND_LIMIT};
 
 /// Coins every player starts with.
 const STARTING_COINS: u32 = 3;
@@ -1135,6 +1135,18 @@ impl PortRoyal {
         }
     }
 
+    /// The round being played, from 1 (0 before the first turn): a round is
+    /// one turn of every seat, from the start player on.
+    pub(crate) fn round(&self) -> u32 {
+        self.turn.div_ceil(u32::from(self.seats))
+    }
+
+    /// Whether the round being played is the last one: a seat reached the
+    /// victory points, or it is the project's round limit.
+    pub(crate) fn last_round(&self) -> bool {
+        self.end_triggered || self.round() >= ROUND_LIMIT
+    }
+
     /// The first turn begins, once the start player (and, with the
     /// expansion, the face-up contracts) are known.
     fn begin(&mut self, events: &mut Vec<Event>) {
@@ -1152,8 +1164,14 @@ impl PortRoyal {
         // Nothing could be drawn for a whole round: every card is in someone's
         // display and no tax can free one, so no one can ever gain again.
         let dead = usize::from(self.idle_turns) >= usize::from(self.seats);
-        if (self.end_triggered && round_over) || dead {
+        let out_of_rounds = round_over && self.round() >= ROUND_LIMIT;
+        if (self.end_triggered && round_over) || dead || out_of_rounds {
             self.phase = Phase::Over;
+            if out_of_rounds && !self.end_triggered && !dead {
+                events.push(Event::RoundLimitReached {
+                    rounds: self.round(),
+                });
+            }
             let winners = self.result().map(|r| r.winners()).unwrap_or_default();
             events.push(Event::GameOver { winners });
             return;

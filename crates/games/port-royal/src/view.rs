@@ -8,6 +8,7 @@
 use roundtable_engine::{Game, Observer, Seat};
 use serde::{Serialize, Serializer};
 
+use crate::ROUND_LIMIT;
 use crate::catalog::CardId;
 use crate::rules::{Phase, PortRoyal, TradeStage, Wait, wait_purpose};
 
@@ -110,6 +111,12 @@ pub struct View {
     pub phase: &'static str,
     /// The turn number, from 1.
     pub turn: u32,
+    /// The round number, from 1: one turn of every seat, from the start
+    /// player on (0 before the first turn).
+    pub round: u32,
+    /// The game ends after this round at the latest (the project's rule,
+    /// `ROUND_LIMIT`).
+    pub round_limit: u32,
     /// Harbor cards in the order they appeared.
     pub harbor: Vec<CardName>,
     /// Face-up expeditions in the order they appeared.
@@ -132,7 +139,8 @@ pub struct View {
     pub taker: Option<SeatNumber>,
     /// How many more cards the taker may take.
     pub takes_left: Option<u8>,
-    /// Whether someone has reached the victory points: this is the last round.
+    /// Whether this is the last round: someone has reached the victory
+    /// points, or it is the round limit.
     pub last_round: bool,
     /// What chance outcome the game waits for, if any.
     pub waiting_for: Option<&'static str>,
@@ -165,6 +173,8 @@ impl View {
             active: SeatNumber(game.active),
             phase: phase.name(),
             turn: game.turn,
+            round: game.round(),
+            round_limit: ROUND_LIMIT,
             harbor: names(&game.harbor),
             expeditions: names(&game.expeditions),
             contracts: game.contracts.iter().map(|c| c.id.name()).collect(),
@@ -191,7 +201,7 @@ impl View {
             pending_ship,
             taker,
             takes_left,
-            last_round: game.end_triggered,
+            last_round: game.last_round(),
             waiting_for: game.waiting.map(wait_purpose),
             observer: match observer {
                 Observer::Seat(s) => Some(SeatNumber(s)),
