@@ -60,6 +60,23 @@ async fn host(dir: &Path, seats: u8, stall_timeout_ms: u64) -> (GameHandle<PortR
     (host, ticket)
 }
 
+/// A joiner called `name` at `ticket`, played by `controller`.
+fn join(
+    dir: &Path,
+    name: &str,
+    ticket: &Ticket,
+    controller: Controller<PortRoyal>,
+) -> GameHandle<PortRoyal> {
+    spawn::<PortRoyal>(
+        config(dir, name, None),
+        Role::Join {
+            ticket: ticket.clone(),
+        },
+        controller,
+    )
+    .unwrap()
+}
+
 /// Read a peer's events until it stops; its outcome.
 async fn outcome(h: GameHandle<PortRoyal>) -> Result<Outcome, NetError> {
     let (mut events, h) = h.split();
@@ -104,14 +121,7 @@ fn same_transcript(a: &Outcome, b: &Outcome) {
 async fn a_spectator_that_comes_after_the_end_gets_the_whole_game() {
     let dir = tempfile::tempdir().unwrap();
     let (host, ticket) = host(dir.path(), 2, 30_000).await;
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner", None),
-        Role::Join {
-            ticket: ticket.clone(),
-        },
-        bot(2),
-    )
-    .unwrap();
+    let joiner = join(dir.path(), "joiner", &ticket, bot(2));
     // The fastest table there is (bots with no delay), and a spectator that
     // starts only once the game is over.
     wait_until(&host, "the game ends", |s| s.phase == Phase::Finished).await;
@@ -134,14 +144,7 @@ async fn a_spectator_that_comes_after_the_end_gets_the_whole_game() {
 async fn a_seat_forfeited_for_stalling_and_cut_off_still_reaches_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let (host, ticket) = host(dir.path(), 3, 1_500).await;
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner", None),
-        Role::Join {
-            ticket: ticket.clone(),
-        },
-        bot(2),
-    )
-    .unwrap();
+    let joiner = join(dir.path(), "joiner", &ticket, bot(2));
     // A seat whose player never moves: the others claim it stalled.
     let counter = ByteCounter::new();
     let staller = spawn::<PortRoyal>(
@@ -179,14 +182,7 @@ async fn a_seat_forfeited_for_stalling_and_cut_off_still_reaches_the_end() {
 async fn a_spectator_cut_off_across_a_resume_reaches_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let (host, ticket) = host(dir.path(), 2, 30_000).await;
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner", None),
-        Role::Join {
-            ticket: ticket.clone(),
-        },
-        bot(2),
-    )
-    .unwrap();
+    let joiner = join(dir.path(), "joiner", &ticket, bot(2));
     let counter = ByteCounter::new();
     let watcher = spawn::<PortRoyal>(
         config(dir.path(), "watcher", Some(counter.clone())),
@@ -229,14 +225,7 @@ fn watcher_lobby(dir: &Path) -> roundtable_net::LobbyId {
 async fn a_spectator_whose_peers_are_all_gone_says_so_and_keeps_the_game_so_far() {
     let dir = tempfile::tempdir().unwrap();
     let (host, ticket) = host(dir.path(), 2, 30_000).await;
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner", None),
-        Role::Join {
-            ticket: ticket.clone(),
-        },
-        Controller::Handle,
-    )
-    .unwrap();
+    let joiner = join(dir.path(), "joiner", &ticket, Controller::Handle);
     let copy = dir.path().join("watched.rts");
     let mut c = config(dir.path(), "watcher", None);
     c.timing.give_up = Duration::from_secs(2);
@@ -360,5 +349,43 @@ async fn a_seat_whose_other_seats_all_stopped_ends_the_game_abandoned() {
     for s in &result.standings {
         let expected = if stopped.contains(&s.seat) { 1 } else { 0 };
         assert_eq!(s.rank, expected, "{s:?}");
+    }
+}
+
+/// Terms that cannot start a game are refused before any lobby opens,
+/// whatever front end hosts: the node checks them as a proposal is checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_with_terms_no_game_can_start_under_stops_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (seats, victory_points, says) in [(2, 0, "victory_points"), (9, 12, "seats")] {
+        let options = Options {
+            victory_points,
+            ..Options::default()
+        };
+        let host = spawn::<PortRoyal>(
+            config(dir.path(), "host", None),
+            Role::Host {
+                seats,
+                options,
+                stall_timeout_ms: 30_000,
+            },
+            bot(1),
+        )
+        .unwrap();
+        let (mut events, host) = host.split();
+        let mut ticket = false;
+        let ended = tokio::time::timeout(LIMIT, async {
+            while let Some(e) = events.recv().await {
+                ticket |= matches!(e, NetEvent::Ticket(_));
+            }
+            host.outcome().await
+        })
+        .await
+        .expect("the host stops");
+        assert!(!ticket, "no lobby opened");
+        match ended {
+            Err(NetError::Lobby(why)) => assert!(why.contains(says), "{why}"),
+            other => panic!("expected a refusal: {other:?}"),
+        }
     }
 }

@@ -52,14 +52,11 @@ impl<G: crate::NetGame> Node<G> {
                 options,
                 stall_timeout_ms,
             } => {
-                if seats < G::MIN_SEATS || seats > G::MAX_SEATS {
-                    return Err(NetError::Lobby(format!(
-                        "{} takes {} to {} seats",
-                        G::NAME,
-                        G::MIN_SEATS,
-                        G::MAX_SEATS
-                    )));
-                }
+                // The same check as a proposal's, before any lobby opens:
+                // terms that cannot start a game fail here, whatever front
+                // end hosts (the command line, the start menu, a test).
+                roundtable_table::genesis::check_terms::<G>(seats, &options)
+                    .map_err(|e| NetError::Lobby(format!("{}: {e}", G::NAME)))?;
                 let info = LobbyInfo {
                     protocol: roundtable_table::genesis::PROTOCOL_VERSION,
                     game: G::NAME.to_owned(),
