@@ -321,6 +321,9 @@ pub struct Table<G: Game> {
     my_secret: Option<(G::Action, Vec<u8>, [u8; 32])>,
     /// The local seat's chains after the genesis one, by first event.
     local_chains: BTreeMap<u64, ChainSecret>,
+    /// The position of the abandonment that ended the game, if one did
+    /// (asked at every step of the pump, so kept rather than searched for).
+    abandoned_at: Option<u64>,
 }
 
 impl<G: Game> Table<G> {
@@ -394,6 +397,7 @@ impl<G: Game> Table<G> {
             opens: (0..n).map(|_| None).collect(),
             my_secret: None,
             local_chains: BTreeMap::new(),
+            abandoned_at: None,
         })
     }
 
@@ -448,10 +452,10 @@ impl<G: Game> Table<G> {
 
     /// The seats that stopped, when the game was abandoned (3.6).
     pub fn abandoned(&self) -> Option<&[Seat]> {
-        self.records.iter().rev().find_map(|r| match r {
+        match self.records.get(self.abandoned_at? as usize)? {
             Record::Abandon { stopped, .. } => Some(stopped.as_slice()),
             _ => None,
-        })
+        }
     }
 
     /// Whether no more game inputs are due: the game is over by its rules,
@@ -1238,6 +1242,7 @@ impl<G: Game> Table<G> {
             self.seats[seat.index()].forfeited = Some(position);
             self.pending_reveals[seat.index()] = None;
         }
+        self.abandoned_at = Some(position);
         self.record(
             Record::Abandon {
                 stopped: stopped.clone(),
@@ -1402,11 +1407,10 @@ impl<G: Game> Table<G> {
         // abandonment stopped as still in), and a single forfeit always
         // comes first. Every peer that hears the same claims ends the same.
         let overtaken = || {
-            self.records.iter().enumerate().find_map(|(p, r)| {
-                let Record::Abandon { stopped, claims } = r else {
+            self.abandoned_at.and_then(|p| {
+                let Some(Record::Abandon { stopped, claims }) = self.records.get(p as usize) else {
                     return None;
                 };
-                let p = p as u64;
                 let in_game: Vec<u8> = (0..self.seats.len() as u8)
                     .filter(|&s| self.seats[usize::from(s)].forfeited.is_none_or(|q| q >= p))
                     .collect();
@@ -1515,6 +1519,7 @@ impl<G: Game> Table<G> {
         }
         self.records.truncate(position as usize);
         self.hashes.truncate(position as usize + 1);
+        self.abandoned_at = self.abandoned_at.filter(|&p| p < position);
         self.queued.clear();
         self.pending_reveals.iter_mut().for_each(|r| *r = None);
         // A simultaneous decision under way starts over from its commitments
