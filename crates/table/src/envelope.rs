@@ -223,15 +223,7 @@ impl Signed {
         if bytes.len() > MAX_ENVELOPE_BYTES {
             return Err(TableError::TooLarge(bytes.len()));
         }
-        let (signed, rest) = postcard::take_from_bytes::<Signed>(bytes)
-            .map_err(|e| TableError::Malformed(e.to_string()))?;
-        if !rest.is_empty() {
-            return Err(TableError::Malformed(format!(
-                "{} trailing bytes",
-                rest.len()
-            )));
-        }
-        Ok(signed)
+        crate::decode_exact::<Signed>(bytes).map_err(TableError::Malformed)
     }
 
     /// Author's seat.

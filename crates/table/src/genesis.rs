@@ -80,7 +80,7 @@ impl Proposal {
 
     /// The decoded options.
     pub fn options<G: Game>(&self) -> Result<G::Options, TableError> {
-        postcard::from_bytes(&self.options)
+        crate::decode_exact(&self.options)
             .map_err(|e| TableError::Malformed(format!("options: {e}")))
     }
 

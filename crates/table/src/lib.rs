@@ -70,6 +70,18 @@ impl fmt::Debug for Hash32 {
     }
 }
 
+/// Decode one postcard value that must use every byte (SPEC 3.1): postcard
+/// itself ignores leftovers, which a conformant peer in another language
+/// must refuse, so Rust peers refuse them too. The error says what is wrong.
+pub fn decode_exact<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let (value, rest) = postcard::take_from_bytes::<T>(bytes).map_err(|e| e.to_string())?;
+    if rest.is_empty() {
+        Ok(value)
+    } else {
+        Err(format!("{} trailing bytes", rest.len()))
+    }
+}
+
 /// Lower-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -1767,7 +1767,7 @@ impl<G: Game> Table<G> {
                 if !self.check_position(&signed) {
                     return false;
                 }
-                let action: G::Action = match postcard::from_bytes(&action) {
+                let action: G::Action = match crate::decode_exact(&action) {
                     Ok(a) => a,
                     Err(e) => {
                         self.fail(Violation::IllegalAction {
@@ -2158,7 +2158,7 @@ impl<G: Game> Table<G> {
                     &commitment,
                 )
                 .is_ok();
-            let action = postcard::from_bytes::<G::Action>(&choice);
+            let action = crate::decode_exact::<G::Action>(&choice);
             match (opened, action) {
                 (true, Ok(action)) if self.check_position(&signed) => {
                     self.opens[i] = Some((signed.seq(), action));

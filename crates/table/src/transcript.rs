@@ -165,10 +165,10 @@ pub fn decode_file(path: &Path, bytes: &[u8]) -> Result<ReadTranscript, Transcri
             break;
         }
         let frame =
-            postcard::from_bytes::<Frame>(payload).map_err(|e| TranscriptError::BadFrame {
+            crate::decode_exact::<Frame>(payload).map_err(|reason| TranscriptError::BadFrame {
                 path: path.to_owned(),
                 index: frames.len(),
-                reason: e.to_string(),
+                reason,
             })?;
         frames.push(frame);
         at = end + 4;
