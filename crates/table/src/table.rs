@@ -1296,10 +1296,29 @@ impl<G: Game> Table<G> {
                 let Some(signed) = self.consume(seat) else {
                     return;
                 };
-                if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
+                // A seat claims only at the position it waits at, each seat
+                // once: so one seat cannot sign claims without end, for any
+                // position, that every peer keeps and scans.
+                let refusal =
+                    if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
+                        Some("a claim against another seat")
+                    } else if signed.envelope.position != position {
+                        Some("a claim for the position it was signed at")
+                    } else if self
+                        .claims
+                        .get(&(accused, position))
+                        .and_then(|by| by.get(&(seat as u8)))
+                        // The same envelope comes again after a rewind.
+                        .is_some_and(|(seq, _)| *seq != signed.seq())
+                    {
+                        Some("one claim per seat and position, not a second")
+                    } else {
+                        None
+                    };
+                if let Some(expected) = refusal {
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
-                        expected: "a claim against another seat".into(),
+                        expected: expected.into(),
                     });
                     return;
                 }
@@ -1326,6 +1345,11 @@ impl<G: Game> Table<G> {
             .entry((accused, position))
             .or_default()
             .insert(claimant, (seq, state_hash));
+        // A restarted peer meets its own claims in its log: it must not
+        // sign them again (a second claim is a breach).
+        if self.local_seat().is_some_and(|me| me.0 == claimant) {
+            self.my_claims.insert((accused, position));
+        }
     }
 
     /// Whether every seat still in, other than `accused`, has claimed it

@@ -102,7 +102,9 @@ fn outputs(t: &mut Table<PortRoyal>) -> Vec<Signed> {
 
 fn deliver(t: &mut Table<PortRoyal>, now: u64, envelopes: &[Signed]) {
     for s in envelopes {
-        t.handle_envelope(now, s.clone()).unwrap();
+        if let Err(e) = t.handle_envelope(now, s.clone()) {
+            panic!("{e}: {:?}", t.violation());
+        }
     }
 }
 

@@ -344,3 +344,103 @@ fn a_late_claim_turns_an_abandonment_back_into_a_forfeit() {
         report.problems
     );
 }
+
+/// A seat signs one claim per seat and position; a second is a breach. A
+/// peer that restarts meets its own claims in its log and must not sign
+/// them again when the deadline passes once more.
+#[test]
+fn a_restarted_peer_does_not_claim_again() {
+    use roundtable_table::Body;
+    let options = roundtable_port_royal::Options::default();
+    let mut t = tables(3);
+    let mut now = 0;
+    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| {
+        t[0].position() > 10
+    });
+    // The others go silent; seat 1 claims whom it waits on, then crashes
+    // (before it would claim the silent seat that signed no claim too).
+    for step in 1..=3 {
+        t[0].handle_timeout(now + step * TIMEOUT / 2);
+    }
+    now += 2 * TIMEOUT;
+    while t[0].poll_output().is_some() {}
+    let claimed = |e: &Signed| match e.envelope.body {
+        Body::StallClaim { accused, position } => Some((accused, position)),
+        _ => None,
+    };
+    let log: Vec<Signed> = (0..3u8)
+        .flat_map(|s| t[0].envelopes_since(s, 0, usize::MAX))
+        .collect();
+    let before: Vec<(u8, u64)> = t[0]
+        .envelopes_since(0, 0, usize::MAX)
+        .iter()
+        .filter_map(claimed)
+        .collect();
+    assert!(!before.is_empty(), "seat 1 claimed");
+    let (genesis, mut locals) = common::seated(3, &options, 4096);
+    let config = roundtable_table::Config {
+        stall_timeout_ms: TIMEOUT,
+        ..roundtable_table::Config::default()
+    };
+    let mut restarted = Table::<PortRoyal>::new(genesis, Some(locals.remove(0)), config).unwrap();
+    for e in log {
+        let _ = restarted.handle_envelope(now, e);
+    }
+    let mut again = Vec::new();
+    for step in 1..=8 {
+        restarted.handle_timeout(now + step * TIMEOUT);
+        while let Some(o) = restarted.poll_output() {
+            match o {
+                Output::Broadcast(s) => again.extend(claimed(&s)),
+                Output::Violation(v) => panic!("a violation: {v}"),
+                _ => {}
+            }
+        }
+    }
+    for claim in again {
+        assert!(!before.contains(&claim), "claimed {claim:?} a second time");
+    }
+}
+
+/// One seat cannot sign claims without end, for any position, that every
+/// peer keeps and scans (review 2026-11-24, finding 5): a claim must name
+/// the position it was signed at, and a second claim of one seat against
+/// another at one position is a breach, proven by the envelope.
+#[test]
+fn a_claim_for_another_position_or_a_second_claim_is_proven() {
+    use roundtable_table::{Body, Envelope, Hash32, Violation};
+    let options = roundtable_port_royal::Options::default();
+    let (_, locals) = common::seated(3, &options, 4096);
+    for (positions, refusal) in [
+        (vec![5], "the position it was signed at"),
+        (vec![0, 0], "not a second"),
+    ] {
+        let mut t = tables(3);
+        let mut seq = 0;
+        let mut prev = Hash32::default();
+        for claim_position in positions {
+            let signed = Envelope {
+                game_id: t[0].game_id(),
+                seat: 1,
+                seq,
+                prev,
+                position: 0,
+                state_hash: Hash32(t[0].game().state_hash().0),
+                body: Body::StallClaim {
+                    accused: 2,
+                    position: claim_position,
+                },
+            }
+            .sign(&locals[1].identity);
+            (seq, prev) = (seq + 1, signed.hash());
+            let _ = t[0].handle_envelope(0, signed);
+        }
+        match t[0].violation() {
+            Some(v @ Violation::UnexpectedBody { .. }) => {
+                assert!(v.to_string().contains(refusal), "{v}");
+                assert_eq!(v.seat(), 1);
+            }
+            other => panic!("expected the breach to be proven: {other:?}"),
+        }
+    }
+}
