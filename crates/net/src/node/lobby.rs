@@ -153,6 +153,20 @@ impl<G: crate::NetGame> Node<G> {
             .unwrap_or_else(|| Config::default().stall_timeout_ms)
     }
 
+    /// The table of the lobby's game, with the stall timeout its host set.
+    pub(super) fn table_for(
+        &self,
+        lobby: &LobbyId,
+        genesis: roundtable_table::Genesis,
+        local: Option<roundtable_table::Local>,
+    ) -> Result<Table<G>, NetError> {
+        let config = Config {
+            stall_timeout_ms: self.load_stall(lobby),
+            ..Config::default()
+        };
+        Ok(Table::new(genesis, local, config)?)
+    }
+
     pub(super) fn dial_ticket(&mut self, ticket: &Ticket, host: PeerId) {
         for addr in &ticket.addrs {
             self.swarm.add_peer_address(host, addr.clone());

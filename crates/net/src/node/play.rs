@@ -84,15 +84,7 @@ impl<G: crate::NetGame> Node<G> {
                 self.swarm.add_peer_address(host, a.clone());
             }
         }
-        let stall = self.load_stall(&lobby);
-        let table = Table::new(
-            genesis,
-            local,
-            Config {
-                stall_timeout_ms: stall,
-                ..Config::default()
-            },
-        )?;
+        let table = self.table_for(&lobby, genesis, local)?;
         self.enter_play(lobby, table, log, path, &peers, envelopes, true)
     }
 
@@ -242,15 +234,7 @@ impl<G: crate::NetGame> Node<G> {
             })?;
         }
         let log = TranscriptLog::create(&path, &frames)?;
-        let stall = self.load_stall(&lobby);
-        let table = Table::new(
-            genesis,
-            local,
-            Config {
-                stall_timeout_ms: stall,
-                ..Config::default()
-            },
-        )?;
+        let table = self.table_for(&lobby, genesis, local)?;
         self.enter_play(lobby, table, log, path, peers, Vec::new(), false)
     }
 
