@@ -247,3 +247,26 @@ fn many_files_get_a_summary_table() {
         "{text}"
     );
 }
+
+/// A game the binary itself ended abandoned (two of three players killed
+/// at once; `tests/fixtures/README.md`): valid, and it says so in text and
+/// in JSON, the stopped seats last.
+#[test]
+fn an_abandoned_game_is_valid_and_says_which_seats_stopped() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/abandoned-3-seats.rtlog");
+    let out = roundtable(&["audit", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("ABANDONED: seat 2, seat 3 stopped"), "{text}");
+    let (code, report) = audit_json(&path);
+    assert_eq!(code, 0);
+    assert_eq!(report["abandoned"], serde_json::json!([2, 3]));
+    let ranks: Vec<u64> = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["rank"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ranks, [1, 2, 2]);
+}

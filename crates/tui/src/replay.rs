@@ -240,7 +240,9 @@ impl Replay {
             vp_len.push(chronicle.vp_by_turn().len());
             states.push(game.clone());
         }
-        let note = game.result().is_none().then(|| {
+        // An abandoned game ends there (SPEC 3.6): its last input says so.
+        let ended = game.result().is_some() || table.abandoned().is_some();
+        let note = (!ended).then(|| {
             format!(
                 "the transcript ends after {} inputs, before the game does",
                 records.len()
@@ -444,6 +446,25 @@ mod tests {
             Progress::Finished
         );
         path
+    }
+
+    /// A game that ended abandoned (SPEC 3.6) ends there: no note that the
+    /// transcript stops before the game does.
+    #[test]
+    fn an_abandoned_game_is_replayed_to_its_end() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/abandoned-3-seats.rtlog");
+        let read = transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let replay =
+            Replay::from_frames(&read.frames, "abandoned").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(replay.note(), None);
+        assert!(
+            replay
+                .inputs
+                .last()
+                .is_some_and(|l| l.contains("the game is abandoned")),
+            "the last input says so"
+        );
     }
 
     fn tempdir() -> std::path::PathBuf {
