@@ -169,19 +169,15 @@ struct Abandonment {
     claims: Vec<(u8, u8, u64)>,
 }
 
-impl Abandonment {
-    /// Whether this one stands before `other` when the claims prove both:
-    /// the claimants holding the lowest seat first, then more claimants.
-    fn precedes(&self, other: &Abandonment) -> bool {
-        let key = |a: &Abandonment| {
-            (
-                a.claimants.first().copied().unwrap_or(u8::MAX),
-                std::cmp::Reverse(a.claimants.len()),
-                a.claimants.clone(),
-            )
-        };
-        key(self) < key(other)
-    }
+/// Which of two abandonments the claims prove stands, by their claimants
+/// (in seat order): the claimants holding the lowest seat first, then
+/// more claimants, then the smaller list. Smaller stands.
+fn precedence(claimants: &[u8]) -> (u8, std::cmp::Reverse<usize>, &[u8]) {
+    (
+        claimants.first().copied().unwrap_or(u8::MAX),
+        std::cmp::Reverse(claimants.len()),
+        claimants,
+    )
 }
 
 /// What the table knows of one seat.
@@ -458,8 +454,8 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// Whether no more game inputs are due: the game is over by its rules,
-    /// or abandoned. What is left is the seed openings.
+    /// Whether no more game inputs are due: the game is over by its rules
+    /// (seed openings are still due then), or abandoned.
     fn over(&self) -> bool {
         self.abandoned().is_some() || self.game.next() == Next::Over
     }
@@ -1061,14 +1057,8 @@ impl<G: Game> Table<G> {
     /// Seats the game waits for at this position.
     fn waited_on(&self) -> Vec<Seat> {
         if self.abandoned().is_some() {
+            // Nothing more is due, not even a seed opening.
             return Vec::new();
-        }
-        if self.over() {
-            // Every seat still in owes its seed opening.
-            return (0..self.seats.len())
-                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
-                .map(|i| Seat(i as u8))
-                .collect();
         }
         match self.game.next() {
             Next::Decision(s) => vec![s],
@@ -1091,7 +1081,10 @@ impl<G: Game> Table<G> {
                     })
                     .collect()
             }
-            Next::Over => Vec::new(),
+            Next::Over => (0..self.seats.len())
+                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
+                .map(|i| Seat(i as u8))
+                .collect(),
         }
     }
 
@@ -1131,18 +1124,12 @@ impl<G: Game> Table<G> {
 
     /// Whether `seat` has shown, by an envelope it signed at a later
     /// position, that it went past `position`: such a seat has not stopped.
-    /// A seed opening does not count: one written after an abandonment of
-    /// its own at `position` shows only that its author stopped there too.
     fn shown_past(&self, seat: u8, position: u64) -> bool {
         let s = &self.seats[usize::from(seat)];
         s.log
             .iter()
             .chain((s.next_seq()..).map_while(|q| s.buffer.get(&q)))
-            .any(|e| {
-                !e.is_unsigned()
-                    && e.envelope.position > position
-                    && !matches!(e.envelope.body, Body::SeedOpening { .. })
-            })
+            .any(|e| !e.is_unsigned() && e.envelope.position > position)
     }
 
     /// Whether the game is abandoned here (3.6). No single forfeit is
@@ -1207,7 +1194,10 @@ impl<G: Game> Table<G> {
                 stopped: stopped.into_iter().map(Seat).collect(),
                 claims,
             };
-            if best.as_ref().is_none_or(|b| candidate.precedes(b)) {
+            if best
+                .as_ref()
+                .is_none_or(|b| precedence(&candidate.claimants) < precedence(&b.claimants))
+            {
                 best = Some(candidate);
             }
         }
@@ -1429,10 +1419,11 @@ impl<G: Game> Table<G> {
         // An abandonment that claims arriving since have overtaken: a single
         // forfeit at that position is now complete (counting the seats the
         // abandonment stopped as still in), and a single forfeit always
-        // comes first. Every peer that hears the same claims ends the same.
+        // comes first; or the claims now prove an abandonment that stands
+        // before it. Every peer that hears the same claims ends the same.
         let overtaken = || {
             self.abandoned_at.and_then(|p| {
-                let Some(Record::Abandon { stopped, claims }) = self.records.get(p as usize) else {
+                let Some(Record::Abandon { stopped, .. }) = self.records.get(p as usize) else {
                     return None;
                 };
                 let in_game: Vec<u8> = (0..self.seats.len() as u8)
@@ -1442,18 +1433,14 @@ impl<G: Game> Table<G> {
                     (self.forfeit_run_before(p)..=p)
                         .any(|q| self.claims_complete_among(a, q, true).is_some())
                 });
-                let applied = Abandonment {
-                    claimants: in_game
-                        .iter()
-                        .copied()
-                        .filter(|s| !stopped.contains(&Seat(*s)))
-                        .collect(),
-                    stopped: stopped.clone(),
-                    claims: claims.clone(),
-                };
+                let applied: Vec<u8> = in_game
+                    .iter()
+                    .copied()
+                    .filter(|s| !stopped.contains(&Seat(*s)))
+                    .collect();
                 let better = self
                     .best_abandonment(p, &in_game)
-                    .is_some_and(|b| b.precedes(&applied));
+                    .is_some_and(|b| precedence(&b.claimants) < precedence(&applied));
                 (single || better).then_some(p)
             })
         };
