@@ -4,6 +4,8 @@
 //! ticket's host never answers, says so and stops instead of waiting for
 //! ever.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,13 +52,7 @@ async fn host(dir: &Path, seats: u8, stall_timeout_ms: u64) -> (GameHandle<PortR
         bot(1),
     )
     .unwrap();
-    let ticket = loop {
-        match host.next_event().await {
-            Some(NetEvent::Ticket(t)) => break t,
-            Some(_) => {}
-            None => panic!("the host stopped"),
-        }
-    };
+    let ticket = common::ticket_of(&mut host).await;
     (host, ticket)
 }
 

@@ -2,13 +2,14 @@
 //! who sat down, a joiner that leaves or vanishes frees its seat, and the
 //! table then fills with others and starts.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use roundtable_bots::RandomBot;
 use roundtable_net::{
-    Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Snapshot, Ticket, Timing,
-    spawn,
+    Controller, DataDir, GameHandle, NodeConfig, Phase, Role, Snapshot, Ticket, Timing, spawn,
 };
 use roundtable_port_royal::{Options, PortRoyal};
 
@@ -41,13 +42,7 @@ async fn host(dir: &std::path::Path, lobby_timeout: Duration) -> (GameHandle<Por
         bot(1),
     )
     .unwrap();
-    let ticket = loop {
-        match host.next_event().await {
-            Some(NetEvent::Ticket(t)) => break t,
-            Some(_) => {}
-            None => panic!("the host stopped"),
-        }
-    };
+    let ticket = common::ticket_of(&mut host).await;
     (host, ticket)
 }
 

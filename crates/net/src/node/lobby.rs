@@ -324,26 +324,25 @@ impl<G: crate::NetGame> Node<G> {
         self.ask(host, request, Ask::Watch);
     }
 
+    /// Ask the ticket's host again when connected to it, else dial it.
+    fn ask_or_dial(&mut self, host: PeerId, ticket: &Ticket, ask: fn(&mut Self)) {
+        if self.swarm.is_connected(&host) {
+            ask(self);
+        } else {
+            self.dial_ticket(ticket, host);
+        }
+    }
+
     pub(super) fn lobby_retry(&mut self) -> Result<(), NetError> {
         match &self.stage {
             Stage::Join(_) if self.leaving.is_some() => {}
             Stage::Join(j) => {
-                let host = j.host;
-                if self.swarm.is_connected(&host) {
-                    self.send_join();
-                } else {
-                    let ticket = j.ticket.clone();
-                    self.dial_ticket(&ticket, host);
-                }
+                let (host, ticket) = (j.host, j.ticket.clone());
+                self.ask_or_dial(host, &ticket, Self::send_join);
             }
             Stage::Watch(w) => {
-                let host = w.host;
-                if self.swarm.is_connected(&host) {
-                    self.send_watch();
-                } else {
-                    let ticket = w.ticket.clone();
-                    self.dial_ticket(&ticket, host);
-                }
+                let (host, ticket) = (w.host, w.ticket.clone());
+                self.ask_or_dial(host, &ticket, Self::send_watch);
             }
             Stage::Host(host) => {
                 let Some(proposal) = host.proposal.clone() else {
