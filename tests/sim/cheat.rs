@@ -332,8 +332,10 @@ impl Sim {
         )
     }
 
-    /// The latest published links, each wrapped in unsigned reveals for the
-    /// slots around its own and for its own slot with a wrong `prev`.
+    /// The latest published links, each wrapped by an outsider (signed with
+    /// its own key, the only one it has) in reveals of the link's seat for
+    /// the slots around its own and for its own slot with a wrong `prev`:
+    /// the reveals an older protocol sent unsigned (issue 12).
     fn rewrapped_reveals(&self) -> Vec<Signed> {
         let published = self
             .history
@@ -346,6 +348,7 @@ impl Sim {
                 } => Some((s, *r)),
                 _ => None,
             });
+        let outsider = roundtable_table::Identity::from_secret([0xab; 32]);
         let mut out = Vec::new();
         for (carrier, reveal) in published.take(3) {
             let seat = carrier.seat();
@@ -356,8 +359,8 @@ impl Sim {
                     .map(Signed::hash)
                     .unwrap_or_default()
             };
-            let wrap = |seq: u64, prev: Hash32| Signed {
-                envelope: Envelope {
+            let wrap = |seq: u64, prev: Hash32| {
+                Envelope {
                     game_id: carrier.envelope.game_id,
                     seat,
                     seq,
@@ -365,8 +368,8 @@ impl Sim {
                     position: 0,
                     state_hash: Hash32::default(),
                     body: Body::Reveal(reveal),
-                },
-                signature: None,
+                }
+                .sign(&outsider)
             };
             let at = carrier.seq();
             for seq in [at.saturating_sub(1), at + 1, at + 2] {
@@ -403,17 +406,7 @@ impl Sim {
                 Cheat::BadSignature => {
                     let mut s = original;
                     let bit = 1 << self.rng.below(8);
-                    match (&mut s.signature, &mut s.envelope.body) {
-                        (Some(signature), _) => {
-                            signature.0[self.rng.below(64) as usize] ^= bit;
-                        }
-                        // A reveal has no signature: its link is what
-                        // authenticates it.
-                        (None, Body::Reveal(reveal)) => {
-                            reveal.link[self.rng.below(32) as usize] ^= bit;
-                        }
-                        (None, _) => {}
-                    }
+                    s.signature.0[self.rng.below(64) as usize] ^= bit;
                     vec![s]
                 }
                 Cheat::Impersonation => {

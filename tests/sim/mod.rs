@@ -81,9 +81,7 @@ use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
 use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::transcript::{Frame, TranscriptLog};
-use roundtable_table::{
-    Body, Config, Hash32, Output, Record, Signed, Table, TableError, Violation,
-};
+use roundtable_table::{Config, Hash32, Output, Record, Signed, Table, TableError, Violation};
 
 pub use cheat::Cheat;
 pub use config::{Faults, Role, SimConfig};
@@ -993,19 +991,13 @@ fn log_key(signed: &Signed) -> (u8, u64, Hash32) {
     (signed.seat(), signed.seq(), signed.hash())
 }
 
-/// A fingerprint of an envelope for catch-up: its signature's first half,
-/// or for an unsigned reveal its link. Two different envelopes of one slot
-/// differ there, and it costs no hashing.
+/// A fingerprint of an envelope for catch-up: its signature's first half.
+/// Two different envelopes of one slot differ there, and it costs no
+/// hashing.
 fn fingerprint(signed: &Signed) -> Fingerprint {
-    match (&signed.signature, &signed.envelope.body) {
-        (Some(signature), _) => {
-            let mut f = [0; 32];
-            f.copy_from_slice(&signature.0[..32]);
-            f
-        }
-        (None, Body::Reveal(reveal)) => reveal.link,
-        (None, _) => signed.hash().0,
-    }
+    let mut f = [0; 32];
+    f.copy_from_slice(&signed.signature.0[..32]);
+    f
 }
 
 fn table_config(cfg: &SimConfig) -> Config {

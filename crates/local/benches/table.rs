@@ -117,6 +117,8 @@ fn main() {
     let frames = roundtable_table::transcript::read(&path)
         .expect("readable")
         .frames;
+    reveal_costs(&frames, sign, verify);
+
     let runs = 10;
     let t = Instant::now();
     for _ in 0..runs {
@@ -128,5 +130,58 @@ fn main() {
         "audit of a 5-seat game ({} inputs, {} frames): {ms:.1} ms (target < 50 ms)",
         g.table(g.observed_seat()).position(),
         frames.len()
+    );
+}
+
+/// What a game's reveals cost under the three designs SPEC 3.4 weighed
+/// (issue 12): unsigned envelopes in the seat's sequence, signed envelopes in
+/// the sequence, and a bare `(game, seat, event, link)` message outside it.
+/// Bytes are each design's postcard encoding of the same reveals; CPU is the
+/// signature work the design adds per game (the link's hash check is the
+/// same in all three).
+fn reveal_costs(frames: &[roundtable_table::transcript::Frame], sign_us: f64, verify_us: f64) {
+    let mut reveals = 0u64;
+    let mut riding = 0u64;
+    let mut seats = 0u64;
+    let (mut unsigned, mut signed, mut bare) = (0u64, 0u64, 0u64);
+    for frame in frames {
+        let roundtable_table::transcript::Frame::Envelope(envelope) = frame else {
+            continue;
+        };
+        seats = seats.max(u64::from(envelope.envelope.seat) + 1);
+        match &envelope.envelope.body {
+            Body::Reveal(r) => {
+                reveals += 1;
+                let bytes = envelope.encode().len() as u64;
+                signed += bytes;
+                // Unsigned, an `Option` tag of 0 stood where the signature's
+                // length (one byte) and its 64 bytes stand.
+                unsigned += bytes - 64;
+                let message = (
+                    envelope.envelope.game_id,
+                    envelope.envelope.seat,
+                    r.event,
+                    r.link,
+                );
+                bare += postcard::to_allocvec(&message).map_or(0, |b| b.len() as u64);
+            }
+            Body::Action {
+                reveal: Some(_), ..
+            } => riding += 1,
+            _ => {}
+        }
+    }
+    let mb = |b: u64| b as f64 / 1e3;
+    println!("\nreveals in a 5-seat game: {reveals} on their own, {riding} riding in actions");
+    println!(
+        "  bytes of the lone reveals: unsigned in sequence {:.1} kB, signed in sequence {:.1} kB, bare outside the sequence {:.1} kB",
+        mb(unsigned),
+        mb(signed),
+        mb(bare)
+    );
+    println!(
+        "  signature work signing them adds per game: {:.1} ms signing (spread over the seats), {:.1} ms verifying on each of the {seats} peers",
+        reveals as f64 * sign_us / 1e3,
+        reveals as f64 * verify_us / 1e3
     );
 }

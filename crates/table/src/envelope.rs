@@ -35,8 +35,8 @@ pub enum Body {
         /// The actor's reveal for the chance event the action raises.
         reveal: Option<Reveal>,
     },
-    /// A reveal for a chance event. The only body sent unsigned: see
-    /// [`Envelope::is_unsigned`].
+    /// A reveal for a chance event, signed like every other body
+    /// (protocol/SPEC.md 3.4 says why).
     Reveal(Reveal),
     /// A secret choice's commitment (simultaneous decisions).
     SecretCommit {
@@ -130,27 +130,9 @@ impl Envelope {
         m
     }
 
-    /// Whether this envelope travels unsigned: a `Reveal`. The committed
-    /// chain authenticates the link, and its other fields are fixed by the
-    /// seat's sequence (`position` and `state_hash` are zero), so there is
-    /// nothing a signature would add (protocol/SPEC.md 3.4).
-    pub fn is_unsigned(&self) -> bool {
-        matches!(self.body, Body::Reveal(_))
-    }
-
-    /// Sign as `identity`; a reveal is left unsigned.
+    /// Sign as `identity`.
     pub fn sign(self, identity: &Identity) -> Signed {
-        let signature = (!self.is_unsigned()).then(|| identity.sign(&self.signing_bytes()));
-        Signed {
-            envelope: self,
-            signature,
-        }
-    }
-
-    /// Sign as `identity`, whatever the body: only for building malformed
-    /// input in tests, since a signed reveal is refused.
-    pub fn sign_any(self, identity: &Identity) -> Signed {
-        let signature = Some(identity.sign(&self.signing_bytes()));
+        let signature = identity.sign(&self.signing_bytes());
         Signed {
             envelope: self,
             signature,
@@ -163,45 +145,20 @@ impl Envelope {
 pub struct Signed {
     /// The envelope.
     pub envelope: Envelope,
-    /// The author's signature over `roundtable/envelope/v1 || postcard(envelope)`;
-    /// absent exactly for a reveal.
-    pub signature: Option<SignatureBytes>,
+    /// The author's signature over `roundtable/envelope/v1 || postcard(envelope)`.
+    pub signature: SignatureBytes,
 }
 
 impl Signed {
-    /// Check the signature against the author's key (for a reveal: that it
-    /// has none and that its fixed fields are zero).
+    /// Check the signature against the author's key.
     pub fn verify(&self, key: &PublicKey) -> Result<(), TableError> {
         self.verify_with(&key.verifier()?)
     }
 
-    /// Check the signature against the author's decoded key (for a reveal:
-    /// that it has none and that its fixed fields are zero). The link itself
-    /// is checked against the seat's chain by the table.
+    /// Check the signature against the author's decoded key. A reveal's
+    /// link is checked against the seat's chain by the table.
     pub fn verify_with(&self, key: &ed25519_dalek::VerifyingKey) -> Result<(), TableError> {
-        match (&self.signature, self.envelope.is_unsigned()) {
-            (Some(signature), false) => {
-                crate::identity::verify_with(key, &self.envelope.signing_bytes(), signature)
-            }
-            (None, true) => {
-                if self.envelope.position != 0 || self.envelope.state_hash != Hash32::default() {
-                    return Err(TableError::Malformed(
-                        "a reveal's position and state hash must be zero".into(),
-                    ));
-                }
-                Ok(())
-            }
-            (Some(_), true) => Err(TableError::Malformed(
-                "a reveal carries no signature".into(),
-            )),
-            (None, false) => Err(TableError::BadSignature),
-        }
-    }
-
-    /// Whether this is an unsigned reveal, which anyone could have built
-    /// from a published link: it can never be evidence against its seat.
-    pub fn is_unsigned(&self) -> bool {
-        self.signature.is_none()
+        crate::identity::verify_with(key, &self.envelope.signing_bytes(), &self.signature)
     }
 
     /// The envelope's hash: SHA-256 of the domain string and the postcard
@@ -275,10 +232,12 @@ mod tests {
         assert_ne!(forged.hash(), back.hash());
     }
 
+    /// Issue 12: an envelope without a signature is refused at decoding,
+    /// whatever its body. The bytes are built by hand in the encoding an
+    /// unsigned reveal had (`Option` tag 0 where the signature stands), so
+    /// anyone could have built them from a published link.
     #[test]
-    fn reveals_travel_unsigned_and_nothing_else_does() {
-        let identity = Identity::from_secret([9; 32]);
-        let key = identity.public();
+    fn an_unsigned_reveal_does_not_decode() {
         let reveal = Envelope {
             game_id: GameId([1; 32]),
             seat: 2,
@@ -291,24 +250,24 @@ mod tests {
                 link: [5; 32],
             }),
         };
-        let sealed = reveal.clone().sign(&identity);
-        assert_eq!(sealed.signature, None);
-        assert_eq!(sealed.verify(&key), Ok(()));
-        let round = Signed::decode(&sealed.encode()).unwrap();
-        assert_eq!(round, sealed);
-        // A signed reveal, or one that names a position, is malformed: its
-        // bytes would no longer be fixed by the seat's sequence alone.
+        let mut bytes = postcard::to_allocvec(&reveal).unwrap();
+        bytes.push(0);
         assert!(matches!(
-            reveal.clone().sign_any(&identity).verify(&key),
+            Signed::decode(&bytes),
             Err(TableError::Malformed(_))
         ));
-        let mut placed = sealed.clone();
-        placed.envelope.position = 3;
-        assert!(matches!(placed.verify(&key), Err(TableError::Malformed(_))));
-        // Any other body without a signature is refused.
-        let mut bare = sample();
-        bare.signature = None;
-        assert_eq!(bare.verify(&key), Err(TableError::BadSignature));
+        // Signed, the same reveal decodes and verifies under its seat's key
+        // only.
+        let sealed = reveal.sign(&Identity::from_secret([9; 32]));
+        let back = Signed::decode(&sealed.encode()).unwrap();
+        assert_eq!(
+            back.verify(&Identity::from_secret([9; 32]).public()),
+            Ok(())
+        );
+        assert_eq!(
+            back.verify(&Identity::from_secret([8; 32]).public()),
+            Err(TableError::BadSignature)
+        );
     }
 
     #[test]

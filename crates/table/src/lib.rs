@@ -100,10 +100,6 @@ pub enum TableError {
     /// The signature does not verify under the seat's key.
     #[error("bad signature")]
     BadSignature,
-    /// An unsigned reveal whose link is not the seat's next links: anyone
-    /// could have built it, so it proves nothing against the seat.
-    #[error("a reveal that does not follow the seat's chain: {0}")]
-    BadLink(String),
     /// The bytes do not decode.
     #[error("malformed message: {0}")]
     Malformed(String),

@@ -187,11 +187,6 @@ struct SeatState {
     log: Vec<Signed>,
     /// Envelopes received and checked, waiting for earlier ones.
     buffer: BTreeMap<u64, Signed>,
-    /// Other unsigned reveals that arrived for a slot the buffer holds an
-    /// unsigned reveal for. Anyone who has seen a link can wrap it in an
-    /// envelope for any slot; only one fits, and which one is known only
-    /// when the slot is consumed.
-    spare: BTreeMap<u64, Vec<Signed>>,
     /// Checks each reveal against the committed chain.
     chain: ChainTracker,
     /// The seat's chain continuations taken in, with the sequence numbers
@@ -240,36 +235,6 @@ impl SeatState {
             self.chain.continue_with(*next)?;
         }
         self.chain.accept(event, link)
-    }
-
-    /// Check, without accepting it, that `link` is the seat's link for a
-    /// later `event`, on its current chain or on a continuation taken in.
-    fn check_link_ahead(&self, event: u64, link: &[u8; 32]) -> Result<(), FairdeckError> {
-        if event <= self.chain.last_event() {
-            return self.chain.check_ahead(event, link);
-        }
-        let covering = self.continuations.iter().find(|(_, c)| {
-            c.first_event <= event && c.last_event().is_some_and(|last| event <= last)
-        });
-        match covering {
-            Some((_, c)) => c.check_link(event, link),
-            None => Err(FairdeckError::WrongEvent {
-                expected: self.chain.next_event(),
-                got: event,
-            }),
-        }
-    }
-
-    /// Put a spare unsigned reveal for slot `seq` into the buffer, if there is one.
-    fn promote_spare(&mut self, seq: u64) {
-        if let Some(spares) = self.spare.get_mut(&seq) {
-            if let Some(next) = spares.pop() {
-                self.buffer.insert(seq, next);
-            }
-            if spares.is_empty() {
-                self.spare.remove(&seq);
-            }
-        }
     }
 }
 
@@ -352,7 +317,6 @@ impl<G: Game> Table<G> {
                 Ok(SeatState {
                     log: Vec::new(),
                     buffer: BTreeMap::new(),
-                    spare: BTreeMap::new(),
                     chain: ChainTracker::new(s.chain_commitment, s.chain_length)
                         .map_err(|e| TableError::Fairdeck(e.to_string()))?,
                     continuations: Vec::new(),
@@ -682,8 +646,13 @@ impl<G: Game> Table<G> {
             return Ok(false);
         }
         signed.verify_with(key)?;
-        if signed.is_unsigned() {
-            return self.ingest_unsigned(seat, signed);
+        if let Body::Reveal(_) = env.body
+            && (env.position != 0 || env.state_hash != Hash32::default())
+        {
+            // A reveal is placed by its event (SPEC 3.4).
+            return Err(TableError::Malformed(
+                "a reveal's position and state hash must be zero".into(),
+            ));
         }
         let state = &self.seats[seat];
         let existing = state
@@ -693,22 +662,6 @@ impl<G: Game> Table<G> {
         if let Some(existing) = existing {
             if *existing == signed {
                 return Ok(false);
-            }
-            if existing.is_unsigned() {
-                // The seat's own signed envelope for a slot where a reveal
-                // someone else wrapped waits: the signed one is the seat's.
-                // (A reveal already consumed there was the one that fits.)
-                if env.seq < state.next_seq() {
-                    return Ok(false);
-                }
-                let seq = env.seq;
-                self.seats[seat].spare.remove(&seq);
-                self.outputs.push_back(Output::Persist {
-                    envelope: signed.clone(),
-                    sync: false,
-                });
-                self.seats[seat].buffer.insert(seq, signed);
-                return Ok(true);
             }
             // Two signed envelopes for one slot: keep both as the proof.
             let v = Violation::Equivocation {
@@ -732,75 +685,11 @@ impl<G: Game> Table<G> {
         Ok(true)
     }
 
-    /// An unsigned reveal: its link must be the seat's link for an event not
-    /// yet answered (checked by hashing it down to the last accepted link),
-    /// or it is refused without blame. It never displaces a signed envelope.
-    fn ingest_unsigned(&mut self, seat: usize, signed: Signed) -> Result<bool, TableError> {
-        let Body::Reveal(reveal) = signed.envelope.body else {
-            return Err(TableError::Malformed(
-                "only a reveal travels unsigned".into(),
-            ));
-        };
-        let seq = signed.seq();
-        let limit = self.config.max_buffered_per_seat as u64;
-        let state = &self.seats[seat];
-        let next_event = state.chain.next_event();
-        if seq < state.next_seq() || state.forfeited.is_some() || reveal.event < next_event {
-            // Late: its event was answered, or its slot taken.
-            return Ok(false);
-        }
-        if reveal.event - next_event >= limit {
-            return Err(TableError::BufferFull(seat as u8));
-        }
-        if reveal.event > state.chains_end() {
-            // For a chain whose continuation has not arrived yet: it cannot
-            // be checked, so it is not taken; catch-up brings it again.
-            return Ok(false);
-        }
-        state
-            .check_link_ahead(reveal.event, &reveal.link)
-            .map_err(|e| TableError::BadLink(e.to_string()))?;
-        match state.buffer.get(&seq) {
-            Some(held) if !held.is_unsigned() => return Ok(false),
-            Some(_) => {
-                let spares: usize = state.spare.values().map(Vec::len).sum();
-                let slot = self.seats[seat].spare.entry(seq).or_default();
-                if spares >= limit as usize || slot.contains(&signed) {
-                    return Ok(false);
-                }
-                slot.push(signed);
-                return Ok(true);
-            }
-            None => {}
-        }
-        if state.buffer.len() >= self.config.max_buffered_per_seat {
-            return Err(TableError::BufferFull(seat as u8));
-        }
-        self.outputs.push_back(Output::Persist {
-            envelope: signed.clone(),
-            sync: false,
-        });
-        self.seats[seat].buffer.insert(seq, signed);
-        Ok(true)
-    }
-
-    /// Drop the unsigned reveal just consumed by `seat` (the last of its
-    /// log) because it does not fit: refused without blame, and a spare
-    /// for its slot, if any, takes its place.
-    fn reject_unsigned(&mut self, seat: usize) {
-        let state = &mut self.seats[seat];
-        let Some(dropped) = state.log.pop() else {
-            return;
-        };
-        debug_assert!(dropped.is_unsigned());
-        state.promote_spare(dropped.seq());
-    }
-
     /// The equivocation `signed` proves with an envelope already held for
-    /// its slot, if it does. Unsigned reveals prove nothing.
+    /// its slot, if it does.
     fn equivocation(&self, signed: &Signed) -> Option<Violation> {
         let env = &signed.envelope;
-        if env.game_id != self.game_id || signed.is_unsigned() {
+        if env.game_id != self.game_id {
             return None;
         }
         let seat = usize::from(env.seat);
@@ -810,7 +699,7 @@ impl<G: Game> Table<G> {
             .log
             .get(env.seq as usize)
             .or_else(|| state.buffer.get(&env.seq))?;
-        (existing != signed && !existing.is_unsigned()).then(|| Violation::Equivocation {
+        (existing != signed).then(|| Violation::Equivocation {
             first: existing.clone(),
             second: signed.clone(),
         })
@@ -823,10 +712,6 @@ impl<G: Game> Table<G> {
         let seq = state.next_seq();
         let signed = state.buffer.remove(&seq)?;
         if signed.envelope.prev != state.last_hash() {
-            if signed.is_unsigned() {
-                state.promote_spare(seq);
-                return None;
-            }
             let previous = state.log.last().cloned();
             match previous {
                 Some(previous) => self.fail(Violation::BrokenSequence {
@@ -840,7 +725,6 @@ impl<G: Game> Table<G> {
             }
             return None;
         }
-        state.spare.remove(&seq);
         state.log.push(signed.clone());
         Some(signed)
     }
@@ -861,8 +745,7 @@ impl<G: Game> Table<G> {
         let local = self.local.as_ref()?;
         let seat = local.seat.index();
         let state = &self.seats[seat];
-        // A reveal names no position: its place is fixed by the seat's
-        // sequence and its event, and it is not signed (SPEC 3.4).
+        // A reveal names no position: it is placed by its event (SPEC 3.4).
         let (position, state_hash) = match body {
             Body::Reveal(_) => (0, Hash32::default()),
             _ => (self.position(), self.current_hash()),
@@ -913,9 +796,8 @@ impl<G: Game> Table<G> {
     }
 
     /// Announce the local seat's next chain once a quarter or less of its
-    /// chains is left, at its next own decision (protocol/SPEC.md 2.4):
-    /// long before the last reveal, which must come after the continuation
-    /// in the seat's sequence.
+    /// chains is left (protocol/SPEC.md 2.4): long before the last reveal,
+    /// which must come after the continuation in the seat's sequence.
     fn continue_local_chain(&mut self) {
         let Some(local) = &self.local else { return };
         let me = local.seat.index();
@@ -930,13 +812,7 @@ impl<G: Game> Table<G> {
         }
         let length = local.chain.length();
         let left = state.chains_end().saturating_sub(state.chain.next_event()) + 1;
-        // At the seat's own decision, where the peers expect a signed action
-        // from it: a reveal someone wrapped into the continuation's slot is
-        // dropped there, while at a chance event it would fit the slot and
-        // push the seat's own envelopes out of its sequence. Only a chain on
-        // its very last link is continued wherever the seat is.
-        let at_own_decision = self.game.next() == Next::Decision(local.seat);
-        if left > (length / 4).max(1) || (!at_own_decision && left > 1) {
+        if left > (length / 4).max(1) {
             return;
         }
         let Some(first_event) = state.chains_end().checked_add(1) else {
@@ -1129,7 +1005,7 @@ impl<G: Game> Table<G> {
         s.log
             .iter()
             .chain((s.next_seq()..).map_while(|q| s.buffer.get(&q)))
-            .any(|e| !e.is_unsigned() && e.envelope.position > position)
+            .any(|e| e.envelope.position > position)
     }
 
     /// Whether the game is abandoned here (3.6). No single forfeit is
@@ -1642,7 +1518,7 @@ impl<G: Game> Table<G> {
         let Some(e) = self.seats[author].peek() else {
             return false;
         };
-        if e.is_unsigned() {
+        if let Body::Reveal(_) = e.envelope.body {
             // A reveal names no position; it is checked by its event.
             return false;
         }
@@ -1667,9 +1543,9 @@ impl<G: Game> Table<G> {
     /// have completed yet, missing a claim); counting its envelopes as
     /// evidence made a table apply the forfeited input and fork.
     ///
-    /// An unsigned reveal names no position; its link (checked against the
-    /// chain when it arrived) shows the author answered its event, so one
-    /// for an event raised after `position` (the current one) counts.
+    /// A reveal names no position; one for an event raised after
+    /// `position` (the current one) shows the author answered that event,
+    /// so it counts.
     fn applied_input_at(&self, author: usize, accused: Seat, position: u64) -> bool {
         debug_assert_eq!(position, self.position());
         let first_later_event = self.events_done
@@ -1688,10 +1564,8 @@ impl<G: Game> Table<G> {
                     accused: a,
                     position: p,
                 } if a == accused.0 && p == position => return false,
-                Body::Reveal(r) if e.is_unsigned() && r.event >= first_later_event => {
-                    return true;
-                }
-                Body::Reveal(_) if e.is_unsigned() => {}
+                Body::Reveal(r) if r.event >= first_later_event => return true,
+                Body::Reveal(_) => {}
                 _ if e.envelope.position > position => return true,
                 _ => {}
             }
@@ -1819,10 +1693,6 @@ impl<G: Game> Table<G> {
             }
             _ => {
                 if let Some(signed) = self.consume(i) {
-                    if signed.is_unsigned() {
-                        self.reject_unsigned(i);
-                        return true;
-                    }
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
                         expected: "an action".into(),
@@ -1864,10 +1734,7 @@ impl<G: Game> Table<G> {
     }
 
     /// Check a reveal against the seat's chain and keep it for the pending
-    /// chance event.
-    ///
-    /// An unsigned reveal that does not fit is dropped without blame (the
-    /// caller has consumed it: it is taken back out of the seat's log).
+    /// chance event; a reveal that does not fit is proof against its seat.
     fn accept_reveal(&mut self, seat: Seat, signed: &Signed, seq: u64, reveal: Reveal) -> bool {
         let event = self.events_done + 1;
         // `accept` checks the link and changes nothing when it fails.
@@ -1883,14 +1750,10 @@ impl<G: Game> Table<G> {
                 .map(|e| e.to_string())
         };
         if let Some(reason) = refused {
-            if signed.is_unsigned() {
-                self.reject_unsigned(seat.index());
-            } else {
-                self.fail(Violation::BadReveal {
-                    envelope: signed.clone(),
-                    reason,
-                });
-            }
+            self.fail(Violation::BadReveal {
+                envelope: signed.clone(),
+                reason,
+            });
             return false;
         }
         self.pending_reveals[seat.index()] = Some((seq, reveal.link));
@@ -1940,12 +1803,10 @@ impl<G: Game> Table<G> {
             match body {
                 Body::Reveal(r) => {
                     let Some(signed) = self.consume(i) else {
-                        // An unsigned reveal that broke the sequence was
-                        // dropped; a spare may fit.
-                        return self.failed.is_none();
+                        return false;
                     };
                     if !self.accept_reveal(seat, &signed, signed.seq(), r) {
-                        return self.failed.is_none();
+                        return false;
                     }
                     progressed = true;
                 }
@@ -2069,10 +1930,6 @@ impl<G: Game> Table<G> {
             let Some(signed) = self.consume(i) else {
                 return self.failed.is_none();
             };
-            if signed.is_unsigned() {
-                self.reject_unsigned(i);
-                return true;
-            }
             match body {
                 Body::SecretCommit {
                     index: k,
@@ -2142,10 +1999,6 @@ impl<G: Game> Table<G> {
             let Some(signed) = self.consume(i) else {
                 return self.failed.is_none();
             };
-            if signed.is_unsigned() {
-                self.reject_unsigned(i);
-                return true;
-            }
             let Body::SecretOpen {
                 index: k,
                 choice,
@@ -2274,10 +2127,6 @@ impl<G: Game> Table<G> {
                     let seat = Seat(i as u8);
                     let seq = signed.seq();
                     self.forfeit(seat, Record::Resign { seat, seq }, "resigned");
-                    return true;
-                }
-                _ if signed.is_unsigned() => {
-                    self.reject_unsigned(i);
                     return true;
                 }
                 // Once the game is over a seat owes its seed opening and

@@ -5,18 +5,11 @@
 mod common;
 
 use common::{TIMEOUT, seated, tables_with};
-use roundtable_engine::{Game, Next, Seat};
+use roundtable_engine::Game;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::audit::audit;
 use roundtable_table::transcript::Frame;
 use roundtable_table::{Body, Config, Envelope, Output, Signed, Table, Violation};
-
-/// A move that varies with the game (the `turn`-th legal one, cycling), so
-/// that games are long enough to use many chance events.
-fn varied_move(t: &Table<PortRoyal>, seat: Seat, turn: usize) -> roundtable_port_royal::Action {
-    let legal = t.game().legal_actions_vec(seat);
-    legal[turn % legal.len()]
-}
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
@@ -161,42 +154,7 @@ fn play_until(
     tables: &mut [Table<PortRoyal>],
     until: impl Fn(&[Table<PortRoyal>]) -> bool,
 ) -> Vec<Vec<Signed>> {
-    let mut logs: Vec<Vec<Signed>> = vec![Vec::new(); tables.len()];
-    for t in tables.iter_mut() {
-        t.handle_timeout(0);
-    }
-    for turn in 0..200_000 {
-        let mut wire = Vec::new();
-        for (i, t) in tables.iter_mut().enumerate() {
-            while let Some(o) = t.poll_output() {
-                match o {
-                    Output::Persist { envelope, .. } => logs[i].push(envelope),
-                    Output::Broadcast(s) => wire.push((i, s)),
-                    Output::Violation(v) => panic!("peer {i} saw a violation: {v}"),
-                    _ => {}
-                }
-            }
-        }
-        if !wire.is_empty() {
-            for (from, s) in wire {
-                for (i, t) in tables.iter_mut().enumerate() {
-                    if i != from {
-                        t.handle_envelope(0, s.clone()).unwrap();
-                    }
-                }
-            }
-            continue;
-        }
-        if until(tables) {
-            return logs;
-        }
-        let Next::Decision(seat) = tables[0].game().next() else {
-            panic!("stuck at {:?}", tables[0].game().next());
-        };
-        let pick = varied_move(&tables[seat.index()], seat, turn);
-        tables[seat.index()].submit(0, pick).unwrap();
-    }
-    panic!("the condition never held");
+    common::play_until_with(tables, until, |_, _, _| {})
 }
 
 /// Seat 1's next envelope as table `t` expects it: its sequence number and
@@ -256,10 +214,10 @@ fn a_misplaced_or_second_continuation_is_proven() {
 }
 
 /// The reveal of a chain's last link counts only after the seat announced
-/// its next chain. Unsigned, such a reveal is no proof of anything: it is
-/// not taken, and the seat that sent nothing else stalls and forfeits.
+/// its next chain: signed, like every reveal, one that comes first in the
+/// seat's sequence is a proven bad reveal.
 #[test]
-fn a_last_link_revealed_before_the_continuation_is_not_taken() {
+fn a_last_link_revealed_before_the_continuation_is_a_bad_reveal() {
     let options = Options::default();
     let mut t = tables_with(2, &options, 1);
     t[1].handle_timeout(0);
@@ -269,7 +227,7 @@ fn a_last_link_revealed_before_the_continuation_is_not_taken() {
     // Seat 1's only link answers event 1, the start player: with no
     // continuation before it in the seat's sequence.
     let seat0 = seated(2, &options, 1).1.remove(0);
-    let bare_reveal = Envelope {
+    let early_reveal = Envelope {
         game_id: t[1].game_id(),
         seat: 0,
         seq: 0,
@@ -282,9 +240,11 @@ fn a_last_link_revealed_before_the_continuation_is_not_taken() {
         }),
     }
     .sign(&seat0.identity);
-    t[1].handle_envelope(0, bare_reveal).unwrap();
+    t[1].handle_envelope(0, early_reveal).unwrap();
     assert_eq!(t[1].position(), 0, "the reveal was not taken");
-    t[1].handle_timeout(TIMEOUT);
-    assert!(t[1].violation().is_none());
-    assert!(t[1].is_forfeited(Seat(0)), "the seat stalled and forfeited");
+    let Some(v @ Violation::BadReveal { .. }) = t[1].violation().cloned() else {
+        panic!("no proof of a bad reveal: {:?}", t[1].violation());
+    };
+    assert_eq!(v.seat(), 0);
+    v.check_signatures(t[1].genesis()).unwrap();
 }

@@ -5,7 +5,7 @@ use roundtable_engine::{Game, Next, Seat};
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::audit::audit;
 use roundtable_table::transcript::Frame;
-use roundtable_table::{Config, Identity, Output, Signed, Table};
+use roundtable_table::{Body, Config, Identity, Output, Signed, Table};
 
 mod common;
 
@@ -445,12 +445,12 @@ fn the_forfeited_seat_waits_for_every_claim_before_judging_what_follows() {
     let mut wire_b = from_b;
     wire_b.extend(outputs(&mut t[b]));
     assert!(t[a].is_forfeited(Seat(x as u8)));
-    // What A wrote after the forfeit: a signed envelope past p, or a reveal
-    // (unsigned, placed by its event) for an event raised after it.
+    // What A wrote after the forfeit: an envelope past p, or a reveal
+    // (placed by its event) for an event raised after it.
     assert!(
         wire_a
             .iter()
-            .any(|s| s.envelope.position > p || s.is_unsigned())
+            .any(|s| s.envelope.position > p || matches!(s.envelope.body, Body::Reveal(_)))
     );
     // X hears A first: its claim and what it wrote after the forfeit.
     for s in &wire_a {

@@ -252,7 +252,6 @@ fn blameless(e: &TableError) -> bool {
         TableError::BadKey
             | TableError::WeakKey
             | TableError::BadSignature
-            | TableError::BadLink(_)
             | TableError::Malformed(_)
             | TableError::TooLarge(_)
             | TableError::WrongGame

@@ -3,10 +3,12 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use roundtable_engine::{Game, Seat};
+use roundtable_engine::{Game, Next, Seat};
 use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Options, PortRoyal};
-use roundtable_table::{Config, Genesis, Identity, Local, Proposal, SeatInfo, Table};
+use roundtable_table::{
+    Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Signed, Table,
+};
 
 /// The stall timeout of every table built here, in milliseconds.
 pub const TIMEOUT: u64 = 1_000;
@@ -68,4 +70,60 @@ pub fn short_game_move(t: &Table<PortRoyal>, seat: Seat) -> roundtable_port_roya
         .copied()
         .find(|a| a.to_string() == "stop")
         .unwrap_or(legal[0])
+}
+
+/// A move that varies with the game (the `turn`-th legal one, cycling), so
+/// that games are long enough to use many chance events.
+pub fn varied_move(t: &Table<PortRoyal>, seat: Seat, turn: usize) -> roundtable_port_royal::Action {
+    let legal = t.game().legal_actions_vec(seat);
+    legal[turn % legal.len()]
+}
+
+/// Deliver every broadcast to every other table and let the seat to move
+/// play a varied move, until `until` holds. Before each delivery,
+/// `intercept(to, envelope, table)` may feed table `to` anything else.
+/// Panics on a violation. Returns every envelope each table persisted, in
+/// order (its arrival-order log).
+pub fn play_until_with(
+    tables: &mut [Table<PortRoyal>],
+    until: impl Fn(&[Table<PortRoyal>]) -> bool,
+    mut intercept: impl FnMut(usize, &Signed, &mut Table<PortRoyal>),
+) -> Vec<Vec<Signed>> {
+    let mut logs: Vec<Vec<Signed>> = vec![Vec::new(); tables.len()];
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    for turn in 0..200_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Persist { envelope, .. } => logs[i].push(envelope),
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("peer {i} saw a violation: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        intercept(i, &s, t);
+                        t.handle_envelope(0, s.clone()).unwrap();
+                    }
+                }
+            }
+            continue;
+        }
+        if until(tables) {
+            return logs;
+        }
+        let Next::Decision(seat) = tables[0].game().next() else {
+            panic!("stuck at {:?}", tables[0].game().next());
+        };
+        let pick = varied_move(&tables[seat.index()], seat, turn);
+        tables[seat.index()].submit(0, pick).unwrap();
+    }
+    panic!("the condition never held");
 }
