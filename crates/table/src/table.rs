@@ -535,6 +535,12 @@ impl<G: Game> Table<G> {
             if !matches!(v, Violation::Equivocation { .. })
                 && let Some(e) = self.equivocation(&signed)
             {
+                // Logged, so that the log proves the equivocation too and
+                // its audit does not blame the fork on an honest seat.
+                self.outputs.push_back(Output::Persist {
+                    envelope: signed,
+                    sync: false,
+                });
                 self.failed = Some(e.clone());
                 self.outputs.push_back(Output::Violation(Box::new(e)));
                 return Ok(true);
@@ -663,7 +669,12 @@ impl<G: Game> Table<G> {
             if *existing == signed {
                 return Ok(false);
             }
-            // Two signed envelopes for one slot: keep both as the proof.
+            // Two signed envelopes for one slot: keep both as the proof, in
+            // the log too.
+            self.outputs.push_back(Output::Persist {
+                envelope: signed.clone(),
+                sync: false,
+            });
             let v = Violation::Equivocation {
                 first: existing.clone(),
                 second: signed,
