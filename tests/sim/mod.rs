@@ -168,6 +168,8 @@ struct Sim {
     history: Vec<Signed>,
     /// The same players' other game, for replays from elsewhere.
     other_game: Option<Players>,
+    /// Whether the far-ahead wraps of `Cheat::RewrappedReveal` were thrown.
+    far_wraps_sent: bool,
     /// `SIM_TRACE` is set: print every event and output (for replays).
     trace: bool,
     _dir: tempfile::TempDir,
@@ -248,6 +250,7 @@ impl Sim {
             cheat_envelopes: Vec::new(),
             history: Vec::new(),
             other_game: None,
+            far_wraps_sent: false,
             trace: std::env::var_os("SIM_TRACE").is_some(),
             players,
             _dir: dir,
