@@ -36,46 +36,31 @@ enum FileVerdict {
     Unreadable(String),
 }
 
-/// A file read and audited alone: its verdict and, when it has a game
-/// id, its whole frames (for judging it with other files of its game).
-struct Audited {
-    verdict: FileVerdict,
-    frames: Vec<Frame>,
-    torn_bytes: u64,
-}
-
-fn audit_file(path: &Path) -> Audited {
-    let unreadable = |why: String| Audited {
-        verdict: FileVerdict::Unreadable(why),
-        frames: Vec::new(),
-        torn_bytes: 0,
-    };
+fn audit_file(path: &Path) -> FileVerdict {
     let read = match transcript::read(path) {
         Ok(r) => r,
-        Err(e) => return unreadable(e.to_string()),
+        Err(e) => return FileVerdict::Unreadable(e.to_string()),
     };
     let game = match read.frames.first() {
         Some(Frame::Proposal(p)) => p.game.clone(),
-        _ => return unreadable("the transcript does not start with a proposal".into()),
+        _ => {
+            return FileVerdict::Unreadable("the transcript does not start with a proposal".into());
+        }
     };
     let report = match game.as_str() {
         PortRoyal::NAME => audit::<PortRoyal>(&read.frames),
-        other => return unreadable(format!("unknown game {other:?}")),
+        other => return FileVerdict::Unreadable(format!("unknown game {other:?}")),
     };
     match report {
         Ok(mut r) => {
             torn_problem(&mut r, read.torn_bytes);
-            Audited {
-                verdict: if r.is_valid() {
-                    FileVerdict::Valid(r)
-                } else {
-                    FileVerdict::Invalid(r)
-                },
-                frames: read.frames,
-                torn_bytes: read.torn_bytes,
+            if r.is_valid() {
+                FileVerdict::Valid(r)
+            } else {
+                FileVerdict::Invalid(r)
             }
         }
-        Err(e) => unreadable(e.to_string()),
+        Err(e) => FileVerdict::Unreadable(e.to_string()),
     }
 }
 
@@ -115,11 +100,13 @@ impl Judged {
 }
 
 /// Judge together every game that two or more of the audited files hold
-/// (in the order each game's first file was given).
-fn judge_games(audited: &[Audited]) -> Vec<Judged> {
+/// (in the order each game's first file was given). Their files are read
+/// again rather than kept: a bulk audit of many games holds one file at a
+/// time.
+fn judge_games(args: &AuditArgs, verdicts: &[FileVerdict]) -> Vec<Judged> {
     let mut games: Vec<(GameId, Vec<usize>)> = Vec::new();
-    for (i, a) in audited.iter().enumerate() {
-        let (FileVerdict::Valid(r) | FileVerdict::Invalid(r)) = &a.verdict else {
+    for (i, v) in verdicts.iter().enumerate() {
+        let (FileVerdict::Valid(r) | FileVerdict::Invalid(r)) = v else {
             continue;
         };
         match games.iter_mut().find(|(id, _)| *id == r.game_id) {
@@ -131,22 +118,26 @@ fn judge_games(audited: &[Audited]) -> Vec<Judged> {
         .into_iter()
         .filter(|(_, files)| files.len() > 1)
         .filter_map(|(_, files)| {
-            let frames: Vec<&[Frame]> = files
-                .iter()
-                .map(|&i| audited[i].frames.as_slice())
-                .collect();
             let start = Instant::now();
-            // Every file here audited alone, so its genesis holds and all
-            // share one game id: the verdict cannot be refused.
+            // A file that changed since it was audited alone (unreadable
+            // now, or of another game) leaves its game to be judged file
+            // by file, as the verdict then refuses it.
+            let read: Vec<_> = files
+                .iter()
+                .map(|&i| transcript::read(&args.files[i]).ok())
+                .collect::<Option<_>>()?;
+            let frames: Vec<&[Frame]> = read
+                .iter()
+                .map(|r: &transcript::ReadTranscript| r.frames.as_slice())
+                .collect();
             let mut verdict = verdict::<PortRoyal>(&frames).ok()?;
-            let micros = start.elapsed().as_micros();
-            for (report, &i) in verdict.reports.iter_mut().zip(&files) {
-                torn_problem(report, audited[i].torn_bytes);
+            for (report, r) in verdict.reports.iter_mut().zip(&read) {
+                torn_problem(report, r.torn_bytes);
             }
             Some(Judged {
                 files,
                 verdict,
-                micros,
+                micros: start.elapsed().as_micros(),
             })
         })
         .collect()
@@ -461,7 +452,7 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
     let out = &mut crate::output::stdout();
     let progress = !args.json && args.files.len() > 1 && std::io::stderr().is_terminal();
     let mut counts = [0usize; 3];
-    let mut audited = Vec::with_capacity(args.files.len());
+    let mut verdicts = Vec::with_capacity(args.files.len());
     for (i, path) in args.files.iter().enumerate() {
         if progress {
             let width = 30;
@@ -476,19 +467,19 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
             let _ = std::io::stderr().flush();
         }
         let start = Instant::now();
-        let file = audit_file(path);
+        let verdict = audit_file(path);
         let micros = start.elapsed().as_micros();
-        counts[match file.verdict {
+        counts[match verdict {
             FileVerdict::Valid(_) => 0,
             FileVerdict::Invalid(_) => 1,
             FileVerdict::Unreadable(_) => 2,
         }] += 1;
         if args.json {
-            writeln!(out, "{}", report_json(path, &file.verdict, micros))?;
+            writeln!(out, "{}", report_json(path, &verdict, micros))?;
         }
-        audited.push(file);
+        verdicts.push(verdict);
     }
-    let games = judge_games(&audited);
+    let games = judge_games(args, &verdicts);
     if progress {
         eprintln!(
             "\r[{}] {}/{}",
@@ -502,8 +493,8 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
             writeln!(out, "{}", game_json(args, judged))?;
         }
     } else {
-        for (path, file) in args.files.iter().zip(&audited) {
-            report_text(path, &file.verdict, out)?;
+        for (path, verdict) in args.files.iter().zip(&verdicts) {
+            report_text(path, verdict, out)?;
         }
         for judged in &games {
             writeln!(out)?;
@@ -521,10 +512,13 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
     // A game judged together speaks for its files: a log cut short beside
     // its finished transcript is no failure, and two valid files whose
     // results contradict each other are one.
-    let judged_together: Vec<usize> = games.iter().flat_map(|g| g.files.clone()).collect();
-    let invalid = audited.iter().enumerate().any(|(i, a)| {
-        matches!(a.verdict, FileVerdict::Invalid(_)) && !judged_together.contains(&i)
-    }) || games.iter().any(|g| !g.verdict.is_valid());
+    let judged_together: std::collections::BTreeSet<usize> =
+        games.iter().flat_map(|g| g.files.iter().copied()).collect();
+    let invalid = verdicts
+        .iter()
+        .enumerate()
+        .any(|(i, v)| matches!(v, FileVerdict::Invalid(_)) && !judged_together.contains(&i))
+        || games.iter().any(|g| !g.verdict.is_valid());
     // Unreadable outranks invalid only when nothing was proven invalid:
     // a director wants "someone cheated" to win over "a file is broken".
     let code = if invalid {
