@@ -399,12 +399,19 @@ fn game_text(args: &AuditArgs, judged: &Judged, out: &mut impl Write) -> std::io
             let Some(r) = v.standing() else {
                 return Ok(());
             };
-            writeln!(
-                out,
-                "{}: the result of {} stands (every other file is a part of it or loses to it)",
-                if v.is_valid() { "VALID" } else { "INVALID" },
-                shown(*transcript)
-            )?;
+            if v.is_valid() {
+                writeln!(
+                    out,
+                    "VALID: the result of {} stands (every other file is a part of it or loses to it)",
+                    shown(*transcript)
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "INVALID: the history of {} stands (every other file is a part of it or loses to it), but it has no valid result",
+                    shown(*transcript)
+                )?;
+            }
             if let Some(stopped) = &r.abandoned {
                 writeln!(out, "  ABANDONED: {} stopped", seats_text(stopped))?;
             }
