@@ -153,8 +153,15 @@ enum Input<A> {
 /// details a divergence is judged by.
 struct History<A> {
     inputs: Vec<Input<A>>,
-    /// Per input: for a forfeit or abandonment, (stopped, claimants).
-    stops: Vec<Option<(Vec<Seat>, Vec<Seat>)>>,
+    /// Per input: what a forfeit or abandonment there did.
+    stops: Vec<Option<Stopped>>,
+}
+
+/// What a forfeit or abandonment did: the seats it stopped and the seats
+/// whose claims it rests on, each ascending.
+struct Stopped {
+    stopped: Vec<Seat>,
+    claimants: Vec<Seat>,
 }
 
 impl<A: PartialEq> History<A> {
@@ -168,27 +175,34 @@ impl<A: PartialEq> History<A> {
             .map(|p| p as u64)
     }
 
-    /// The first forfeit or abandonment at `position` or after.
-    fn first_stop(&self, transcript: usize, position: u64) -> Stop {
-        let found = self
-            .stops
+    /// The first forfeit or abandonment at `position` or after: where it
+    /// is, and the seats it stopped and whose claims it rests on.
+    fn stop_from(&self, position: u64) -> Option<(u64, &Stopped)> {
+        self.stops
             .iter()
             .enumerate()
             .skip(usize::try_from(position).unwrap_or(usize::MAX))
-            .find_map(|(p, s)| s.as_ref().map(|s| (p as u64, s)));
-        match found {
-            Some((p, (stopped, claimants))) => Stop {
-                transcript,
-                position: Some(p),
-                stopped: stopped.clone(),
-                claimants: claimants.clone(),
-            },
-            None => Stop {
-                transcript,
-                position: None,
-                stopped: Vec::new(),
-                claimants: Vec::new(),
-            },
+            .find_map(|(p, s)| s.as_ref().map(|s| (p as u64, s)))
+    }
+
+    /// How many seats' claims the first forfeit or abandonment at
+    /// `position` or after rests on (none without one).
+    fn claimants_from(&self, position: u64) -> usize {
+        self.stop_from(position)
+            .map_or(0, |(_, s)| s.claimants.len())
+    }
+
+    /// [`History::stop_from`] as the verdict reports it, for `transcript`.
+    fn stop(&self, transcript: usize, position: u64) -> Stop {
+        let (position, stopped, claimants) = match self.stop_from(position) {
+            Some((p, s)) => (Some(p), s.stopped.clone(), s.claimants.clone()),
+            None => (None, Vec::new(), Vec::new()),
+        };
+        Stop {
+            transcript,
+            position,
+            stopped,
+            claimants,
         }
     }
 
@@ -246,13 +260,19 @@ fn history<G: Game>(genesis: &crate::Genesis, frames: &[Frame]) -> History<G::Ac
             Record::Resign { seat, .. } => (Input::Resign { seat: *seat }, None),
             Record::Forfeit { seat, claims } => (
                 Input::Forfeit { seat: *seat },
-                Some((vec![*seat], seats(claims.iter().map(|(c, _)| *c)))),
+                Some(Stopped {
+                    stopped: vec![*seat],
+                    claimants: seats(claims.iter().map(|(c, _)| *c)),
+                }),
             ),
             Record::Abandon { stopped, claims } => (
                 Input::Abandon {
                     stopped: stopped.clone(),
                 },
-                Some((stopped.clone(), seats(claims.iter().map(|(c, _, _)| *c)))),
+                Some(Stopped {
+                    stopped: stopped.clone(),
+                    claimants: seats(claims.iter().map(|(c, _, _)| *c)),
+                }),
             ),
         };
         inputs.push(input);
@@ -289,7 +309,7 @@ fn normalised(violation: Violation) -> Violation {
 fn stands_over<A: PartialEq>(a: &History<A>, b: &History<A>) -> bool {
     match a.divergence(b) {
         None => a.len() >= b.len(),
-        Some(p) => a.first_stop(0, p).claimants.len() > b.first_stop(0, p).claimants.len(),
+        Some(p) => a.claimants_from(p) > b.claimants_from(p),
     }
 }
 
@@ -423,7 +443,7 @@ pub fn verdict<G: Game>(transcripts: &[&[Frame]]) -> Result<Verdict, VerdictErro
                 .iter()
                 .enumerate()
                 .filter(|(_, h)| h.len() > position)
-                .map(|(i, h)| h.first_stop(i, position))
+                .map(|(i, h)| h.stop(i, position))
                 .collect();
             Outcome::Contradicted { position, stops }
         }
