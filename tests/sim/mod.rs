@@ -126,6 +126,9 @@ struct Peer {
     result: Option<GameResult>,
     finished_at: Option<u64>,
     file: Option<Vec<u8>>,
+    /// The log's frames in arrival order, read when the game finished for
+    /// the peer (before the log became the canonical transcript).
+    arrival: Option<Vec<Frame>>,
     violations_seen: Vec<Violation>,
     forfeits: Vec<(Seat, &'static str)>,
     refusals: BTreeMap<String, u64>,
@@ -222,6 +225,7 @@ impl Sim {
                     result: None,
                     finished_at: None,
                     file: None,
+                    arrival: None,
                     violations_seen: Vec::new(),
                     forfeits: Vec::new(),
                     refusals: BTreeMap::new(),
@@ -731,6 +735,9 @@ impl Sim {
         let (Some(log), Some(table)) = (peer.log.take(), peer.table.as_ref()) else {
             return;
         };
+        peer.arrival = roundtable_table::transcript::read(&peer.path)
+            .ok()
+            .map(|r| r.frames);
         let path = log.finish(&table.transcript()).expect("finishing the log");
         peer.file = std::fs::read(path).ok();
     }
@@ -948,6 +955,16 @@ impl Sim {
                 finished_at: p.finished_at,
                 violations_seen: p.violations_seen,
                 forfeits: p.forfeits,
+                arrival: p
+                    .arrival
+                    .or_else(|| {
+                        {
+                            p.log.as_ref()?;
+                            roundtable_table::transcript::read(&p.path).ok()
+                        }
+                        .map(|r| r.frames)
+                    })
+                    .unwrap_or_default(),
                 file: p.file,
                 refusals: p.refusals,
                 restarts: p.restarts,
