@@ -36,7 +36,7 @@ pub enum Cheat {
     /// An envelope whose `prev` does not name the seat's previous envelope.
     BrokenSequence,
     /// A reveal that is not the next link of the cheater's chain, carried
-    /// in the cheater's signed action (an unsigned reveal proves nothing).
+    /// in the cheater's signed action.
     BadReveal,
     /// An action that claims a state hash the game does not have (a fork).
     StateMismatch,
