@@ -351,6 +351,22 @@ mod tests {
     }
 
     #[test]
+    fn heads_of_peers_without_a_seat_are_bounded_and_a_seats_are_always_kept() {
+        let seats = [PeerId::random(), PeerId::random()];
+        let mut heads = HashMap::new();
+        for _ in 0..MAX_WATCHER_HEADS * 4 {
+            note_heads(&mut heads, &seats, PeerId::random(), vec![1, 1]);
+        }
+        note_heads(&mut heads, &seats, seats[1], vec![2, 2]);
+        assert_eq!(heads.len(), MAX_WATCHER_HEADS + 1);
+        assert_eq!(heads.get(&seats[1]), Some(&vec![2, 2]));
+        // A watcher already kept still gets its heads updated.
+        let kept = *heads.keys().find(|p| !seats.contains(p)).unwrap();
+        note_heads(&mut heads, &seats, kept, vec![3, 3]);
+        assert_eq!(heads.get(&kept), Some(&vec![3, 3]));
+    }
+
+    #[test]
     fn a_batch_follows_the_applied_order_across_seats() {
         // Two seats taking turns for 300 inputs each: a batch of 256 must
         // hold both seats' envelopes, as they were applied, not 256 of the

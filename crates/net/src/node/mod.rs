@@ -1123,6 +1123,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_flood_of_fresh_identities_keeps_the_strikes_of_the_others() {
+        // Past MAX_GUARDS identities the old code cleared every guard: a
+        // flooder could wipe its own and everyone's strikes by making up
+        // peer ids.
+        let mut guards = Guards::default();
+        let start = Instant::now();
+        let struck = PeerId::random();
+        guards.get(struck, start).strikes = BAN_STRIKES - 1;
+        let recent = PeerId::random();
+        for i in 0..MAX_GUARDS * 3 {
+            let at = start + Duration::from_millis(i as u64 + 1);
+            guards.get(PeerId::random(), at);
+            // A clean peer that keeps being heard from is not the one to go.
+            guards.get(recent, at);
+        }
+        assert_eq!(guards.by_peer.len(), MAX_GUARDS);
+        assert_eq!(
+            guards.by_peer.get(&struck).map(|g| g.strikes),
+            Some(BAN_STRIKES - 1)
+        );
+        assert!(guards.by_peer.contains_key(&recent));
+    }
+
+    #[test]
     fn advertised_addresses_may_name_their_peer_but_not_another() {
         let me = PeerId::random();
         let other = PeerId::random();
