@@ -514,7 +514,33 @@ async fn a_seat_that_answers_more_for_ever_is_struck_and_cannot_drive_a_request_
         "an honest-looking answer got the seat disconnected"
     );
 
-    // Phase 2: `more = true` with no envelope at all is a lie: struck
+    // Phase 2: a response that does not decode counts against the seat
+    // (the host's first note about a peer names its first strike).
+    let struck = async {
+        loop {
+            if let SwarmEvent::Behaviour(RawEvent::Sync(request_response::Event::Message {
+                message: request_response::Message::Request { channel, .. },
+                ..
+            })) = swarm.select_next_some().await
+            {
+                let _ = swarm
+                    .behaviour_mut()
+                    .sync
+                    .send_response(channel, framed(&[0xff; 40]));
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(LIMIT, struck)
+        .await
+        .expect("the host asks again");
+    let why = until_noted(&notes, &[&me.to_string(), "sent a bad"]).await;
+    assert!(
+        why.contains("catch-up response") && why.contains("malformed"),
+        "{why}"
+    );
+
+    // Phase 3: `more = true` with no envelope at all is a lie: struck
     // until banned.
     let banned = async {
         loop {
@@ -538,8 +564,6 @@ async fn a_seat_that_answers_more_for_ever_is_struck_and_cannot_drive_a_request_
     tokio::time::timeout(LIMIT, banned)
         .await
         .expect("a seat answering `more` with nothing is banned");
-    let why = until_noted(&notes, &[&me.to_string(), "more"]).await;
-    assert!(why.contains("sends none"), "{why}");
     until_noted(&notes, &["banning peer", &me.to_string()]).await;
     host.shutdown();
 }
