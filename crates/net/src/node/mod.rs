@@ -282,7 +282,8 @@ struct Play<G: Game> {
     outbox: VecDeque<Vec<u8>>,
     sync_inflight: HashSet<PeerId>,
     /// The latest heads each peer reported: every seat's peer, and every
-    /// other peer that asked for catch-up while it stays connected.
+    /// other peer that asked for catch-up while it stays connected (at most
+    /// [`MAX_WATCHER_HEADS`] of those, see `catchup::note_heads`).
     peer_heads: HashMap<PeerId, Vec<u64>>,
     finished_at: Option<Instant>,
     result: Option<GameResult>,
