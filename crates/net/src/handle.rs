@@ -111,8 +111,10 @@ impl Default for Timing {
     }
 }
 
-/// The stall timeouts a peer accepts by default, in milliseconds: 10 s to
-/// a day, the command line's own bounds for `--stall-timeout-ms`.
+/// The stall timeouts a peer accepts by default, in milliseconds (also the
+/// command line's bounds for `--stall-timeout-ms`): from 10 s (a seat must
+/// have time to hear the table and act; below that honest peers are claimed
+/// stalled) to a day (a clock deadline this far ahead cannot overflow).
 pub const STALL_TIMEOUT_BOUNDS_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
 
 /// Everything a peer needs besides its role.
