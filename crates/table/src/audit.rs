@@ -166,6 +166,11 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
             _ => {}
         }
     }
+    // A game that finished and was then rewound (a forfeit that came first,
+    // heard late) is over only if it finished again.
+    if !table.is_finished() {
+        result = None;
+    }
     if result.is_none() && violations.is_empty() {
         problems.push(if table.game().result().is_some() {
             "the game is over but not every seed was opened".to_owned()

@@ -542,3 +542,19 @@ fn an_action_instead_of_the_seed_opening_is_proven() {
     assert_eq!(v.seat(), cheat_seat.0);
     v.check_signatures(t[1].genesis()).unwrap();
 }
+
+/// Issue 12: a log whose game finished, was rewound by a forfeit heard
+/// late, and stops before finishing again is unfinished. The audit used to
+/// keep the result the replay had reached before the rewind and call the
+/// file valid.
+#[test]
+fn a_result_rewound_out_of_is_no_result() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/rewound-after-finish.rtlog");
+    let frames = roundtable_table::transcript::read(&path).unwrap().frames;
+    let report = audit::<PortRoyal>(&frames).unwrap();
+    assert_eq!(report.result, None);
+    assert!(!report.is_valid());
+    assert!(report.violations.is_empty());
+    assert_eq!(report.inputs, 65);
+}
