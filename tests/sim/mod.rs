@@ -127,8 +127,11 @@ struct Peer {
     finished_at: Option<u64>,
     file: Option<Vec<u8>>,
     /// The log's frames in arrival order, read when the game finished for
-    /// the peer (before the log became the canonical transcript).
+    /// the peer (before the log became the canonical transcript); frames
+    /// logged after that (the log reopened) are added when it finishes again.
     arrival: Option<Vec<Frame>>,
+    /// Frames of the canonical transcript a reopened log started from.
+    reopened_at: usize,
     violations_seen: Vec<Violation>,
     forfeits: Vec<(Seat, &'static str)>,
     refusals: BTreeMap<String, u64>,
@@ -228,6 +231,7 @@ impl Sim {
                     finished_at: None,
                     file: None,
                     arrival: None,
+                    reopened_at: 0,
                     violations_seen: Vec::new(),
                     forfeits: Vec::new(),
                     refusals: BTreeMap::new(),
@@ -714,6 +718,10 @@ impl Sim {
 
     fn persist(&mut self, i: usize, envelope: Signed, sync: bool) {
         let fsync = self.cfg.fsync;
+        // After the game the file is the canonical transcript; what the table
+        // still takes in (a late claim that will make it rewind) goes into
+        // it again as a log, as a real peer's does.
+        self.reopen_log(i);
         let peer = &mut self.peers[i];
         let Some(log) = peer.log.as_mut() else {
             return;
@@ -735,12 +743,25 @@ impl Sim {
         let peer = &mut self.peers[i];
         peer.result = Some(result);
         peer.finished_at = Some(self.now);
+        self.write_canonical(i);
+    }
+
+    /// Read the log as it arrived, then replace it by the canonical
+    /// transcript.
+    fn write_canonical(&mut self, i: usize) {
+        let peer = &mut self.peers[i];
         let (Some(log), Some(table)) = (peer.log.take(), peer.table.as_ref()) else {
             return;
         };
-        peer.arrival = roundtable_table::transcript::read(&peer.path)
-            .ok()
-            .map(|r| r.frames);
+        let frames = roundtable_table::transcript::read(&peer.path)
+            .map(|r| r.frames)
+            .unwrap_or_default();
+        match &mut peer.arrival {
+            // Reopened after the game: the canonical part is not arrival
+            // order; what came after it is.
+            Some(arrival) => arrival.extend(frames.into_iter().skip(peer.reopened_at)),
+            None => peer.arrival = Some(frames),
+        }
         let path = log.finish(&table.transcript()).expect("finishing the log");
         peer.file = std::fs::read(path).ok();
     }
@@ -753,7 +774,14 @@ impl Sim {
         let peer = &mut self.peers[i];
         peer.rewinds += 1;
         peer.result = None;
-        if peer.log.is_some() {
+        self.reopen_log(i);
+    }
+
+    /// Open the finished transcript as the peer's log again, if the game had
+    /// finished for it.
+    fn reopen_log(&mut self, i: usize) {
+        let peer = &mut self.peers[i];
+        if peer.log.is_some() || peer.file.is_none() {
             return;
         }
         let (log, read) = TranscriptLog::open(&peer.path).expect("reopening the finished log");
@@ -766,6 +794,7 @@ impl Sim {
             })
             .collect();
         peer.synced_len = read.valid_len;
+        peer.reopened_at = read.frames.len();
         peer.log = Some(log);
         peer.file = None;
     }
@@ -921,6 +950,14 @@ impl Sim {
     }
 
     fn outcome(mut self, stuck: Option<String>) -> Outcome {
+        // A peer whose finished game took in more since writes its canonical
+        // transcript again when it stops.
+        for i in 0..self.peers.len() {
+            let peer = &self.peers[i];
+            if peer.log.is_some() && peer.table.as_ref().is_some_and(Table::is_finished) {
+                self.write_canonical(i);
+            }
+        }
         self.stats.sim_ms = self.now;
         self.stats.inputs = self
             .peers
