@@ -252,6 +252,13 @@ impl<G: crate::NetGame> Node<G> {
                     if (play.replaying && !sync) || play.logged.contains(&envelope.hash()) {
                         continue;
                     }
+                    if play.log.is_none() {
+                        // The game had finished and its file is the canonical
+                        // transcript; what the table still takes in (a late
+                        // claim that makes it rewind) is logged in it again,
+                        // and the next finish writes it canonical again.
+                        play.log = Some(TranscriptLog::open(&play.transcript_path)?.0);
+                    }
                     if let Some(log) = &mut play.log {
                         // An own envelope is synced before it is sent, so a
                         // crash can never make us sign another in its place.
@@ -287,9 +294,13 @@ impl<G: crate::NetGame> Node<G> {
                 }
                 Output::Finished(result) => {
                     let frames = play.table.transcript();
+                    // Finished again after a rewind, the file is written
+                    // again: it must be the game as it now ended.
                     let path = match play.log.take() {
                         Some(log) => log.finish(&frames)?,
-                        None => play.transcript_path.clone(),
+                        None => TranscriptLog::open(&play.transcript_path)?
+                            .0
+                            .finish(&frames)?,
                     };
                     if let Some(copy) = &self.cfg.transcript_copy {
                         write_durably(copy, &transcript::encode_file(&frames))?;
