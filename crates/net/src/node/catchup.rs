@@ -21,7 +21,7 @@ impl<G: crate::NetGame> Node<G> {
             return;
         }
         if play.table.local_seat().is_none() {
-            self.stop = Some(Ok(()));
+            self.stop = Some(self.close_finished_log());
             return;
         }
         let forfeited: Vec<bool> = (0..play.seat_peers.len())
@@ -41,8 +41,22 @@ impl<G: crate::NetGame> Node<G> {
             timing.linger,
             behind.is_empty() && play.outbox.is_empty(),
         ) {
-            self.stop = Some(Ok(()));
+            self.stop = Some(self.close_finished_log());
         }
+    }
+
+    /// A finished game's log, reopened for what the table took in after
+    /// the end, is written canonical again when the node stops.
+    fn close_finished_log(&mut self) -> Result<(), NetError> {
+        let Stage::Play(play) = &mut self.stage else {
+            return Ok(());
+        };
+        if play.table.is_finished()
+            && let Some(log) = play.log.take()
+        {
+            log.finish(&play.table.transcript())?;
+        }
+        Ok(())
     }
 
     /// Give up when nobody the node needs was reachable and nothing moved
