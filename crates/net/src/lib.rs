@@ -63,6 +63,7 @@ mod handle;
 pub mod identity;
 mod node;
 pub mod relay;
+pub mod slots;
 pub mod store;
 pub mod swarm;
 pub mod ticket;
@@ -77,7 +78,7 @@ pub use libp2p::Multiaddr;
 pub use node::{BAN_STRIKES, OUTBOX_CAPACITY};
 pub use store::{DataDir, default_data_dir};
 pub use ticket::{Ticket, TicketError};
-pub use wire::{Announce, LobbyId, LobbyInfo, LobbySeat};
+pub use wire::{Announce, AnnounceError, LobbyId, LobbyInfo, LobbySeat};
 
 /// A game the network driver can carry: its options, actions, events and
 /// views move between tasks (every game of this workspace qualifies; the
