@@ -168,7 +168,10 @@ async fn outsiders_flood_a_game_of(seats: usize) {
             peer.to_string()
         })
         .collect();
-    let tasks: Vec<_> = handles.into_iter().map(|h| tokio::spawn(finish(h))).collect();
+    let tasks: Vec<_> = handles
+        .into_iter()
+        .map(|h| tokio::spawn(finish(h)))
+        .collect();
     let mut results = Vec::new();
     for t in tasks {
         results.push(
@@ -195,7 +198,10 @@ async fn outsiders_flood_a_game_of(seats: usize) {
                 "a seat's peer was banned: {peer} (banned: {banned:?})"
             );
         }
-        assert!(outcome.result.is_some(), "a peer did not finish: {outcome:?}");
+        assert!(
+            outcome.result.is_some(),
+            "a peer did not finish: {outcome:?}"
+        );
     }
     let files: Vec<Vec<u8>> = results
         .iter()
