@@ -523,4 +523,33 @@ mod tests {
         assert!(check_mesh(4, 1, 8, 2).is_err());
         gossip_config().unwrap();
     }
+
+    #[test]
+    fn score_parameters_are_valid() {
+        peer_score_params().validate().unwrap();
+        topic_score_params().validate().unwrap();
+        PeerScoreThresholds::default().validate().unwrap();
+    }
+
+    #[test]
+    fn only_the_lobby_and_table_topics_are_followed() {
+        let game = roundtable_table::GameId([0xab; 32]);
+        assert!(RoundtableTopics::allows(&table_topic(&game).hash()));
+        assert!(RoundtableTopics::allows(
+            &gossipsub::IdentTopic::new(LOBBY_TOPIC).hash()
+        ));
+        for other in [
+            "rt/t1/",
+            "rt/t1/ABABABABABABABABABABABABABABABAB",
+            "rt/t1/abababababababababababababababab0",
+            "rt/t2/abababababababababababababababab",
+            "roundtable/lobby/v2",
+            "junk",
+        ] {
+            assert!(
+                !RoundtableTopics::allows(&gossipsub::IdentTopic::new(other).hash()),
+                "{other}"
+            );
+        }
+    }
 }

@@ -1088,6 +1088,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_announcing_host_has_its_own_budget() {
+        let now = Instant::now();
+        let mut announcers = Announcers::default();
+        let alice = roundtable_table::PublicKey([1; 32]);
+        let bob = roundtable_table::PublicKey([2; 32]);
+        let burst = (ANNOUNCE_RATE * 2.0) as usize;
+        for _ in 0..burst {
+            assert!(announcers.allow(alice, now));
+        }
+        assert!(!announcers.allow(alice, now), "alice is over her burst");
+        assert!(announcers.allow(bob, now), "bob's budget is his own");
+        assert!(announcers.allow(alice, now + Duration::from_secs(1)));
+    }
+
+    #[test]
     fn advertised_addresses_may_name_their_peer_but_not_another() {
         let me = PeerId::random();
         let other = PeerId::random();
