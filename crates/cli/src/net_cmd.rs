@@ -332,7 +332,7 @@ impl Printer {
                 out,
                 "{p}{} forfeited ({})",
                 self.name(*seat),
-                printable(&reason.to_string())
+                printable(reason)
             )?,
             NetEvent::Rewound { position } if !self.quiet => writeln!(
                 out,
@@ -583,7 +583,7 @@ fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
     outcome?;
     // The screen said why the node gave up; the shell hears it too.
     if let Some(line) = gave_up.line() {
-        eprintln!("roundtable: {}", printable(&line));
+        eprintln!("roundtable: {}", printable(line));
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
