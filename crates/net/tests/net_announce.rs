@@ -1,10 +1,11 @@
 //! LAN listings over real libp2p on 127.0.0.1 (issue 12, finding 7): a
 //! forger on the lobby topic lists "alice's table" — alice's key with its
 //! own ticket, or its own key with alice's ticket, or a ticket for another
-//! lobby than the terms it shows. Every listing must be signed by the host
-//! its terms and its ticket name, for the lobby its terms hash to; the
-//! forgeries are dropped and alice's real table is listed as she announced
-//! it.
+//! lobby than the terms it shows, or its own table under a name with
+//! terminal escapes. Every listing must be signed by the host its terms and
+//! its ticket name, for the lobby its terms hash to, and names have no
+//! control characters; the forgeries are dropped and alice's real table is
+//! listed as she announced it.
 
 use std::time::Duration;
 
@@ -37,7 +38,7 @@ fn terms(host: &Identity, name: &str, nonce: u8) -> LobbyInfo {
     }
 }
 
-/// The forger's three listings of "alice's table", all signed by the forger.
+/// The forger's four listings of "alice's table", all signed by the forger.
 fn forgeries(forger: &Identity, alice: &Ticket, counter: u64) -> Vec<Vec<u8>> {
     let own_ticket = |info: &LobbyInfo| Ticket {
         lobby: info.id(),
@@ -55,7 +56,12 @@ fn forgeries(forger: &Identity, alice: &Ticket, counter: u64) -> Vec<Vec<u8>> {
     let other_lobby = terms(forger, "alice", 3);
     let mut stale = own_ticket(&other_lobby);
     stale.lobby = terms(forger, "alice", 4).id();
+    // The forger's own table, validly signed, under a name that would
+    // clear the screen of whoever lists it.
+    let escapes = terms(forger, "alice\u{1b}[2J\u{1b}[H", 5);
+    let escapes_ticket = own_ticket(&escapes).encode();
     vec![
+        encode(&Announce::sign(escapes, 1, escapes_ticket, counter, forger)),
         encode(&Announce::sign(
             alices_key,
             1,
