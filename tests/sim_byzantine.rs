@@ -170,13 +170,52 @@ fn a_replay_from_another_game_is_refused_without_blame() {
     );
 }
 
+/// Issue 12: reveals anyone built from published links, for other slots of
+/// their seat, unsigned (as an older protocol sent them) or signed by an
+/// outsider, including 600 slots far ahead, are refused at the door: the
+/// game ends in agreement and every honest peer's log audits valid. The
+/// counts show the wraps reached the peers.
 #[test]
 fn published_links_wrapped_for_other_slots_change_nothing() {
-    refused(
+    run_cheat(
         Cheat::RewrappedReveal,
         "published_links_wrapped_for_other_slots_change_nothing",
         70_000,
-        None,
+        |o, _| {
+            o.check_agreement()?;
+            let count =
+                |error: &str| -> u64 { o.honest().filter_map(|p| p.refusals.get(error)).sum() };
+            if count("malformed") < 600 || count("bad signature") == 0 {
+                return Err(format!(
+                    "the wraps did not reach the peers: {:?}",
+                    o.honest().map(|p| &p.refusals).collect::<Vec<_>>()
+                ));
+            }
+            Ok(())
+        },
+    );
+}
+
+/// Real envelopes with a byte after their end are refused (SPEC 3.1), and
+/// blame nobody.
+#[test]
+fn trailing_bytes_are_refused_without_blame() {
+    refused(
+        Cheat::TrailingBytes,
+        "trailing_bytes_are_refused_without_blame",
+        71_000,
+        Some("malformed"),
+    );
+}
+
+/// A seat that signs claims for positions it is not at is proven at the
+/// first: no peer keeps a flood of claims.
+#[test]
+fn a_flood_of_stall_claims_is_proven() {
+    caught(
+        Cheat::ClaimFlood,
+        "a_flood_of_stall_claims_is_proven",
+        72_000,
     );
 }
 

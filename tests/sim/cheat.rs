@@ -36,23 +36,31 @@ pub enum Cheat {
     /// An envelope whose `prev` does not name the seat's previous envelope.
     BrokenSequence,
     /// A reveal that is not the next link of the cheater's chain, carried
-    /// in the cheater's signed action (an unsigned reveal proves nothing).
+    /// in the cheater's signed action.
     BadReveal,
     /// An action that claims a state hash the game does not have (a fork).
     StateMismatch,
     /// Two different actions signed for one slot, each sent to some peers.
     Equivocation,
-    /// Published links wrapped by anyone in unsigned reveals for other
-    /// slots, or with another `prev`.
+    /// Published links wrapped by anyone in reveals of their seat for other
+    /// slots (near the link's own, where the seat signed something else,
+    /// and once 600 slots far ahead, more than a peer buffers), or with
+    /// another `prev`: unsigned, as an older protocol sent reveals, and
+    /// signed by an outsider (issue 12).
     RewrappedReveal,
     /// An action signed where the seat owes its seed opening, the game
     /// being over.
     ActionForSeedOpening,
+    /// Real envelopes with bytes after their end (SPEC 3.1: refused).
+    TrailingBytes,
+    /// Forty stall claims signed at once, for positions the seat is not at:
+    /// one seat must not make every peer keep and scan claims without end.
+    ClaimFlood,
 }
 
 impl Cheat {
     /// Every cheat.
-    pub const ALL: [Cheat; 12] = [
+    pub const ALL: [Cheat; 14] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
         Cheat::BadSignature,
@@ -65,6 +73,8 @@ impl Cheat {
         Cheat::Equivocation,
         Cheat::RewrappedReveal,
         Cheat::ActionForSeedOpening,
+        Cheat::TrailingBytes,
+        Cheat::ClaimFlood,
     ];
 
     /// The violation kinds that correctly blame the cheater, or `None` when
@@ -81,8 +91,9 @@ impl Cheat {
             Cheat::BadReveal => Some(&["bad-reveal"]),
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
-            Cheat::ActionForSeedOpening => Some(&["unexpected-body"]),
-            Cheat::BadSignature
+            Cheat::ActionForSeedOpening | Cheat::ClaimFlood => Some(&["unexpected-body"]),
+            Cheat::TrailingBytes
+            | Cheat::BadSignature
             | Cheat::Impersonation
             | Cheat::WrongGame
             | Cheat::Replay
@@ -258,6 +269,33 @@ impl Sim {
                         .collect()
                 }
             }
+            Cheat::ClaimFlood => {
+                let secret = &self.players.secrets[usize::from(seat.0)].0;
+                let position = table.position();
+                let mut claims = vec![self.forge(
+                    i,
+                    Body::StallClaim {
+                        accused: self.peers[others[0]].seat,
+                        position,
+                    },
+                    |_| {},
+                )];
+                for k in 1..40u64 {
+                    let last = &claims[claims.len() - 1];
+                    let mut next = last.envelope.clone();
+                    next.seq += 1;
+                    next.prev = last.hash();
+                    next.body = Body::StallClaim {
+                        accused: self.peers[others[k as usize % others.len()]].seat,
+                        position: position + k,
+                    };
+                    claims.push(next.sign(secret));
+                }
+                others
+                    .iter()
+                    .flat_map(|&to| claims.iter().map(move |c| (to, c.clone())))
+                    .collect()
+            }
             _ => return false,
         };
         self.send_forged(i, sends);
@@ -336,7 +374,7 @@ impl Sim {
     /// its own key, the only one it has) in reveals of the link's seat for
     /// the slots around its own and for its own slot with a wrong `prev`:
     /// the reveals an older protocol sent unsigned (issue 12).
-    fn rewrapped_reveals(&self) -> Vec<Signed> {
+    fn rewrapped_reveals(&mut self) -> Vec<Vec<u8>> {
         let published = self
             .history
             .iter()
@@ -359,24 +397,34 @@ impl Sim {
                     .map(Signed::hash)
                     .unwrap_or_default()
             };
-            let wrap = |seq: u64, prev: Hash32| {
-                Envelope {
-                    game_id: carrier.envelope.game_id,
-                    seat,
-                    seq,
-                    prev,
-                    position: 0,
-                    state_hash: Hash32::default(),
-                    body: Body::Reveal(reveal),
-                }
-                .sign(&outsider)
+            let envelope = |seq: u64, prev: Hash32| Envelope {
+                game_id: carrier.envelope.game_id,
+                seat,
+                seq,
+                prev,
+                position: 0,
+                state_hash: Hash32::default(),
+                body: Body::Reveal(reveal),
             };
             let at = carrier.seq();
-            for seq in [at.saturating_sub(1), at + 1, at + 2] {
-                out.push(wrap(seq, prev_of(seq)));
+            let mut slots: Vec<(u64, Hash32)> = [at.saturating_sub(1), at + 1, at + 2]
+                .into_iter()
+                .map(|seq| (seq, prev_of(seq)))
+                .collect();
+            slots.push((carrier.seq(), Hash32([0x77; 32])));
+            if !self.far_wraps_sent {
+                slots.extend((0..600).map(|k| ((1 << 40) + k, Hash32::default())));
             }
-            out.push(wrap(at, Hash32([0x77; 32])));
+            for (seq, prev) in slots {
+                let e = envelope(seq, prev);
+                // Unsigned: the envelope, then the tag of an absent signature.
+                let mut unsigned = postcard::to_allocvec(&e).unwrap_or_default();
+                unsigned.push(0);
+                out.push(unsigned);
+                out.push(e.sign(&outsider).encode());
+            }
         }
+        self.far_wraps_sent |= !out.is_empty();
         out
     }
 
@@ -402,12 +450,12 @@ impl Sim {
             }
             let pick = self.rng.below(self.history.len() as u64) as usize;
             let original = self.history[pick].clone();
-            let garbage: Vec<Signed> = match cheat {
+            let garbage: Vec<Vec<u8>> = match cheat {
                 Cheat::BadSignature => {
                     let mut s = original;
                     let bit = 1 << self.rng.below(8);
                     s.signature.0[self.rng.below(64) as usize] ^= bit;
-                    vec![s]
+                    vec![s.encode()]
                 }
                 Cheat::Impersonation => {
                     let mut e = original.envelope;
@@ -415,7 +463,10 @@ impl Sim {
                         + 1
                         + self.rng.below(n as u64 - 1) as usize)
                         % n) as u8;
-                    vec![e.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0)]
+                    vec![
+                        e.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0)
+                            .encode(),
+                    ]
                 }
                 Cheat::WrongGame => {
                     let Some(other) = &self.other_game else {
@@ -425,7 +476,7 @@ impl Sim {
                     e.game_id = other.genesis.proposal.game_id();
                     // What the same seat signed in the other game.
                     let key = &other.secrets[usize::from(e.seat)].0;
-                    vec![e.sign(key)]
+                    vec![e.sign(key).encode()]
                 }
                 Cheat::Replay => {
                     let k = 1 + self.rng.below(20) as usize;
@@ -433,13 +484,17 @@ impl Sim {
                     let mut old: Vec<Signed> =
                         self.history[start..].iter().take(k).cloned().collect();
                     old.reverse();
-                    old
+                    old.iter().map(Signed::encode).collect()
                 }
                 Cheat::RewrappedReveal => self.rewrapped_reveals(),
+                Cheat::TrailingBytes => {
+                    let mut bytes = original.encode();
+                    bytes.push(self.rng.below(256) as u8);
+                    vec![bytes]
+                }
                 _ => Vec::new(),
             };
-            for signed in garbage {
-                let bytes = signed.encode();
+            for bytes in garbage {
                 for to in 0..n {
                     // From outside: no partition stops it.
                     self.send(n, to, Msg::Envelope(bytes.clone()));

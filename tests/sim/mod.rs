@@ -126,6 +126,9 @@ struct Peer {
     result: Option<GameResult>,
     finished_at: Option<u64>,
     file: Option<Vec<u8>>,
+    /// The log's frames in arrival order, read when the game finished for
+    /// the peer (before the log became the canonical transcript).
+    arrival: Option<Vec<Frame>>,
     violations_seen: Vec<Violation>,
     forfeits: Vec<(Seat, &'static str)>,
     refusals: BTreeMap<String, u64>,
@@ -165,6 +168,8 @@ struct Sim {
     history: Vec<Signed>,
     /// The same players' other game, for replays from elsewhere.
     other_game: Option<Players>,
+    /// Whether the far-ahead wraps of `Cheat::RewrappedReveal` were thrown.
+    far_wraps_sent: bool,
     /// `SIM_TRACE` is set: print every event and output (for replays).
     trace: bool,
     _dir: tempfile::TempDir,
@@ -222,6 +227,7 @@ impl Sim {
                     result: None,
                     finished_at: None,
                     file: None,
+                    arrival: None,
                     violations_seen: Vec::new(),
                     forfeits: Vec::new(),
                     refusals: BTreeMap::new(),
@@ -244,6 +250,7 @@ impl Sim {
             cheat_envelopes: Vec::new(),
             history: Vec::new(),
             other_game: None,
+            far_wraps_sent: false,
             trace: std::env::var_os("SIM_TRACE").is_some(),
             players,
             _dir: dir,
@@ -731,6 +738,9 @@ impl Sim {
         let (Some(log), Some(table)) = (peer.log.take(), peer.table.as_ref()) else {
             return;
         };
+        peer.arrival = roundtable_table::transcript::read(&peer.path)
+            .ok()
+            .map(|r| r.frames);
         let path = log.finish(&table.transcript()).expect("finishing the log");
         peer.file = std::fs::read(path).ok();
     }
@@ -948,6 +958,16 @@ impl Sim {
                 finished_at: p.finished_at,
                 violations_seen: p.violations_seen,
                 forfeits: p.forfeits,
+                arrival: p
+                    .arrival
+                    .or_else(|| {
+                        {
+                            p.log.as_ref()?;
+                            roundtable_table::transcript::read(&p.path).ok()
+                        }
+                        .map(|r| r.frames)
+                    })
+                    .unwrap_or_default(),
                 file: p.file,
                 refusals: p.refusals,
                 restarts: p.restarts,

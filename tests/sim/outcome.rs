@@ -36,6 +36,9 @@ pub struct PeerReport {
     pub transcript: Vec<Frame>,
     /// Its transcript file's bytes after the game finished.
     pub file: Option<Vec<u8>>,
+    /// The peer's log in arrival order (empty if it kept none): SPEC 3.9
+    /// says it audits like the canonical file.
+    pub arrival: Vec<Frame>,
     /// Inputs its table refused without blame, by error.
     pub refusals: BTreeMap<String, u64>,
     /// Times it restarted from its log.
@@ -160,6 +163,23 @@ impl Outcome {
         if !report.canonical {
             return Err("audit: the transcript is not in canonical order".into());
         }
+        for p in self.honest().filter(|p| !p.arrival.is_empty()) {
+            let log = audit::<PortRoyal>(&p.arrival)
+                .map_err(|e| format!("audit refused {}'s log: {e}", p.seat))?;
+            if !log.is_valid() || log.result != report.result {
+                return Err(format!(
+                    "{}'s log in arrival order: violations {:?}, problems {:?}, result {:?} where the transcript's is {:?}",
+                    p.seat,
+                    log.violations
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>(),
+                    log.problems,
+                    log.result,
+                    report.result
+                ));
+            }
+        }
         Ok(report)
     }
 
@@ -206,6 +226,14 @@ impl Outcome {
             any = Some(p);
         }
         let p = any.ok_or("no honest peer")?;
+        // An honest peer's own log, in arrival order, blames nobody else.
+        for q in self.honest().filter(|q| !q.arrival.is_empty()) {
+            let log = audit::<PortRoyal>(&q.arrival)
+                .map_err(|e| format!("audit refused {}'s log: {e}", q.seat))?;
+            if let Some(v) = log.violations.iter().find(|v| v.seat() != cheater.0) {
+                return Err(format!("{}'s log blames an honest seat: {v}", q.seat));
+            }
+        }
         let mut frames = p.transcript.clone();
         frames.extend(self.cheat_envelopes.iter().cloned().map(Frame::Envelope));
         let report = audit::<PortRoyal>(&frames).map_err(|e| format!("audit refused: {e}"))?;

@@ -1,6 +1,9 @@
 //! `roundtable audit FILE...`: verify transcripts and say who won and
-//! whether anyone cheated. Exit 0 when every file is valid, 1 when one is
-//! invalid, 2 when one cannot be read.
+//! whether anyone cheated. Several files of one game are also judged
+//! together (protocol/SPEC.md 3.9, "Several transcripts of one game"):
+//! one game, one result. Exit 0 when every file (or game judged together)
+//! is valid, 1 when one is invalid or has no result, 2 when one cannot be
+//! read.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -11,7 +14,8 @@ use roundtable_engine::Game;
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
-use roundtable_table::{Signed, Violation};
+use roundtable_table::verdict::{Outcome, Stop, Verdict, verdict};
+use roundtable_table::{GameId, Signed, Violation};
 use serde_json::{Value, json};
 
 /// Options of `roundtable audit`.
@@ -20,7 +24,8 @@ pub(crate) struct AuditArgs {
     /// Transcript files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Print one JSON object per file instead of text.
+    /// Print one JSON object per file instead of text (and one per game
+    /// given in several files, after them).
     #[arg(long)]
     json: bool,
 }
@@ -48,12 +53,7 @@ fn audit_file(path: &Path) -> FileVerdict {
     };
     match report {
         Ok(mut r) => {
-            if read.torn_bytes > 0 {
-                r.problems.push(format!(
-                    "{} bytes of a torn frame at the end",
-                    read.torn_bytes
-                ));
-            }
+            torn_problem(&mut r, read.torn_bytes);
             if r.is_valid() {
                 FileVerdict::Valid(r)
             } else {
@@ -62,6 +62,85 @@ fn audit_file(path: &Path) -> FileVerdict {
         }
         Err(e) => FileVerdict::Unreadable(e.to_string()),
     }
+}
+
+/// A torn tail is a problem of the file, not of the game it holds.
+fn torn_problem(report: &mut AuditReport, torn_bytes: u64) {
+    if torn_bytes > 0 {
+        report
+            .problems
+            .push(format!("{torn_bytes} bytes of a torn frame at the end"));
+    }
+}
+
+/// Files of one game given together, by their place in the arguments,
+/// and the verdict on them.
+struct Judged {
+    files: Vec<usize>,
+    verdict: Verdict,
+    micros: u128,
+}
+
+impl Judged {
+    fn path<'a>(&self, args: &'a AuditArgs, transcript: usize) -> &'a Path {
+        &args.files[self.files[transcript]]
+    }
+
+    /// `valid`, `invalid` (a violation, or the history that stands is
+    /// unfinished or has a problem) or `contradicted` (no result stands).
+    fn kind(&self) -> &'static str {
+        if self.verdict.is_valid() {
+            "valid"
+        } else if matches!(self.verdict.outcome, Outcome::Contradicted { .. }) {
+            "contradicted"
+        } else {
+            "invalid"
+        }
+    }
+}
+
+/// Judge together every game that two or more of the audited files hold
+/// (in the order each game's first file was given). Their files are read
+/// again rather than kept: a bulk audit of many games holds one file at a
+/// time.
+fn judge_games(args: &AuditArgs, verdicts: &[FileVerdict]) -> Vec<Judged> {
+    let mut games: Vec<(GameId, Vec<usize>)> = Vec::new();
+    for (i, v) in verdicts.iter().enumerate() {
+        let (FileVerdict::Valid(r) | FileVerdict::Invalid(r)) = v else {
+            continue;
+        };
+        match games.iter_mut().find(|(id, _)| *id == r.game_id) {
+            Some((_, files)) => files.push(i),
+            None => games.push((r.game_id, vec![i])),
+        }
+    }
+    games
+        .into_iter()
+        .filter(|(_, files)| files.len() > 1)
+        .filter_map(|(_, files)| {
+            let start = Instant::now();
+            // A file that changed since it was audited alone (unreadable
+            // now, or of another game) leaves its game to be judged file
+            // by file, as the verdict then refuses it.
+            let read: Vec<_> = files
+                .iter()
+                .map(|&i| transcript::read(&args.files[i]).ok())
+                .collect::<Option<_>>()?;
+            let frames: Vec<&[Frame]> = read
+                .iter()
+                .map(|r: &transcript::ReadTranscript| r.frames.as_slice())
+                .collect();
+            let mut verdict = verdict::<PortRoyal>(&frames).ok()?;
+            for (report, r) in verdict.reports.iter_mut().zip(&read) {
+                torn_problem(report, r.torn_bytes);
+            }
+            Some(Judged {
+                files,
+                verdict,
+                micros: start.elapsed().as_micros(),
+            })
+        })
+        .collect()
 }
 
 /// One file's report as the JSON object `protocol/SPEC.md` 3.9 specifies.
@@ -80,25 +159,103 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
                 "inputs": r.inputs,
                 "canonical": r.canonical,
                 "audit_micros": micros,
-                "standings": r.result.as_ref().map(|res| res.standings.iter().map(|s| json!({
+                "standings": standings_json(r),
+                "forfeited": forfeited_json(r),
+                "abandoned": abandoned_json(r),
+                "violations": violations_json(&r.violations),
+                "problems": r.problems,
+            })
+        }
+    }
+}
+
+/// The result's standings, in seat order, or null.
+fn standings_json(r: &AuditReport) -> Value {
+    json!(r.result.as_ref().map(|res| {
+        res.standings
+            .iter()
+            .map(|s| {
+                json!({
                     "seat": s.seat.number(),
                     "name": r.names.get(s.seat.index()),
                     "rank": u32::from(s.rank) + 1,
                     "score": s.score,
                     "tie_break": s.tie_break,
-                })).collect::<Vec<_>>()),
-                "forfeited": r.forfeited.iter().map(|(s, why)| json!({"seat": s.number(), "reason": why})).collect::<Vec<_>>(),
-                "abandoned": r.abandoned.as_ref().map(|stopped| stopped.iter().map(|s| s.number()).collect::<Vec<_>>()),
-                "violations": r.violations.iter().map(|v| json!({
-                    "seat": u32::from(v.seat()) + 1,
-                    "kind": v.kind(),
-                    "description": v.to_string(),
-                    "proof": proof_json(v),
-                })).collect::<Vec<_>>(),
-                "problems": r.problems,
+                })
             })
-        }
-    }
+            .collect::<Vec<_>>()
+    }))
+}
+
+fn forfeited_json(r: &AuditReport) -> Value {
+    json!(
+        r.forfeited
+            .iter()
+            .map(|(s, why)| json!({"seat": s.number(), "reason": why}))
+            .collect::<Vec<_>>()
+    )
+}
+
+fn abandoned_json(r: &AuditReport) -> Value {
+    json!(
+        r.abandoned
+            .as_ref()
+            .map(|stopped| stopped.iter().map(|s| s.number()).collect::<Vec<_>>())
+    )
+}
+
+fn violations_json(violations: &[Violation]) -> Value {
+    json!(
+        violations
+            .iter()
+            .map(|v| json!({
+                "seat": u32::from(v.seat()) + 1,
+                "kind": v.kind(),
+                "description": v.to_string(),
+                "proof": proof_json(v),
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+fn seat_numbers(seats: &[roundtable_engine::Seat]) -> Vec<u32> {
+    seats.iter().map(|s| s.number()).collect()
+}
+
+/// A game given in several files, judged together, as the JSON object
+/// `protocol/SPEC.md` 3.9 specifies: the result that stands, if one does.
+fn game_json(args: &AuditArgs, judged: &Judged) -> Value {
+    let v = &judged.verdict;
+    let name = |t: usize| judged.path(args, t).to_string_lossy().into_owned();
+    let standing = v.standing();
+    let contradiction = match &v.outcome {
+        Outcome::Contradicted { position, stops } => json!({
+            "input": position,
+            "stops": stops.iter().map(|s| json!({
+                "file": name(s.transcript),
+                "input": s.position,
+                "stopped": seat_numbers(&s.stopped),
+                "claimants": seat_numbers(&s.claimants),
+            })).collect::<Vec<_>>(),
+        }),
+        Outcome::Void | Outcome::Stands { .. } => Value::Null,
+    };
+    json!({
+        "game_id": v.game_id.to_string(),
+        "files": judged.files.iter().map(|&i| args.files[i].to_string_lossy()).collect::<Vec<_>>(),
+        "verdict": judged.kind(),
+        "stands": match v.outcome {
+            Outcome::Stands { transcript } if v.violations.is_empty() => json!(name(transcript)),
+            _ => Value::Null,
+        },
+        "audit_micros": judged.micros,
+        "standings": standing.map_or(Value::Null, standings_json),
+        "forfeited": standing.map_or(json!([]), forfeited_json),
+        "abandoned": standing.map_or(Value::Null, abandoned_json),
+        "violations": violations_json(&v.violations),
+        "contradiction": contradiction,
+        "problems": standing.map_or(&[][..], |r| r.problems.as_slice()),
+    })
 }
 
 /// A violation's proof: the envelopes that prove it, each in its wire
@@ -165,24 +322,7 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
                     stopped.join(", ")
                 )?;
             }
-            if let Some(res) = &r.result {
-                let mut standings = res.standings.clone();
-                standings.sort_by_key(|s| (s.rank, s.seat));
-                for s in standings {
-                    writeln!(
-                        out,
-                        "  #{} seat {} {}: {} VP, {} coins",
-                        s.rank + 1,
-                        s.seat.number(),
-                        r.names.get(s.seat.index()).map_or("", String::as_str),
-                        s.score,
-                        s.tie_break
-                    )?;
-                }
-            }
-            for (s, why) in &r.forfeited {
-                writeln!(out, "  seat {} forfeited ({why})", s.number())?;
-            }
+            result_text(r, out)?;
             for v in &r.violations {
                 writeln!(out, "  VIOLATION {v}")?;
             }
@@ -203,14 +343,123 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
     }
 }
 
-/// `roundtable audit FILE...`: exit 0 when every file is valid, 1 when one
-/// proves a violation or is unfinished, else 2 when one cannot be read.
+/// A result's ranking and forfeits, one line each.
+fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(res) = &r.result {
+        let mut standings = res.standings.clone();
+        standings.sort_by_key(|s| (s.rank, s.seat));
+        for s in standings {
+            writeln!(
+                out,
+                "  #{} seat {} {}: {} VP, {} coins",
+                s.rank + 1,
+                s.seat.number(),
+                r.names.get(s.seat.index()).map_or("", String::as_str),
+                s.score,
+                s.tie_break
+            )?;
+        }
+    }
+    for (s, why) in &r.forfeited {
+        writeln!(out, "  seat {} forfeited ({why})", s.number())?;
+    }
+    Ok(())
+}
+
+fn seats_text(seats: &[roundtable_engine::Seat]) -> String {
+    seats
+        .iter()
+        .map(|s| format!("seat {}", s.number()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game given in several files: the one result that stands, or why
+/// none does.
+fn game_text(args: &AuditArgs, judged: &Judged, out: &mut impl Write) -> std::io::Result<()> {
+    let v = &judged.verdict;
+    let shown = |t: usize| judged.path(args, t).display().to_string();
+    write!(
+        out,
+        "game {} ({} files judged together): ",
+        v.game_id,
+        judged.files.len()
+    )?;
+    match &v.outcome {
+        Outcome::Void => {
+            writeln!(
+                out,
+                "INVALID: a seat is proven to have cheated; the game is void"
+            )?;
+            for violation in &v.violations {
+                writeln!(out, "  VIOLATION {violation}")?;
+            }
+        }
+        Outcome::Stands { transcript } => {
+            let Some(r) = v.standing() else {
+                return Ok(());
+            };
+            if v.is_valid() {
+                writeln!(
+                    out,
+                    "VALID: the result of {} stands (every other file is a part of it or loses to it)",
+                    shown(*transcript)
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "INVALID: the history of {} stands (every other file is a part of it or loses to it), but it has no valid result",
+                    shown(*transcript)
+                )?;
+            }
+            if let Some(stopped) = &r.abandoned {
+                writeln!(out, "  ABANDONED: {} stopped", seats_text(stopped))?;
+            }
+            result_text(r, out)?;
+            for p in &r.problems {
+                writeln!(out, "  problem: {p}")?;
+            }
+        }
+        Outcome::Contradicted { position, stops } => {
+            writeln!(
+                out,
+                "NO RESULT: the files contradict each other from input {position}; no win stands"
+            )?;
+            for Stop {
+                transcript,
+                position,
+                stopped,
+                claimants,
+            } in stops
+            {
+                match position {
+                    Some(p) => writeln!(
+                        out,
+                        "  {}: {} stopped at input {p} on the claims of {}",
+                        shown(*transcript),
+                        seats_text(stopped),
+                        seats_text(claimants)
+                    )?,
+                    None => writeln!(out, "  {}: goes on without a forfeit", shown(*transcript))?,
+                }
+            }
+            writeln!(
+                out,
+                "  no side's claims outnumber the other's: a network cut in two looks like this from both sides"
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `roundtable audit FILE...`: exit 0 when every file (and every game
+/// judged together) is valid, 1 when one proves a violation, is unfinished
+/// or has no result, else 2 when one cannot be read.
 pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
     let out = &mut crate::output::stdout();
     let progress = !args.json && args.files.len() > 1 && std::io::stderr().is_terminal();
     let mut counts = [0usize; 3];
-    let mut worst = 0u8;
-    let mut rows = Vec::new();
+    let mut verdicts = Vec::with_capacity(args.files.len());
     for (i, path) in args.files.iter().enumerate() {
         if progress {
             let width = 30;
@@ -227,19 +476,17 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
         let start = Instant::now();
         let verdict = audit_file(path);
         let micros = start.elapsed().as_micros();
-        let (slot, code) = match verdict {
-            FileVerdict::Valid(_) => (0, 0),
-            FileVerdict::Invalid(_) => (1, 1),
-            FileVerdict::Unreadable(_) => (2, 2),
-        };
-        counts[slot] += 1;
-        worst = worst.max(code);
+        counts[match verdict {
+            FileVerdict::Valid(_) => 0,
+            FileVerdict::Invalid(_) => 1,
+            FileVerdict::Unreadable(_) => 2,
+        }] += 1;
         if args.json {
             writeln!(out, "{}", report_json(path, &verdict, micros))?;
-        } else {
-            rows.push((path.clone(), verdict));
         }
+        verdicts.push(verdict);
     }
+    let games = judge_games(args, &verdicts);
     if progress {
         eprintln!(
             "\r[{}] {}/{}",
@@ -248,9 +495,17 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
             args.files.len()
         );
     }
-    if !args.json {
-        for (path, verdict) in &rows {
+    if args.json {
+        for judged in &games {
+            writeln!(out, "{}", game_json(args, judged))?;
+        }
+    } else {
+        for (path, verdict) in args.files.iter().zip(&verdicts) {
             report_text(path, verdict, out)?;
+        }
+        for judged in &games {
+            writeln!(out)?;
+            game_text(args, judged, out)?;
         }
         if args.files.len() > 1 {
             writeln!(
@@ -261,8 +516,24 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
             writeln!(out, "{:>8} {:>8} {:>10}", counts[0], counts[1], counts[2])?;
         }
     }
+    // A game judged together speaks for its files: a log cut short beside
+    // its finished transcript is no failure, and two valid files whose
+    // results contradict each other are one.
+    let judged_together: std::collections::BTreeSet<usize> =
+        games.iter().flat_map(|g| g.files.iter().copied()).collect();
+    let invalid = verdicts
+        .iter()
+        .enumerate()
+        .any(|(i, v)| matches!(v, FileVerdict::Invalid(_)) && !judged_together.contains(&i))
+        || games.iter().any(|g| !g.verdict.is_valid());
     // Unreadable outranks invalid only when nothing was proven invalid:
     // a director wants "someone cheated" to win over "a file is broken".
-    let code = if counts[1] > 0 { 1 } else { worst };
+    let code = if invalid {
+        1
+    } else if counts[2] > 0 {
+        2
+    } else {
+        0
+    };
     Ok(ExitCode::from(code))
 }

@@ -138,11 +138,9 @@ fn fresh_seed() -> u64 {
     h.finish()
 }
 
-/// The stall timeouts `host` accepts, in milliseconds: from 10 s (a seat
-/// must have time to hear the table and act; below that honest peers are
-/// claimed stalled) to a day (a clock deadline this far ahead cannot
-/// overflow).
-const STALL_TIMEOUT_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
+/// The stall timeouts `host` accepts, in milliseconds: the ones a joiner
+/// accepts from a host's terms.
+const STALL_TIMEOUT_MS: std::ops::RangeInclusive<u64> = roundtable_net::STALL_TIMEOUT_BOUNDS_MS;
 
 /// Options of `roundtable host`.
 #[derive(Debug, clap::Args)]

@@ -258,15 +258,15 @@ fn an_abandoned_game_is_valid_and_says_which_seats_stopped() {
     let out = roundtable(&["audit", path.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("ABANDONED: seat 2, seat 3 stopped"), "{text}");
+    assert!(text.contains("ABANDONED: seat 1, seat 2 stopped"), "{text}");
     let (code, report) = audit_json(&path);
     assert_eq!(code, 0);
-    assert_eq!(report["abandoned"], serde_json::json!([2, 3]));
+    assert_eq!(report["abandoned"], serde_json::json!([1, 2]));
     let ranks: Vec<u64> = report["standings"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["rank"].as_u64().unwrap())
         .collect();
-    assert_eq!(ranks, [1, 2, 2]);
+    assert_eq!(ranks, [2, 2, 1]);
 }

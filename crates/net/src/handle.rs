@@ -111,6 +111,12 @@ impl Default for Timing {
     }
 }
 
+/// The stall timeouts a peer accepts by default, in milliseconds (also the
+/// command line's bounds for `--stall-timeout-ms`): from 10 s (a seat must
+/// have time to hear the table and act; below that honest peers are claimed
+/// stalled) to a day (a clock deadline this far ahead cannot overflow).
+pub const STALL_TIMEOUT_BOUNDS_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
+
 /// Everything a peer needs besides its role.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
@@ -131,6 +137,10 @@ pub struct NodeConfig {
     pub counter: Option<Arc<ByteCounter>>,
     /// Spectators: also write the canonical transcript here at the end.
     pub transcript_copy: Option<PathBuf>,
+    /// The stall timeouts this peer plays with, in milliseconds: a host
+    /// whose terms fall outside is refused (and hosting with one outside
+    /// fails). Default [`STALL_TIMEOUT_BOUNDS_MS`]; tests widen it.
+    pub stall_timeout_bounds_ms: std::ops::RangeInclusive<u64>,
 }
 
 impl NodeConfig {
@@ -145,6 +155,7 @@ impl NodeConfig {
             timing: Timing::default(),
             counter: None,
             transcript_copy: None,
+            stall_timeout_bounds_ms: STALL_TIMEOUT_BOUNDS_MS,
         }
     }
 }

@@ -72,7 +72,8 @@ pub mod wire;
 pub use counting::ByteCounter;
 pub use handle::{
     COMMAND_CAPACITY, Command, Controller, EVENT_CAPACITY, GameHandle, NetEvent, NodeConfig,
-    Outcome, Phase, Role, Snapshot, Timing, any_port, default_listen, spawn,
+    Outcome, Phase, Role, STALL_TIMEOUT_BOUNDS_MS, Snapshot, Timing, any_port, default_listen,
+    spawn,
 };
 pub use libp2p::Multiaddr;
 pub use node::{BAN_STRIKES, OUTBOX_CAPACITY};
@@ -162,6 +163,22 @@ pub enum NetError {
     /// the line says so and where the game so far is saved.
     #[error("{0}")]
     GaveUp(String),
+    /// A stall timeout (the host's terms, or ours when hosting) outside
+    /// what this peer accepts
+    /// ([`NodeConfig::stall_timeout_bounds_ms`](crate::NodeConfig)).
+    #[error(
+        "the {whose} stall timeout of {ms} ms is outside {min}..={max} ms, the range this peer accepts"
+    )]
+    StallTimeout {
+        /// "host's" or "requested".
+        whose: &'static str,
+        /// The timeout.
+        ms: u64,
+        /// The least accepted.
+        min: u64,
+        /// The most accepted.
+        max: u64,
+    },
     /// The node's command channel is full.
     #[error("the node is busy (command queue full)")]
     Busy,

@@ -89,6 +89,16 @@ pub enum WireError {
         /// Which bound.
         reason: String,
     },
+    /// The stream ended before the length prefix or the body it announced.
+    #[error("truncated {kind}: the stream ended after {got} of {expected} bytes")]
+    Truncated {
+        /// The message kind.
+        kind: &'static str,
+        /// Bytes announced (4 for the length prefix itself).
+        expected: usize,
+        /// Bytes that came.
+        got: usize,
+    },
 }
 
 /// Decode untrusted bytes as `T`: at most `max` bytes, all of them used, and
@@ -468,8 +478,9 @@ impl Bounded for SyncRequest {
     }
 }
 
-/// A response on `/roundtable/sync/1`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A response on `/roundtable/sync/1`. The default, with empty heads, is
+/// the answer of a peer not playing the game asked about.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyncResponse {
     /// The responder's own heads (empty when it does not play that game),
     /// so the requester learns what the responder lacks.
@@ -529,27 +540,52 @@ impl<Req, Resp> std::fmt::Debug for WireCodec<Req, Resp> {
     }
 }
 
-async fn read_message<T, R>(io: &mut R, max: usize) -> io::Result<T>
+/// Read one length-prefixed message of at most `max` bytes. The outer
+/// error is the transport's (the connection broke: nobody is to blame);
+/// the inner one is what the sender got wrong: a length above the cap
+/// (refused before the body is read), a stream that ended early, or bytes
+/// that do not decode. The body is read into a buffer that grows with what
+/// actually arrives, so a peer that announces 64 KiB and sends nothing
+/// costs nothing.
+async fn read_message<T, R>(io: &mut R, max: usize) -> io::Result<Result<T, WireError>>
 where
     T: DeserializeOwned + Bounded,
     R: AsyncRead + Unpin + Send,
 {
-    let mut len = [0u8; 4];
-    io.read_exact(&mut len).await?;
-    let len = u32::from_le_bytes(len) as usize;
+    let mut prefix = Vec::with_capacity(4);
+    (&mut *io).take(4).read_to_end(&mut prefix).await?;
+    let Ok(prefix) = <[u8; 4]>::try_from(prefix.as_slice()) else {
+        return Ok(Err(WireError::Truncated {
+            kind: T::KIND,
+            expected: 4,
+            got: prefix.len(),
+        }));
+    };
+    let len = u32::from_le_bytes(prefix) as usize;
     if len > max {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            WireError::TooLarge {
-                kind: T::KIND,
-                len,
-                max,
-            },
-        ));
+        return Ok(Err(WireError::TooLarge {
+            kind: T::KIND,
+            len,
+            max,
+        }));
     }
-    let mut buf = vec![0u8; len];
-    io.read_exact(&mut buf).await?;
-    decode(&buf, max).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    let mut body = Vec::new();
+    (&mut *io).take(len as u64).read_to_end(&mut body).await?;
+    if body.len() < len {
+        return Ok(Err(WireError::Truncated {
+            kind: T::KIND,
+            expected: len,
+            got: body.len(),
+        }));
+    }
+    Ok(decode(&body, max))
+}
+
+/// Whether a failed request-response exchange failed because of what the
+/// remote sent (a [`WireError`] our codec found), not because the
+/// connection broke.
+pub fn remote_fault(error: &io::Error) -> Option<&WireError> {
+    error.get_ref()?.downcast_ref::<WireError>()
 }
 
 /// The frame of `value`: encoded before anything is awaited, so the value
@@ -577,16 +613,23 @@ where
     io.close().await
 }
 
+/// A request as the responder read it: the message, or what was wrong
+/// with the bytes. libp2p's request-response drops a request whose read
+/// failed without telling the behaviour who sent it, so a malformed,
+/// oversized or truncated request reaches the node as `Err` instead and
+/// counts against its sender (SPEC 4.3). A requester only ever sends `Ok`.
+pub type Inbound<T> = Result<T, WireError>;
+
 impl<Req, Resp> request_response::Codec for WireCodec<Req, Resp>
 where
     Req: Serialize + DeserializeOwned + Bounded + Send + 'static,
     Resp: Serialize + DeserializeOwned + Bounded + Send + 'static,
 {
     type Protocol = StreamProtocol;
-    type Request = Req;
+    type Request = Inbound<Req>;
     type Response = Resp;
 
-    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Req>
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Inbound<Req>>
     where
         T: AsyncRead + Unpin + Send,
     {
@@ -597,14 +640,26 @@ where
     where
         T: AsyncRead + Unpin + Send,
     {
-        read_message(io, self.max_response).await
+        // A bad response does reach the behaviour (as an outbound failure
+        // of a request it knows), carrying the WireError: see remote_fault.
+        read_message(io, self.max_response)
+            .await?
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
 
-    async fn write_request<T>(&mut self, _: &StreamProtocol, io: &mut T, req: Req) -> io::Result<()>
+    async fn write_request<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        req: Inbound<Req>,
+    ) -> io::Result<()>
     where
         T: AsyncWrite + Unpin + Send,
     {
-        write_frame(io, frame(req, self.max_request)).await
+        let frame = req
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+            .and_then(|req| frame(req, self.max_request));
+        write_frame(io, frame).await
     }
 
     async fn write_response<T>(

@@ -33,6 +33,8 @@ fn config(dir: &Path, name: &str, counter: Option<Arc<ByteCounter>>) -> NodeConf
         lobby_retry: Duration::from_millis(200),
         ..Timing::default()
     };
+    // Stall claims within a test's patience: timeouts of a second or two.
+    c.stall_timeout_bounds_ms = 1_000..=60_000;
     c
 }
 

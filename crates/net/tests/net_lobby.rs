@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use roundtable_bots::RandomBot;
 use roundtable_net::{
-    Controller, DataDir, GameHandle, NodeConfig, Phase, Role, Snapshot, Ticket, Timing, spawn,
+    Controller, DataDir, GameHandle, NetError, NodeConfig, Phase, Role, STALL_TIMEOUT_BOUNDS_MS,
+    Snapshot, Ticket, Timing, spawn,
 };
 use roundtable_port_royal::{Options, PortRoyal};
 
@@ -158,4 +159,65 @@ async fn a_joiner_that_vanishes_loses_its_seat_after_the_lobby_timeout() {
     assert_eq!(names(&gone), ["host"]);
 
     fill_and_start(dir.path(), &host, &ticket).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_joiner_refuses_a_host_whose_stall_timeout_is_out_of_its_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    // A host that allows itself a 1.5 s stall timeout...
+    let mut c = config(dir.path(), "host", Duration::from_secs(60));
+    c.stall_timeout_bounds_ms = 1_000..=60_000;
+    let mut host = spawn::<PortRoyal>(
+        c,
+        Role::Host {
+            seats: 2,
+            options: Options::default(),
+            stall_timeout_ms: 1_500,
+        },
+        bot(1),
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+    // ...and a joiner with the default bounds (10 s to a day): it stops
+    // with one line naming the value and the bound, and never sits down.
+    let ann = join(dir.path(), "ann", &ticket, 2);
+    let outcome = tokio::time::timeout(Duration::from_secs(30), ann.outcome())
+        .await
+        .expect("the joiner stops");
+    let err = outcome.expect_err("a joiner played with a 1.5 s stall timeout");
+    let (min, max) = (
+        *STALL_TIMEOUT_BOUNDS_MS.start(),
+        *STALL_TIMEOUT_BOUNDS_MS.end(),
+    );
+    assert!(
+        matches!(err, NetError::StallTimeout { ms: 1_500, min: a, max: b, .. } if a == min && b == max),
+        "{err:?}"
+    );
+    let line = err.to_string();
+    assert!(
+        line.contains("1500 ms") && line.contains(&format!("{min}..={max} ms")),
+        "{line}"
+    );
+    assert_eq!(host.snapshot().phase, Phase::Lobby);
+    host.shutdown();
+
+    // Hosting with a timeout outside one's own bounds fails the same way.
+    let out_of_bounds = spawn::<PortRoyal>(
+        config(dir.path(), "eve", Duration::from_secs(60)),
+        Role::Host {
+            seats: 2,
+            options: Options::default(),
+            stall_timeout_ms: u64::MAX,
+        },
+        bot(3),
+    )
+    .unwrap();
+    let err = tokio::time::timeout(Duration::from_secs(30), out_of_bounds.outcome())
+        .await
+        .expect("the host stops")
+        .expect_err("a host opened a table with a stall timeout of u64::MAX ms");
+    assert!(
+        matches!(err, NetError::StallTimeout { ms: u64::MAX, .. }),
+        "{err:?}"
+    );
 }

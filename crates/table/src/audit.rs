@@ -145,11 +145,22 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
             )),
         }
     }
+    // A seat that signed two envelopes for one slot forked the game: peers
+    // that applied different ones wrote their later envelopes on different
+    // states, so what the replay then finds against another seat may be
+    // the fork's doing, not that seat's (SPEC 3.9). The table reasons the
+    // same way when it meets the second envelope after the fork.
+    let equivocators: BTreeSet<u8> = violations.iter().map(Violation::seat).collect();
     let mut forfeited = Vec::new();
     let mut result = None;
     while let Some(output) = table.poll_output() {
         match output {
-            Output::Violation(v) if !violations.contains(&v) => violations.push(*v),
+            Output::Violation(v)
+                if !violations.contains(&v)
+                    && (equivocators.is_empty() || equivocators.contains(&v.seat())) =>
+            {
+                violations.push(*v)
+            }
             Output::Forfeited { seat, reason } => forfeited.push((seat, reason)),
             Output::Finished(r) => result = Some(r),
             _ => {}

@@ -28,18 +28,32 @@ pub fn outcome(
 mod tests {
     use super::*;
 
+    fn beacon(hex: &str) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for (i, byte) in b.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+        }
+        b
+    }
+
+    /// The first case of `protocol/vectors/draw.json` ("issue example"),
+    /// through the engine's distribution type: the table hands the sampler
+    /// exactly the counts and the number taken, and the cards come back in
+    /// the order drawn.
     #[test]
     fn outcomes_follow_the_pinned_sampler() {
-        let beacon = [42u8; 32];
+        let vectors: serde_json::Value =
+            serde_json::from_str(include_str!("../../../protocol/vectors/draw.json")).unwrap();
+        let case = &vectors["cases"][0];
+        assert_eq!(case["what"], "issue example");
         let d = Distribution::Multiset {
             counts: &[3, 0, 2, 5],
             take: 3,
         };
-        let o = outcome(&beacon, &d).unwrap();
+        assert_eq!(case["counts"], serde_json::json!([3, 0, 2, 5]));
+        let o = outcome(&beacon(case["beacon"].as_str().unwrap()), &d).unwrap();
+        let expected: Vec<u32> = serde_json::from_value(case["indices"].clone()).unwrap();
+        assert_eq!(o, ChanceOutcome::Cards(expected.clone()));
         assert!(d.admits(&o));
-        // Same beacon, same outcome: the function is the protocol.
-        assert_eq!(outcome(&beacon, &d).unwrap(), o);
-        let u = outcome(&beacon, &Distribution::Uniform { n: 5 }).unwrap();
-        assert!(matches!(u, ChanceOutcome::Index(i) if i < 5));
     }
 }

@@ -21,7 +21,8 @@
 //! * **Time**: a seat that does not act or reveal in time can be claimed
 //!   stalled; when every other seat has signed the claim it forfeits and plays
 //!   on as a deterministic zombie.
-//! * **Transcripts** ([`transcript`]) and **audit** ([`audit`]).
+//! * **Transcripts** ([`transcript`]), **audit** ([`audit`]) and the
+//!   **verdict** on several transcripts of one game ([`verdict`]).
 //!
 //! The byte layout of everything here is specified in `protocol/SPEC.md`.
 
@@ -37,6 +38,7 @@ pub mod identity;
 pub mod proof;
 mod table;
 pub mod transcript;
+pub mod verdict;
 
 pub use envelope::{Body, Envelope, Reveal, Signed};
 pub use genesis::{Acceptance, Genesis, Proposal, SeatInfo};

@@ -535,6 +535,12 @@ impl<G: Game> Table<G> {
             if !matches!(v, Violation::Equivocation { .. })
                 && let Some(e) = self.equivocation(&signed)
             {
+                // Logged, so that the log proves the equivocation too and
+                // its audit does not blame the fork on an honest seat.
+                self.outputs.push_back(Output::Persist {
+                    envelope: signed,
+                    sync: false,
+                });
                 self.failed = Some(e.clone());
                 self.outputs.push_back(Output::Violation(Box::new(e)));
                 return Ok(true);
@@ -663,7 +669,12 @@ impl<G: Game> Table<G> {
             if *existing == signed {
                 return Ok(false);
             }
-            // Two signed envelopes for one slot: keep both as the proof.
+            // Two signed envelopes for one slot: keep both as the proof, in
+            // the log too.
+            self.outputs.push_back(Output::Persist {
+                envelope: signed.clone(),
+                sync: false,
+            });
             let v = Violation::Equivocation {
                 first: existing.clone(),
                 second: signed,
@@ -1427,7 +1438,8 @@ impl<G: Game> Table<G> {
         for record in &self.records {
             match record {
                 Record::Action { seat, seq, action } => {
-                    let _ = game.apply_action(*seat, action, &mut events);
+                    let replayed = game.apply_action(*seat, action, &mut events);
+                    debug_assert!(replayed.is_ok(), "a rewind replays a refused action");
                     // The actor's reveal carried in its action counts for
                     // the event the action raised, as when it was applied;
                     // when that event is the one rewound to, it is pending
@@ -1442,19 +1454,22 @@ impl<G: Game> Table<G> {
                             _ => None,
                         });
                     if let Some(r) = carried {
-                        let _ = self.seats[seat.index()].accept_link(r.event, &r.link);
+                        let relinked = self.seats[seat.index()].accept_link(r.event, &r.link);
+                        debug_assert!(relinked.is_ok(), "a rewind replays a refused link");
                         self.pending_reveals[seat.index()] = Some((*seq, r.link));
                     }
                 }
                 Record::Zombie { seat, action } => {
-                    let _ = game.apply_action(*seat, action, &mut events);
+                    let replayed = game.apply_action(*seat, action, &mut events);
+                    debug_assert!(replayed.is_ok(), "a rewind replays a refused zombie move");
                 }
                 Record::Chance {
                     event,
                     reveals,
                     outcome,
                 } => {
-                    let _ = game.apply_chance(outcome, &mut events);
+                    let replayed = game.apply_chance(outcome, &mut events);
+                    debug_assert!(replayed.is_ok(), "a rewind replays a refused outcome");
                     self.events_done = *event;
                     for (seat, seq) in reveals.iter().enumerate() {
                         let link = seq
@@ -1464,7 +1479,8 @@ impl<G: Game> Table<G> {
                                 _ => None,
                             });
                         if let Some(link) = link {
-                            let _ = self.seats[seat].accept_link(*event, &link);
+                            let relinked = self.seats[seat].accept_link(*event, &link);
+                            debug_assert!(relinked.is_ok(), "a rewind replays a refused link");
                         }
                     }
                     self.pending_reveals.iter_mut().for_each(|r| *r = None);

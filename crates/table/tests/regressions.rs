@@ -334,8 +334,8 @@ fn an_equivocation_seen_after_the_fork_it_caused_is_blamed_instead() {
     for s in &from_a {
         let _ = t[b].handle_envelope(now, s.clone());
     }
-    // (With reveals unsigned and placed by their event alone, the fork may
-    // not show yet; when it did, an honest seat was blamed.)
+    // (The reveals are placed by their event alone, so the fork may not
+    // show yet; when it did, an honest seat was blamed.)
     // The other version arrives (as the peers compare notes).
     let _ = t[a].handle_envelope(now, forged.clone());
     let _ = t[b].handle_envelope(now, honest.clone());

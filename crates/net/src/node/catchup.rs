@@ -137,38 +137,57 @@ impl<G: crate::NetGame> Node<G> {
         }
     }
 
+    /// Ask `peer` for what we miss: only a seat's peer (SPEC 4.4; what
+    /// anyone else sends is not a source), one request in flight per peer,
+    /// and at most [`SYNC_ASK_RATE`] a second.
     pub(super) fn request_sync(&mut self, peer: PeerId) {
         if peer == self.me || !self.swarm.is_connected(&peer) {
             return;
         }
+        match &self.stage {
+            Stage::Play(play)
+                if play.seat_peers.contains(&peer) && !play.sync_inflight.contains(&peer) => {}
+            _ => return,
+        }
+        if !self.allow_sync_ask(peer) {
+            return;
+        }
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        if !play.sync_inflight.insert(peer) {
-            return;
-        }
+        play.sync_inflight.insert(peer);
         let request = SyncRequest {
             game: play.table.game_id(),
             heads: play.table.heads(),
         };
-        self.swarm.behaviour_mut().sync.send_request(&peer, request);
+        self.swarm
+            .behaviour_mut()
+            .sync
+            .send_request(&peer, Ok(request));
     }
 
+    /// Answer a catch-up request. Seats' peers are answered within the
+    /// request budget every peer has; a peer without a seat (a spectator,
+    /// or anyone) also within [`WATCHER_SYNC_RATE`], since each answer may
+    /// be a MiB.
     pub(super) fn answer_sync(&mut self, peer: PeerId, request: SyncRequest) -> SyncResponse {
-        let empty = SyncResponse {
-            heads: Vec::new(),
-            envelopes: Vec::new(),
-            more: false,
+        let seated = match &self.stage {
+            Stage::Play(play) => play.seat_peers.contains(&peer),
+            _ => return SyncResponse::default(),
         };
+        if !seated && !self.allow_watcher_sync(peer) {
+            self.strike(peer, "asks for catch-up too often without a seat");
+            return SyncResponse::default();
+        }
         let Stage::Play(play) = &mut self.stage else {
-            return empty;
+            return SyncResponse::default();
         };
         if request.game != play.table.game_id() {
-            return empty;
+            return SyncResponse::default();
         }
         let mine = play.table.heads();
         if request.heads.len() != mine.len() {
-            return empty;
+            return SyncResponse::default();
         }
         let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
         let they_miss_some = request.heads.iter().zip(&mine).any(|(t, m)| t < m);
@@ -194,7 +213,7 @@ impl<G: crate::NetGame> Node<G> {
             (Vec::new(), request.heads.clone())
         };
         let more = next.iter().zip(&mine).any(|(n, m)| n < m);
-        play.peer_heads.insert(peer, request.heads);
+        note_heads(&mut play.peer_heads, &play.seat_peers, peer, request.heads);
         let response = SyncResponse {
             heads: mine,
             envelopes,
@@ -206,15 +225,30 @@ impl<G: crate::NetGame> Node<G> {
         response
     }
 
+    /// Take in a seat's catch-up response. Envelopes anyone could have
+    /// forged count against the responder, one strike each; `more` with no
+    /// envelope is a lie and counts too. We ask again at once only when the
+    /// response moved us on: a responder that says `more` while sending
+    /// what we have waits for the next sync interval.
     pub(super) fn on_sync_response(&mut self, peer: PeerId, response: SyncResponse) {
         let now = self.now_ms();
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
         play.sync_inflight.remove(&peer);
-        if response.heads.len() == play.seat_peers.len() {
-            play.peer_heads.insert(peer, response.heads.clone());
+        if !play.seat_peers.contains(&peer) {
+            // Never asked (we ask seats only): not a source of envelopes.
+            return;
         }
+        if response.heads.len() == play.seat_peers.len() {
+            note_heads(
+                &mut play.peer_heads,
+                &play.seat_peers,
+                peer,
+                response.heads.clone(),
+            );
+        }
+        let before = play.table.heads();
         let mut bad = 0;
         for bytes in &response.envelopes {
             if let Err(e) = play.table.handle_bytes(now, bytes)
@@ -223,14 +257,35 @@ impl<G: crate::NetGame> Node<G> {
                 bad += 1;
             }
         }
-        let more = response.more;
+        let moved = play.table.heads() != before;
         for _ in 0..bad {
             self.strike(peer, "sent an invalid envelope in catch-up");
         }
-        if more {
+        if response.more && response.envelopes.is_empty() {
+            self.strike(peer, "claims more catch-up but sends none");
+        } else if response.more && moved {
             self.request_sync(peer);
         }
     }
+}
+
+/// Keep the heads `peer` reported. A seat's peer's are always kept (a
+/// finished seat waits for them); another peer's (a spectator's) only while
+/// fewer than [`MAX_WATCHER_HEADS`] such peers are kept: past that, a
+/// finished seat does not wait for it. They go when the peer disconnects.
+pub(super) fn note_heads(
+    heads: &mut HashMap<PeerId, Vec<u64>>,
+    seat_peers: &[PeerId],
+    peer: PeerId,
+    reported: Vec<u64>,
+) {
+    if !seat_peers.contains(&peer) && !heads.contains_key(&peer) {
+        let watchers = heads.keys().filter(|p| !seat_peers.contains(p)).count();
+        if watchers >= MAX_WATCHER_HEADS {
+            return;
+        }
+    }
+    heads.insert(peer, reported);
 }
 
 /// What a requester at heads `theirs` misses, taken from `order` (each
@@ -293,6 +348,22 @@ mod tests {
     fn seat_seq(bytes: &[u8]) -> (u8, u64) {
         let e = Signed::decode(bytes).unwrap();
         (e.seat(), e.seq())
+    }
+
+    #[test]
+    fn heads_of_peers_without_a_seat_are_bounded_and_a_seats_are_always_kept() {
+        let seats = [PeerId::random(), PeerId::random()];
+        let mut heads = HashMap::new();
+        for _ in 0..MAX_WATCHER_HEADS * 4 {
+            note_heads(&mut heads, &seats, PeerId::random(), vec![1, 1]);
+        }
+        note_heads(&mut heads, &seats, seats[1], vec![2, 2]);
+        assert_eq!(heads.len(), MAX_WATCHER_HEADS + 1);
+        assert_eq!(heads.get(&seats[1]), Some(&vec![2, 2]));
+        // A watcher already kept still gets its heads updated.
+        let kept = *heads.keys().find(|p| !seats.contains(p)).unwrap();
+        note_heads(&mut heads, &seats, kept, vec![3, 3]);
+        assert_eq!(heads.get(&kept), Some(&vec![3, 3]));
     }
 
     #[test]

@@ -35,13 +35,22 @@ impl<G: crate::NetGame> Node<G> {
         let before = host.members.len();
         host.members
             .retain(|m| m.peer == me || now.saturating_duration_since(m.seen) < timeout);
-        let gone = before - host.members.len();
-        if gone == 0 {
+        let silent = before - host.members.len();
+        let lapsed = host.evict_laggards(me, now, timeout);
+        if silent + lapsed == 0 {
             return;
         }
         host.withdraw_proposal();
         let (filled, seats) = (host.members.len() as u8, host.info.seats);
-        self.note(format!("{gone} silent joiner(s) lost their seat"));
+        if silent > 0 {
+            self.note(format!("{silent} silent joiner(s) lost their seat"));
+        }
+        if lapsed > 0 {
+            self.note(format!(
+                "{lapsed} joiner(s) did not accept the proposal within {} s and lost their seat",
+                timeout.as_secs_f64()
+            ));
+        }
         self.emit(NetEvent::Lobby { filled, seats });
     }
 
@@ -57,6 +66,11 @@ impl<G: crate::NetGame> Node<G> {
                 // end hosts (the command line, the start menu, a test).
                 roundtable_table::genesis::check_terms::<G>(seats, &options)
                     .map_err(|e| NetError::Lobby(format!("{}: {e}", G::NAME)))?;
+                check_stall(
+                    &self.cfg.stall_timeout_bounds_ms,
+                    "requested",
+                    stall_timeout_ms,
+                )?;
                 let info = LobbyInfo {
                     protocol: roundtable_table::genesis::PROTOCOL_VERSION,
                     game: G::NAME.to_owned(),
@@ -92,6 +106,8 @@ impl<G: crate::NetGame> Node<G> {
                     ticket_emitted: None,
                     ticket_due: Instant::now() + Duration::from_millis(300),
                     announce_counter: 0,
+                    proposed_at: Instant::now(),
+                    lapsed: HashSet::new(),
                 }));
                 self.emit(NetEvent::Lobby { filled: 1, seats });
                 Ok(())
@@ -309,7 +325,7 @@ impl<G: crate::NetGame> Node<G> {
             .swarm
             .behaviour_mut()
             .lobby
-            .send_request(&peer, request);
+            .send_request(&peer, Ok(request));
         self.asks.insert(id, ask);
     }
 
@@ -427,10 +443,16 @@ impl<G: crate::NetGame> Node<G> {
         };
         let ours = self.our_addrs();
         let me = self.me;
+        let is_join = matches!(request, LobbyRequest::Join { .. });
         match (&mut self.stage, request) {
             (Stage::Host(host), LobbyRequest::Join { lobby, seat, addrs }) => {
                 if lobby != host.lobby {
                     return Ok(refuse("no such table here"));
+                }
+                if host.lapsed.contains(&peer) {
+                    return Ok(refuse(
+                        "you did not accept the proposal in time; your seat went to others",
+                    ));
                 }
                 if peer_id_of(&seat.key) != Some(peer) {
                     return Ok(refuse("the seat's key is not the sender's key"));
@@ -521,6 +543,11 @@ impl<G: crate::NetGame> Node<G> {
                 if lobby != play.lobby {
                     return Ok(refuse("no such table here"));
                 }
+                // SPEC 4.5: `Join` is answered for a seated peer only (it
+                // missed `Start`); anyone else may `Watch`.
+                if is_join && !play.seat_peers.contains(&peer) {
+                    return Ok(refuse("the game has started and has no seat for you"));
+                }
                 let genesis = play.table.genesis().clone();
                 let peers = Self::peer_list(me, &ours, play);
                 Ok(LobbyResponse::Started { genesis, peers })
@@ -553,6 +580,7 @@ impl<G: crate::NetGame> Node<G> {
         let mine = proposal.accept(&self.identity)?;
         host.acceptances.insert(mine.seat, mine);
         host.proposal = Some(proposal);
+        host.proposed_at = Instant::now();
         self.next_lobby = Instant::now();
         Ok(())
     }
@@ -662,6 +690,14 @@ impl<G: crate::NetGame> Node<G> {
                     self.stop = Some(Err(NetError::Lobby(
                         "the host's terms do not match the ticket".into(),
                     )));
+                    return Ok(());
+                }
+                if let Err(e) = check_stall(
+                    &self.cfg.stall_timeout_bounds_ms,
+                    "host's",
+                    info.stall_timeout_ms,
+                ) {
+                    self.stop = Some(Err(e));
                     return Ok(());
                 }
                 let seats = info.seats;
@@ -784,4 +820,24 @@ impl<G: crate::NetGame> Node<G> {
         self.next_lobby = Instant::now();
         Ok(())
     }
+}
+
+/// A stall timeout outside the peer's bounds
+/// ([`NodeConfig::stall_timeout_bounds_ms`](crate::NodeConfig)) is refused:
+/// a host's terms may carry any u64, and a timeout of a millisecond or of
+/// centuries makes no game anyone can play (and overflowed deadlines).
+fn check_stall(
+    bounds: &std::ops::RangeInclusive<u64>,
+    whose: &'static str,
+    ms: u64,
+) -> Result<(), NetError> {
+    if bounds.contains(&ms) {
+        return Ok(());
+    }
+    Err(NetError::StallTimeout {
+        whose,
+        ms,
+        min: *bounds.start(),
+        max: *bounds.end(),
+    })
 }

@@ -49,8 +49,10 @@ mod play;
 pub const OUTBOX_CAPACITY: usize = 1024;
 /// Strikes (refused messages) after which a peer is banned.
 pub const BAN_STRIKES: u32 = 20;
-/// Peers tracked for rate limits at most.
-const MAX_GUARDS: usize = 1024;
+/// Peers tracked for rate limits at most. Past this, the guard of the
+/// peer with the fewest strikes that was heard from longest ago makes room:
+/// a flood of fresh identities never wipes the strikes of the others.
+pub(crate) const MAX_GUARDS: usize = 1024;
 /// Gossip messages per second one hop may make us validate (burst twice);
 /// the rest are dropped unchecked, and not struck: the hop may be a seat
 /// relaying what others authored. Hand-written because gossipsub has no
@@ -58,6 +60,20 @@ const MAX_GUARDS: usize = 1024;
 const GOSSIP_RATE: f64 = 400.0;
 /// Requests per second one peer may make (burst twice).
 const REQUEST_RATE: f64 = 50.0;
+/// Catch-up requests per second we send one peer at most (burst twice):
+/// a responder that answers `more` for ever cannot make us ask hundreds of
+/// times a second. An honest catch-up of a whole game takes a handful of
+/// responses of 256 envelopes, well inside the burst.
+const SYNC_ASK_RATE: f64 = 10.0;
+/// Catch-up requests per second answered for a peer that holds no seat (a
+/// spectator, or a stranger), burst twice: each answer may be 1 MiB, and a
+/// spectator asks once a sync interval plus a few follow-ups.
+const WATCHER_SYNC_RATE: f64 = 5.0;
+/// Peers without a seat whose catch-up heads a finished seat keeps (and
+/// waits for, SPEC 4.4) at most.
+pub(crate) const MAX_WATCHER_HEADS: usize = 64;
+/// Joiners a host remembers as having let a proposal lapse, at most.
+const MAX_LAPSED: usize = 256;
 /// How long a joiner that leaves the lobby waits for the host to take note.
 const LEAVE_GRACE: Duration = Duration::from_secs(1);
 
@@ -136,7 +152,56 @@ impl Announcers {
 struct Guard {
     gossip: Bucket,
     requests: Bucket,
+    /// Catch-up requests we send it.
+    sync_asks: Bucket,
+    /// Catch-up requests of a peer without a seat that we answer.
+    watcher_syncs: Bucket,
     strikes: u32,
+    /// When it last made us consult this guard.
+    last_seen: Instant,
+}
+
+impl Guard {
+    fn new(now: Instant) -> Guard {
+        Guard {
+            gossip: Bucket::new(GOSSIP_RATE, now),
+            requests: Bucket::new(REQUEST_RATE, now),
+            sync_asks: Bucket::new(SYNC_ASK_RATE, now),
+            watcher_syncs: Bucket::new(WATCHER_SYNC_RATE, now),
+            strikes: 0,
+            last_seen: now,
+        }
+    }
+}
+
+/// The guards of at most [`MAX_GUARDS`] peers.
+#[derive(Debug, Default)]
+struct Guards {
+    by_peer: HashMap<PeerId, Guard>,
+}
+
+impl Guards {
+    /// The guard of `peer`, made when it has none. When the table is full,
+    /// one other guard goes first: the one with the fewest strikes, and of
+    /// those the one heard from longest ago. A clean guard costs nothing to
+    /// drop (a returning peer starts clean anyway), struck ones are kept as
+    /// long as any clean one is left, and banned peers stay banned in the
+    /// swarm's block list whatever happens here.
+    fn get(&mut self, peer: PeerId, now: Instant) -> &mut Guard {
+        if self.by_peer.len() >= MAX_GUARDS && !self.by_peer.contains_key(&peer) {
+            let evict = self
+                .by_peer
+                .iter()
+                .min_by_key(|(_, g)| (g.strikes, g.last_seen))
+                .map(|(p, _)| *p);
+            if let Some(evict) = evict {
+                self.by_peer.remove(&evict);
+            }
+        }
+        let guard = self.by_peer.entry(peer).or_insert_with(|| Guard::new(now));
+        guard.last_seen = now;
+        guard
+    }
 }
 
 /// The host's lobby.
@@ -152,6 +217,13 @@ struct HostLobby<G: Game> {
     ticket_emitted: Option<Ticket>,
     ticket_due: Instant,
     announce_counter: u64,
+    /// When the current proposal went out: joiners that have not accepted
+    /// it a lobby timeout later lose their seat.
+    proposed_at: Instant,
+    /// Joiners that let a proposal lapse: their `Join`s are refused, so one
+    /// that never accepts cannot take its seat back and hold the lobby open
+    /// for ever. At most [`MAX_LAPSED`].
+    lapsed: HashSet<PeerId>,
 }
 
 #[derive(Clone, Debug)]
@@ -182,6 +254,37 @@ impl<G: Game> HostLobby<G> {
     fn withdraw_proposal(&mut self) {
         self.proposal = None;
         self.acceptances.clear();
+    }
+
+    /// Free the seats of joiners that have not accepted a proposal out for
+    /// `timeout` (SPEC 4.5), and refuse their `Join`s from now on. Returns
+    /// how many lost their seat.
+    fn evict_laggards(&mut self, me: PeerId, now: Instant, timeout: Duration) -> usize {
+        let Some(proposal) = &self.proposal else {
+            return 0;
+        };
+        if now.saturating_duration_since(self.proposed_at) < timeout {
+            return 0;
+        }
+        let acceptances = &self.acceptances;
+        let laggards: Vec<PeerId> = self
+            .members
+            .iter()
+            .filter(|m| {
+                m.peer != me
+                    && proposal
+                        .seat_of(&m.seat.key)
+                        .is_none_or(|s| !acceptances.contains_key(&s.0))
+            })
+            .map(|m| m.peer)
+            .collect();
+        self.members.retain(|m| !laggards.contains(&m.peer));
+        for peer in &laggards {
+            if self.lapsed.len() < MAX_LAPSED {
+                self.lapsed.insert(*peer);
+            }
+        }
+        laggards.len()
     }
 }
 
@@ -222,7 +325,8 @@ struct Play<G: Game> {
     outbox: VecDeque<Vec<u8>>,
     sync_inflight: HashSet<PeerId>,
     /// The latest heads each peer reported: every seat's peer, and every
-    /// other peer that asked for catch-up while it stays connected.
+    /// other peer that asked for catch-up while it stays connected (at most
+    /// [`MAX_WATCHER_HEADS`] of those, see `catchup::note_heads`).
     peer_heads: HashMap<PeerId, Vec<u64>>,
     finished_at: Option<Instant>,
     result: Option<GameResult>,
@@ -272,7 +376,7 @@ pub(crate) struct Node<G: Game> {
     role: Option<Role<G>>,
     stage: Stage<G>,
     listen_addrs: Vec<Multiaddr>,
-    guards: HashMap<PeerId, Guard>,
+    guards: Guards,
     announcers: Announcers,
     lobby_topic: IdentTopic,
     asks: HashMap<OutboundRequestId, Ask>,
@@ -373,7 +477,7 @@ impl<G: crate::NetGame> Node<G> {
             role: Some(role),
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
-            guards: HashMap::new(),
+            guards: Guards::default(),
             announcers: Announcers::default(),
             lobby_topic: IdentTopic::new(LOBBY_TOPIC),
             asks: HashMap::new(),
@@ -693,20 +797,7 @@ impl<G: crate::NetGame> Node<G> {
     }
 
     fn guard(&mut self, peer: PeerId) -> &mut Guard {
-        if self.guards.len() >= MAX_GUARDS && !self.guards.contains_key(&peer) {
-            let swarm = &self.swarm;
-            self.guards
-                .retain(|p, g| swarm.is_connected(p) || g.strikes > 0);
-            if self.guards.len() >= MAX_GUARDS {
-                self.guards.clear();
-            }
-        }
-        let now = Instant::now();
-        self.guards.entry(peer).or_insert_with(|| Guard {
-            gossip: Bucket::new(GOSSIP_RATE, now),
-            requests: Bucket::new(REQUEST_RATE, now),
-            strikes: 0,
-        })
+        self.guards.get(peer, Instant::now())
     }
 
     fn allow_gossip(&mut self, peer: PeerId) -> bool {
@@ -717,6 +808,19 @@ impl<G: crate::NetGame> Node<G> {
     fn allow_request(&mut self, peer: PeerId) -> bool {
         let now = Instant::now();
         self.guard(peer).requests.take(now)
+    }
+
+    /// Whether we may send `peer` another catch-up request now.
+    fn allow_sync_ask(&mut self, peer: PeerId) -> bool {
+        let now = Instant::now();
+        self.guard(peer).sync_asks.take(now)
+    }
+
+    /// Whether we answer another catch-up request of `peer`, which holds no
+    /// seat, now.
+    fn allow_watcher_sync(&mut self, peer: PeerId) -> bool {
+        let now = Instant::now();
+        self.guard(peer).watcher_syncs.take(now)
     }
 
     /// Count a refused message against `peer`; ban it after [`BAN_STRIKES`].
@@ -885,12 +989,20 @@ impl<G: crate::NetGame> Node<G> {
                     request_response::Message::Request {
                         request, channel, ..
                     } => {
-                        let response = if self.allow_request(peer) {
-                            self.on_lobby_request(peer, request)?
-                        } else {
+                        let response = if !self.allow_request(peer) {
                             self.strike(peer, "sends lobby requests too fast");
                             LobbyResponse::Refused {
                                 reason: "too many requests".into(),
+                            }
+                        } else {
+                            match request {
+                                Ok(request) => self.on_lobby_request(peer, request)?,
+                                Err(e) => {
+                                    self.strike(peer, &format!("sent a bad lobby request ({e})"));
+                                    LobbyResponse::Refused {
+                                        reason: e.to_string(),
+                                    }
+                                }
                             }
                         };
                         let _ = self
@@ -909,20 +1021,17 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             BehaviourEvent::Lobby(request_response::Event::OutboundFailure {
-                request_id, ..
+                peer,
+                request_id,
+                error,
+                ..
             }) => {
                 let ask = self.asks.remove(&request_id);
+                self.strike_bad_response(peer, &error, "lobby");
                 // The host could not be told: stop anyway, it will free the
                 // seat when the lobby timeout runs out.
                 if ask == Some(Ask::Leave) {
                     self.stop = Some(Ok(()));
-                }
-            }
-            BehaviourEvent::Lobby(request_response::Event::InboundFailure {
-                peer, error, ..
-            }) => {
-                if matches!(error, request_response::InboundFailure::Io(_)) {
-                    self.strike(peer, "sent a malformed lobby request");
                 }
             }
             BehaviourEvent::Sync(request_response::Event::Message { peer, message, .. }) => {
@@ -930,14 +1039,19 @@ impl<G: crate::NetGame> Node<G> {
                     request_response::Message::Request {
                         request, channel, ..
                     } => {
-                        let response = if self.allow_request(peer) {
-                            self.answer_sync(peer, request)
-                        } else {
+                        let response = if !self.allow_request(peer) {
                             self.strike(peer, "sends catch-up requests too fast");
-                            SyncResponse {
-                                heads: Vec::new(),
-                                envelopes: Vec::new(),
-                                more: false,
+                            SyncResponse::default()
+                        } else {
+                            match request {
+                                Ok(request) => self.answer_sync(peer, request),
+                                Err(e) => {
+                                    self.strike(
+                                        peer,
+                                        &format!("sent a bad catch-up request ({e})"),
+                                    );
+                                    SyncResponse::default()
+                                }
                             }
                         };
                         let _ = self
@@ -951,17 +1065,13 @@ impl<G: crate::NetGame> Node<G> {
                     }
                 }
             }
-            BehaviourEvent::Sync(request_response::Event::OutboundFailure { peer, .. }) => {
+            BehaviourEvent::Sync(request_response::Event::OutboundFailure {
+                peer, error, ..
+            }) => {
                 if let Stage::Play(play) = &mut self.stage {
                     play.sync_inflight.remove(&peer);
                 }
-            }
-            BehaviourEvent::Sync(request_response::Event::InboundFailure {
-                peer, error, ..
-            }) => {
-                if matches!(error, request_response::InboundFailure::Io(_)) {
-                    self.strike(peer, "sent a malformed catch-up request");
-                }
+                self.strike_bad_response(peer, &error, "catch-up");
             }
             BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
                 relay_peer_id,
@@ -982,6 +1092,28 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Count a response that did not decode (or broke a bound) against the
+    /// peer that sent it. A broken connection, a timeout or a stream that
+    /// ended early is not counted: an honest peer that crashed while
+    /// sending a large response looks the same.
+    fn strike_bad_response(
+        &mut self,
+        peer: PeerId,
+        error: &request_response::OutboundFailure,
+        protocol: &str,
+    ) {
+        let request_response::OutboundFailure::Io(e) = error else {
+            return;
+        };
+        match crate::wire::remote_fault(e) {
+            Some(crate::wire::WireError::Truncated { .. }) | None => {}
+            Some(fault) => {
+                let why = format!("sent a bad {protocol} response ({fault})");
+                self.strike(peer, &why);
+            }
+        }
     }
 
     fn on_gossip(&mut self, source: PeerId, id: MessageId, message: gossipsub::Message) {
@@ -1100,6 +1232,30 @@ mod tests {
         assert!(!announcers.allow(alice, now), "alice is over her burst");
         assert!(announcers.allow(bob, now), "bob's budget is his own");
         assert!(announcers.allow(alice, now + Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn a_flood_of_fresh_identities_keeps_the_strikes_of_the_others() {
+        // Past MAX_GUARDS identities the old code cleared every guard: a
+        // flooder could wipe its own and everyone's strikes by making up
+        // peer ids.
+        let mut guards = Guards::default();
+        let start = Instant::now();
+        let struck = PeerId::random();
+        guards.get(struck, start).strikes = BAN_STRIKES - 1;
+        let recent = PeerId::random();
+        for i in 0..MAX_GUARDS * 3 {
+            let at = start + Duration::from_millis(i as u64 + 1);
+            guards.get(PeerId::random(), at);
+            // A clean peer that keeps being heard from is not the one to go.
+            guards.get(recent, at);
+        }
+        assert_eq!(guards.by_peer.len(), MAX_GUARDS);
+        assert_eq!(
+            guards.by_peer.get(&struck).map(|g| g.strikes),
+            Some(BAN_STRIKES - 1)
+        );
+        assert!(guards.by_peer.contains_key(&recent));
     }
 
     #[test]
