@@ -195,7 +195,8 @@ fn one_line(error: &anyhow::Error) -> String {
         }
         line.push_str(&text);
     }
-    line
+    // Causes may quote another peer (a host's refusal reason, a name).
+    output::printable(&line).into_owned()
 }
 
 /// Read `key=value` options into a game's options; values are TOML literals
@@ -254,4 +255,22 @@ pub(crate) fn data_dir() -> Option<PathBuf> {
         .filter(|p| p.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
     Some(base.join("roundtable"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_quoting_a_peer_is_printed_with_its_escapes_escaped() {
+        let refusal =
+            roundtable_net::NetError::Refused("table full\u{1b}[2J\u{1b}]0;owned\u{7}".into());
+        let error = anyhow::Error::new(refusal).context("joining");
+        let line = one_line(&error);
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(
+            line.contains(r"table full\u{1b}[2J\u{1b}]0;owned\u{7}"),
+            "{line}"
+        );
+    }
 }

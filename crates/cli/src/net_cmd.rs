@@ -22,6 +22,7 @@ use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
 
 use crate::net_session::NetSession;
+use crate::output::printable;
 
 /// Options every networked command shares.
 #[derive(Debug, Clone, clap::Args)]
@@ -254,7 +255,7 @@ impl Printer {
 
     fn name(&self, seat: roundtable_engine::Seat) -> String {
         match self.names.get(seat.index()) {
-            Some(n) => format!("{seat} ({n})"),
+            Some(n) => format!("{seat} ({})", printable(n)),
             None => seat.to_string(),
         }
     }
@@ -285,7 +286,7 @@ impl Printer {
                     };
                     writeln!(out, "{p}game {game_id} started: {who}")?;
                     for (i, n) in names.iter().enumerate() {
-                        writeln!(out, "{p}  seat {}: {n}", i + 1)?;
+                        writeln!(out, "{p}  seat {}: {}", i + 1, printable(n))?;
                     }
                     writeln!(out, "{p}log: {}", transcript.display())?;
                 }
@@ -325,9 +326,12 @@ impl Printer {
                     writeln!(out, "{p}    {e}")?;
                 }
             }
-            NetEvent::Forfeited { seat, reason } if !self.quiet => {
-                writeln!(out, "{p}{} forfeited ({reason})", self.name(*seat))?
-            }
+            NetEvent::Forfeited { seat, reason } if !self.quiet => writeln!(
+                out,
+                "{p}{} forfeited ({})",
+                self.name(*seat),
+                printable(reason)
+            )?,
             NetEvent::Rewound { position } if !self.quiet => writeln!(
                 out,
                 "{p}went back to position {position} to apply a forfeit"
@@ -339,7 +343,7 @@ impl Printer {
                 if *online { "connected" } else { "disconnected" }
             )?,
             NetEvent::Violation(v) => writeln!(out, "{p}VIOLATION: {v}")?,
-            NetEvent::Note(n) if self.verbose => writeln!(out, "{p}note: {n}")?,
+            NetEvent::Note(n) if self.verbose => writeln!(out, "{p}note: {}", printable(n))?,
             NetEvent::Finished { result, transcript } => {
                 if !self.quiet {
                     self.print_result(result, out)?;
@@ -428,7 +432,7 @@ async fn finish_bots(tasks: Vec<tokio::task::JoinHandle<Result<Outcome>>>) -> bo
                 ok = false;
             }
             Ok(Err(e)) => {
-                eprintln!("bot {}: {e:#}", i + 1);
+                eprintln!("bot {}: {}", i + 1, printable(&format!("{e:#}")));
                 ok = false;
             }
             Err(e) => {
@@ -577,7 +581,7 @@ fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
     outcome?;
     // The screen said why the node gave up; the shell hears it too.
     if let Some(line) = gave_up.line() {
-        eprintln!("roundtable: {line}");
+        eprintln!("roundtable: {}", printable(line));
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -640,18 +644,23 @@ fn list_tables(args: &JoinArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for (i, t) in tables.iter().enumerate() {
-        writeln!(
-            out,
-            "{}. {}'s table: {}, {}/{} seats taken",
-            i + 1,
-            t.info.host_name,
-            t.info.game,
-            t.filled,
-            t.info.seats
-        )?;
-        writeln!(out, "   roundtable join {}", t.ticket)?;
+        writeln!(out, "{}", listing(i + 1, t))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One table of the LAN list, as two lines: who hosts what, and the
+/// command that joins it. Everything in it came from the network, so its
+/// control characters are escaped.
+fn listing(number: usize, table: &roundtable_net::Announce) -> String {
+    format!(
+        "{number}. {}'s table: {}, {}/{} seats taken\n   roundtable join {}",
+        printable(&table.info.host_name),
+        printable(&table.info.game),
+        table.filled,
+        table.info.seats,
+        printable(&table.ticket)
+    )
 }
 
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
@@ -782,4 +791,40 @@ pub(crate) fn relay(args: &RelayArgs) -> Result<ExitCode> {
         server.await.context("the relay task")??;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_net::{Announce, LobbyInfo, Ticket};
+    use roundtable_table::Identity;
+
+    use super::*;
+
+    #[test]
+    fn the_lan_list_escapes_control_characters_from_the_network() {
+        let host = Identity::from_secret([5; 32]);
+        let info = LobbyInfo {
+            protocol: 1,
+            game: "port-\u{1b}]0;pwned\u{7}royal".into(),
+            options: Vec::new(),
+            seats: 2,
+            host: host.public(),
+            host_name: "alice\u{1b}[2J\u{1b}[31m".into(),
+            stall_timeout_ms: 30_000,
+            nonce: [0; 32],
+        };
+        let ticket = Ticket {
+            lobby: info.id(),
+            game: info.game.clone(),
+            host: host.public(),
+            addrs: Vec::new(),
+        };
+        let table = Announce::sign(info, 1, ticket.encode() + "\u{1b}[1A", 1, &host);
+        let text = listing(1, &table);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(text.starts_with("1. alice\\u{1b}[2J\\u{1b}[31m's table: port-"));
+    }
 }

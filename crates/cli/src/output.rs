@@ -66,3 +66,21 @@ pub(crate) fn closed(error: &anyhow::Error) -> bool {
             .is_some_and(|inner| inner.is::<ReaderGone>())
     })
 }
+
+/// `text` with its control characters escaped (`\u{1b}`, `\n`): names,
+/// refusal reasons and error messages can come from another peer, and a
+/// terminal would obey the escape sequences in them.
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}

@@ -16,6 +16,9 @@ use crate::identity::keypair_of;
 use crate::swarm::{BehaviourEvent, SwarmOptions, build_swarm};
 use crate::wire::{Announce, LOBBY_TOPIC, LobbyId, MAX_ANNOUNCE_BYTES, decode};
 
+/// Tables listed at most.
+const MAX_LISTED: usize = 256;
+
 /// Listen for `wait` and return the open tables announced, one per lobby
 /// (the latest announcement). `dial` are extra peers to ask (for machines
 /// where multicast does not work).
@@ -71,15 +74,23 @@ pub async fn discover_tables(
                     let verdict = if message.topic != topic.hash() {
                         MessageAcceptance::Ignore
                     } else {
-                        match decode::<Announce>(&message.data, MAX_ANNOUNCE_BYTES) {
-                            // The lobby id must be the hash of the terms shown.
-                            Ok(a) if found.len() < 256 => {
+                        match decode::<Announce>(&message.data, MAX_ANNOUNCE_BYTES)
+                            .map_err(|_| ())
+                            .and_then(|a| a.verify().map(|_| a).map_err(|_| ()))
+                        {
+                            // Signed by the host its terms and its ticket
+                            // name, and the ticket's lobby id is the hash of
+                            // the terms shown (`Announce::verify`).
+                            Ok(a) => {
                                 let id = a.info.id();
-                                found.insert(id, a);
-                                MessageAcceptance::Accept
+                                if found.len() < MAX_LISTED || found.contains_key(&id) {
+                                    found.insert(id, a);
+                                }
+                                // Listing it is all we do: a listener
+                                // forwards nothing.
+                                MessageAcceptance::Ignore
                             }
-                            Ok(_) => MessageAcceptance::Ignore,
-                            Err(_) => MessageAcceptance::Reject,
+                            Err(()) => MessageAcceptance::Reject,
                         }
                     };
                     swarm.behaviour_mut().gossipsub.report_message_validation_result(

@@ -9,7 +9,12 @@
 //! * **Gossip** ([`swarm::gossip_config`]): one gossipsub topic per table
 //!   (`rt/t1/<game id, first 16 bytes>`) and one lobby topic, tuned for 2–5
 //!   peers: flood publish, small mesh, content-hash message ids, our own
-//!   validation before anything is forwarded, a payload cap.
+//!   validation before anything is forwarded, a payload cap; gossipsub's
+//!   peer scoring for invalid messages, a topic filter, and budgets per
+//!   author of an announcement, never per relaying hop. Seats leave the
+//!   lobby topic when they play.
+//! * **Connection room** ([`slots`]): bounds per peer id and per address,
+//!   which the seats' peers bypass once the genesis names them.
 //! * **Catch-up**: `/roundtable/sync/1` request-response exchanges
 //!   [`roundtable_table::Table::heads`] and fetches missing envelopes, on
 //!   every (re)connection and periodically, in the responder's applied
@@ -20,7 +25,9 @@
 //!   ([`NetEvent::GaveUp`]) instead of waiting for ever.
 //! * **Lobby**: `/roundtable/lobby/1` gathers seats, the proposal, the
 //!   acceptances and the genesis; [`Ticket`]s invite; mDNS and the lobby
-//!   topic list tables on a LAN ([`discover::discover_tables`]).
+//!   topic list tables on a LAN ([`discover::discover_tables`]), each
+//!   announcement signed by its host and checked against its ticket
+//!   ([`Announce::verify`]).
 //! * **Durability**: every peer keeps its key, chain secret and transcript
 //!   log in its [`DataDir`], and a restarted peer resumes where it stopped.
 //!
@@ -63,6 +70,7 @@ mod handle;
 pub mod identity;
 mod node;
 pub mod relay;
+pub mod slots;
 pub mod store;
 pub mod swarm;
 pub mod ticket;
@@ -78,7 +86,7 @@ pub use libp2p::Multiaddr;
 pub use node::{BAN_STRIKES, OUTBOX_CAPACITY};
 pub use store::{DataDir, default_data_dir};
 pub use ticket::{Ticket, TicketError};
-pub use wire::{Announce, LobbyId, LobbyInfo, LobbySeat};
+pub use wire::{Announce, AnnounceError, LobbyId, LobbyInfo, LobbySeat};
 
 /// A game the network driver can carry: its options, actions, events and
 /// views move between tasks (every game of this workspace qualifies; the

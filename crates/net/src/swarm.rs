@@ -7,7 +7,11 @@ use std::time::Duration;
 
 use libp2p::core::muxing::StreamMuxerBox;
 use libp2p::core::transport::{Boxed, Transport, upgrade::Version};
-use libp2p::gossipsub::{self, MessageAuthenticity, MessageId, ValidationMode};
+use libp2p::gossipsub::{
+    self, DataTransform, MaxCountSubscriptionFilter, MessageAuthenticity, MessageId,
+    PeerScoreParams, PeerScoreThresholds, TopicHash, TopicScoreParams, TopicSubscriptionFilter,
+    ValidationMode,
+};
 use libp2p::identity::Keypair;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
@@ -18,7 +22,7 @@ use libp2p::{
 use crate::NetError;
 use crate::counting::{ByteCounter, Counting};
 use crate::wire::{
-    GOSSIP_ID_DOMAIN, LOBBY_PROTOCOL, LobbyRequest, LobbyResponse, MAX_LOBBY_BYTES,
+    GOSSIP_ID_DOMAIN, LOBBY_PROTOCOL, LOBBY_TOPIC, LobbyRequest, LobbyResponse, MAX_LOBBY_BYTES,
     MAX_SYNC_REQUEST_BYTES, MAX_SYNC_RESPONSE_BYTES, SYNC_PROTOCOL, SyncRequest, SyncResponse,
     WireCodec, domain_hash,
 };
@@ -51,6 +55,113 @@ pub const MAX_GOSSIP_BYTES: usize = 16 * 1024 + 1024;
 /// size, a 17 KiB payload was published but never delivered: the receiver
 /// refused the frame and dropped the stream. See SPEC 4.2.
 pub const MAX_GOSSIP_FRAME: usize = 64 * 1024;
+
+/// Messages one gossipsub RPC may carry at most; the rest of the RPC's
+/// messages are dropped. An honest peer sends one message per RPC (own
+/// publishes and answers to IWANT alike).
+pub const MAX_MESSAGES_PER_RPC: usize = 16;
+/// IHAVE messages a peer may send us per heartbeat, and message ids we
+/// take from them. Tables run no IHAVE/IWANT gossip (seats are explicit
+/// peers); only the lobby topic does.
+pub const MAX_IHAVE_MESSAGES: usize = 10;
+/// IHAVE/IWANT control messages we send to or take from one peer per
+/// heartbeat.
+pub const MAX_IHAVE_LENGTH: usize = 256;
+/// Topics one peer may be subscribed to at once (in our view): the lobby
+/// and a table, with room for a peer between two tables.
+pub const MAX_PEER_TOPICS: usize = 4;
+
+/// The topics a roundtable peer takes part in: the lobby topic and table
+/// topics (`rt/t1/` and 32 lower-case hex digits). Used as gossipsub's
+/// subscription filter (another peer's subscription to any other topic is
+/// not recorded, and one RPC with more than [`MAX_PEER_TOPICS`]
+/// subscriptions is dropped whole) and as its inbound transform: a message
+/// on any other topic is refused as invalid before gossipsub caches it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoundtableTopics;
+
+impl RoundtableTopics {
+    /// Whether `topic` is the lobby topic or a table topic.
+    pub fn allows(topic: &TopicHash) -> bool {
+        let name = topic.as_str();
+        name == LOBBY_TOPIC
+            || name.strip_prefix("rt/t1/").is_some_and(|id| {
+                id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            })
+    }
+}
+
+impl TopicSubscriptionFilter for RoundtableTopics {
+    fn can_subscribe(&mut self, topic: &TopicHash) -> bool {
+        Self::allows(topic)
+    }
+}
+
+impl DataTransform for RoundtableTopics {
+    fn inbound_transform(
+        &self,
+        raw: gossipsub::RawMessage,
+    ) -> Result<gossipsub::Message, std::io::Error> {
+        if !Self::allows(&raw.topic) {
+            return Err(std::io::Error::other("a message on a topic of no table"));
+        }
+        Ok(gossipsub::Message {
+            source: raw.source,
+            data: raw.data,
+            sequence_number: raw.sequence_number,
+            topic: raw.topic,
+        })
+    }
+
+    fn outbound_transform(&self, _: &TopicHash, data: Vec<u8>) -> Result<Vec<u8>, std::io::Error> {
+        Ok(data)
+    }
+}
+
+/// Our gossipsub: topics filtered and counted as above.
+pub type Gossipsub =
+    gossipsub::Behaviour<RoundtableTopics, MaxCountSubscriptionFilter<RoundtableTopics>>;
+
+/// Gossipsub's score parameters for a topic of ours (the lobby topic and
+/// every table topic). Only penalties count: an invalid message (one we
+/// report *Reject*, one signed where messages are anonymous, one that does
+/// not decode) costs its hop `-1 × (invalid messages)²`, decaying to a
+/// tenth in ten minutes, so nine of them put the hop below the graylist
+/// threshold (-80), where gossipsub drops its RPCs. No credit is earned for
+/// delivering first or staying in a mesh: valid messages sent often are
+/// bounded by our per-author budgets (the node), not rewarded.
+pub fn topic_score_params() -> TopicScoreParams {
+    TopicScoreParams {
+        topic_weight: 1.0,
+        time_in_mesh_weight: 0.0,
+        first_message_deliveries_weight: 0.0,
+        mesh_message_deliveries_weight: 0.0,
+        mesh_failure_penalty_weight: 0.0,
+        invalid_message_deliveries_weight: -1.0,
+        invalid_message_deliveries_decay: gossipsub::score_parameter_decay(Duration::from_secs(
+            600,
+        )),
+        ..TopicScoreParams::default()
+    }
+}
+
+/// Gossipsub's peer score parameters: the lobby topic's penalties, the
+/// behaviour penalty for broken IWANT promises and GRAFTs in backoff (as
+/// gossipsub sets it), and no IP colocation penalty: every peer of a LAN
+/// table or a loopback test shares few addresses, and what one address may
+/// hold is bounded by the connection limits instead ([`crate::slots`]).
+/// Table topics get [`topic_score_params`] when the node subscribes.
+pub fn peer_score_params() -> PeerScoreParams {
+    let mut params = PeerScoreParams {
+        ip_colocation_factor_weight: 0.0,
+        ..PeerScoreParams::default()
+    };
+    params.topics.insert(
+        gossipsub::IdentTopic::new(LOBBY_TOPIC).hash(),
+        topic_score_params(),
+    );
+    params
+}
 
 /// A table's gossipsub topic: `rt/t1/` and the first 16 bytes of its game
 /// id in hex. Every gossip message carries its topic, so the name is kept
@@ -104,6 +215,9 @@ pub fn gossip_config() -> Result<gossipsub::Config, NetError> {
         // Nothing is forwarded before our own checks said Accept.
         .validate_messages()
         .max_transmit_size(MAX_GOSSIP_FRAME)
+        .max_publish_messages(MAX_MESSAGES_PER_RPC)
+        .max_ihave_messages_heartbeat(MAX_IHAVE_MESSAGES)
+        .max_control_messages_sent(MAX_IHAVE_LENGTH)
         .duplicate_cache_time(Duration::from_secs(120))
         .build()
         .map_err(|e| NetError::Transport(format!("gossipsub config: {e}")))
@@ -125,14 +239,41 @@ pub struct SwarmOptions {
     pub counter: Option<Arc<ByteCounter>>,
 }
 
+/// Gossipsub with our topic filter, transform and peer scoring.
+fn gossipsub(config: gossipsub::Config) -> Result<Gossipsub, NetError> {
+    let filter = MaxCountSubscriptionFilter {
+        filter: RoundtableTopics,
+        max_subscribed_topics: MAX_PEER_TOPICS,
+        max_subscriptions_per_request: MAX_PEER_TOPICS,
+    };
+    let mut gossipsub = gossipsub::Behaviour::new_with_subscription_filter_and_transform(
+        MessageAuthenticity::Anonymous,
+        config,
+        filter,
+        RoundtableTopics,
+    )
+    .map_err(|e| NetError::Transport(format!("gossipsub: {e}")))?;
+    gossipsub
+        .with_peer_score(peer_score_params(), PeerScoreThresholds::default())
+        .map_err(|e| NetError::Transport(format!("gossipsub scoring: {e}")))?;
+    Ok(gossipsub)
+}
+
+/// Most connections being set up from outside at once.
+pub const MAX_PENDING_INCOMING: u32 = 32;
+/// Most connections of peers other than the seats' (the seats' peers
+/// bypass every connection bound once the genesis names them).
+pub const MAX_ESTABLISHED: u32 = 128;
+/// Most connections one peer other than a seat's may hold.
+pub const MAX_ESTABLISHED_PER_PEER: u32 = 4;
+
 fn behaviour(
     key: &Keypair,
     relay_client: relay::client::Behaviour,
     opts: &SwarmOptions,
 ) -> Result<Behaviour, NetError> {
     let peer_id = key.public().to_peer_id();
-    let gossipsub = gossipsub::Behaviour::new(MessageAuthenticity::Anonymous, gossip_config()?)
-        .map_err(|e| NetError::Transport(format!("gossipsub: {e}")))?;
+    let gossipsub = gossipsub(gossip_config()?)?;
     let mdns = if opts.mdns {
         // mDNS needs a multicast-capable interface; without one the table
         // still works by tickets.
@@ -156,11 +297,12 @@ fn behaviour(
         blocked: allow_block_list::Behaviour::default(),
         limits: connection_limits::Behaviour::new(
             connection_limits::ConnectionLimits::default()
-                .with_max_pending_incoming(Some(32))
+                .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
                 .with_max_pending_outgoing(Some(64))
-                .with_max_established(Some(128))
-                .with_max_established_per_peer(Some(4)),
+                .with_max_established(Some(MAX_ESTABLISHED))
+                .with_max_established_per_peer(Some(MAX_ESTABLISHED_PER_PEER)),
         ),
+        per_address: crate::slots::AddressLimit::default(),
         relay_client,
         identify: identify::Behaviour::new(
             identify::Config::new(IDENTIFY_PROTOCOL.into(), key.public())
@@ -319,8 +461,8 @@ mod derived {
     use libp2p::swarm::NetworkBehaviour;
     use libp2p::swarm::behaviour::toggle::Toggle;
     use libp2p::{
-        allow_block_list, autonat, connection_limits, dcutr, gossipsub, identify, mdns, ping,
-        relay, request_response,
+        allow_block_list, autonat, connection_limits, dcutr, identify, mdns, ping, relay,
+        request_response,
     };
 
     use super::{LobbyCodec, SyncCodec};
@@ -332,6 +474,8 @@ mod derived {
         pub blocked: allow_block_list::Behaviour<allow_block_list::BlockedPeers>,
         /// Bounds on connections.
         pub limits: connection_limits::Behaviour,
+        /// Bound on inbound connections per remote address.
+        pub per_address: crate::slots::AddressLimit,
         /// Reaching and being reached through relays.
         pub relay_client: relay::client::Behaviour,
         /// Learning our observed addresses and the peers' listen addresses.
@@ -339,7 +483,7 @@ mod derived {
         /// Liveness.
         pub ping: ping::Behaviour,
         /// The table and lobby topics.
-        pub gossipsub: gossipsub::Behaviour,
+        pub gossipsub: super::Gossipsub,
         /// LAN discovery.
         pub mdns: Toggle<mdns::tokio::Behaviour>,
         /// Catch-up.
@@ -378,5 +522,34 @@ mod tests {
         assert!(check_mesh(6, 5, 12, 4).is_err());
         assert!(check_mesh(4, 1, 8, 2).is_err());
         gossip_config().unwrap();
+    }
+
+    #[test]
+    fn score_parameters_are_valid() {
+        peer_score_params().validate().unwrap();
+        topic_score_params().validate().unwrap();
+        PeerScoreThresholds::default().validate().unwrap();
+    }
+
+    #[test]
+    fn only_the_lobby_and_table_topics_are_followed() {
+        let game = roundtable_table::GameId([0xab; 32]);
+        assert!(RoundtableTopics::allows(&table_topic(&game).hash()));
+        assert!(RoundtableTopics::allows(
+            &gossipsub::IdentTopic::new(LOBBY_TOPIC).hash()
+        ));
+        for other in [
+            "rt/t1/",
+            "rt/t1/ABABABABABABABABABABABABABABABAB",
+            "rt/t1/abababababababababababababababab0",
+            "rt/t2/abababababababababababababababab",
+            "roundtable/lobby/v2",
+            "junk",
+        ] {
+            assert!(
+                !RoundtableTopics::allows(&gossipsub::IdentTopic::new(other).hash()),
+                "{other}"
+            );
+        }
     }
 }

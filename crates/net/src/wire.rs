@@ -12,10 +12,14 @@ use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use libp2p::StreamProtocol;
 use libp2p::request_response;
 use roundtable_table::genesis::MAX_NAME_BYTES;
-use roundtable_table::{Acceptance, GameId, Genesis, Proposal, PublicKey, SeatInfo};
+use roundtable_table::{
+    Acceptance, GameId, Genesis, Identity, Proposal, PublicKey, SeatInfo, SignatureBytes,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::ticket::{MAX_TICKET_CHARS, Ticket, TicketError};
 
 /// Domain of a lobby id: `SHA256("roundtable/lobby/v1" || postcard(LobbyInfo))`.
 pub const LOBBY_DOMAIN: &[u8] = b"roundtable/lobby/v1";
@@ -185,6 +189,15 @@ impl Bounded for LobbyInfo {
         if self.game.len() > 64 || self.host_name.len() > 64 || self.options.len() > 4096 {
             return Err("field too long".into());
         }
+        // Names are shown to players; a host's own name never has them.
+        if self
+            .game
+            .chars()
+            .chain(self.host_name.chars())
+            .any(char::is_control)
+        {
+            return Err("control characters in a name".into());
+        }
         Ok(())
     }
 }
@@ -337,7 +350,16 @@ impl Bounded for LobbyResponse {
     }
 }
 
-/// A host's periodic advertisement of an open table on the lobby topic.
+/// Domain of an announcement's signature:
+/// `sign("roundtable/announce/v1" || postcard(info, filled, ticket, counter))`.
+pub const ANNOUNCE_DOMAIN: &[u8] = b"roundtable/announce/v1";
+
+/// A host's periodic advertisement of an open table on the lobby topic,
+/// signed by the host's key (SPEC 4.5). A listing is only as good as its
+/// ticket: [`Announce::verify`] checks that the key that signed it is the
+/// one its terms and its ticket name, and that the ticket's lobby id is the
+/// hash of the terms shown, so nobody can list a table under another
+/// host's terms or send joiners to a ticket that is not the host's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Announce {
     /// The lobby's terms.
@@ -348,16 +370,89 @@ pub struct Announce {
     pub ticket: String,
     /// Counts announcements, so that each has its own gossip message id.
     pub counter: u64,
+    /// The host's signature over [`ANNOUNCE_DOMAIN`] and the fields above.
+    pub signature: SignatureBytes,
 }
 
 /// Largest announcement.
 pub const MAX_ANNOUNCE_BYTES: usize = 4096;
 
+/// Why an announcement was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnnounceError {
+    /// The signature is not the announced host's.
+    #[error("the announcement is not signed by the host it names")]
+    BadSignature,
+    /// The ticket does not read.
+    #[error("the announcement's ticket does not read: {0}")]
+    Ticket(#[from] TicketError),
+    /// The ticket invites to another host's table.
+    #[error("the announcement's ticket names another host")]
+    OtherHost,
+    /// The ticket names another lobby than the hash of the terms shown.
+    #[error("the announcement's ticket names another lobby than its terms")]
+    OtherLobby,
+    /// The ticket is for another game than the terms shown.
+    #[error("the announcement's ticket is for another game than its terms")]
+    OtherGame,
+}
+
+impl Announce {
+    /// The bytes the host signs: [`ANNOUNCE_DOMAIN`] then the postcard
+    /// encoding of `info`, `filled`, `ticket` and `counter` in that order.
+    fn signing_bytes(info: &LobbyInfo, filled: u8, ticket: &str, counter: u64) -> Vec<u8> {
+        let mut bytes = ANNOUNCE_DOMAIN.to_vec();
+        bytes.extend_from_slice(&encode(&(info, filled, ticket, counter)));
+        bytes
+    }
+
+    /// The host's announcement, signed with its identity (which must be the
+    /// key `info.host` names for the announcement to verify).
+    pub fn sign(
+        info: LobbyInfo,
+        filled: u8,
+        ticket: String,
+        counter: u64,
+        host: &Identity,
+    ) -> Announce {
+        let signature = host.sign(&Self::signing_bytes(&info, filled, &ticket, counter));
+        Announce {
+            info,
+            filled,
+            ticket,
+            counter,
+            signature,
+        }
+    }
+
+    /// Check the signature against the host key in the terms, and the
+    /// ticket against the terms: the same host, the same game, and the
+    /// lobby id the terms hash to. Returns the ticket.
+    pub fn verify(&self) -> Result<Ticket, AnnounceError> {
+        let bytes = Self::signing_bytes(&self.info, self.filled, &self.ticket, self.counter);
+        self.info
+            .host
+            .verify(&bytes, &self.signature)
+            .map_err(|_| AnnounceError::BadSignature)?;
+        let ticket = Ticket::decode(&self.ticket)?;
+        if ticket.host != self.info.host {
+            return Err(AnnounceError::OtherHost);
+        }
+        if ticket.lobby != self.info.id() {
+            return Err(AnnounceError::OtherLobby);
+        }
+        if ticket.game != self.info.game {
+            return Err(AnnounceError::OtherGame);
+        }
+        Ok(ticket)
+    }
+}
+
 impl Bounded for Announce {
     const KIND: &'static str = "announcement";
     fn check(&self) -> Result<(), String> {
         self.info.check()?;
-        if self.ticket.len() > 2048 {
+        if self.ticket.len() > MAX_TICKET_CHARS {
             return Err("ticket too long".into());
         }
         Ok(())

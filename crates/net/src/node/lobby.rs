@@ -288,12 +288,13 @@ impl<G: crate::NetGame> Node<G> {
             return;
         };
         host.announce_counter += 1;
-        let announce = Announce {
-            info: host.info.clone(),
-            filled: host.members.len() as u8,
-            ticket: ticket.encode(),
-            counter: host.announce_counter,
-        };
+        let announce = Announce::sign(
+            host.info.clone(),
+            host.members.len() as u8,
+            ticket.encode(),
+            host.announce_counter,
+            &self.identity,
+        );
         // Nobody listening is the normal case; an announcement is not
         // worth queueing.
         let _ = self

@@ -53,7 +53,10 @@ pub const BAN_STRIKES: u32 = 20;
 /// peer with the fewest strikes that was heard from longest ago makes room:
 /// a flood of fresh identities never wipes the strikes of the others.
 pub(crate) const MAX_GUARDS: usize = 1024;
-/// Gossip messages per second one peer may make us validate (burst twice).
+/// Gossip messages per second one hop may make us validate (burst twice);
+/// the rest are dropped unchecked, and not struck: the hop may be a seat
+/// relaying what others authored. Hand-written because gossipsub has no
+/// rate limit per peer, only scores for invalid messages.
 const GOSSIP_RATE: f64 = 400.0;
 /// Requests per second one peer may make (burst twice).
 const REQUEST_RATE: f64 = 50.0;
@@ -91,6 +94,12 @@ impl Bucket {
         }
     }
 
+    /// Whether the bucket has refilled to its burst (nothing taken lately).
+    fn is_full(&self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + dt * self.rate >= self.rate * 2.0
+    }
+
     fn take(&mut self, now: Instant) -> bool {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
@@ -101,6 +110,40 @@ impl Bucket {
         } else {
             false
         }
+    }
+}
+
+/// Announcements per second one host key may have us forward (burst
+/// twice); a host announces once a second.
+const ANNOUNCE_RATE: f64 = 2.0;
+/// Hosts whose announcement budgets we track at most.
+const MAX_ANNOUNCERS: usize = 256;
+
+/// Forwarding budgets per announcing host key: the author of an
+/// announcement, not the hop that relayed it. Hand-written because
+/// gossipsub has no per-author limit: our messages are anonymous to it (the
+/// author is inside the payload), and its scoring counts invalid messages,
+/// not valid ones sent too often.
+#[derive(Debug, Default)]
+struct Announcers {
+    buckets: HashMap<roundtable_table::PublicKey, Bucket>,
+}
+
+impl Announcers {
+    /// Take one announcement of `host` from its budget. With the table of
+    /// budgets full, idle budgets are dropped first; a new host that still
+    /// finds no room is not forwarded (nothing is struck either way).
+    fn allow(&mut self, host: roundtable_table::PublicKey, now: Instant) -> bool {
+        if self.buckets.len() >= MAX_ANNOUNCERS && !self.buckets.contains_key(&host) {
+            self.buckets.retain(|_, b| !b.is_full(now));
+            if self.buckets.len() >= MAX_ANNOUNCERS {
+                return false;
+            }
+        }
+        self.buckets
+            .entry(host)
+            .or_insert_with(|| Bucket::new(ANNOUNCE_RATE, now))
+            .take(now)
     }
 }
 
@@ -334,6 +377,7 @@ pub(crate) struct Node<G: Game> {
     stage: Stage<G>,
     listen_addrs: Vec<Multiaddr>,
     guards: Guards,
+    announcers: Announcers,
     lobby_topic: IdentTopic,
     asks: HashMap<OutboundRequestId, Ask>,
     next_sync: Instant,
@@ -434,6 +478,7 @@ impl<G: crate::NetGame> Node<G> {
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
             guards: Guards::default(),
+            announcers: Announcers::default(),
             lobby_topic: IdentTopic::new(LOBBY_TOPIC),
             asks: HashMap::new(),
             next_sync: now,
@@ -1074,7 +1119,11 @@ impl<G: crate::NetGame> Node<G> {
     fn on_gossip(&mut self, source: PeerId, id: MessageId, message: gossipsub::Message) {
         let now = self.now_ms();
         let verdict = if !self.allow_gossip(source) {
-            self.strike(source, "floods gossip");
+            // Over the hop's budget: not validated, not forwarded, and not
+            // held against the hop. The hop may be a seat relaying what
+            // others authored (SPEC 4.2); what authors may make us forward
+            // is bounded per author below, and what is invalid is scored
+            // by gossipsub and struck by us.
             MessageAcceptance::Ignore
         } else if message.data.len() > MAX_GOSSIP_BYTES {
             // Gossipsub only bounds the whole frame (MAX_GOSSIP_FRAME).
@@ -1100,14 +1149,9 @@ impl<G: crate::NetGame> Node<G> {
                         Err(_) => MessageAcceptance::Ignore,
                     }
                 }
+                Stage::Play(_) => MessageAcceptance::Ignore,
                 _ if message.topic == self.lobby_topic.hash() => {
-                    match decode::<Announce>(&message.data, MAX_ANNOUNCE_BYTES) {
-                        Ok(_) => MessageAcceptance::Accept,
-                        Err(_) => {
-                            self.strike(source, "sent a malformed announcement");
-                            MessageAcceptance::Reject
-                        }
-                    }
+                    self.check_announcement(source, &message.data)
                 }
                 _ => MessageAcceptance::Ignore,
             }
@@ -1117,11 +1161,78 @@ impl<G: crate::NetGame> Node<G> {
             .gossipsub
             .report_message_validation_result(&id, &source, verdict);
     }
+
+    /// What entering play changes on the network: the lobby topic is left
+    /// (a seat forwards no announcements while it plays, so an outsider's
+    /// flood cannot reach the other seats through it), the table topic is
+    /// scored like the lobby topic, and the seats' peers are exempt from
+    /// every connection bound (SPEC 4.1): no flood of strangers' connections
+    /// can take their room.
+    pub(super) fn network_for_play(&mut self, topic: &IdentTopic, seat_peers: &[PeerId]) {
+        let b = self.swarm.behaviour_mut();
+        b.gossipsub.unsubscribe(&self.lobby_topic);
+        // Only fails for invalid parameters, which a unit test rules out.
+        let _ = b
+            .gossipsub
+            .set_topic_params(topic.clone(), crate::swarm::topic_score_params());
+        for peer in seat_peers.iter().filter(|p| **p != self.me) {
+            b.limits.bypass_peer_id(peer);
+            b.per_address.reserve(*peer);
+        }
+    }
+
+    /// Validate an announcement on the lobby topic: a bad one is rejected
+    /// (gossipsub scores it against the hop, and we strike the hop: an
+    /// honest peer checks before forwarding, so it never passes one on);
+    /// a valid one is forwarded within its author's budget, whoever
+    /// relayed it.
+    fn check_announcement(&mut self, source: PeerId, data: &[u8]) -> MessageAcceptance {
+        let announce = match decode::<Announce>(data, MAX_ANNOUNCE_BYTES) {
+            Ok(a) => a,
+            Err(e) => {
+                self.strike(source, &format!("sent a malformed announcement ({e})"));
+                return MessageAcceptance::Reject;
+            }
+        };
+        // Verified before the author's budget is taken, so that forgeries
+        // under a host's key cannot use up that host's budget.
+        if let Err(e) = announce.verify() {
+            self.strike(source, &format!("sent a forged announcement ({e})"));
+            return MessageAcceptance::Reject;
+        }
+        if self.announcers.allow(announce.info.host, Instant::now()) {
+            MessageAcceptance::Accept
+        } else if peer_id_of(&announce.info.host) == Some(source) {
+            // The author itself floods: scored by gossipsub as invalid and
+            // struck, as any other bad input from it.
+            self.strike(source, "floods announcements");
+            MessageAcceptance::Reject
+        } else {
+            // Relayed: the hop forwarded what it checked under its own
+            // budget for this author, which ours need not match.
+            MessageAcceptance::Ignore
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_announcing_host_has_its_own_budget() {
+        let now = Instant::now();
+        let mut announcers = Announcers::default();
+        let alice = roundtable_table::PublicKey([1; 32]);
+        let bob = roundtable_table::PublicKey([2; 32]);
+        let burst = (ANNOUNCE_RATE * 2.0) as usize;
+        for _ in 0..burst {
+            assert!(announcers.allow(alice, now));
+        }
+        assert!(!announcers.allow(alice, now), "alice is over her burst");
+        assert!(announcers.allow(bob, now), "bob's budget is his own");
+        assert!(announcers.allow(alice, now + Duration::from_secs(1)));
+    }
 
     #[test]
     fn a_flood_of_fresh_identities_keeps_the_strikes_of_the_others() {

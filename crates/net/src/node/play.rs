@@ -115,6 +115,7 @@ impl<G: crate::NetGame> Node<G> {
             .gossipsub
             .subscribe(&topic)
             .map_err(|e| NetError::Transport(format!("subscribing: {e}")))?;
+        self.network_for_play(&topic, &seat_peers);
         let mut peer_addrs = HashMap::new();
         for p in peers {
             if let Some(peer) = peer_id_of(&p.key) {
