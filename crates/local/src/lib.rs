@@ -219,7 +219,12 @@ impl<G: Game> LocalGame<G> {
 
         let mut seated: Vec<Option<(Local, String, Player<G>)>> = (0..n).map(|_| None).collect();
         let mut player_seats = Vec::with_capacity(n);
-        for ((identity, chain), (name, player)) in identities.into_iter().zip(chains).zip(players) {
+        for ((identity, chain), (name, mut player)) in
+            identities.into_iter().zip(chains).zip(players)
+        {
+            if let Player::Bot(bot) = &mut player {
+                bot.table_options(options);
+            }
             let seat = proposal
                 .seat_of(&identity.public())
                 .ok_or(TableError::NotSeated)?;

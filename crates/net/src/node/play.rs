@@ -101,6 +101,11 @@ impl<G: crate::NetGame> Node<G> {
         resumed: bool,
     ) -> Result<(), NetError> {
         let proposal = table.genesis().proposal.clone();
+        // A bot made before the table was known (joining by ticket) plays
+        // by the table's options from its first decision.
+        if let Controller::Bot(bot) = &mut self.controller {
+            bot.table_options(&proposal.options::<G>()?);
+        }
         let seat_peers = proposal
             .seats
             .iter()
