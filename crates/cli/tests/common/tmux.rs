@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 /// without running.
 pub(crate) fn require_tmux() {
     if let Err(e) = Command::new("tmux").arg("-V").output() {
-        panic!("tmux is not installed ({e}): this test drives the binary through it; install tmux (Debian: apt-get install tmux)");
+        panic!(
+            "tmux is not installed ({e}): this test drives the binary through it; install tmux (Debian: apt-get install tmux)"
+        );
     }
 }
 
