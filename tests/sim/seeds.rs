@@ -59,17 +59,67 @@ pub fn for_seeds<T: Send>(
 }
 
 /// Seeds to run: `SIM_SEED` alone when set (a replay), else `SIM_GAMES`
-/// seeds (or `default`) from `base`.
+/// seeds (or `default`) from `base`, moved on by this run's number
+/// (`SIM_RUN`, else the clock): each run plays other games than the run before, so
+/// exploration accumulates over runs, and the seeds are printed so that a
+/// failure replays.
 pub fn seeds_from_env(base: u64, default: u64) -> Vec<u64> {
-    if let Some(seed) = std::env::var("SIM_SEED")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-    {
+    let games = env_number("SIM_GAMES").unwrap_or(default);
+    let run = run_number();
+    let seeds = seeds_of_run(base, games, env_number("SIM_SEED"), run);
+    if let (Some(first), Some(last)) = (seeds.first(), seeds.last()) {
+        eprintln!(
+            "simulator seeds {first}..={last} (SIM_RUN={run} plays them again; SIM_SEED=<seed> replays one)"
+        );
+    }
+    seeds
+}
+
+/// The seeds of run number `run`: `games` from `base` moved on by the run,
+/// or only `pinned` when a replay names one.
+fn seeds_of_run(base: u64, games: u64, pinned: Option<u64>, run: u64) -> Vec<u64> {
+    if let Some(seed) = pinned {
         return vec![seed];
     }
-    let games = std::env::var("SIM_GAMES")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(default);
-    (base..base + games).collect()
+    let first = run.wrapping_mul(RUN_STRIDE).wrapping_add(base);
+    (first..first.saturating_add(games)).collect()
+}
+
+/// How far one run's seeds are from the next run's: more than any test's
+/// `base` plus its games, so that consecutive runs never repeat a game.
+const RUN_STRIDE: u64 = 100_000;
+
+/// This run's number: `SIM_RUN` when set (to play a run's seeds again),
+/// else the seconds since 1970.
+fn run_number() -> u64 {
+    env_number("SIM_RUN").unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    })
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_run_plays_new_seeds_and_a_pinned_seed_replays() {
+        let today = seeds_of_run(0, 1000, None, 1_800_000_000);
+        let next = seeds_of_run(0, 1000, None, 1_800_000_001);
+        assert_eq!((today.len(), next.len()), (1000, 1000));
+        assert!(
+            today.iter().all(|s| !next.contains(s)),
+            "two runs share seeds"
+        );
+        assert_eq!(today, seeds_of_run(0, 1000, None, 1_800_000_000));
+        // Another test's range (its own base) does not meet this one's.
+        let other = seeds_of_run(10_000, 8, None, 1_800_000_000);
+        assert!(other.iter().all(|s| !today.contains(s)));
+        assert_eq!(seeds_of_run(0, 1000, Some(today[17]), 5), vec![today[17]]);
+    }
 }

@@ -27,6 +27,14 @@ pub trait Bot<G: Game>: Send {
     /// Pick one of `legal` (never empty) for `seat`, knowing only `view`.
     /// Returns an index into `legal`.
     fn choose(&mut self, seat: Seat, view: &G::View, legal: &[G::Action]) -> usize;
+
+    /// The table's options (public in its genesis), told before the first
+    /// decision. A bot made before its table was known (a network seat
+    /// joining by ticket) plays by these, not by the options it was made
+    /// with. A bot that plays alike under every option ignores them.
+    fn table_options(&mut self, options: &G::Options) {
+        let _ = options;
+    }
 }
 
 /// Picks a legal action uniformly at random from its own seeded stream.

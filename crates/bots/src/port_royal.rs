@@ -76,8 +76,9 @@ pub struct PortRoyalBot {
     target_vp: u32,
     /// Whether the deck holds the expansion's cards.
     expansion: bool,
-    /// Whether it plays for the expansion's contracts.
-    contracts: bool,
+    /// Whether it ignores the expansion's contracts
+    /// ([`PortRoyalBot::contract_blind`]).
+    blind_to_contracts: bool,
 }
 
 impl Default for PortRoyalBot {
@@ -92,7 +93,7 @@ impl PortRoyalBot {
         PortRoyalBot {
             target_vp: options.victory_points.max(1),
             expansion: options.expansion,
-            contracts: options.expansion,
+            blind_to_contracts: false,
         }
     }
 
@@ -101,15 +102,27 @@ impl PortRoyalBot {
     /// worth (`examples/contracts.rs`); nobody should want it at a table.
     pub fn contract_blind(options: &Options) -> Self {
         PortRoyalBot {
-            contracts: false,
+            blind_to_contracts: true,
             ..PortRoyalBot::new(options)
         }
+    }
+
+    /// Whether it plays for contracts: in an expansion game, unless blind.
+    fn plays_contracts(&self) -> bool {
+        self.expansion && !self.blind_to_contracts
     }
 }
 
 impl Bot<PortRoyal> for PortRoyalBot {
     fn name(&self) -> &'static str {
         "heuristic"
+    }
+
+    fn table_options(&mut self, options: &Options) {
+        *self = PortRoyalBot {
+            blind_to_contracts: self.blind_to_contracts,
+            ..PortRoyalBot::new(options)
+        };
     }
 
     fn choose(&mut self, seat: Seat, view: &View, legal: &[Action]) -> usize {
@@ -153,9 +166,14 @@ impl Bot<PortRoyal> for PortRoyalBot {
 /// ship of a colour already in the harbor that its swords cannot repel.
 ///
 /// An estimate with the module's unseen-card model (the discard pile's faces
-/// are not in the view); the screen shows it next to "draw".
+/// are not in the view) over the game's own deck (the view says whether it
+/// holds the expansion's cards); the screen shows it next to "draw".
 pub fn bust_chance(view: &View, seat: Seat) -> f64 {
-    let ctx = Ctx::new(&PortRoyalBot::default(), seat, view);
+    let deck = Options {
+        expansion: view.expansion.is_some(),
+        ..Options::default()
+    };
+    let ctx = Ctx::new(&PortRoyalBot::new(&deck), seat, view);
     if ctx.unseen_total == 0 {
         return 0.0;
     }
@@ -315,7 +333,7 @@ impl<'a> Ctx<'a> {
         // persons in the turns left, so they keep a little value.
         let coin_value = if view.last_round { 0.3 } else { 1.0 };
         let (unseen, unseen_total) = unseen_estimate(view, bot.expansion);
-        let contracts = if bot.contracts {
+        let contracts = if bot.plays_contracts() {
             Contracts::of(view, seat, coin_value)
         } else {
             Contracts::default()
@@ -991,6 +1009,71 @@ mod tests {
         );
         // The Sailor repels the three 1-sword yellow ships left.
         assert!((bust_chance(&sailor, Seat(0)) - 6.0 / 117.0).abs() < 1e-9);
+    }
+
+    /// In an expansion game the figure counts the expansion's deck: the
+    /// yellow ships still to come among every card still to come, with the
+    /// expansion's copies in both.
+    #[test]
+    fn bust_chance_counts_the_expansion_deck_in_an_expansion_game() {
+        use roundtable_engine::{Game, Observer};
+        let options = Options {
+            expansion: true,
+            ..Options::default()
+        };
+        let mut v = PortRoyal::new_game(2, &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        let yellow = card("ship:yellow:1:1");
+        v.phase = "discover";
+        v.harbor = vec![yellow];
+        assert!(v.expeditions.is_empty() && v.pending_ship.is_none());
+        assert!(v.players.iter().all(|p| p.persons.is_empty()));
+        let deck = deck_counts(true);
+        let all: u32 = deck.iter().sum();
+        let yellow_ships: u32 = CATALOG
+            .iter()
+            .zip(&deck)
+            .filter(|(t, _)| {
+                matches!(
+                    t.kind,
+                    CardKind::Ship {
+                        colour: Colour::Yellow,
+                        ..
+                    }
+                )
+            })
+            .map(|(_, n)| n)
+            .sum();
+        assert_ne!(all, deck_counts(false).iter().sum::<u32>());
+        let expected = f64::from(yellow_ships - 1) / f64::from(all - 1);
+        let p = bust_chance(&v, Seat(0));
+        assert!((p - expected).abs() < 1e-9, "{p} against {expected}");
+    }
+
+    /// A bot made before its table was known (a network seat) plays, once
+    /// told the table's options, exactly as one made for them; a blind one
+    /// stays blind.
+    #[test]
+    fn a_bot_told_the_tables_options_plays_by_them() {
+        let options = Options {
+            expansion: true,
+            victory_points: 7,
+            ..Options::default()
+        };
+        let mut told = PortRoyalBot::default();
+        Bot::<PortRoyal>::table_options(&mut told, &options);
+        let made = PortRoyalBot::new(&options);
+        assert_eq!(told.target_vp, 7);
+        assert!(told.plays_contracts());
+        assert_eq!(
+            (told.target_vp, told.expansion, told.blind_to_contracts),
+            (made.target_vp, made.expansion, made.blind_to_contracts)
+        );
+        let mut blind = PortRoyalBot::contract_blind(&Options::default());
+        Bot::<PortRoyal>::table_options(&mut blind, &options);
+        assert!(!blind.plays_contracts());
+        assert_eq!(blind.target_vp, 7);
     }
 
     #[test]

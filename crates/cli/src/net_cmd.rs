@@ -122,7 +122,9 @@ impl NetArgs {
     fn bot(&self, salt: u64) -> Result<Box<dyn Bot<PortRoyal>>> {
         let seed = self.bot_seed.unwrap_or_else(fresh_seed).wrapping_add(salt);
         match self.bot.as_str() {
-            "heuristic" => Ok(Box::new(PortRoyalBot::new(&Options::default()))),
+            // The node tells it the table's options from the genesis
+            // (`Bot::table_options`): a joiner does not know them yet.
+            "heuristic" => Ok(Box::new(PortRoyalBot::default())),
             "random" => Ok(Box::new(RandomBot::new(seed))),
             other => bail!("unknown bot {other:?} (heuristic or random)"),
         }

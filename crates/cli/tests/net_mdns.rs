@@ -7,8 +7,9 @@
 //! interface the query came in on. The host therefore listens on every
 //! interface (`0.0.0.0`); both processes run on this machine and the
 //! kernel loops the multicast packets back to every socket that joined the
-//! group. The test skips, saying why, when the machine has no such
-//! interface.
+//! group. A machine may have no such interface, so the test is ignored by
+//! default: `.ci/run` runs it with `--ignored`, and then a machine without
+//! one fails it, saying why.
 
 mod net_support;
 
@@ -39,13 +40,13 @@ fn multicast_interface() -> Option<String> {
 }
 
 #[test]
+#[ignore = "needs a multicast-capable interface; .ci/run runs this with --ignored"]
 fn join_without_a_ticket_lists_a_table_found_by_mdns() {
     let Some(iface) = multicast_interface() else {
-        eprintln!(
-            "SKIPPED: no interface here is up, multicast-capable and has an IPv4 address \
+        panic!(
+            "no interface here is up, multicast-capable and has an IPv4 address \
              (libp2p mDNS does not use loopback), so LAN discovery cannot be tested"
         );
-        return;
     };
     eprintln!("mDNS over {iface}");
     let dir = tempfile::tempdir().unwrap();

@@ -27,8 +27,9 @@
 //! one; the tmux server (and with it the pane's process) and the joiner
 //! are killed by their guards on every way out, a failed assertion
 //! included; the exit status comes from a shell around the binary, not
-//! from tmux (see [`Tmux::start`]). Skipped, with a notice, only when tmux
-//! is not installed.
+//! from tmux (see [`Tmux::start`]). Ignored by default, since they need
+//! tmux: `.ci/run` installs it and runs them with `--ignored`, and then a
+//! missing tmux fails them.
 
 use std::path::Path;
 use std::process::Command;
@@ -46,14 +47,6 @@ use net_support::{
 const STEP: Duration = Duration::from_secs(60);
 /// A whole game, at most.
 const GAME: Duration = Duration::from_secs(240);
-
-fn have_tmux() -> bool {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        println!("SKIPPED: tmux is not installed; the networked terminal test did not run");
-        return false;
-    }
-    true
-}
 
 /// Start the binary with `args` in a detached 80x24 pane; `dir/status`
 /// gets its exit status.
@@ -179,10 +172,9 @@ fn loopback(dir: &Path, name: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn a_networked_game_through_the_terminal_ui() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let ticket_file = dir.path().join("ticket.txt");
     let mut args: Vec<String> = [
@@ -264,10 +256,9 @@ fn a_networked_game_through_the_terminal_ui() {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn hosting_from_the_start_menu_with_bots() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let tmux = Tmux::new("netmenu");
     let env = [
@@ -321,10 +312,9 @@ fn hosting_from_the_start_menu_with_bots() {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     // The host would keep a silent joiner's seat for ten minutes: the seat
     // can come back within the test only because the joiner says it leaves.
@@ -380,10 +370,9 @@ fn joining_in_the_terminal_ui_lists_the_seated_and_leaving_frees_the_seat() {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn the_start_menu_hosts_behind_a_relay() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (_relay, relay_addr) = start_relay(&dir.path().join("relay"));
 
@@ -432,10 +421,9 @@ fn the_start_menu_hosts_behind_a_relay() {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn joining_and_watching_from_the_start_menu() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (mut host, ticket) = host(&dir.path().join("hosting"), 3, 1, 11, &[]);
     let menu = |name: &str| {
@@ -510,10 +498,9 @@ fn tmux_pick(tmux: &Tmux, digit: &str, what: &str) {
 }
 
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn a_killed_host_resumes_in_the_terminal_ui_and_finishes() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let ticket_file = dir.path().join("ticket.txt");
     let host_dir = dir.path().join("host");
@@ -602,10 +589,9 @@ fn children_of(pid: &str) -> Vec<String> {
 /// A ticket whose host is gone: the joiner's screen says so in words (no
 /// libp2p dial errors), and leaving it exits non-zero.
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn a_dead_ticket_in_the_terminal_ui_gets_one_friendly_line() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (mut host, ticket) = host(&dir.path().join("hosting"), 2, 0, 61, &[]);
     host.child.kill().unwrap_or_else(|e| panic!("{e}"));
@@ -630,10 +616,9 @@ fn a_dead_ticket_in_the_terminal_ui_gets_one_friendly_line() {
 /// screen says everyone else is gone (the log holds the whole line), and
 /// leaving exits non-zero.
 #[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn a_watcher_left_alone_in_the_terminal_ui_says_so_and_exits_non_zero() {
-    if !have_tmux() {
-        return;
-    }
+    common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (mut host, ticket) = host(
         &dir.path().join("hosting"),

@@ -59,6 +59,10 @@ pub enum LocalError {
     /// A bot had to decide with no legal action (a bug in the game).
     #[error("{0} has a decision but no legal action")]
     NoLegalAction(Seat),
+    /// The operating system's random source failed, so the seats' secrets
+    /// could not be made.
+    #[error("the operating system's random source failed: {0}")]
+    Random(String),
 }
 
 /// What the game waits for once the tables are quiet.
@@ -95,7 +99,9 @@ pub struct Traffic {
 }
 
 /// 32 bytes derived from a game seed for `what` of seat `seat`
-/// (`protocol/SPEC.md` 3.9): for self-play and solo games only.
+/// (`protocol/SPEC.md` 3.9): for self-play, tests and benchmarks only.
+/// Whoever knows the seed knows every key and chain, so every draw: a game
+/// with a person at it takes [`LocalGame::with_fresh_secrets`].
 pub fn derive(seed: u64, what: &str, seat: u8) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"roundtable/selfplay/v1");
@@ -126,6 +132,9 @@ impl<G: Game> LocalGame<G> {
     /// `transcript` if given. `names` are display names in joining order.
     /// Seats are in key order, so player `i` may not sit at seat `i`: see
     /// [`LocalGame::seat_of_player`].
+    ///
+    /// The game replays from `seed`, and anyone who knows it can compute
+    /// every draw: for bots only, tests and benchmarks.
     pub fn new(
         options: &G::Options,
         seed: u64,
@@ -134,11 +143,60 @@ impl<G: Game> LocalGame<G> {
         config: Config,
     ) -> Result<Self, LocalError> {
         let n = players.len() as u8;
-        let identities: Vec<Identity> = (0..n)
-            .map(|i| Identity::from_secret(derive(seed, "key", i)))
+        let secrets = (0..n)
+            .map(|i| (derive(seed, "key", i), derive(seed, "chain", i)))
             .collect();
-        let chains = (0..n)
-            .map(|i| ChainSecret::new(derive(seed, "chain", i), PORT_ROYAL_CHAIN_LENGTH))
+        Self::found(
+            options,
+            secrets,
+            derive(seed, "nonce", 0),
+            players,
+            transcript,
+            config,
+        )
+    }
+
+    /// As [`LocalGame::new`], with every seat's key and chain seed and the
+    /// genesis nonce drawn from the operating system's random source: a game
+    /// with a person at it, who must not be able to compute the bots' draws.
+    /// The transcript still audits, since every seat opens its chain seed
+    /// once the game is over.
+    pub fn with_fresh_secrets(
+        options: &G::Options,
+        players: Vec<(String, Player<G>)>,
+        transcript: Option<&Path>,
+        config: Config,
+    ) -> Result<Self, LocalError> {
+        let random = || {
+            let mut bytes = [0u8; 32];
+            getrandom::fill(&mut bytes).map_err(|e| LocalError::Random(e.to_string()))?;
+            Ok::<_, LocalError>(bytes)
+        };
+        let secrets = players
+            .iter()
+            .map(|_| Ok((random()?, random()?)))
+            .collect::<Result<Vec<_>, LocalError>>()?;
+        Self::found(options, secrets, random()?, players, transcript, config)
+    }
+
+    /// Seat the players with these (key secret, chain seed) pairs, one per
+    /// player, and found the game with `nonce`.
+    fn found(
+        options: &G::Options,
+        secrets: Vec<([u8; 32], [u8; 32])>,
+        nonce: [u8; 32],
+        players: Vec<(String, Player<G>)>,
+        transcript: Option<&Path>,
+        config: Config,
+    ) -> Result<Self, LocalError> {
+        let n = players.len();
+        let identities: Vec<Identity> = secrets
+            .iter()
+            .map(|(key, _)| Identity::from_secret(*key))
+            .collect();
+        let chains = secrets
+            .iter()
+            .map(|(_, chain)| ChainSecret::new(*chain, PORT_ROYAL_CHAIN_LENGTH))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| LocalError::Chain(e.to_string()))?;
         let infos = identities
@@ -152,7 +210,7 @@ impl<G: Game> LocalGame<G> {
                 chain_length: chain.length(),
             })
             .collect();
-        let proposal = Proposal::new::<G>(options, infos, derive(seed, "nonce", 0))?;
+        let proposal = Proposal::new::<G>(options, infos, nonce)?;
         let acceptances = identities
             .iter()
             .map(|id| proposal.accept(id))
@@ -160,8 +218,13 @@ impl<G: Game> LocalGame<G> {
         let genesis = Genesis::assemble::<G>(proposal.clone(), &acceptances)?;
 
         let mut seated: Vec<Option<(Local, String, Player<G>)>> = (0..n).map(|_| None).collect();
-        let mut player_seats = Vec::with_capacity(usize::from(n));
-        for ((identity, chain), (name, player)) in identities.into_iter().zip(chains).zip(players) {
+        let mut player_seats = Vec::with_capacity(n);
+        for ((identity, chain), (name, mut player)) in
+            identities.into_iter().zip(chains).zip(players)
+        {
+            if let Player::Bot(bot) = &mut player {
+                bot.table_options(options);
+            }
             let seat = proposal
                 .seat_of(&identity.public())
                 .ok_or(TableError::NotSeated)?;

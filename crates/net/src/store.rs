@@ -47,20 +47,25 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
     }
 }
 
-/// Write `bytes` to `path` durably: a temporary file, fsync, rename.
+/// Write `bytes` to `path` durably: a temporary file, fsync, rename. The
+/// file is private to its owner (mode 0600) from the moment it exists:
+/// keys and chain seeds are written this way, and a file that cannot be made
+/// private is an error, not a warning.
 pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        create_private_dir(dir)?;
     }
     let tmp = path.with_extension("tmp");
+    // A temporary file left by a crash, or planted as a link to somewhere
+    // else, is never written through: it may carry other permissions or
+    // point outside the data directory.
+    match fs::remove_file(&tmp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(&tmp)(e)),
+    }
     {
-        let mut f = fs::File::create(&tmp).map_err(io_err(&tmp))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Secrets live here; nobody else needs to read any of it.
-            let _ = f.set_permissions(fs::Permissions::from_mode(0o600));
-        }
+        let mut f = create_private(&tmp)?;
         f.write_all(bytes).map_err(io_err(&tmp))?;
         f.sync_all().map_err(io_err(&tmp))?;
     }
@@ -68,9 +73,54 @@ pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
     if let Some(dir) = path.parent()
         && let Ok(d) = fs::File::open(dir)
     {
+        // Some file systems cannot sync a directory; the file itself is
+        // synced above, so this only narrows the window for the rename.
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Create `dir` (and its parents) readable by its owner only, where they do
+/// not exist yet.
+fn create_private_dir(dir: &Path) -> Result<(), NetError> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir).map_err(io_err(dir))
+}
+
+/// A new file at `path` (which must not exist), created with mode 0600 so
+/// that no other user can ever open it, and checked to really be private:
+/// a file system that ignores the mode is refused.
+fn create_private(path: &Path) -> Result<fs::File, NetError> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let file = options.open(path).map_err(io_err(path))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = file.metadata().map_err(io_err(path))?.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            drop(file);
+            let _ = fs::remove_file(path);
+            return Err(io_err(path)(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "created with mode {mode:o}, but a secret must be private to its owner (600)"
+                ),
+            )));
+        }
+    }
+    Ok(file)
 }
 
 fn read_hex32(path: &Path) -> Result<Option<[u8; 32]>, NetError> {
@@ -236,5 +286,68 @@ mod tests {
         assert_eq!(d.chain_seed(&lobby).unwrap(), d.chain_seed(&lobby).unwrap());
         fs::write(dir.path().join("identity.key"), "nonsense").unwrap();
         assert!(matches!(d.identity(), Err(NetError::BadSecretFile(_))));
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    /// The file a secret is written to is private before a byte is in it.
+    #[cfg(unix)]
+    #[test]
+    fn a_fresh_file_is_private_from_the_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fresh");
+        let file = create_private(&path).unwrap();
+        assert_eq!(file.metadata().unwrap().len(), 0);
+        assert_eq!(mode(&path), 0o600);
+        // It never reuses what is already there.
+        drop(file);
+        assert!(create_private(&path).is_err());
+    }
+
+    /// A temporary file left behind (world-readable) or planted as a link is
+    /// not written through: the key lands only in `identity.key`, private,
+    /// and the link's target never sees it.
+    #[cfg(unix)]
+    #[test]
+    fn secrets_are_never_written_through_a_stale_or_planted_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = DataDir::new(dir.path().join("data"));
+        let outside = dir.path().join("outside");
+        fs::create_dir_all(d.root()).unwrap();
+        std::os::unix::fs::symlink(&outside, d.root().join("identity.tmp")).unwrap();
+        d.identity().unwrap();
+        assert!(
+            !outside.exists(),
+            "the key was written through the planted link"
+        );
+        let key = d.root().join("identity.key");
+        assert!(fs::symlink_metadata(&key).unwrap().file_type().is_file());
+        assert_eq!(mode(&key), 0o600);
+
+        let lobby = LobbyId([2; 32]);
+        let seed_tmp = d.game_dir(&lobby).join("chain.tmp");
+        fs::create_dir_all(d.game_dir(&lobby)).unwrap();
+        fs::write(&seed_tmp, "left by a crash").unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&seed_tmp, fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        d.chain_seed(&lobby).unwrap();
+        assert_eq!(mode(&d.game_dir(&lobby).join("chain.seed")), 0o600);
+    }
+
+    /// A directory the data directory makes for itself is its owner's only.
+    #[cfg(unix)]
+    #[test]
+    fn new_folders_are_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = DataDir::new(dir.path().join("data"));
+        d.chain_seed(&LobbyId([3; 32])).unwrap();
+        assert_eq!(mode(d.root()), 0o700);
+        assert_eq!(mode(&d.root().join("games")), 0o700);
     }
 }

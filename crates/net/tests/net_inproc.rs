@@ -124,6 +124,31 @@ async fn wait_position(h: &GameHandle<PortRoyal>, position: u64) {
     });
 }
 
+/// Dial `addr` from `swarm`: whether `host` identified itself (it accepted
+/// the connection) before the connection ended or failed.
+async fn answered_by(
+    swarm: &mut libp2p::Swarm<roundtable_net::swarm::Behaviour>,
+    addr: Multiaddr,
+    host: libp2p::PeerId,
+) -> bool {
+    swarm.dial(addr).unwrap();
+    let deadline = tokio::time::sleep(Duration::from_secs(20));
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            () = &mut deadline => panic!("the dial neither got an answer nor ended"),
+            event = swarm.select_next_some() => match event {
+                SwarmEvent::Behaviour(roundtable_net::swarm::BehaviourEvent::Identify(
+                    libp2p::identify::Event::Received { peer_id, .. },
+                )) if peer_id == host => return true,
+                SwarmEvent::OutgoingConnectionError { .. }
+                | SwarmEvent::ConnectionClosed { num_established: 0, .. } => return false,
+                _ => {}
+            },
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partitioned_peer_heals_and_the_game_finishes() {
     let dir = tempfile::tempdir().unwrap();
@@ -151,7 +176,7 @@ async fn a_partitioned_peer_heals_and_the_game_finishes() {
 async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let counters: Vec<_> = (0..3).map(|_| ByteCounter::new()).collect();
-    let (handles, host_addr) = table(dir.path(), &counters).await;
+    let (mut handles, host_addr) = table(dir.path(), &counters).await;
     wait_position(&handles[0], 5).await;
     let game_id: GameId = handles[0].snapshot().game_id.unwrap();
 
@@ -164,7 +189,7 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
     swarm
         .listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
         .unwrap();
-    swarm.dial(host_addr).unwrap();
+    swarm.dial(host_addr.clone()).unwrap();
     let topic = roundtable_net::swarm::table_topic(&game_id);
     swarm.behaviour_mut().gossipsub.subscribe(&topic).unwrap();
     let forged = |seq: u64| {
@@ -180,13 +205,17 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
         .sign(&rogue)
         .encode()
     };
+    let rogue_peer = *swarm.local_peer_id();
+    let banning = format!("banning peer {rogue_peer}");
     let mut sent = 0u64;
+    // The host says it bans the rogue's identity, and cuts its connection.
     let mut banned = false;
+    let mut cut = false;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     let mut tick = tokio::time::interval(Duration::from_millis(20));
-    while tokio::time::Instant::now() < deadline && !banned {
+    while tokio::time::Instant::now() < deadline && !(banned && cut) {
         tokio::select! {
-            _ = tick.tick() => {
+            _ = tick.tick(), if !cut => {
                 let payload = match sent % 3 {
                     0 => vec![0xff; 64 + sent as usize],
                     1 => forged(sent),
@@ -199,6 +228,12 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
             event = swarm.select_next_some() => {
                 if let SwarmEvent::ConnectionClosed { num_established: 0, .. } = event
                     && sent > 0 {
+                        cut = true;
+                    }
+            }
+            Some(event) = handles[0].next_event() => {
+                if let NetEvent::Note(note) = event
+                    && note.starts_with(&banning) {
                         banned = true;
                     }
             }
@@ -207,10 +242,28 @@ async fn a_rogue_peer_is_refused_banned_and_does_not_disturb_the_table() {
     assert!(sent >= 20, "the rogue could publish only {sent} messages");
     assert!(
         banned,
-        "the rogue was not disconnected after {sent} bad messages"
+        "the host did not ban the rogue after {sent} bad messages"
     );
-    // Banned: it cannot come back.
-    drop(swarm);
+    assert!(cut, "the banned rogue is still connected");
+
+    // Banned: it cannot come back. Its redial is refused before any
+    // protocol runs (the host never identifies itself to it), while a
+    // newcomer's dial to the same address is answered.
+    let host_identity = DataDir::new(dir.path().join("0")).identity().unwrap();
+    let host_peer = roundtable_net::identity::keypair_of(&host_identity)
+        .unwrap()
+        .public()
+        .to_peer_id();
+    let redial = answered_by(&mut swarm, host_addr.clone(), host_peer).await;
+    assert!(!redial, "the host answered the banned rogue's redial");
+    let newcomer = Identity::from_secret([78; 32]);
+    let key = roundtable_net::identity::keypair_of(&newcomer).unwrap();
+    let mut newcomer = build_swarm(key, &SwarmOptions::default()).unwrap();
+    assert!(
+        answered_by(&mut newcomer, host_addr, host_peer).await,
+        "the host did not answer a newcomer, so the redial's refusal proves nothing"
+    );
+    drop((swarm, newcomer));
     let outcomes = tokio::time::timeout(Duration::from_secs(50), finish(handles))
         .await
         .expect("the game finishes");

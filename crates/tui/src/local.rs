@@ -62,14 +62,18 @@ pub struct LocalConfig {
     pub seats: u8,
     /// Rule options and variants.
     pub options: Options,
-    /// Seed for the shuffle; a fresh one when `None`.
+    /// A seed the seats' keys and chains are derived from, which makes the
+    /// game replay exactly, and lets whoever knows it compute every draw:
+    /// for tests and demonstrations. `None` (the default) draws every secret
+    /// from the operating system, so the bots' draws are as secret as a
+    /// network peer's.
     pub seed: Option<u64>,
     /// How quickly the bots move.
     pub pace: Pace,
     /// Your name at the table.
     pub name: String,
-    /// The folder to save each game's transcript in (as `local-SEED.rts`),
-    /// if anywhere.
+    /// The folder to save each game's transcript in (as `local-SEED.rts`
+    /// for a seeded game, else under a random name), if anywhere.
     pub transcript_dir: Option<PathBuf>,
 }
 
@@ -109,7 +113,7 @@ const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black B
 pub struct LocalSession {
     game: LocalGame<PortRoyal>,
     me: Seat,
-    seed: u64,
+    seed: Option<u64>,
     chronicle: Chronicle,
     delay: Duration,
     /// When the bot whose turn it is may move.
@@ -130,8 +134,9 @@ impl std::fmt::Debug for LocalSession {
     }
 }
 
-/// A seed from the clock and the standard library's per-process random
-/// state: a local game only needs variety, not secrecy.
+/// A number from the clock and the standard library's per-process random
+/// state, for what needs variety, not secrecy (a bots-only game's seed, a
+/// file name); never for the secrets of a game a person plays in.
 pub fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -148,7 +153,7 @@ impl LocalSession {
     /// Set up a game as `config` says, with the tables settled up to the
     /// first decision (the start player is drawn).
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
-        let seed = config.seed.unwrap_or_else(fresh_seed);
+        let seed = config.seed;
         let mut players = vec![(config.name.clone(), Player::Human)];
         for i in 1..config.seats {
             let name = BOT_NAMES[usize::from(i - 1) % BOT_NAMES.len()].to_owned();
@@ -163,17 +168,31 @@ impl LocalSession {
                     dir: dir.clone(),
                     source,
                 })?;
-                Some(dir.join(format!("local-{seed}.rts")))
+                // The name of an unseeded game's file is random and says
+                // nothing about the game's secrets.
+                let name = match seed {
+                    Some(seed) => format!("local-{seed}.rts"),
+                    None => format!("local-{:016x}.rts", fresh_seed()),
+                };
+                Some(dir.join(name))
             }
             None => None,
         };
-        let game = LocalGame::new(
-            &config.options,
-            seed,
-            players,
-            transcript.as_deref(),
-            Config::default(),
-        )?;
+        let game = match seed {
+            Some(seed) => LocalGame::new(
+                &config.options,
+                seed,
+                players,
+                transcript.as_deref(),
+                Config::default(),
+            )?,
+            None => LocalGame::with_fresh_secrets(
+                &config.options,
+                players,
+                transcript.as_deref(),
+                Config::default(),
+            )?,
+        };
         // Seats follow the players' keys, so "you" may sit anywhere.
         let me = game.seat_of_player(0).unwrap_or(Seat(0));
         let mut session = LocalSession {
@@ -191,8 +210,8 @@ impl LocalSession {
         Ok(session)
     }
 
-    /// The seed that replays this game.
-    pub fn seed(&self) -> u64 {
+    /// The seed that replays this game, if it was given one.
+    pub fn seed(&self) -> Option<u64> {
         self.seed
     }
 
@@ -251,7 +270,10 @@ impl Session for LocalSession {
         };
         let finished = self.progress == Progress::Finished;
         Snapshot {
-            title: format!("Local game, seed {}", self.seed),
+            title: match self.seed {
+                Some(seed) => format!("Local game, seed {seed}"),
+                None => "Local game".to_owned(),
+            },
             view,
             me: Some(self.me),
             legal,
@@ -410,6 +432,74 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"));
         }
         panic!("the game did not end");
+    }
+
+    /// The transcript's name and the screen's title are all a player sees
+    /// of an unseeded solo game: no number in them derives the bots' chains
+    /// (as the printed seed once did), and the game still audits, its chains
+    /// proven by the seed openings at its end.
+    #[test]
+    fn what_a_solo_game_shows_does_not_give_away_the_bots_chains() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = LocalConfig {
+            seats: 3,
+            pace: Pace::Instant,
+            options: Options {
+                victory_points: 5,
+                ..Options::default()
+            },
+            transcript_dir: Some(dir.path().to_owned()),
+            ..LocalConfig::default()
+        };
+        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let path = session.transcript.clone().expect("a transcript");
+        let shown = format!(
+            "{} {}",
+            path.file_name().unwrap().to_string_lossy(),
+            session.snapshot().title
+        );
+        let numbers: Vec<u64> = shown
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|run| run.parse().ok())
+            .collect();
+        let genesis = session.game.table(Seat(0)).genesis().clone();
+        let commitments: Vec<[u8; 32]> = genesis
+            .proposal
+            .seats
+            .iter()
+            .map(|s| s.chain_commitment)
+            .collect();
+        for number in numbers {
+            for i in 0..config.seats {
+                let derived = roundtable_fairdeck::ChainSecret::new(
+                    roundtable_local::derive(number, "chain", i),
+                    roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH,
+                )
+                .unwrap();
+                assert!(
+                    !commitments.contains(&derived.commitment()),
+                    "{shown:?}: {number} derives seat {i}'s chain"
+                );
+            }
+        }
+
+        let mut me = PortRoyalBot::new(&config.options);
+        let start = Instant::now();
+        for _ in 0..10_000 {
+            session.poll(start);
+            let snap = session.snapshot();
+            if !snap.live() {
+                break;
+            }
+            let i = Bot::<PortRoyal>::choose(&mut me, session.me(), &snap.view, &snap.legal);
+            session
+                .submit(snap.legal[i])
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert!(!session.snapshot().live(), "the game did not end");
+        let frames = roundtable_table::transcript::read(&path).unwrap().frames;
+        let report = roundtable_table::audit::audit::<PortRoyal>(&frames).unwrap();
+        assert!(report.is_valid(), "{:?}", report.problems);
     }
 
     #[test]

@@ -5,6 +5,18 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// Fail, saying why, when tmux is not installed. The terminal tests are
+/// ignored by default because a machine may lack tmux; once asked to run
+/// (`--ignored`, as `.ci/run` does after installing it) they must not pass
+/// without running.
+pub(crate) fn require_tmux() {
+    if let Err(e) = Command::new("tmux").arg("-V").output() {
+        panic!(
+            "tmux is not installed ({e}): this test drives the binary through it; install tmux (Debian: apt-get install tmux)"
+        );
+    }
+}
+
 /// A tmux server and the name of its one session.
 pub(crate) struct Tmux {
     socket: std::path::PathBuf,

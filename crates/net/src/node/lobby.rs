@@ -276,7 +276,8 @@ impl<G: crate::NetGame> Node<G> {
         }
         host.ticket_emitted = Some(ticket.clone());
         let lobby = host.lobby;
-        let _ = self.cfg.data_dir.save_ticket(&lobby, &ticket.encode());
+        let saved = self.cfg.data_dir.save_ticket(&lobby, &ticket.encode());
+        self.note_unsaved("the ticket", saved);
         self.emit(NetEvent::Ticket(ticket));
     }
 

@@ -390,6 +390,9 @@ pub(crate) struct Node<G: Game> {
     /// play) was last connected, or the game last moved.
     contact: Contact,
     stop: Option<Result<(), NetError>>,
+    /// Failures to save a restart's files already told (each once: saving
+    /// is retried every sync round).
+    unsaved_noted: HashSet<String>,
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -473,6 +476,7 @@ impl<G: crate::NetGame> Node<G> {
             events,
             snapshot,
             dropped: 0,
+            unsaved_noted: HashSet::new(),
             controller,
             role: Some(role),
             stage: Stage::Idle,

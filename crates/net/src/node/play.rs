@@ -101,6 +101,11 @@ impl<G: crate::NetGame> Node<G> {
         resumed: bool,
     ) -> Result<(), NetError> {
         let proposal = table.genesis().proposal.clone();
+        // A bot made before the table was known (joining by ticket) plays
+        // by the table's options from its first decision.
+        if let Controller::Bot(bot) = &mut self.controller {
+            bot.table_options(&proposal.options::<G>()?);
+        }
         let seat_peers = proposal
             .seats
             .iter()
@@ -459,7 +464,8 @@ impl<G: crate::NetGame> Node<G> {
         lines.sort();
         let lobby = play.lobby;
         if lines != self.cfg.data_dir.peers(&lobby) {
-            let _ = self.cfg.data_dir.save_peers(&lobby, &lines);
+            let saved = self.cfg.data_dir.save_peers(&lobby, &lines);
+            self.note_unsaved("the peers' addresses", saved);
         }
         let ours: Vec<Multiaddr> = self
             .listen_addrs
@@ -468,7 +474,21 @@ impl<G: crate::NetGame> Node<G> {
             .cloned()
             .collect();
         if !ours.is_empty() && ours != self.cfg.data_dir.listen_addrs(&lobby) {
-            let _ = self.cfg.data_dir.save_listen_addrs(&lobby, &ours);
+            let saved = self.cfg.data_dir.save_listen_addrs(&lobby, &ours);
+            self.note_unsaved("the listen addresses", saved);
+        }
+    }
+
+    /// A file that only helps a restart (`roundtable resume`) could not be
+    /// saved: the game goes on, and the player is told what a restart will
+    /// lack and why.
+    pub(super) fn note_unsaved(&mut self, what: &str, saved: Result<(), NetError>) {
+        if let Err(e) = saved {
+            let line = format!("could not save {what} ({e}); a restart will go without");
+            // Bounded: a few files, each with the few ways it can fail.
+            if self.unsaved_noted.len() < 64 && self.unsaved_noted.insert(line.clone()) {
+                self.note(line);
+            }
         }
     }
 }
