@@ -125,9 +125,11 @@ pub type Gossipsub =
 /// Gossipsub's score parameters for a topic of ours (the lobby topic and
 /// every table topic). Only penalties count: an invalid message (one we
 /// report *Reject*, one signed where messages are anonymous, one that does
-/// not decode) costs its hop `-1 × (invalid messages)²`, decaying to a
-/// tenth in ten minutes, so nine of them put the hop below the graylist
-/// threshold (-80), where gossipsub drops its RPCs. No credit is earned for
+/// not decode) costs its hop `-0.1 × (invalid messages)²`, decaying to a
+/// tenth in ten minutes, so 29 of them put the hop below the graylist
+/// threshold (-80), where gossipsub drops its RPCs: after the node's own
+/// ban at [`crate::BAN_STRIKES`] (20) refused messages, which cuts the
+/// hop off for good instead of only muting it. No credit is earned for
 /// delivering first or staying in a mesh: valid messages sent often are
 /// bounded by our per-author budgets (the node), not rewarded.
 pub fn topic_score_params() -> TopicScoreParams {
@@ -137,7 +139,7 @@ pub fn topic_score_params() -> TopicScoreParams {
         first_message_deliveries_weight: 0.0,
         mesh_message_deliveries_weight: 0.0,
         mesh_failure_penalty_weight: 0.0,
-        invalid_message_deliveries_weight: -1.0,
+        invalid_message_deliveries_weight: -0.1,
         invalid_message_deliveries_decay: gossipsub::score_parameter_decay(Duration::from_secs(
             600,
         )),
