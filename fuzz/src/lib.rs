@@ -1,0 +1,702 @@
+//! Support for the fuzz targets: real honest games to mutate, and the
+//! `table_input` target's operations and oracle as plain functions, so that
+//! `cargo test --manifest-path fuzz/Cargo.toml` runs the committed seeds
+//! through the same code the fuzzer does.
+//!
+//! A fuzzer cannot sign, so bytes alone never reach a table's pump: every
+//! envelope without a seat's signature is refused at the door. The targets
+//! therefore start from a real game (a valid genesis, the seats' keys and
+//! chains, every envelope) and let the fuzzer reorder, drop, repeat and
+//! re-sign them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use roundtable_bots::PortRoyalBot;
+use roundtable_engine::Seat;
+use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_local::{LocalError, LocalGame, Player, Progress, derive};
+use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_table::transcript::Frame;
+use roundtable_table::{
+    Body, Config, Envelope, Genesis, Identity, Local, Output, Signed, Table, TableError, Violation,
+};
+
+/// A finished honest game between bots, with everything a seat had.
+pub struct HonestGame {
+    /// The game's genesis.
+    pub genesis: Genesis,
+    /// The seats' signing keys, in seat order.
+    pub identities: Vec<Identity>,
+    /// The seats' hash chains, in seat order.
+    pub chains: Vec<ChainSecret>,
+    /// The canonical transcript.
+    pub frames: Vec<Frame>,
+    /// Every envelope of the game, in transcript order.
+    pub envelopes: Vec<Signed>,
+}
+
+/// Why an honest game could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum HonestGameError {
+    /// The in-process game failed.
+    #[error(transparent)]
+    Local(#[from] LocalError),
+    /// A hash chain could not be made.
+    #[error("chain: {0}")]
+    Chain(String),
+    /// A player's derived key has no seat in the genesis.
+    #[error("player {0}'s key has no seat")]
+    Unseated(u8),
+    /// A bot game waited for a person.
+    #[error("an all-bot game asked a person to move")]
+    AskedPerson,
+}
+
+/// Play a whole game of `seats` [`PortRoyalBot`]s at in-process tables, with
+/// keys and chains derived from `seed` as `roundtable_local` derives them.
+pub fn play_honest_game(
+    seed: u64,
+    seats: u8,
+    options: &Options,
+) -> Result<HonestGame, HonestGameError> {
+    let players = (0..seats)
+        .map(|i| {
+            (
+                format!("bot {}", i + 1),
+                Player::Bot(Box::new(PortRoyalBot::new(options)) as _),
+            )
+        })
+        .collect();
+    let mut game = LocalGame::<PortRoyal>::new(options, seed, players, None, Config::default())?;
+    match game.run()? {
+        Progress::Finished => {}
+        Progress::Human(_) | Progress::Bot(_) => return Err(HonestGameError::AskedPerson),
+    }
+    let mut identities: Vec<Option<Identity>> = vec![None; usize::from(seats)];
+    let mut chains: Vec<Option<ChainSecret>> = vec![None; usize::from(seats)];
+    for player in 0..seats {
+        let seat = game
+            .seat_of_player(usize::from(player))
+            .ok_or(HonestGameError::Unseated(player))?;
+        identities[seat.index()] = Some(Identity::from_secret(derive(seed, "key", player)));
+        chains[seat.index()] = Some(
+            ChainSecret::new(derive(seed, "chain", player), PORT_ROYAL_CHAIN_LENGTH)
+                .map_err(|e| HonestGameError::Chain(e.to_string()))?,
+        );
+    }
+    let table = game.table(Seat(0));
+    let frames = table.transcript();
+    let envelopes = frames
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Envelope(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    Ok(HonestGame {
+        genesis: table.genesis().clone(),
+        identities: identities.into_iter().flatten().collect(),
+        chains: chains.into_iter().flatten().collect(),
+        frames,
+        envelopes,
+    })
+}
+
+/// The honest games whose transcripts make the `transcript` target's seed
+/// corpus: (file name, seed, seats, options). Every one must stay honest: the
+/// target's oracle is that no mutation of them proves a violation.
+pub fn transcript_seeds() -> Vec<(&'static str, u64, u8, Options)> {
+    // Short games (5 victory points): the audit of a mutation replays the
+    // whole file, so a small file is many more executions a second.
+    let short = Options {
+        victory_points: 5,
+        ..Options::default()
+    };
+    vec![
+        ("two-seats.rts", 1, 2, short.clone()),
+        ("three-seats.rts", 2, 3, short.clone()),
+        ("five-seats.rts", 3, 5, short.clone()),
+        (
+            "three-seats-expansion.rts",
+            4,
+            3,
+            Options {
+                expansion: true,
+                ..short
+            },
+        ),
+    ]
+}
+
+/// The game every `table_input` run starts from: 3 seats, a short game so
+/// that an input can play it to its end.
+pub fn table_input_game() -> Result<HonestGame, HonestGameError> {
+    play_honest_game(
+        12,
+        3,
+        &Options {
+            victory_points: 5,
+            ..Options::default()
+        },
+    )
+}
+
+/// The table configuration of a `table_input` run: a stall timeout that a
+/// few [`Op::Advance`]s reach, and a buffer bound a fuzzer can fill.
+pub fn table_input_config() -> Config {
+    Config {
+        stall_timeout_ms: 1_000,
+        max_buffered_per_seat: 64,
+    }
+}
+
+/// One field of a real envelope changed before it is signed again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lie {
+    /// Another sequence number.
+    Seq(u64),
+    /// One byte of `prev` xor-ed.
+    Prev { byte: u8, xor: u8 },
+    /// Another position.
+    Position(u64),
+    /// One byte of the state hash xor-ed.
+    StateHash { byte: u8, xor: u8 },
+    /// Another author seat (signed by that seat's key when it has one).
+    Seat(u8),
+    /// One byte of the body's encoding set (kept only if it still decodes).
+    BodyByte { at: u16, value: u8 },
+    /// The body of another real envelope.
+    BodyOf(u16),
+}
+
+/// One step of a `table_input` run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Deliver real envelope `i` (modulo their number).
+    Deliver(u16),
+    /// Deliver `count` real envelopes in transcript order from `start`.
+    DeliverRun { start: u16, count: u8 },
+    /// Deliver real envelope `index` changed by `lie` and signed again by
+    /// its (new) seat's key: a validly signed lie.
+    Lie { index: u16, lie: Lie },
+    /// Deliver these bytes as they are.
+    Raw(Vec<u8>),
+    /// Let this many milliseconds pass (`handle_timeout`).
+    Advance(u16),
+}
+
+/// Reads little-endian numbers from the fuzzer's bytes; past the end, zeros.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn u8(&mut self) -> u8 {
+        match self.bytes.split_first() {
+            Some((&b, rest)) => {
+                self.bytes = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.u8(), self.u8()])
+    }
+
+    fn u64(&mut self) -> u64 {
+        let mut b = [0; 8];
+        for x in &mut b {
+            *x = self.u8();
+        }
+        u64::from_le_bytes(b)
+    }
+
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let n = n.min(self.bytes.len());
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        head.to_vec()
+    }
+}
+
+/// A `table_input` input: the seat of the seated table, then operations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    /// The seated table's seat (modulo the number of seats).
+    pub seat: u8,
+    /// What happens, in order.
+    pub ops: Vec<Op>,
+}
+
+impl Script {
+    /// Parse the fuzzer's bytes: every byte string is a script.
+    pub fn parse(data: &[u8]) -> Script {
+        let mut r = Reader { bytes: data };
+        let seat = r.u8();
+        let mut ops = Vec::new();
+        while !r.bytes.is_empty() {
+            let op = match r.u8() % 5 {
+                0 => Op::Deliver(r.u16()),
+                1 => Op::DeliverRun {
+                    start: r.u16(),
+                    count: r.u8(),
+                },
+                2 => {
+                    let index = r.u16();
+                    let lie = match r.u8() % 7 {
+                        0 => Lie::Seq(r.u64()),
+                        1 => Lie::Prev {
+                            byte: r.u8(),
+                            xor: r.u8(),
+                        },
+                        2 => Lie::Position(r.u64()),
+                        3 => Lie::StateHash {
+                            byte: r.u8(),
+                            xor: r.u8(),
+                        },
+                        4 => Lie::Seat(r.u8()),
+                        5 => Lie::BodyByte {
+                            at: r.u16(),
+                            value: r.u8(),
+                        },
+                        _ => Lie::BodyOf(r.u16()),
+                    };
+                    Op::Lie { index, lie }
+                }
+                3 => {
+                    let n = usize::from(r.u8());
+                    Op::Raw(r.bytes(n))
+                }
+                _ => Op::Advance(r.u16()),
+            };
+            ops.push(op);
+        }
+        Script { seat, ops }
+    }
+
+    /// The bytes [`Script::parse`] reads back as this script (for writing
+    /// seeds).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = vec![self.seat];
+        for op in &self.ops {
+            match op {
+                Op::Deliver(i) => {
+                    out.push(0);
+                    out.extend(i.to_le_bytes());
+                }
+                Op::DeliverRun { start, count } => {
+                    out.push(1);
+                    out.extend(start.to_le_bytes());
+                    out.push(*count);
+                }
+                Op::Lie { index, lie } => {
+                    out.push(2);
+                    out.extend(index.to_le_bytes());
+                    match lie {
+                        Lie::Seq(s) => {
+                            out.push(0);
+                            out.extend(s.to_le_bytes());
+                        }
+                        Lie::Prev { byte, xor } => out.extend([1, *byte, *xor]),
+                        Lie::Position(p) => {
+                            out.push(2);
+                            out.extend(p.to_le_bytes());
+                        }
+                        Lie::StateHash { byte, xor } => out.extend([3, *byte, *xor]),
+                        Lie::Seat(s) => out.extend([4, *s]),
+                        Lie::BodyByte { at, value } => {
+                            out.push(5);
+                            out.extend(at.to_le_bytes());
+                            out.push(*value);
+                        }
+                        Lie::BodyOf(j) => {
+                            out.push(6);
+                            out.extend(j.to_le_bytes());
+                        }
+                    }
+                }
+                Op::Raw(bytes) => {
+                    out.push(3);
+                    let n = bytes.len().min(255);
+                    out.push(n as u8);
+                    out.extend(&bytes[..n]);
+                }
+                Op::Advance(ms) => {
+                    out.push(4);
+                    out.extend(ms.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What one `table_input` run saw.
+#[derive(Debug, Default)]
+pub struct RunReport {
+    /// Violations the observer reported (seat blamed, kind).
+    pub observer_violations: Vec<(u8, &'static str)>,
+    /// Violations the seated table reported.
+    pub seated_violations: Vec<(u8, &'static str)>,
+    /// Whether the observer saw the game to its end.
+    pub observer_finished: bool,
+    /// Whether the seated table saw the game to its end.
+    pub seated_finished: bool,
+    /// The seats whose envelopes the input signed anew (changed).
+    pub liars: BTreeSet<u8>,
+}
+
+/// A table fed by a run, with what the oracle needs to judge it.
+struct Fed {
+    table: Table<PortRoyal>,
+    violations: Vec<(u8, &'static str)>,
+    /// The seated table signed an envelope other than the real one of its
+    /// slot: its own key has then signed two, and blaming it is right.
+    self_diverged: bool,
+    name: &'static str,
+}
+
+impl Fed {
+    /// Carry out the table's outputs and judge every violation.
+    fn drain(
+        &mut self,
+        game: &HonestGame,
+        real: &BTreeMap<(u8, u64), &Signed>,
+        liars: &BTreeSet<u8>,
+    ) -> Result<(), String> {
+        while let Some(output) = self.table.poll_output() {
+            match output {
+                Output::Broadcast(signed) => {
+                    if real
+                        .get(&(signed.seat(), signed.seq()))
+                        .is_some_and(|r| **r != signed)
+                    {
+                        self.self_diverged = true;
+                    }
+                }
+                Output::Violation(v) => {
+                    judge(&v, game, liars, self.blameable_self())
+                        .map_err(|e| format!("{}: {e}", self.name))?;
+                    self.violations.push((v.seat(), v.kind()));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn blameable_self(&self) -> Option<u8> {
+        self.table
+            .local_seat()
+            .filter(|_| self.self_diverged)
+            .map(|s| s.0)
+    }
+}
+
+/// The oracle: a reported violation blames a seat whose key signed something
+/// other than the honest game (a lie of the input, or the seated table's own
+/// divergent envelope), and its proof's signatures check.
+fn judge(
+    v: &Violation,
+    game: &HonestGame,
+    liars: &BTreeSet<u8>,
+    blameable_self: Option<u8>,
+) -> Result<(), String> {
+    v.check_signatures(&game.genesis)
+        .map_err(|e| format!("the proof of {v} does not check: {e}"))?;
+    if !liars.contains(&v.seat()) && blameable_self != Some(v.seat()) {
+        return Err(format!(
+            "{v} blames a seat that signed no lie (liars: {liars:?})"
+        ));
+    }
+    Ok(())
+}
+
+/// Real envelope `index` changed by `lie` and signed by its author seat's
+/// key; None when the change leaves no decodable envelope.
+fn tell(game: &HonestGame, index: u16, lie: &Lie) -> Option<Signed> {
+    let n = game.envelopes.len();
+    let mut e: Envelope = game.envelopes[usize::from(index) % n].envelope.clone();
+    match *lie {
+        Lie::Seq(s) => e.seq = s,
+        Lie::Prev { byte, xor } => e.prev.0[usize::from(byte) % 32] ^= xor,
+        Lie::Position(p) => e.position = p,
+        Lie::StateHash { byte, xor } => e.state_hash.0[usize::from(byte) % 32] ^= xor,
+        Lie::Seat(s) => e.seat = s,
+        Lie::BodyByte { at, value } => {
+            let mut bytes = postcard::to_allocvec(&e.body).ok()?;
+            let len = bytes.len();
+            bytes[usize::from(at) % len] = value;
+            e.body = postcard::from_bytes::<Body>(&bytes).ok()?;
+        }
+        Lie::BodyOf(j) => e.body = game.envelopes[usize::from(j) % n].envelope.body.clone(),
+    }
+    let key = &game.identities[usize::from(e.seat) % game.identities.len()];
+    Some(e.sign(key))
+}
+
+/// Run `script` against an observer table and a seated table of `game`:
+/// Ok with what they saw, or Err naming the broken oracle.
+pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, String> {
+    let seats = game.identities.len() as u8;
+    let seat = script.seat % seats;
+    let real: BTreeMap<(u8, u64), &Signed> = game
+        .envelopes
+        .iter()
+        .map(|e| ((e.seat(), e.seq()), e))
+        .collect();
+    let table_error = |e: TableError| format!("a table refused a valid genesis: {e}");
+    let observer = Table::new(game.genesis.clone(), None, table_input_config()).map_err(table_error)?;
+    let local = Local {
+        seat: Seat(seat),
+        identity: game.identities[usize::from(seat)].clone(),
+        chain: game.chains[usize::from(seat)].clone(),
+    };
+    let seated = Table::new(game.genesis.clone(), Some(local), table_input_config())
+        .map_err(table_error)?;
+    let mut tables = [
+        Fed {
+            table: observer,
+            violations: Vec::new(),
+            self_diverged: false,
+            name: "observer",
+        },
+        Fed {
+            table: seated,
+            violations: Vec::new(),
+            self_diverged: false,
+            name: "seated table",
+        },
+    ];
+    let mut liars = BTreeSet::new();
+    let mut now = 0u64;
+    for fed in &mut tables {
+        fed.table.handle_timeout(now);
+        fed.drain(game, &real, &liars)?;
+    }
+    let n = game.envelopes.len();
+    for op in &script.ops {
+        let deliveries: Vec<Result<Signed, &[u8]>> = match op {
+            Op::Deliver(i) => vec![Ok(game.envelopes[usize::from(*i) % n].clone())],
+            Op::DeliverRun { start, count } => (0..usize::from(*count))
+                .map(|k| Ok(game.envelopes[(usize::from(*start) + k) % n].clone()))
+                .collect(),
+            Op::Lie { index, lie } => match tell(game, *index, lie) {
+                Some(signed) => {
+                    if real.get(&(signed.seat(), signed.seq())) != Some(&&signed) {
+                        liars.insert(signed.seat());
+                    }
+                    vec![Ok(signed)]
+                }
+                None => Vec::new(),
+            },
+            Op::Raw(bytes) => vec![Err(bytes.as_slice())],
+            Op::Advance(ms) => {
+                now += u64::from(*ms);
+                for fed in &mut tables {
+                    fed.table.handle_timeout(now);
+                    fed.drain(game, &real, &liars)?;
+                }
+                Vec::new()
+            }
+        };
+        for delivery in deliveries {
+            for fed in &mut tables {
+                // Refusals are the table's business; the oracle judges what
+                // it reports.
+                let _ = match &delivery {
+                    Ok(signed) => fed.table.handle_envelope(now, signed.clone()),
+                    Err(bytes) => fed.table.handle_bytes(now, bytes),
+                };
+                fed.drain(game, &real, &liars)?;
+            }
+        }
+    }
+    let [observer, seated] = tables;
+    Ok(RunReport {
+        observer_finished: observer.table.is_finished(),
+        seated_finished: seated.table.is_finished(),
+        observer_violations: observer.violations,
+        seated_violations: seated.violations,
+        liars,
+    })
+}
+
+/// The committed seeds of the `table_input` target: (file name, script).
+pub fn table_input_seeds(game: &HonestGame) -> Vec<(&'static str, Script)> {
+    let n = game.envelopes.len();
+    let in_order = |seat: u8| Script {
+        seat,
+        ops: (0..n)
+            .step_by(255)
+            .map(|start| Op::DeliverRun {
+                start: start as u16,
+                count: (n - start).min(255) as u8,
+            })
+            .collect(),
+    };
+    let reversed = Script {
+        seat: 0,
+        ops: (0..n).rev().map(|i| Op::Deliver(i as u16)).collect(),
+    };
+    // Half the game, then silence: the seated table claims the stalled seats.
+    let stalled = Script {
+        seat: 1,
+        ops: vec![
+            Op::DeliverRun {
+                start: 0,
+                count: (n / 2).min(255) as u8,
+            },
+            Op::Advance(1_500),
+            Op::Advance(3_500),
+            Op::DeliverRun {
+                start: (n / 2) as u16,
+                count: 40,
+            },
+        ],
+    };
+    let mut lies = in_order(2);
+    lies.ops.insert(
+        1,
+        Op::Lie {
+            index: 20,
+            lie: Lie::BodyByte { at: 3, value: 1 },
+        },
+    );
+    lies.ops.insert(
+        0,
+        Op::Lie {
+            index: 5,
+            lie: Lie::StateHash { byte: 0, xor: 1 },
+        },
+    );
+    let raw = Script {
+        seat: 0,
+        ops: vec![
+            Op::Raw(game.envelopes[0].encode()),
+            Op::Raw(vec![0; 10]),
+            Op::Deliver(1),
+        ],
+    };
+    vec![
+        ("in-order-seat-1", in_order(0)),
+        ("in-order-seat-2", in_order(1)),
+        ("reversed", reversed),
+        ("stalled", stalled),
+        ("lies", lies),
+        ("raw", raw),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+
+    use roundtable_table::audit::audit;
+    use roundtable_table::transcript::{decode_file, encode_file};
+
+    use super::*;
+
+    fn game() -> &'static HonestGame {
+        static GAME: OnceLock<HonestGame> = OnceLock::new();
+        GAME.get_or_init(|| table_input_game().expect("an honest game"))
+    }
+
+    fn seeds_dir(target: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("seeds")
+            .join(target)
+    }
+
+    #[test]
+    fn scripts_survive_encoding() {
+        for (name, script) in table_input_seeds(game()) {
+            assert_eq!(Script::parse(&script.encode()), script, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_real_envelopes_in_order_finish_both_tables_without_blame() {
+        let report = run_table_input(game(), &table_input_seeds(game())[0].1).unwrap();
+        assert!(report.observer_finished && report.seated_finished, "{report:?}");
+        assert!(report.observer_violations.is_empty(), "{report:?}");
+        assert!(report.seated_violations.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn a_signed_lie_is_proven_against_the_liar() {
+        let (_, script) = &table_input_seeds(game())[4];
+        let report = run_table_input(game(), script).unwrap();
+        assert!(!report.liars.is_empty());
+        assert!(!report.observer_violations.is_empty(), "{report:?}");
+        for (seat, _) in report.observer_violations.iter().chain(&report.seated_violations) {
+            assert!(report.liars.contains(seat), "{report:?}");
+        }
+    }
+
+    #[test]
+    fn the_oracle_refuses_blame_of_an_honest_seat() {
+        // A proof made of an honest seat's two real envelopes of different
+        // slots passed off as an equivocation: the oracle must catch it.
+        let game = game();
+        let v = Violation::Equivocation {
+            first: game.envelopes[0].clone(),
+            second: game.envelopes[0].clone(),
+        };
+        assert!(judge(&v, game, &BTreeSet::new(), None).is_err());
+        let lie = tell(game, 0, &Lie::Position(99)).unwrap();
+        let v = Violation::Equivocation {
+            first: game.envelopes[0].clone(),
+            second: lie,
+        };
+        assert!(judge(&v, game, &BTreeSet::new(), None).is_err());
+        assert!(judge(&v, game, &BTreeSet::from([v.seat()]), None).is_ok());
+    }
+
+    #[test]
+    fn committed_table_input_seeds_pass_the_oracle() {
+        let dir = seeds_dir("table_input");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let data = std::fs::read(entry.unwrap().path()).unwrap();
+            run_table_input(game(), &Script::parse(&data)).unwrap();
+            count += 1;
+        }
+        assert!(count > 0, "no seeds in {}", dir.display());
+    }
+
+    #[test]
+    fn committed_transcript_seeds_are_honest_and_valid() {
+        let dir = seeds_dir("transcript");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let read = decode_file(&path, &std::fs::read(&path).unwrap()).unwrap();
+            let report = audit::<PortRoyal>(&read.frames).unwrap();
+            assert!(report.is_valid() && report.canonical, "{}", path.display());
+            count += 1;
+        }
+        assert!(count >= 4, "seeds missing in {}", dir.display());
+    }
+
+    /// Writes the committed seed corpus:
+    /// `cargo test --manifest-path fuzz/Cargo.toml -- --ignored write_seeds`.
+    #[test]
+    #[ignore = "writes fuzz/seeds; run by hand to regenerate them"]
+    fn write_seeds() {
+        let dir = seeds_dir("transcript");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, seed, seats, options) in transcript_seeds() {
+            let honest = play_honest_game(seed, seats, &options).unwrap();
+            std::fs::write(dir.join(name), encode_file(&honest.frames)).unwrap();
+        }
+        let dir = seeds_dir("table_input");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, script) in table_input_seeds(game()) {
+            std::fs::write(dir.join(name), script.encode()).unwrap();
+        }
+    }
+}
