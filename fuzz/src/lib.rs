@@ -183,6 +183,10 @@ pub enum Op {
     Raw(Vec<u8>),
     /// Let this many milliseconds pass (`handle_timeout`).
     Advance(u16),
+    /// Deliver to the observer what the seated table has sent since the
+    /// last echo (its reveals, stall claims, ...: envelopes of a real key
+    /// that the honest game never had).
+    Echo,
 }
 
 /// Reads little-endian numbers from the fuzzer's bytes; past the end, zeros.
@@ -237,7 +241,7 @@ impl Script {
         let seat = r.u8();
         let mut ops = Vec::new();
         while !r.bytes.is_empty() {
-            let op = match r.u8() % 5 {
+            let op = match r.u8() % 6 {
                 0 => Op::Deliver(r.u16()),
                 1 => Op::DeliverRun {
                     start: r.u16(),
@@ -269,7 +273,8 @@ impl Script {
                     let n = usize::from(r.u8());
                     Op::Raw(r.bytes(n))
                 }
-                _ => Op::Advance(r.u16()),
+                4 => Op::Advance(r.u16()),
+                _ => Op::Echo,
             };
             ops.push(op);
         }
@@ -327,6 +332,7 @@ impl Script {
                     out.push(4);
                     out.extend(ms.to_le_bytes());
                 }
+                Op::Echo => out.push(5),
             }
         }
         out
@@ -355,16 +361,21 @@ struct Fed {
     /// The seated table signed an envelope other than the real one of its
     /// slot: its own key has then signed two, and blaming it is right.
     self_diverged: bool,
+    /// What it broadcast and no echo has delivered yet.
+    sent: Vec<Signed>,
     name: &'static str,
 }
 
 impl Fed {
-    /// Carry out the table's outputs and judge every violation.
+    /// Carry out the table's outputs and judge every violation, where
+    /// `diverged` is the seat (if any) the seated table has made sign
+    /// something the honest game did not.
     fn drain(
         &mut self,
         game: &HonestGame,
         real: &BTreeMap<(u8, u64), &Signed>,
         liars: &BTreeSet<u8>,
+        diverged: Option<u8>,
     ) -> Result<(), String> {
         while let Some(output) = self.table.poll_output() {
             match output {
@@ -375,9 +386,10 @@ impl Fed {
                     {
                         self.self_diverged = true;
                     }
+                    self.sent.push(signed);
                 }
                 Output::Violation(v) => {
-                    judge(&v, game, liars, self.blameable_self())
+                    judge(&v, game, liars, diverged.or(self.diverged()))
                         .map_err(|e| format!("{}: {e}", self.name))?;
                     self.violations.push((v.seat(), v.kind()));
                 }
@@ -387,12 +399,27 @@ impl Fed {
         Ok(())
     }
 
-    fn blameable_self(&self) -> Option<u8> {
+    /// The local seat, once this table has signed something the honest
+    /// game did not.
+    fn diverged(&self) -> Option<u8> {
         self.table
             .local_seat()
             .filter(|_| self.self_diverged)
             .map(|s| s.0)
     }
+}
+
+/// Carry out both tables' outputs (the seated one first: what it signed
+/// decides whom the observer may blame).
+fn drain_both(
+    tables: &mut [Fed; 2],
+    game: &HonestGame,
+    real: &BTreeMap<(u8, u64), &Signed>,
+    liars: &BTreeSet<u8>,
+) -> Result<(), String> {
+    let [observer, seated] = tables;
+    seated.drain(game, real, liars, None)?;
+    observer.drain(game, real, liars, seated.diverged())
 }
 
 /// The oracle: a reported violation blames a seat whose key signed something
@@ -448,25 +475,28 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
         .map(|e| ((e.seat(), e.seq()), e))
         .collect();
     let table_error = |e: TableError| format!("a table refused a valid genesis: {e}");
-    let observer = Table::new(game.genesis.clone(), None, table_input_config()).map_err(table_error)?;
+    let observer =
+        Table::new(game.genesis.clone(), None, table_input_config()).map_err(table_error)?;
     let local = Local {
         seat: Seat(seat),
         identity: game.identities[usize::from(seat)].clone(),
         chain: game.chains[usize::from(seat)].clone(),
     };
-    let seated = Table::new(game.genesis.clone(), Some(local), table_input_config())
-        .map_err(table_error)?;
+    let seated =
+        Table::new(game.genesis.clone(), Some(local), table_input_config()).map_err(table_error)?;
     let mut tables = [
         Fed {
             table: observer,
             violations: Vec::new(),
             self_diverged: false,
+            sent: Vec::new(),
             name: "observer",
         },
         Fed {
             table: seated,
             violations: Vec::new(),
             self_diverged: false,
+            sent: Vec::new(),
             name: "seated table",
         },
     ];
@@ -474,8 +504,8 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
     let mut now = 0u64;
     for fed in &mut tables {
         fed.table.handle_timeout(now);
-        fed.drain(game, &real, &liars)?;
     }
+    drain_both(&mut tables, game, &real, &liars)?;
     let n = game.envelopes.len();
     for op in &script.ops {
         let deliveries: Vec<Result<Signed, &[u8]>> = match op {
@@ -497,7 +527,14 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
                 now += u64::from(*ms);
                 for fed in &mut tables {
                     fed.table.handle_timeout(now);
-                    fed.drain(game, &real, &liars)?;
+                }
+                drain_both(&mut tables, game, &real, &liars)?;
+                Vec::new()
+            }
+            Op::Echo => {
+                for signed in std::mem::take(&mut tables[1].sent) {
+                    let _ = tables[0].table.handle_envelope(now, signed);
+                    drain_both(&mut tables, game, &real, &liars)?;
                 }
                 Vec::new()
             }
@@ -510,8 +547,8 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
                     Ok(signed) => fed.table.handle_envelope(now, signed.clone()),
                     Err(bytes) => fed.table.handle_bytes(now, bytes),
                 };
-                fed.drain(game, &real, &liars)?;
             }
+            drain_both(&mut tables, game, &real, &liars)?;
         }
     }
     let [observer, seated] = tables;
@@ -550,7 +587,9 @@ pub fn table_input_seeds(game: &HonestGame) -> Vec<(&'static str, Script)> {
                 count: (n / 2).min(255) as u8,
             },
             Op::Advance(1_500),
+            Op::Echo,
             Op::Advance(3_500),
+            Op::Echo,
             Op::DeliverRun {
                 start: (n / 2) as u16,
                 count: 40,
@@ -621,7 +660,10 @@ mod tests {
     #[test]
     fn the_real_envelopes_in_order_finish_both_tables_without_blame() {
         let report = run_table_input(game(), &table_input_seeds(game())[0].1).unwrap();
-        assert!(report.observer_finished && report.seated_finished, "{report:?}");
+        assert!(
+            report.observer_finished && report.seated_finished,
+            "{report:?}"
+        );
         assert!(report.observer_violations.is_empty(), "{report:?}");
         assert!(report.seated_violations.is_empty(), "{report:?}");
     }
@@ -632,7 +674,11 @@ mod tests {
         let report = run_table_input(game(), script).unwrap();
         assert!(!report.liars.is_empty());
         assert!(!report.observer_violations.is_empty(), "{report:?}");
-        for (seat, _) in report.observer_violations.iter().chain(&report.seated_violations) {
+        for (seat, _) in report
+            .observer_violations
+            .iter()
+            .chain(&report.seated_violations)
+        {
             assert!(report.liars.contains(seat), "{report:?}");
         }
     }
@@ -682,17 +728,23 @@ mod tests {
         assert!(count >= 4, "seeds missing in {}", dir.display());
     }
 
-    /// Writes the committed seed corpus:
-    /// `cargo test --manifest-path fuzz/Cargo.toml -- --ignored write_seeds`.
+    /// Writes the committed transcript seeds:
+    /// `cargo test --manifest-path fuzz/Cargo.toml --lib -- --ignored write_seeds`.
     #[test]
     #[ignore = "writes fuzz/seeds; run by hand to regenerate them"]
-    fn write_seeds() {
+    fn write_seeds_of_transcript() {
         let dir = seeds_dir("transcript");
         std::fs::create_dir_all(&dir).unwrap();
         for (name, seed, seats, options) in transcript_seeds() {
             let honest = play_honest_game(seed, seats, &options).unwrap();
             std::fs::write(dir.join(name), encode_file(&honest.frames)).unwrap();
         }
+    }
+
+    /// Writes the committed `table_input` seeds (see above).
+    #[test]
+    #[ignore = "writes fuzz/seeds; run by hand to regenerate them"]
+    fn write_seeds_of_table_input() {
         let dir = seeds_dir("table_input");
         std::fs::create_dir_all(&dir).unwrap();
         for (name, script) in table_input_seeds(game()) {
