@@ -142,11 +142,15 @@ pub fn table_input_game() -> Result<HonestGame, HonestGameError> {
 }
 
 /// The table configuration of a `table_input` run: a stall timeout that a
-/// few [`Op::Advance`]s reach, and a buffer bound a fuzzer can fill.
+/// few [`Op::Advance`]s reach, and a buffer bound that lies at far sequence
+/// numbers can fill but the honest game's own envelopes cannot (no seat has
+/// more than 70 of them): a full buffer refuses even the envelope its seat
+/// needs next, so a smaller bound would make the liveness oracle fail on
+/// honest envelopes delivered in reverse (reported on issue 12).
 pub fn table_input_config() -> Config {
     Config {
         stall_timeout_ms: 1_000,
-        max_buffered_per_seat: 64,
+        max_buffered_per_seat: 128,
     }
 }
 
@@ -346,7 +350,8 @@ pub struct RunReport {
     pub observer_violations: Vec<(u8, &'static str)>,
     /// Violations the seated table reported.
     pub seated_violations: Vec<(u8, &'static str)>,
-    /// Whether the observer saw the game to its end.
+    /// Whether the observer saw the game to its end (after the liveness
+    /// check's delivery of the whole game, when the input signed no lie).
     pub observer_finished: bool,
     /// Whether the seated table saw the game to its end.
     pub seated_finished: bool,
@@ -467,6 +472,15 @@ fn tell(game: &HonestGame, index: u16, lie: &Lie) -> Option<Signed> {
 /// Run `script` against an observer table and a seated table of `game`:
 /// Ok with what they saw, or Err naming the broken oracle.
 pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, String> {
+    run_table_input_with(game, script, &table_input_config())
+}
+
+/// [`run_table_input`] with tables of another configuration.
+pub fn run_table_input_with(
+    game: &HonestGame,
+    script: &Script,
+    config: &Config,
+) -> Result<RunReport, String> {
     let seats = game.identities.len() as u8;
     let seat = script.seat % seats;
     let real: BTreeMap<(u8, u64), &Signed> = game
@@ -475,15 +489,14 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
         .map(|e| ((e.seat(), e.seq()), e))
         .collect();
     let table_error = |e: TableError| format!("a table refused a valid genesis: {e}");
-    let observer =
-        Table::new(game.genesis.clone(), None, table_input_config()).map_err(table_error)?;
+    let observer = Table::new(game.genesis.clone(), None, config.clone()).map_err(table_error)?;
     let local = Local {
         seat: Seat(seat),
         identity: game.identities[usize::from(seat)].clone(),
         chain: game.chains[usize::from(seat)].clone(),
     };
     let seated =
-        Table::new(game.genesis.clone(), Some(local), table_input_config()).map_err(table_error)?;
+        Table::new(game.genesis.clone(), Some(local), config.clone()).map_err(table_error)?;
     let mut tables = [
         Fed {
             table: observer,
@@ -549,6 +562,32 @@ pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, 
                 };
             }
             drain_both(&mut tables, game, &real, &liars)?;
+        }
+    }
+    // Liveness: an input of nothing but the honest game's own envelopes (in
+    // any order, with noise no key signed and time passing) must leave both
+    // tables able to finish the game once they are given it in order; the
+    // seated table only if it signed nothing the honest game did not.
+    let honest_only = !script
+        .ops
+        .iter()
+        .any(|op| matches!(op, Op::Lie { .. } | Op::Echo));
+    if honest_only {
+        for signed in &game.envelopes {
+            for fed in &mut tables {
+                let _ = fed.table.handle_envelope(now, signed.clone());
+            }
+            drain_both(&mut tables, game, &real, &liars)?;
+        }
+        for fed in &tables {
+            if !fed.self_diverged && !fed.table.is_finished() {
+                return Err(format!(
+                    "{}: given only the honest game's envelopes, and then all of them in order, \
+                     it is stuck at position {}",
+                    fed.name,
+                    fed.table.position()
+                ));
+            }
         }
     }
     let [observer, seated] = tables;
@@ -681,6 +720,31 @@ mod tests {
         {
             assert!(report.liars.contains(seat), "{report:?}");
         }
+    }
+
+    /// Issue 12 (found by this target's liveness oracle): a seat's buffer
+    /// full of its later envelopes refuses the one it needs next, for good,
+    /// so relaying a seat's real envelopes newest first stalls a table that
+    /// is behind by more than the bound. Fails until the table keeps room
+    /// for the lowest sequence numbers.
+    #[test]
+    #[ignore = "table defect reported on issue 12: a full buffer refuses the envelope its seat needs next"]
+    fn honest_envelopes_newest_first_never_stall_a_table() {
+        let game = game();
+        let n = game.envelopes.len();
+        let most_of_one_seat = (0..3)
+            .map(|s| game.envelopes.iter().filter(|e| e.seat() == s).count())
+            .max()
+            .unwrap();
+        let config = Config {
+            max_buffered_per_seat: most_of_one_seat - 2,
+            ..table_input_config()
+        };
+        let newest_first = Script {
+            seat: 0,
+            ops: (0..n).rev().map(|i| Op::Deliver(i as u16)).collect(),
+        };
+        run_table_input_with(game, &newest_first, &config).unwrap();
     }
 
     #[test]
