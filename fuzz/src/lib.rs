@@ -171,6 +171,12 @@ pub enum Lie {
     BodyByte { at: u16, value: u8 },
     /// The body of another real envelope.
     BodyOf(u16),
+    /// A stall claim as the body, at its position with the state hash
+    /// there: the real keys' claims are what forfeit a
+    /// seat, and the honest game has none.
+    Claim { accused: u8, position: u16 },
+    /// A resignation as the body.
+    Resign,
 }
 
 /// One step of a `table_input` run.
@@ -253,7 +259,7 @@ impl Script {
                 },
                 2 => {
                     let index = r.u16();
-                    let lie = match r.u8() % 7 {
+                    let lie = match r.u8() % 9 {
                         0 => Lie::Seq(r.u64()),
                         1 => Lie::Prev {
                             byte: r.u8(),
@@ -269,7 +275,12 @@ impl Script {
                             at: r.u16(),
                             value: r.u8(),
                         },
-                        _ => Lie::BodyOf(r.u16()),
+                        6 => Lie::BodyOf(r.u16()),
+                        7 => Lie::Claim {
+                            accused: r.u8(),
+                            position: r.u16(),
+                        },
+                        _ => Lie::Resign,
                     };
                     Op::Lie { index, lie }
                 }
@@ -324,6 +335,11 @@ impl Script {
                             out.push(6);
                             out.extend(j.to_le_bytes());
                         }
+                        Lie::Claim { accused, position } => {
+                            out.extend([7, *accused]);
+                            out.extend(position.to_le_bytes());
+                        }
+                        Lie::Resign => out.push(8),
                     }
                 }
                 Op::Raw(bytes) => {
@@ -357,12 +373,18 @@ pub struct RunReport {
     pub seated_finished: bool,
     /// The seats whose envelopes the input signed anew (changed).
     pub liars: BTreeSet<u8>,
+    /// Forfeits the two tables applied (a census of how deep a run went).
+    pub forfeits: usize,
+    /// Rewinds the two tables made.
+    pub rewinds: usize,
 }
 
 /// A table fed by a run, with what the oracle needs to judge it.
 struct Fed {
     table: Table<PortRoyal>,
     violations: Vec<(u8, &'static str)>,
+    forfeits: usize,
+    rewinds: usize,
     /// The seated table signed an envelope other than the real one of its
     /// slot: its own key has then signed two, and blaming it is right.
     self_diverged: bool,
@@ -398,6 +420,8 @@ impl Fed {
                         .map_err(|e| format!("{}: {e}", self.name))?;
                     self.violations.push((v.seat(), v.kind()));
                 }
+                Output::Forfeited { .. } => self.forfeits += 1,
+                Output::Rewound { .. } => self.rewinds += 1,
                 _ => {}
             }
         }
@@ -464,6 +488,20 @@ fn tell(game: &HonestGame, index: u16, lie: &Lie) -> Option<Signed> {
             e.body = postcard::from_bytes::<Body>(&bytes).ok()?;
         }
         Lie::BodyOf(j) => e.body = game.envelopes[usize::from(j) % n].envelope.body.clone(),
+        Lie::Claim { accused, position } => {
+            // Written as an honest claimant writes it: at the position, with
+            // the state hash there (which the honest game's envelopes of that
+            // position carry), so that it reaches the forfeit rules.
+            let position = u64::from(position);
+            e.body = Body::StallClaim { accused, position };
+            if let Some(there) = game.envelopes.iter().find(|r| {
+                r.envelope.position == position && !matches!(r.envelope.body, Body::Reveal(_))
+            }) {
+                e.position = position;
+                e.state_hash = there.envelope.state_hash;
+            }
+        }
+        Lie::Resign => e.body = Body::Resign,
     }
     let key = &game.identities[usize::from(e.seat) % game.identities.len()];
     Some(e.sign(key))
@@ -501,6 +539,8 @@ pub fn run_table_input_with(
         Fed {
             table: observer,
             violations: Vec::new(),
+            forfeits: 0,
+            rewinds: 0,
             self_diverged: false,
             sent: Vec::new(),
             name: "observer",
@@ -508,6 +548,8 @@ pub fn run_table_input_with(
         Fed {
             table: seated,
             violations: Vec::new(),
+            forfeits: 0,
+            rewinds: 0,
             self_diverged: false,
             sent: Vec::new(),
             name: "seated table",
@@ -597,6 +639,8 @@ pub fn run_table_input_with(
         observer_violations: observer.violations,
         seated_violations: seated.violations,
         liars,
+        forfeits: observer.forfeits + seated.forfeits,
+        rewinds: observer.rewinds + seated.rewinds,
     })
 }
 
@@ -658,8 +702,51 @@ pub fn table_input_seeds(game: &HonestGame) -> Vec<(&'static str, Script)> {
             Op::Deliver(1),
         ],
     };
+    // Half the game, then the other two seats' next envelopes turned into
+    // claims against the seat whose action the game waits for: real keys'
+    // claims, which forfeit it.
+    let half = (n / 2..n)
+        .find(|&i| matches!(game.envelopes[i].envelope.body, Body::Action { .. }))
+        .unwrap_or(n / 2);
+    let accused = game.envelopes[half].seat();
+    let claim_position = game.envelopes[half].envelope.position as u16;
+    // `seen`: whether the tables get the accused's input before the claims
+    // (an observer then has to go back and apply the forfeit instead).
+    let claims = |seen: bool| {
+        let delivered = if seen { half + 1 } else { half };
+        let next_of = |seat: u8| {
+            (delivered..n)
+                .find(|&i| game.envelopes[i].seat() == seat)
+                .unwrap_or(delivered)
+        };
+        let mut script = Script {
+            seat: accused,
+            ops: vec![Op::DeliverRun {
+                start: 0,
+                count: delivered.min(255) as u8,
+            }],
+        };
+        for seat in (0..3).filter(|&s| s != accused) {
+            script.ops.push(Op::Lie {
+                index: next_of(seat) as u16,
+                lie: Lie::Claim {
+                    accused,
+                    position: claim_position,
+                },
+            });
+        }
+        script.ops.push(Op::Advance(2_000));
+        script.ops.push(Op::Echo);
+        script.ops.push(Op::DeliverRun {
+            start: delivered as u16,
+            count: 60,
+        });
+        script
+    };
     vec![
         ("in-order-seat-1", in_order(0)),
+        ("claims", claims(false)),
+        ("claims-after-input", claims(true)),
         ("in-order-seat-2", in_order(1)),
         ("reversed", reversed),
         ("stalled", stalled),
@@ -698,7 +785,12 @@ mod tests {
 
     #[test]
     fn the_real_envelopes_in_order_finish_both_tables_without_blame() {
-        let report = run_table_input(game(), &table_input_seeds(game())[0].1).unwrap();
+        let seeds = table_input_seeds(game());
+        let (_, script) = seeds
+            .iter()
+            .find(|(name, _)| *name == "in-order-seat-1")
+            .unwrap();
+        let report = run_table_input(game(), script).unwrap();
         assert!(
             report.observer_finished && report.seated_finished,
             "{report:?}"
@@ -709,7 +801,8 @@ mod tests {
 
     #[test]
     fn a_signed_lie_is_proven_against_the_liar() {
-        let (_, script) = &table_input_seeds(game())[4];
+        let seeds = table_input_seeds(game());
+        let (_, script) = seeds.iter().find(|(name, _)| *name == "lies").unwrap();
         let report = run_table_input(game(), script).unwrap();
         assert!(!report.liars.is_empty());
         assert!(!report.observer_violations.is_empty(), "{report:?}");
@@ -745,6 +838,17 @@ mod tests {
             ops: (0..n).rev().map(|i| Op::Deliver(i as u16)).collect(),
         };
         run_table_input_with(game, &newest_first, &config).unwrap();
+    }
+
+    #[test]
+    fn real_keys_claims_forfeit_a_seat_and_make_an_observer_go_back() {
+        let seeds = table_input_seeds(game());
+        let (_, script) = seeds
+            .iter()
+            .find(|(name, _)| *name == "claims-after-input")
+            .unwrap();
+        let report = run_table_input(game(), script).unwrap();
+        assert!(report.forfeits > 0 && report.rewinds > 0, "{report:?}");
     }
 
     #[test]
