@@ -1,31 +1,24 @@
-//! Bytes from the network into a running table (an observer of a real
-//! genesis): nothing a peer sends can panic it.
+//! A running table's pump, fed a real honest 3-seat game: real envelopes in
+//! any order (repeated, dropped), real envelopes changed and signed again by
+//! their seat's key (validly signed lies), raw bytes, and time passing, into
+//! an observer and a seated table at once. The oracle, beyond "no panic":
+//! every violation a table reports blames a seat whose key signed a lie and
+//! carries a proof whose signatures check (`roundtable_fuzz::run_table_input`).
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use roundtable_port_royal::{Options, PortRoyal};
-use roundtable_table::{Config, Genesis, Identity, Proposal, SeatInfo, Table};
+use roundtable_fuzz::{HonestGame, Script, run_table_input, table_input_game};
 
-fn genesis() -> &'static Genesis {
-    static GENESIS: OnceLock<Genesis> = OnceLock::new();
-    GENESIS.get_or_init(|| {
-        let ids: Vec<Identity> = (1..=3u8).map(|i| Identity::from_secret([i; 32])).collect();
-        let seats = ids
-            .iter()
-            .map(|id| SeatInfo { key: id.public(), name: "p".into(), chain_commitment: [7; 32], chain_length: 64 })
-            .collect();
-        let proposal = Proposal::new::<PortRoyal>(&Options::default(), seats, [0; 32]).expect("valid proposal");
-        let acceptances: Vec<_> = ids.iter().map(|id| proposal.accept(id).expect("seated")).collect();
-        Genesis::assemble::<PortRoyal>(proposal, &acceptances).expect("valid genesis")
-    })
+fn game() -> &'static HonestGame {
+    static GAME: OnceLock<HonestGame> = OnceLock::new();
+    GAME.get_or_init(|| table_input_game().expect("an honest game is playable"))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut table = Table::<PortRoyal>::new(genesis().clone(), None, Config::default()).expect("table");
-    for chunk in data.split(|&b| b == 0xff) {
-        let _ = table.handle_bytes(0, chunk);
+    let script = Script::parse(data);
+    if let Err(broken) = run_table_input(game(), &script) {
+        panic!("{broken}\nscript: {script:?}");
     }
-    while table.poll_output().is_some() {}
 });
