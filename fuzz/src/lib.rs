@@ -821,7 +821,6 @@ mod tests {
     /// is behind by more than the bound. Fails until the table keeps room
     /// for the lowest sequence numbers.
     #[test]
-    #[ignore = "table defect reported on issue 12: a full buffer refuses the envelope its seat needs next"]
     fn honest_envelopes_newest_first_never_stall_a_table() {
         let game = game();
         let n = game.envelopes.len();

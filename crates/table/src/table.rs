@@ -686,7 +686,17 @@ impl<G: Game> Table<G> {
             return Ok(false);
         }
         if state.buffer.len() >= self.config.max_buffered_per_seat {
-            return Err(TableError::BufferFull(env.seat));
+            // Full: room is made for an earlier envelope by dropping the
+            // latest one held, since the table needs the seat's envelopes
+            // in order and the dropped one comes again by catch-up. Kept
+            // the other way round, envelopes relayed newest first would
+            // fill the buffer and refuse the one needed next for good.
+            match state.buffer.last_key_value() {
+                Some((&latest, _)) if latest > env.seq => {
+                    self.seats[seat].buffer.remove(&latest);
+                }
+                _ => return Err(TableError::BufferFull(env.seat)),
+            }
         }
         self.outputs.push_back(Output::Persist {
             envelope: signed.clone(),

@@ -558,3 +558,44 @@ fn a_result_rewound_out_of_is_no_result() {
     assert!(report.violations.is_empty());
     assert_eq!(report.inputs, 65);
 }
+
+/// Issue 12 (found by the `table_input` fuzz target): a seat's buffer full
+/// of its later envelopes refused the one the table needed next, for good,
+/// so envelopes relayed newest first stalled a peer. The latest envelope
+/// held now makes room for an earlier one.
+#[test]
+fn envelopes_relayed_newest_first_never_stall_a_full_buffer() {
+    let mut tables = tables(2);
+    let logs = common::play_until_with(
+        &mut tables,
+        |t| t.iter().all(Table::is_finished),
+        |_, _, _| {},
+    );
+    let mut envelopes: Vec<Signed> = logs.concat();
+    envelopes.sort_by_key(|s| (s.seat(), s.seq()));
+    envelopes.dedup();
+    let config = Config {
+        max_buffered_per_seat: 4,
+        ..Config::default()
+    };
+    let mut observer = Table::<PortRoyal>::new(tables[0].genesis().clone(), None, config).unwrap();
+    for s in envelopes.iter().rev() {
+        let _ = observer.handle_envelope(0, s.clone());
+    }
+    // Then in order, again and again as catch-up would, while the table
+    // moves on (a full buffer still refuses envelopes far ahead).
+    let mut last = None;
+    while last != Some(observer.position()) && !observer.is_finished() {
+        last = Some(observer.position());
+        for s in &envelopes {
+            let _ = observer.handle_envelope(0, s.clone());
+        }
+    }
+    assert!(observer.violation().is_none());
+    assert!(
+        observer.is_finished(),
+        "stuck at position {}",
+        observer.position()
+    );
+    assert_eq!(observer.transcript(), tables[0].transcript());
+}
