@@ -1544,8 +1544,16 @@ impl<G: Game> Table<G> {
         let Some(e) = self.seats[author].peek() else {
             return false;
         };
-        if let Body::Reveal(_) = e.envelope.body {
-            // A reveal names no position; it is checked by its event.
+        if let Body::Reveal(_) = e.envelope.body
+            && !matches!(self.game.next(), Next::Decision(_))
+        {
+            // A reveal names no position; at a chance event it is checked
+            // by its event. Where the game waits for the author's decision
+            // it fits no history but another one: a restarted peer that
+            // applied its own input the others had claimed it stalled on
+            // meets their reveals there. It waits, like any envelope of an
+            // author that claimed an input this table applied, until the
+            // forfeit rewinds the table.
             return false;
         }
         let position = self.position();
