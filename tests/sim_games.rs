@@ -138,7 +138,12 @@ fn a_lossy_split_network_still_agrees() {
 #[test]
 fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
     let name = "two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit";
-    let seeds = sim::seeds_from_env(40_000, 24);
+    let mut seeds = sim::seeds_from_env(40_000, 24);
+    if std::env::var_os("SIM_SEED").is_none() {
+        // Found by a rotated seed (issue 12): both sides finished and stopped
+        // before the cut healed, so they keep crossing forfeits.
+        seeds.push(179_550_322_040_016);
+    }
     let results = sim::for_seeds(&seeds, |seed| {
         let mut c = SimConfig::random(seed);
         c.seats = 2;
@@ -154,6 +159,10 @@ fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
         let outcome = sim::run(c);
         outcome
             .check_agreement()
+            .map(|_| ())
+            .or_else(|e| {
+                one_result_of_crossing_forfeits(&outcome).map_err(|why| format!("{e}; {why}"))
+            })
             .map_err(|e| match outcome.mutual_forfeit() {
                 Some(position) => format!("{e} (the seats forfeited each other at {position})"),
                 None => e,
@@ -170,4 +179,38 @@ fn two_seats_cut_apart_for_long_agree_on_the_earlier_forfeit() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// When the two sides of a game cut in two each finished, forfeiting the
+/// other, and stopped before they heard each other again (the cut outlasted
+/// the game and their time serving catch-up after it), their transcripts
+/// differ for good. Then the game has one result by the rule for several
+/// transcripts of one game (SPEC 3.9): crossing forfeits contradict each
+/// other, and neither stands as a win.
+fn one_result_of_crossing_forfeits(outcome: &sim::Outcome) -> Result<(), String> {
+    let peers: Vec<_> = outcome.honest().collect();
+    let crossing = peers.len() == 2
+        && peers.iter().all(|p| p.finished)
+        && peers[0]
+            .forfeit_records
+            .iter()
+            .any(|&(_, s)| s == peers[1].seat)
+        && peers[1]
+            .forfeit_records
+            .iter()
+            .any(|&(_, s)| s == peers[0].seat);
+    if !crossing {
+        return Err("not two finished sides that forfeited each other".into());
+    }
+    let verdict = roundtable_table::verdict::verdict::<roundtable_port_royal::PortRoyal>(&[
+        &peers[0].transcript,
+        &peers[1].transcript,
+    ])
+    .map_err(|e| format!("no verdict: {e}"))?;
+    match verdict.outcome {
+        roundtable_table::verdict::Outcome::Contradicted { .. } => Ok(()),
+        other => Err(format!(
+            "the two transcripts' verdict is {other:?}, not contradicted"
+        )),
+    }
 }
