@@ -171,13 +171,13 @@ fn reveal_costs(frames: &[roundtable_table::transcript::Frame], sign_us: f64, ve
             _ => {}
         }
     }
-    let mb = |b: u64| b as f64 / 1e3;
+    let kb = |b: u64| b as f64 / 1e3;
     println!("\nreveals in a 5-seat game: {reveals} on their own, {riding} riding in actions");
     println!(
         "  bytes of the lone reveals: unsigned in sequence {:.1} kB, signed in sequence {:.1} kB, bare outside the sequence {:.1} kB",
-        mb(unsigned),
-        mb(signed),
-        mb(bare)
+        kb(unsigned),
+        kb(signed),
+        kb(bare)
     );
     println!(
         "  signature work signing them adds per game: {:.1} ms signing (spread over the seats), {:.1} ms verifying on each of the {seats} peers",
