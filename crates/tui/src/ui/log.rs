@@ -1,0 +1,94 @@
+//! The game log: the side panel on the table and the full-screen log.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::{block, panel, wrap};
+use crate::app::App;
+use crate::session::Snapshot;
+use crate::theme::Theme;
+
+/// The newest `want` rows of the log, wrapped and styled, oldest first, and
+/// the total number of rows the whole log wraps to (only counted when
+/// `count_all`: the log screen's title needs it, the table's panel does not).
+pub(super) fn log_rows(
+    s: &Snapshot,
+    width: usize,
+    want: usize,
+    count_all: bool,
+    theme: Theme,
+) -> (Vec<Line<'static>>, usize) {
+    let mut rows = Vec::new();
+    let mut total = 0;
+    // Wrap from the newest line back, and stop once enough rows are in: a
+    // long game's log is not re-wrapped at every frame.
+    for l in s.log.iter().rev() {
+        let wrapped = wrap(&l.text, width);
+        total += wrapped.len();
+        if rows.len() < want {
+            let style = if l.heading {
+                theme.title()
+            } else {
+                Style::new()
+            };
+            for row in wrapped.into_iter().rev() {
+                rows.push(Line::styled(row, style));
+            }
+        } else if !count_all {
+            break;
+        }
+    }
+    rows.reverse();
+    (rows, total)
+}
+
+/// The rows that fit in `height`, `scroll` rows back from the newest.
+pub(super) fn window(
+    rows: Vec<Line<'static>>,
+    height: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
+    let scroll = scroll.min(rows.len().saturating_sub(height));
+    let end = rows.len() - scroll;
+    let start = end.saturating_sub(height);
+    (rows[start..end].to_vec(), scroll)
+}
+
+pub(super) fn log_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact: bool) {
+    let theme = app.theme;
+    let frame = panel("Log", theme, compact);
+    let inner = frame.inner(area);
+    let (inner_w, inner_h) = (usize::from(inner.width), usize::from(inner.height));
+    let (rows, _) = log_rows(s, inner_w, inner_h + app.log_scroll, false, theme);
+    let (rows, scroll) = window(rows, inner_h, app.log_scroll);
+    let title = if scroll > 0 {
+        format!("Log ({scroll} rows back, End for newest)")
+    } else {
+        "Log".to_owned()
+    };
+    Paragraph::new(rows)
+        .block(panel(title, theme, compact))
+        .render(area, buf);
+}
+
+pub(super) fn log_screen(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner_w = usize::from(area.width.saturating_sub(2));
+    let inner_h = usize::from(area.height.saturating_sub(2));
+    let (rows, total) = log_rows(s, inner_w, inner_h + app.log_scroll, true, theme);
+    let (rows, scroll) = window(rows, inner_h, app.log_scroll);
+    let title = format!(
+        "Move log: {} lines, showing {} to {}",
+        total,
+        total.saturating_sub(scroll + rows.len()) + 1,
+        total - scroll
+    );
+    Paragraph::new(rows)
+        .block(block(title, theme))
+        .render(area, buf);
+}
+
+// ----- after the game ---------------------------------------------------

@@ -1,0 +1,311 @@
+//! The screens before a game: the start menu, a local game's set-up, hosting,
+//! the ticket prompts, the LAN list and the replay prompt.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::{block, centered, choice, chunks, wrap};
+use crate::app::{App, HOST_ROWS, HOST_START, MENU, SETUP_ROWS, SETUP_START, Screen};
+
+pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let mut lines = vec![
+        Line::styled("Port Royal at your own table", theme.title()),
+        Line::styled(
+            "peer to peer, no server: every seat runs the rules",
+            theme.dim(),
+        ),
+        Line::raw(""),
+    ];
+    for (i, label) in MENU.iter().enumerate() {
+        lines.push(choice(
+            i == app.menu_selected,
+            format!("{} {label}", i + 1),
+            theme,
+        ));
+    }
+    lines.push(Line::raw(""));
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, 60) {
+            lines.push(Line::styled(row, theme.warn()));
+        }
+    }
+    let height = lines.len() as u16 + 2;
+    let rect = centered(area, 64, height);
+    Paragraph::new(lines)
+        .block(block("roundtable", theme))
+        .render(rect, buf);
+}
+
+// ----- local game set-up ------------------------------------------------
+
+pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let s = &app.setup;
+    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
+    let bots = s.seats.saturating_sub(1);
+    let rows: [(String, String); SETUP_ROWS] = [
+        (
+            format!("Seats               < {} >", s.seats),
+            format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
+        ),
+        (
+            format!("Victory points      < {} >", s.options.victory_points),
+            "the round ends the game once someone has them".into(),
+        ),
+        (
+            format!(
+                "Pass automatically  {}",
+                toggle(s.options.pass_automatically)
+            ),
+            "skip takes that earn nothing".into(),
+        ),
+        (
+            format!(
+                "Expedition required {}",
+                toggle(s.options.expedition_required)
+            ),
+            "winners need an expedition".into(),
+        ),
+        (
+            format!("Bot pace            < {} >", s.pace.words()),
+            "pause between bot moves".into(),
+        ),
+        (
+            format!(
+                "Expansion           < {} >",
+                if s.options.expansion { "on" } else { "off" }
+            ),
+            "Just One More Contract: contracts, new cards".into(),
+        ),
+        ("Start the game".into(), String::new()),
+    ];
+    let mut lines = vec![Line::raw("")];
+    for (i, (row, note)) in rows.into_iter().enumerate() {
+        let mut line = choice(i == app.setup_selected, row, theme);
+        if !note.is_empty() && area.width >= 70 {
+            line.push_span(Span::styled(format!("  {note}"), theme.dim()));
+        }
+        if i == SETUP_START {
+            lines.push(Line::raw(""));
+        }
+        lines.push(line);
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Local game against bots", theme))
+        .render(rect, buf);
+}
+
+// ----- hosting, joining, the LAN, the lobby ----------------------------
+
+pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let h = &app.host;
+    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
+    let people = h.seats - h.bots.min(h.seats);
+    let rows: [(String, String); HOST_ROWS] = [
+        (
+            format!("Seats               < {} >", h.seats),
+            "yours included".into(),
+        ),
+        (
+            format!("Bots                < {} >", h.bots),
+            format!(
+                "run here; {} seat{} for people who join",
+                people - 1,
+                if people == 2 { "" } else { "s" }
+            ),
+        ),
+        (
+            format!("Victory points      < {} >", h.options.victory_points),
+            "the round ends the game once someone has them".into(),
+        ),
+        (
+            format!(
+                "Pass automatically  {}",
+                toggle(h.options.pass_automatically)
+            ),
+            "skip takes that earn nothing".into(),
+        ),
+        (
+            format!(
+                "Expedition required {}",
+                toggle(h.options.expedition_required)
+            ),
+            "winners need an expedition".into(),
+        ),
+        (
+            format!(
+                "Expansion           < {} >",
+                if h.options.expansion { "on" } else { "off" }
+            ),
+            "Just One More Contract".into(),
+        ),
+        ("Open the table".into(), String::new()),
+    ];
+    let mut lines = vec![Line::raw("")];
+    for (i, (row, note)) in rows.into_iter().enumerate() {
+        let mut line = choice(i == app.host_selected, row, theme);
+        if !note.is_empty() && area.width >= 70 {
+            line.push_span(Span::styled(format!("  {note}"), theme.dim()));
+        }
+        if i == HOST_START {
+            lines.push(Line::raw(""));
+        }
+        lines.push(line);
+    }
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        " The next screen shows the ticket to give the others.",
+        theme.dim(),
+    ));
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Host a table on the network", theme))
+        .render(rect, buf);
+}
+
+pub(super) fn ticket_prompt(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let watch = app.screen == Screen::WatchPrompt;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    let field = inner.saturating_sub(4).max(8);
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(if watch {
+            " The ticket of the table to watch:"
+        } else {
+            " The ticket of the table to join:"
+        }),
+    ];
+    // The whole ticket shows, wrapped, so a paste can be checked by eye;
+    // the cursor follows its last row.
+    let typed = chunks(&app.ticket, field);
+    let rows = typed.len().max(1);
+    for i in 0..rows {
+        let text = typed.get(i).cloned().unwrap_or_default();
+        let mut spans = vec![
+            Span::styled(if i == 0 { " > " } else { "   " }, theme.key()),
+            Span::raw(text),
+        ];
+        if i + 1 == rows {
+            spans.push(Span::styled("_", theme.key()));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    for row in wrap(
+        "Paste it as the host's screen shows it (rt1_...); spaces and line breaks are left out.",
+        inner.saturating_sub(1),
+    ) {
+        lines.push(Line::styled(format!(" {row}"), theme.dim()));
+    }
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let title = if watch {
+        "Watch a table"
+    } else {
+        "Join a table"
+    };
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block(title, theme))
+        .render(rect, buf);
+}
+
+pub(super) fn lan_tables(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    let mut lines = vec![Line::raw("")];
+    match &app.tables {
+        None => lines.push(Line::from(
+            " Looking for tables announced on this network...",
+        )),
+        Some(Err(why)) => {
+            lines.push(Line::styled(" Could not look for tables:", theme.warn()));
+            for row in wrap(why, inner.saturating_sub(1)) {
+                lines.push(Line::styled(format!(" {row}"), theme.warn()));
+            }
+        }
+        Some(Ok(found)) if found.is_empty() => {
+            lines.push(Line::from(" No open table was announced on this network."));
+            lines.push(Line::styled(
+                " r looks again; a ticket joins tables elsewhere.",
+                theme.dim(),
+            ));
+        }
+        Some(Ok(found)) => {
+            for (i, t) in found.iter().enumerate() {
+                let open = t.seats.saturating_sub(t.filled);
+                let text = format!(
+                    "{} {}'s table: {}, {}/{} seats taken, {open} open",
+                    i + 1,
+                    t.host,
+                    t.game,
+                    t.filled,
+                    t.seats
+                );
+                let mut line = choice(i == app.table_selected, text, theme);
+                if open == 0 {
+                    line.push_span(Span::styled(" (full)", theme.dim()));
+                }
+                lines.push(line);
+            }
+        }
+    }
+    if let Some(notice) = &app.notice {
+        lines.push(Line::raw(""));
+        for row in wrap(notice, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Tables on this LAN", theme))
+        .render(rect, buf);
+}
+
+pub(super) fn replay_prompt(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    // The end of a long path shows, where the typing happens.
+    let typed: Vec<char> = app.prompt.chars().collect();
+    let shown: String = typed[typed.len().saturating_sub(inner.saturating_sub(3))..]
+        .iter()
+        .collect();
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(" The transcript file to replay:"),
+        Line::from(vec![
+            Span::styled(" > ", theme.key()),
+            Span::raw(shown),
+            Span::styled("_", theme.key()),
+        ]),
+        Line::raw(""),
+        Line::styled(
+            " Local games save theirs as local-SEED.rts in the games folder.",
+            theme.dim(),
+        ),
+    ];
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 78, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Replay a transcript", theme))
+        .render(rect, buf);
+}

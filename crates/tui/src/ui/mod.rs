@@ -1,0 +1,223 @@
+//! Rendering: a pure function of the app's state and the session's snapshot.
+//! Nothing here changes either; [`Ui`] draws one frame into a buffer.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use crate::app::{App, Overlay, Screen};
+use crate::keymap::{self, Context};
+use crate::session::Snapshot;
+use crate::theme::Theme;
+use lobby::lobby;
+use log::log_screen;
+use menu::{host_setup, lan_tables, menu, replay_prompt, setup, ticket_prompt};
+use overlay::{confirm_quit, help};
+use results::post_game;
+use table::table;
+
+mod lobby;
+mod log;
+mod menu;
+mod overlay;
+mod replay;
+mod results;
+mod table;
+
+pub use overlay::help_lines;
+pub use results::tie_breaks;
+pub use table::{abilities, contract_details, contract_lines};
+
+/// The smallest terminal the screens are laid out for.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+/// Below this width the table is one column.
+pub(super) const TWO_COLUMNS: u16 = 72;
+
+/// One frame: the app's screen over the session's snapshot.
+#[derive(Clone, Copy, Debug)]
+pub struct Ui<'a> {
+    /// The front end's state.
+    pub app: &'a App,
+    /// The game, when there is one.
+    pub snap: Option<&'a Snapshot>,
+}
+
+impl Widget for Ui<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        render(self.app, self.snap, area, buf);
+    }
+}
+
+/// Draw the whole screen into `buf`.
+pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        too_small(area, buf, theme);
+        return;
+    }
+    let [body, hints] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    match (app.screen, snap) {
+        (Screen::Menu, _) => menu(app, body, buf),
+        (Screen::Setup, _) => setup(app, body, buf),
+        (Screen::HostSetup, _) => host_setup(app, body, buf),
+        (Screen::JoinPrompt | Screen::WatchPrompt, _) => ticket_prompt(app, body, buf),
+        (Screen::Tables, _) => lan_tables(app, body, buf),
+        (Screen::Lobby, Some(s)) => match &s.lobby {
+            Some(l) => lobby(app, s, l, body, buf),
+            None => table(app, s, body, buf),
+        },
+        (Screen::Table, Some(s)) => table(app, s, body, buf),
+        (Screen::Log, Some(s)) => log_screen(app, s, body, buf),
+        (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
+        (Screen::Replay, Some(s)) => table(app, s, body, buf),
+        (Screen::ReplayPrompt, _) => replay_prompt(app, body, buf),
+        (_, None) => {
+            Paragraph::new("Waiting for the game to start...").render(body, buf);
+        }
+    }
+    hint_bar(app.context(), hints, buf, theme);
+    match app.overlay {
+        Some(Overlay::Help { scroll }) => help(scroll, app.screen_context(), area, buf, theme),
+        Some(Overlay::ConfirmQuit) => confirm_quit(area, buf, theme),
+        None => {}
+    }
+}
+
+pub(super) fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
+    let lines = vec![
+        Line::styled("Terminal too small", theme.warn()),
+        Line::from(format!("{}x{}", area.width, area.height)),
+        Line::from(format!("need {}x{}", MIN_SIZE.0, MIN_SIZE.1)),
+        Line::from("q quits"),
+    ];
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// The hint bar: the keys of this context from the keymap, help and quit
+/// kept at the right so they always show.
+pub(super) fn hint_bar(ctx: Context, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let all: Vec<(&str, &str)> = keymap::hints(ctx).collect();
+    let (tail, head): (Vec<_>, Vec<_>) = all.into_iter().partition(|(k, _)| *k == "?" || *k == "q");
+    let width = |items: &[(&str, &str)]| -> usize {
+        items
+            .iter()
+            .map(|(k, d)| k.chars().count() + d.chars().count() + 3)
+            .sum()
+    };
+    let mut room = usize::from(area.width).saturating_sub(width(&tail));
+    let mut spans = Vec::new();
+    let push = |spans: &mut Vec<Span<'static>>, k: &str, d: &str| {
+        spans.push(Span::styled(format!(" {k}"), theme.key()));
+        spans.push(Span::raw(format!(" {d} ")));
+    };
+    for (k, d) in head {
+        let w = k.chars().count() + d.chars().count() + 3;
+        if w > room {
+            break;
+        }
+        room -= w;
+        push(&mut spans, k, d);
+    }
+    if room > 0 {
+        spans.push(Span::raw(" ".repeat(room)));
+    }
+    for (k, d) in tail {
+        push(&mut spans, k, d);
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+pub(super) fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
+    Block::bordered().title(Span::styled(format!(" {} ", title.into()), theme.title()))
+}
+
+/// A panel's frame: all borders, or in a cramped terminal only the top one
+/// (with the title), which saves a row and two columns per panel.
+pub(super) fn panel(title: impl Into<String>, theme: Theme, compact: bool) -> Block<'static> {
+    let b = block(title, theme);
+    if compact { b.borders(Borders::TOP) } else { b }
+}
+
+/// A selectable row: marked with `>` and reversed when selected, so the
+/// selection shows without colour.
+pub(super) fn choice(selected: bool, text: String, theme: Theme) -> Line<'static> {
+    if selected {
+        Line::styled(format!("> {text}"), theme.selected())
+    } else {
+        Line::from(format!("  {text}"))
+    }
+}
+
+// ----- start menu -------------------------------------------------------
+
+/// `text` cut into rows of `width` characters (a ticket has no spaces to
+/// wrap at; every character of it must show).
+pub(super) fn chunks(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(width.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+/// Word-wrap `text` to `width` columns; continuation lines are indented.
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        let wlen = word.chars().count();
+        if len > 0 && len + 1 + wlen > width {
+            out.push(std::mem::take(&mut line));
+            line.push_str("  ");
+        }
+        if !line.is_empty() && !line.ends_with("  ") {
+            line.push(' ');
+        }
+        if wlen > width {
+            // A word longer than the line is cut, not lost.
+            line.push_str(
+                &word
+                    .chars()
+                    .take(width.saturating_sub(2))
+                    .collect::<String>(),
+            );
+        } else {
+            line.push_str(word);
+        }
+    }
+    out.push(line);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_every_word_and_indents_continuations() {
+        let rows = wrap("Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.", 20);
+        assert!(rows.iter().all(|r| r.chars().count() <= 20), "{rows:?}");
+        assert!(rows[1].starts_with("  "));
+        let joined = rows
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(joined, "Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.");
+    }
+}
