@@ -33,6 +33,11 @@ struct Cli {
     /// reachable only through `--relay` (as `host --no-listen`).
     #[arg(long, requires = "relay")]
     no_listen: bool,
+    /// For the start menu: where keys, transcripts and the remembered name
+    /// live (as `host --data-dir`; default `$XDG_DATA_HOME/roundtable` or
+    /// `~/.local/share/roundtable`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -99,7 +104,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         // A terminal gets the game itself; a pipe or a file gets the log.
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
-            menu(cli.relay, cli.no_listen)
+            menu(cli.relay, cli.no_listen, cli.data_dir)
         }
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
@@ -131,19 +136,22 @@ fn main() -> ExitCode {
     }
 }
 
-/// The start menu in the terminal.
-fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool) -> Outcome {
+/// The start menu in the terminal, keeping its files in `data` (else the
+/// user's data folder).
+fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool, data: Option<PathBuf>) -> Outcome {
+    let root = data.or_else(data_dir);
     let config = roundtable_tui::LocalConfig {
-        transcript_dir: data_dir().map(|d| d.join("games")),
+        transcript_dir: root.as_ref().map(|d| d.join("games")),
+        name: roundtable_tui::prefs::default_name(),
         ..roundtable_tui::LocalConfig::default()
     };
+    let prefs_file = root.as_ref().map(|d| d.join(roundtable_tui::prefs::FILE));
     // The menu's network entries keep keys and transcripts where `host`
-    // and `join` do by default.
-    let data =
-        roundtable_net::DataDir::new(data_dir().unwrap_or_else(roundtable_net::default_data_dir));
+    // and `join` do, in the same folder as local games.
+    let data = roundtable_net::DataDir::new(root.unwrap_or_else(roundtable_net::default_data_dir));
     let reach = net_session::Reach { relays, no_listen };
-    let launcher = net_session::NetLauncher::new(data, net_session::default_name(), reach)?;
-    roundtable_tui::run_menu_with(config, Box::new(launcher))?;
+    let launcher = net_session::NetLauncher::new(data, reach)?;
+    roundtable_tui::run_menu_with(config, Box::new(launcher), prefs_file)?;
     Ok(ExitCode::SUCCESS)
 }
 

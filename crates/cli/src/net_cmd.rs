@@ -31,9 +31,10 @@ pub(crate) struct NetArgs {
     /// `$XDG_DATA_HOME/roundtable` or `~/.local/share/roundtable`).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
-    /// Your display name (at most 32 bytes).
-    #[arg(long, default_value = "player")]
-    name: String,
+    /// Your display name (at most 32 bytes; default: the name the start
+    /// menu remembers in the data directory, else your login name).
+    #[arg(long)]
+    name: Option<String>,
     /// Let a bot play and print the log instead of opening the terminal UI.
     #[arg(long)]
     headless: bool,
@@ -84,6 +85,23 @@ pub(crate) struct NetArgs {
 impl NetArgs {
     fn data_dir(&self) -> DataDir {
         DataDir::new(self.data_dir.clone().unwrap_or_else(default_data_dir))
+    }
+
+    /// The node's configuration for the person's own seat, under `--name`
+    /// or else the name the start menu remembers in `data_dir`.
+    fn own_config(&self, data_dir: DataDir) -> NodeConfig {
+        let name = match &self.name {
+            Some(name) => name.clone(),
+            None => {
+                let prefs = data_dir.root().join(roundtable_tui::prefs::FILE);
+                let (name, why) = roundtable_tui::prefs::name_or_default(&prefs);
+                if let Some(why) = why {
+                    eprintln!("roundtable: {why}; playing as {name}");
+                }
+                name
+            }
+        };
+        self.config(data_dir, &name)
     }
 
     fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
@@ -471,7 +489,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
         return host_tui(args, options, &data);
     }
     runtime()?.block_on(async {
-        let config = args.net.config(data.clone(), &args.net.name);
+        let config = args.net.own_config(data.clone());
         let mut handle = spawn::<PortRoyal>(
             config,
             Role::Host {
@@ -511,7 +529,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
 /// seat; in-process bots join once the ticket exists.
 fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCode> {
     let rt = runtime()?;
-    let config = args.net.config(data.clone(), &args.net.name);
+    let config = args.net.own_config(data.clone());
     let mut handle = {
         let _inside = rt.enter();
         spawn::<PortRoyal>(
@@ -601,7 +619,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         let handle = {
             let _inside = rt.enter();
             spawn::<PortRoyal>(
-                args.net.config(data, &args.net.name),
+                args.net.own_config(data),
                 Role::Join { ticket },
                 Controller::Handle,
             )?
@@ -610,7 +628,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let config = args.net.config(data, &args.net.name);
+        let config = args.net.own_config(data);
         let handle = spawn::<PortRoyal>(
             config,
             Role::Join { ticket },
@@ -673,7 +691,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
-            let mut config = args.net.config(data, &args.net.name);
+            let mut config = args.net.own_config(data);
             config.transcript_copy = args.transcript.clone();
             spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
         };
@@ -681,7 +699,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let mut config = args.net.config(data, &args.net.name);
+        let mut config = args.net.own_config(data);
         config.transcript_copy = args.transcript.clone();
         let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
@@ -727,7 +745,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         }
         resumed_bots.push((config, args.net.bot(n as u64)?));
     }
-    let config = args.net.config(data.clone(), &args.net.name);
+    let config = args.net.own_config(data.clone());
     if !args.net.headless {
         args.net.need_terminal()?;
         // Back at the table in the terminal UI, where the player left it.

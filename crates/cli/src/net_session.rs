@@ -467,7 +467,6 @@ pub(crate) struct NetLauncher {
     /// `None` only while dropping.
     rt: Option<tokio::runtime::Runtime>,
     data: DataDir,
-    name: String,
     reach: Reach,
     /// The nodes of the sessions started so far that may still run.
     ends: Vec<NodeEnd>,
@@ -484,8 +483,8 @@ pub(crate) struct Reach {
 }
 
 impl NetLauncher {
-    /// A launcher keeping keys and transcripts in `data`, playing as `name`.
-    pub(crate) fn new(data: DataDir, name: String, reach: Reach) -> anyhow::Result<Self> {
+    /// A launcher keeping keys and transcripts in `data`.
+    pub(crate) fn new(data: DataDir, reach: Reach) -> anyhow::Result<Self> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -493,7 +492,6 @@ impl NetLauncher {
         Ok(NetLauncher {
             rt: Some(rt),
             data,
-            name,
             reach,
             ends: Vec::new(),
         })
@@ -548,26 +546,8 @@ impl Drop for NetLauncher {
     }
 }
 
-/// A display name from the login name: at most 32 bytes, no control
-/// characters (what the lobby accepts), else "player".
-pub(crate) fn default_name() -> String {
-    let login = std::env::var("USER").unwrap_or_default();
-    let mut name = String::new();
-    for c in login.chars().filter(|c| !c.is_control()) {
-        if name.len() + c.len_utf8() > 32 {
-            break;
-        }
-        name.push(c);
-    }
-    if name.is_empty() {
-        "player".to_owned()
-    } else {
-        name
-    }
-}
-
 impl Launcher for NetLauncher {
-    fn host(&mut self, config: &HostConfig) -> Result<Box<dyn Session>, String> {
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Box<dyn Session>, String> {
         if config.bots >= config.seats {
             return Err(format!(
                 "{} bots leave no seat for you at {} seats.",
@@ -576,7 +556,7 @@ impl Launcher for NetLauncher {
         }
         let mut handle = self.start(
             self.data.clone(),
-            &self.name,
+            name,
             Role::Host {
                 seats: config.seats,
                 options: config.options.clone(),
@@ -630,11 +610,11 @@ impl Launcher for NetLauncher {
         Ok(self.launched(session))
     }
 
-    fn join(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
         let ticket = Self::ticket(ticket)?;
         let handle = self.start(
             self.data.clone(),
-            &self.name,
+            name,
             Role::Join { ticket },
             Controller::Handle,
         )?;
@@ -643,11 +623,11 @@ impl Launcher for NetLauncher {
         Ok(self.launched(session))
     }
 
-    fn watch(&mut self, ticket: &str) -> Result<Box<dyn Session>, String> {
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
         let ticket = Self::ticket(ticket)?;
         let handle = self.start(
             self.data.clone(),
-            &self.name,
+            name,
             Role::Watch { ticket },
             Controller::Handle,
         )?;

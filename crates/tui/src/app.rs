@@ -10,7 +10,9 @@ use roundtable_port_royal::{Action, VICTORY_POINTS};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
+use crate::prefs;
 use crate::replay::{ReplayStatus, Seek};
+use crate::saved::SavedGame;
 use crate::session::Snapshot;
 use crate::theme::Theme;
 
@@ -37,8 +39,10 @@ pub enum Screen {
     Log,
     /// After the game.
     PostGame,
-    /// Typing the path of a transcript to replay.
+    /// Choosing a saved game, or typing the path of a transcript, to replay.
     ReplayPrompt,
+    /// Typing the name to play under.
+    NamePrompt,
     /// Stepping through a transcript.
     Replay,
 }
@@ -55,6 +59,17 @@ pub enum Overlay {
     ConfirmQuit,
 }
 
+/// Where the game shown is played, which decides what quitting it means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameKind {
+    /// In this process against bots: quitting ends it for good.
+    Local,
+    /// At a networked table: the others play on, and `roundtable resume`
+    /// brings this peer back.
+    #[default]
+    Network,
+}
+
 /// What the runner must do after an update.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
@@ -62,8 +77,14 @@ pub enum Effect {
     Start(LocalConfig),
     /// Submit this seat's move.
     Submit(Action),
-    /// Leave the finished game (or the replay) for the start menu.
+    /// Leave the game (or the replay) for the start menu.
     Leave,
+    /// Close the replay and show the results of the game it was opened from.
+    CloseReplay,
+    /// Remember this name (the app already plays under it).
+    SaveName(String),
+    /// List the saved games to replay.
+    ListSaved,
     /// Quit the program.
     Quit,
     /// Open the transcript at this path and replay it.
@@ -81,13 +102,14 @@ pub enum Effect {
 }
 
 /// The start menu's entries.
-pub const MENU: [&str; 7] = [
+pub const MENU: [&str; 8] = [
     "Local game against bots",
     "Host a table",
     "Join a table by ticket",
     "Tables on this LAN",
     "Watch a table",
     "Replay a transcript",
+    "Your name:",
     "Quit",
 ];
 
@@ -101,6 +123,8 @@ pub const MENU_LAN: usize = 3;
 pub const MENU_WATCH: usize = 4;
 /// The start-menu entry that replays a transcript.
 pub const MENU_REPLAY: usize = 5;
+/// The start-menu entry that shows and changes the name played under.
+pub const MENU_NAME: usize = 6;
 
 /// Rows of the host set-up.
 pub const HOST_ROWS: usize = 7;
@@ -115,11 +139,33 @@ pub const SETUP_START: usize = 6;
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
 
-/// The victory points after one step left or right, kept in the range the
-/// game accepts (the same range `play` and `host` check).
-fn step_victory_points(victory_points: u32, delta: i64) -> u32 {
-    let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
-    (i64::from(victory_points) + delta).clamp(i64::from(lo), i64::from(hi)) as u32
+/// How a key changes a set-up row: the arrows step and stop at the ends;
+/// Enter steps up and wraps around, so that it alone reaches every value
+/// (on a row of two values it is a toggle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    Less,
+    More,
+    Cycle,
+}
+
+impl Change {
+    /// `value` changed, kept within `lo..=hi`.
+    fn apply(self, value: i64, lo: i64, hi: i64) -> i64 {
+        match self {
+            Change::Less => (value - 1).clamp(lo, hi),
+            Change::More => (value + 1).clamp(lo, hi),
+            Change::Cycle if value >= hi => lo,
+            Change::Cycle => (value + 1).max(lo),
+        }
+    }
+
+    /// Victory points changed, kept in the range the game accepts (the
+    /// same range `play` and `host` check).
+    fn victory_points(self, victory_points: u32) -> u32 {
+        let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
+        self.apply(victory_points.into(), lo.into(), hi.into()) as u32
+    }
 }
 
 /// The front end's state.
@@ -160,6 +206,23 @@ pub struct App {
     pub tables: Option<Result<Vec<FoundTable>, String>>,
     /// The selected LAN table.
     pub table_selected: usize,
+    /// The saved games the replay prompt offers, newest first.
+    pub saved: Vec<SavedGame>,
+    /// The saved game chosen at the replay prompt; `None` while the typed
+    /// path is what Enter opens.
+    pub saved_selected: Option<usize>,
+    /// The name being typed at the name prompt.
+    pub name_draft: String,
+    /// The terminal's size at the last frame (columns, rows), when known:
+    /// the log screen's scrolling stops where its oldest line shows.
+    pub viewport: Option<(u16, u16)>,
+    /// Where the game shown is played.
+    pub kind: GameKind,
+    /// Whether this peer watches the game shown rather than plays in it.
+    pub spectator: bool,
+    /// Whether the replay shown was opened from a game's results, which
+    /// Esc then goes back to.
+    replay_from_results: bool,
     /// The legal actions the selection refers to.
     last_legal: Vec<Action>,
 }
@@ -185,6 +248,13 @@ impl App {
             ticket: String::new(),
             tables: None,
             table_selected: 0,
+            saved: Vec::new(),
+            saved_selected: None,
+            name_draft: String::new(),
+            viewport: None,
+            kind: GameKind::default(),
+            spectator: false,
+            replay_from_results: false,
             last_legal: Vec::new(),
         }
     }
@@ -199,7 +269,8 @@ impl App {
         app
     }
 
-    /// A front end that starts at the table of a game already under way.
+    /// A front end that starts at the table of a network game already
+    /// under way (the `host`, `join` and `watch` commands).
     pub fn at_table(theme: Theme) -> Self {
         App {
             screen: Screen::Table,
@@ -226,10 +297,12 @@ impl App {
             Screen::JoinPrompt | Screen::WatchPrompt => Context::Prompt,
             Screen::Tables => Context::Tables,
             Screen::Lobby => Context::Lobby,
+            Screen::Table if self.spectator => Context::Watch,
             Screen::Table => Context::Table,
             Screen::Log => Context::Log,
             Screen::PostGame => Context::PostGame,
-            Screen::ReplayPrompt => Context::Prompt,
+            Screen::ReplayPrompt => Context::ReplayPrompt,
+            Screen::NamePrompt => Context::Prompt,
             Screen::Replay => Context::Replay,
         }
     }
@@ -242,6 +315,7 @@ impl App {
             self.last_legal = snap.legal.clone();
         }
         self.action_selected = self.action_selected.min(snap.legal.len().saturating_sub(1));
+        self.spectator = snap.me.is_none();
         // A networked table shows its lobby until the game begins.
         match (snap.lobby.is_some(), self.screen) {
             (true, Screen::Table) => self.screen = Screen::Lobby,
@@ -254,8 +328,9 @@ impl App {
         }
     }
 
-    /// The game started: show the table.
-    pub fn entered_game(&mut self) {
+    /// A game of `kind` started: show the table.
+    pub fn entered_game(&mut self, kind: GameKind) {
+        self.kind = kind;
         self.screen = Screen::Table;
         self.overlay = None;
         self.notice = None;
@@ -266,6 +341,7 @@ impl App {
 
     /// A replay opened: show it.
     pub fn entered_replay(&mut self, status: ReplayStatus) {
+        self.replay_from_results = self.screen == Screen::PostGame;
         self.screen = Screen::Replay;
         self.overlay = None;
         self.notice = None;
@@ -279,6 +355,25 @@ impl App {
         self.overlay = None;
         self.notice = None;
         self.replay = None;
+        self.replay_from_results = false;
+        self.log_scroll = 0;
+    }
+
+    /// The replay opened from a game's results closed: back to them.
+    pub fn left_replay(&mut self) {
+        self.screen = Screen::PostGame;
+        self.overlay = None;
+        self.notice = None;
+        self.replay = None;
+        self.replay_from_results = false;
+        self.log_scroll = 0;
+    }
+
+    /// The saved games were listed (newest first): the newest is chosen,
+    /// so Enter replays the last game.
+    pub fn listed_saved(&mut self, saved: Vec<SavedGame>) {
+        self.saved_selected = (!saved.is_empty()).then_some(0);
+        self.saved = saved;
     }
 
     /// Apply one message; `snap` is the game as last seen, if there is one.
@@ -290,6 +385,12 @@ impl App {
         match self.overlay {
             Some(Overlay::ConfirmQuit) => {
                 match msg {
+                    // A game begun at the start menu is left for the menu,
+                    // where q then quits.
+                    Msg::Yes if self.has_menu => {
+                        self.overlay = None;
+                        return Some(Effect::Leave);
+                    }
                     Msg::Yes => return Some(Effect::Quit),
                     Msg::No | Msg::Back => self.overlay = None,
                     _ => {}
@@ -375,12 +476,14 @@ impl App {
                 _ => None,
             },
             Screen::ReplayPrompt => self.update_prompt(msg),
+            Screen::NamePrompt => self.update_name(msg),
             Screen::Replay => match msg {
                 Msg::Seek(seek) => Some(Effect::Seek(seek)),
                 Msg::Log => {
                     self.screen = Screen::Log;
                     None
                 }
+                Msg::Back if self.replay_from_results => Some(Effect::CloseReplay),
                 Msg::Back if self.has_menu => Some(Effect::Leave),
                 Msg::Back => Some(Effect::Quit),
                 _ => None,
@@ -389,23 +492,85 @@ impl App {
     }
 
     fn update_prompt(&mut self, msg: Msg) -> Option<Effect> {
+        // Typing goes to the path field, and Enter then opens what is typed;
+        // the arrows go to the list of saved games.
         match msg {
-            Msg::Type(c) => self.prompt.push(c),
+            Msg::Type(c) => {
+                self.prompt.push(c);
+                self.saved_selected = None;
+            }
             Msg::Erase => {
                 self.prompt.pop();
+                self.saved_selected = None;
             }
+            Msg::Clear => {
+                self.prompt.clear();
+                self.saved_selected = None;
+            }
+            Msg::Down if !self.saved.is_empty() => {
+                self.saved_selected = Some(
+                    self.saved_selected
+                        .map_or(0, |i| (i + 1).min(self.saved.len() - 1)),
+                );
+            }
+            // Up from the newest game goes back to the path field.
+            Msg::Up => self.saved_selected = self.saved_selected.and_then(|i| i.checked_sub(1)),
             Msg::Back => {
                 self.screen = Screen::Menu;
                 self.notice = None;
             }
             Msg::Confirm => {
+                if let Some(game) = self.saved_selected.and_then(|i| self.saved.get(i)) {
+                    return Some(Effect::OpenReplay(game.path.clone()));
+                }
                 let path = self.prompt.trim();
-                if path.is_empty() {
-                    self.notice = Some("Type the path of a transcript file.".into());
-                } else {
+                if !path.is_empty() {
                     return Some(Effect::OpenReplay(PathBuf::from(path)));
                 }
+                self.notice = Some(if self.saved.is_empty() {
+                    "Type the path of a transcript file.".into()
+                } else {
+                    "Type the path of a transcript file, or choose a saved game with ↓.".into()
+                });
             }
+            _ => {}
+        }
+        None
+    }
+
+    fn update_name(&mut self, msg: Msg) -> Option<Effect> {
+        match msg {
+            Msg::Type(c) => {
+                let mut longer = self.name_draft.clone();
+                longer.push(c);
+                match prefs::check_name(&longer) {
+                    Err(prefs::NameError::TooLong) => {
+                        self.notice = Some(prefs::NameError::TooLong.to_string());
+                    }
+                    _ => self.name_draft = longer,
+                }
+            }
+            Msg::Erase => {
+                self.name_draft.pop();
+                self.notice = None;
+            }
+            Msg::Clear => {
+                self.name_draft.clear();
+                self.notice = None;
+            }
+            Msg::Back => {
+                self.screen = Screen::Menu;
+                self.notice = None;
+            }
+            Msg::Confirm => match prefs::check_name(&self.name_draft) {
+                Ok(name) => {
+                    self.setup.name = name.clone();
+                    self.screen = Screen::Menu;
+                    self.notice = None;
+                    return Some(Effect::SaveName(name));
+                }
+                Err(e) => self.notice = Some(e.to_string()),
+            },
             _ => {}
         }
         None
@@ -446,22 +611,29 @@ impl App {
                 self.screen = Screen::HostSetup;
                 None
             }
+            // Every visit starts with an empty field: the last ticket is
+            // of a table that has most likely gone.
             MENU_JOIN => {
+                self.ticket.clear();
                 self.screen = Screen::JoinPrompt;
                 None
             }
             MENU_WATCH => {
+                self.ticket.clear();
                 self.screen = Screen::WatchPrompt;
                 None
             }
             MENU_LAN => self.find_tables(),
             MENU_REPLAY => {
-                self.notice = None;
                 self.screen = Screen::ReplayPrompt;
-                // Start in the folder local games save their transcripts in.
-                if let (true, Some(dir)) = (self.prompt.is_empty(), &self.setup.transcript_dir) {
-                    self.prompt = format!("{}/", dir.display());
-                }
+                self.prompt.clear();
+                self.saved.clear();
+                self.saved_selected = None;
+                Some(Effect::ListSaved)
+            }
+            MENU_NAME => {
+                self.name_draft = self.setup.name.clone();
+                self.screen = Screen::NamePrompt;
                 None
             }
             _ => Some(Effect::Quit),
@@ -521,6 +693,7 @@ impl App {
             Msg::Erase => {
                 self.ticket.pop();
             }
+            Msg::Clear => self.ticket.clear(),
             Msg::Back => {
                 self.screen = Screen::Menu;
                 self.notice = None;
@@ -541,80 +714,71 @@ impl App {
     }
 
     fn update_host(&mut self, msg: Msg) -> Option<Effect> {
-        let h = &mut self.host;
-        let step = |v: u8, d: i64, lo: i64, hi: i64| (i64::from(v) + d).clamp(lo, hi) as u8;
-        let delta = match msg {
-            Msg::Left => -1,
-            Msg::Right => 1,
-            _ => 0,
-        };
-        let o = &mut h.options;
+        let row = self.host_selected;
         match msg {
-            Msg::Up => self.host_selected = (self.host_selected + HOST_ROWS - 1) % HOST_ROWS,
-            Msg::Down => self.host_selected = (self.host_selected + 1) % HOST_ROWS,
+            Msg::Up => self.host_selected = (row + HOST_ROWS - 1) % HOST_ROWS,
+            Msg::Down => self.host_selected = (row + 1) % HOST_ROWS,
             Msg::Back => self.screen = Screen::Menu,
-            Msg::Left | Msg::Right => match self.host_selected {
-                0 => {
-                    h.seats = step(h.seats, delta, 2, 5);
-                    // The host keeps a seat for the person at the keyboard.
-                    h.bots = h.bots.min(h.seats - 1);
-                }
-                1 => h.bots = step(h.bots, delta, 0, i64::from(h.seats) - 1),
-                2 => o.victory_points = step_victory_points(o.victory_points, delta),
-                3 => o.pass_automatically = !o.pass_automatically,
-                4 => o.expedition_required = !o.expedition_required,
-                5 => o.expansion = !o.expansion,
-                _ => {}
-            },
-            Msg::Confirm => match self.host_selected {
-                3 => o.pass_automatically = !o.pass_automatically,
-                4 => o.expedition_required = !o.expedition_required,
-                _ => {
-                    self.notice = None;
-                    return Some(Effect::Host(self.host.clone()));
-                }
-            },
+            Msg::Left => self.change_host_row(Change::Less),
+            Msg::Right => self.change_host_row(Change::More),
+            Msg::Confirm if row == HOST_START => {
+                self.notice = None;
+                return Some(Effect::Host(self.host.clone()));
+            }
+            Msg::Confirm => self.change_host_row(Change::Cycle),
             _ => {}
         }
         None
     }
 
+    fn change_host_row(&mut self, change: Change) {
+        let h = &mut self.host;
+        let o = &mut h.options;
+        match self.host_selected {
+            0 => {
+                h.seats = change.apply(h.seats.into(), 2, 5) as u8;
+                // The host keeps a seat for the person at the keyboard.
+                h.bots = h.bots.min(h.seats - 1);
+            }
+            1 => h.bots = change.apply(h.bots.into(), 0, i64::from(h.seats) - 1) as u8,
+            2 => o.victory_points = change.victory_points(o.victory_points),
+            3 => o.pass_automatically = !o.pass_automatically,
+            4 => o.expedition_required = !o.expedition_required,
+            5 => o.expansion = !o.expansion,
+            _ => {}
+        }
+    }
+
     fn update_setup(&mut self, msg: Msg) -> Option<Effect> {
-        let s = &mut self.setup;
-        let step = |v: i64, d: i64, lo: i64, hi: i64| (v + d).clamp(lo, hi);
-        let delta = match msg {
-            Msg::Left => -1,
-            Msg::Right => 1,
-            _ => 0,
-        };
+        let row = self.setup_selected;
         match msg {
-            Msg::Up => self.setup_selected = (self.setup_selected + SETUP_ROWS - 1) % SETUP_ROWS,
-            Msg::Down => self.setup_selected = (self.setup_selected + 1) % SETUP_ROWS,
+            Msg::Up => self.setup_selected = (row + SETUP_ROWS - 1) % SETUP_ROWS,
+            Msg::Down => self.setup_selected = (row + 1) % SETUP_ROWS,
             Msg::Back => self.screen = Screen::Menu,
-            Msg::Left | Msg::Right => match self.setup_selected {
-                0 => s.seats = step(i64::from(s.seats), delta, 2, 5) as u8,
-                1 => {
-                    s.options.victory_points = step_victory_points(s.options.victory_points, delta)
-                }
-                2 => s.options.pass_automatically = !s.options.pass_automatically,
-                3 => s.options.expedition_required = !s.options.expedition_required,
-                4 => {
-                    let i = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2) as i64;
-                    s.pace = Pace::ALL[step(i, delta, 0, Pace::ALL.len() as i64 - 1) as usize];
-                }
-                // A choice between two, like the pace, so Enter on it starts
-                // the game as on every "< >" row.
-                5 => s.options.expansion = !s.options.expansion,
-                _ => {}
-            },
-            Msg::Confirm => match self.setup_selected {
-                2 => s.options.pass_automatically = !s.options.pass_automatically,
-                3 => s.options.expedition_required = !s.options.expedition_required,
-                _ => return Some(Effect::Start(self.setup.clone())),
-            },
+            Msg::Left => self.change_setup_row(Change::Less),
+            Msg::Right => self.change_setup_row(Change::More),
+            Msg::Confirm if row == SETUP_START => return Some(Effect::Start(self.setup.clone())),
+            Msg::Confirm => self.change_setup_row(Change::Cycle),
             _ => {}
         }
         None
+    }
+
+    fn change_setup_row(&mut self, change: Change) {
+        let s = &mut self.setup;
+        match self.setup_selected {
+            0 => s.seats = change.apply(s.seats.into(), 2, 5) as u8,
+            1 => s.options.victory_points = change.victory_points(s.options.victory_points),
+            2 => s.options.pass_automatically = !s.options.pass_automatically,
+            3 => s.options.expedition_required = !s.options.expedition_required,
+            4 => {
+                let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2) as i64;
+                let last = Pace::ALL.len() as i64 - 1;
+                s.pace = Pace::ALL[change.apply(at, 0, last) as usize];
+            }
+            5 => s.options.expansion = !s.options.expansion,
+            _ => {}
+        }
     }
 
     fn update_table(&mut self, msg: Msg, snap: Option<&Snapshot>) -> Option<Effect> {
@@ -664,6 +828,8 @@ impl App {
                 self.scroll_log(msg, snap, LOG_PAGE * 3)
             }
             Msg::Back | Msg::Log => {
+                // The side log follows the game again, whatever was browsed.
+                self.log_scroll = 0;
                 self.screen = if self.replay.is_some() {
                     Screen::Replay
                 } else if snap.is_some_and(Snapshot::live) {
@@ -677,10 +843,19 @@ impl App {
     }
 
     fn scroll_log(&mut self, msg: Msg, snap: Option<&Snapshot>, page: usize) {
-        let max = snap.map_or(0, |s| s.log.len());
+        // On the log screen the oldest row shows at the top at most: past
+        // that, a key back towards the newest would seem to do nothing.
+        let max = match (snap, self.viewport, self.screen) {
+            (Some(s), Some((width, height)), Screen::Log) => {
+                crate::ui::log_screen_max_scroll(s, width, height)
+            }
+            (Some(s), ..) => s.log.len(),
+            (None, ..) => 0,
+        };
+        let from = self.log_scroll.min(max);
         self.log_scroll = match msg {
-            Msg::LogOlder => (self.log_scroll + page).min(max),
-            Msg::LogNewer => self.log_scroll.saturating_sub(page),
+            Msg::LogOlder => (from + page).min(max),
+            Msg::LogNewer => from.saturating_sub(page),
             Msg::Home => max,
             _ => 0,
         };
@@ -714,5 +889,181 @@ mod tests {
         app.host.options.victory_points = lo;
         app.update(Msg::Left, None);
         assert_eq!(app.host.options.victory_points, lo);
+    }
+
+    fn setup_app(screen: Screen) -> App {
+        let mut app = App::with_menu(LocalConfig::default(), Theme::default());
+        app.screen = screen;
+        app
+    }
+
+    /// Enter on a setting changes that setting (a toggle, or the next value
+    /// round and round); only Enter on the last row starts or opens.
+    #[test]
+    fn enter_on_a_set_up_row_changes_it_and_only_the_last_row_starts() {
+        let mut app = setup_app(Screen::Setup);
+        app.setup.seats = 4;
+        for seats in [5, 2, 3] {
+            assert_eq!(app.update(Msg::Confirm, None), None);
+            assert_eq!(app.setup.seats, seats);
+        }
+        app.setup_selected = 4;
+        let pace = app.setup.pace;
+        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
+        app.setup_selected = 5;
+        let expansion = app.setup.options.expansion;
+        assert_eq!(
+            app.update(Msg::Confirm, None),
+            None,
+            "Expansion starts nothing"
+        );
+        assert_eq!(app.setup.options.expansion, !expansion);
+        app.setup_selected = SETUP_START;
+        assert!(matches!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::Start(_))
+        ));
+
+        let mut app = setup_app(Screen::HostSetup);
+        app.host_selected = 5;
+        let expansion = app.host.options.expansion;
+        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.host.options.expansion, !expansion);
+        app.host_selected = 1;
+        app.host.seats = 3;
+        app.host.bots = 2;
+        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
+        app.host_selected = 2;
+        app.host.options.victory_points = *VICTORY_POINTS.end();
+        app.update(Msg::Confirm, None);
+        assert_eq!(app.host.options.victory_points, *VICTORY_POINTS.start());
+        app.host_selected = HOST_START;
+        assert!(matches!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::Host(_))
+        ));
+    }
+
+    /// Quitting a game begun at the start menu goes back to the menu; with
+    /// no menu behind it, it quits.
+    #[test]
+    fn yes_to_quitting_a_game_from_the_menu_returns_to_the_menu() {
+        let mut app = setup_app(Screen::Table);
+        app.kind = GameKind::Local;
+        app.overlay = Some(Overlay::ConfirmQuit);
+        assert_eq!(app.update(Msg::Yes, None), Some(Effect::Leave));
+        assert_eq!(app.overlay, None);
+        let mut app = App::at_table(Theme::default());
+        app.overlay = Some(Overlay::ConfirmQuit);
+        assert_eq!(app.update(Msg::Yes, None), Some(Effect::Quit));
+    }
+
+    /// A ticket typed for one table is gone the next time the prompt opens.
+    #[test]
+    fn the_ticket_fields_start_empty_each_time() {
+        let mut app = setup_app(Screen::Menu);
+        for entry in [MENU_JOIN, MENU_WATCH] {
+            app.update(Msg::Pick(entry as u8 + 1), None);
+            for c in "rt1_abc".chars() {
+                app.update(Msg::Type(c), None);
+            }
+            assert_eq!(app.ticket, "rt1_abc");
+            app.update(Msg::Back, None);
+            app.update(Msg::Pick(entry as u8 + 1), None);
+            assert_eq!(app.ticket, "", "{entry}");
+            for c in "rt1_x".chars() {
+                app.update(Msg::Type(c), None);
+            }
+            app.update(Msg::Clear, None);
+            assert_eq!(app.ticket, "", "Ctrl-U clears");
+            app.update(Msg::Back, None);
+        }
+    }
+
+    fn saved(name: &str) -> SavedGame {
+        SavedGame {
+            path: PathBuf::from(name),
+            modified: None,
+            players: Vec::new(),
+            network: false,
+        }
+    }
+
+    /// The replay prompt lists the saved games, Enter opens the chosen one
+    /// (the newest at first), and typing a path opens the path instead.
+    #[test]
+    fn the_replay_prompt_offers_the_saved_games_and_still_takes_a_path() {
+        let mut app = setup_app(Screen::Menu);
+        app.prompt = "left/over".into();
+        assert_eq!(
+            app.update(Msg::Pick(MENU_REPLAY as u8 + 1), None),
+            Some(Effect::ListSaved)
+        );
+        assert_eq!(app.screen, Screen::ReplayPrompt);
+        assert_eq!(app.prompt, "", "the field starts empty");
+        app.listed_saved(vec![saved("new.rts"), saved("old.rts")]);
+        assert_eq!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::OpenReplay("new.rts".into()))
+        );
+        app.update(Msg::Down, None);
+        app.update(Msg::Down, None);
+        assert_eq!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::OpenReplay("old.rts".into()))
+        );
+        for c in "x.rts".chars() {
+            app.update(Msg::Type(c), None);
+        }
+        assert_eq!(app.saved_selected, None, "typing goes to the field");
+        assert_eq!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::OpenReplay("x.rts".into()))
+        );
+        app.update(Msg::Clear, None);
+        assert_eq!(app.prompt, "");
+        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert!(app.notice.is_some());
+        app.update(Msg::Down, None);
+        app.update(Msg::Up, None);
+        assert_eq!(app.saved_selected, None, "up from the newest is the field");
+    }
+
+    /// The name typed in the start menu is played under and remembered; a
+    /// name a table would refuse is said, not taken.
+    #[test]
+    fn the_name_entry_changes_the_name_played_under() {
+        let mut app = setup_app(Screen::Menu);
+        app.setup.name = "ann".into();
+        app.update(Msg::Pick(MENU_NAME as u8 + 1), None);
+        assert_eq!(app.screen, Screen::NamePrompt);
+        assert_eq!(app.name_draft, "ann");
+        app.update(Msg::Clear, None);
+        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.screen, Screen::NamePrompt, "an empty name is refused");
+        for c in "Mary Read".chars() {
+            app.update(Msg::Type(c), None);
+        }
+        for _ in 0..40 {
+            app.update(Msg::Type('x'), None);
+        }
+        assert_eq!(app.name_draft.len(), crate::prefs::MAX_NAME_BYTES);
+        while app.name_draft.len() > "Mary Read".len() {
+            app.update(Msg::Erase, None);
+        }
+        assert_eq!(
+            app.update(Msg::Confirm, None),
+            Some(Effect::SaveName("Mary Read".into()))
+        );
+        assert_eq!(app.screen, Screen::Menu);
+        assert_eq!(app.setup.name, "Mary Read");
+        app.setup_selected = SETUP_START;
+        app.screen = Screen::Setup;
+        match app.update(Msg::Confirm, None) {
+            Some(Effect::Start(config)) => assert_eq!(config.name, "Mary Read"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -51,6 +51,8 @@ pub enum Msg {
     Type(char),
     /// Erase the last character of a text field.
     Erase,
+    /// Empty a text field (Ctrl-U, as in a shell).
+    Clear,
     /// Look again (for tables on the LAN).
     Refresh,
 }
@@ -64,6 +66,8 @@ pub enum Context {
     Setup,
     /// At the table.
     Table,
+    /// At the table as a spectator: nothing to choose or play.
+    Watch,
     /// The full move log.
     Log,
     /// After the game.
@@ -74,8 +78,10 @@ pub enum Context {
     ConfirmQuit,
     /// Stepping through a transcript.
     Replay,
-    /// Typing a transcript's path or a ticket: every printable key is text.
+    /// Typing a ticket or a name: every printable key is text.
     Prompt,
+    /// Choosing a saved game to replay, or typing a transcript's path.
+    ReplayPrompt,
     /// The tables found on the LAN.
     Tables,
     /// A table gathering its seats.
@@ -84,15 +90,17 @@ pub enum Context {
 
 impl Context {
     /// Every context, in the order the help screen lists them.
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 13] = [
         Context::Menu,
         Context::Setup,
         Context::Tables,
         Context::Lobby,
         Context::Table,
+        Context::Watch,
         Context::Log,
         Context::PostGame,
         Context::Replay,
+        Context::ReplayPrompt,
         Context::Prompt,
         Context::Help,
         Context::ConfirmQuit,
@@ -108,12 +116,14 @@ impl Context {
             Context::Menu => "Start menu",
             Context::Setup => "Setting up a game",
             Context::Table => "At the table",
+            Context::Watch => "Watching a table",
             Context::Log => "Move log",
             Context::PostGame => "After the game",
             Context::Help => "Help",
             Context::ConfirmQuit => "Quit?",
             Context::Replay => "Replaying a transcript",
-            Context::Prompt => "Typing a path or a ticket",
+            Context::Prompt => "Typing a ticket or a name",
+            Context::ReplayPrompt => "Choosing a transcript",
             Context::Tables => "Tables on the LAN",
             Context::Lobby => "Waiting for players",
         }
@@ -187,7 +197,8 @@ const fn ctx(list: &[Context]) -> u16 {
 }
 
 use Context::{
-    ConfirmQuit, Help, Lobby, Log, Menu, PostGame, Prompt, Replay, Setup, Table, Tables,
+    ConfirmQuit, Help, Lobby, Log, Menu, PostGame, Prompt, Replay, ReplayPrompt, Setup, Table,
+    Tables, Watch,
 };
 
 const fn bind(
@@ -245,6 +256,31 @@ pub static KEYMAP: &[Binding] = &[
         "scroll",
         Msg::Up,
         ctx(&[Log, Help]),
+        true,
+    ),
+    // Letters are text where a path is typed: only the arrows choose.
+    bind(
+        Keys::Codes(&[KeyCode::Up]),
+        "↑",
+        "newer saved game",
+        Msg::Up,
+        ctx(&[ReplayPrompt]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Down]),
+        "↓",
+        "older saved game",
+        Msg::Down,
+        ctx(&[ReplayPrompt]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[]),
+        "↑↓",
+        "saved games",
+        Msg::Up,
+        ctx(&[ReplayPrompt]),
         true,
     ),
     bind(
@@ -358,7 +394,7 @@ pub static KEYMAP: &[Binding] = &[
         "a-z...",
         "type (or paste)",
         Msg::Type(' '),
-        ctx(&[Prompt]),
+        ctx(&[Prompt, ReplayPrompt]),
         false,
     ),
     bind(
@@ -366,15 +402,31 @@ pub static KEYMAP: &[Binding] = &[
         "Backspace",
         "erase",
         Msg::Erase,
-        ctx(&[Prompt]),
+        ctx(&[Prompt, ReplayPrompt]),
         false,
+    ),
+    bind(
+        Keys::Ctrl('u'),
+        "Ctrl-U",
+        "clear",
+        Msg::Clear,
+        ctx(&[Prompt, ReplayPrompt]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Enter]),
+        "Enter",
+        "confirm",
+        Msg::Confirm,
+        ctx(&[Prompt]),
+        true,
     ),
     bind(
         Keys::Codes(&[KeyCode::Enter]),
         "Enter",
         "open",
         Msg::Confirm,
-        ctx(&[Prompt]),
+        ctx(&[ReplayPrompt]),
         true,
     ),
     bind(
@@ -436,33 +488,66 @@ pub static KEYMAP: &[Binding] = &[
     bind(
         Keys::Codes(&[KeyCode::PageUp, KeyCode::Char('[')]),
         "PgUp/[",
-        "log back",
+        "older log lines",
         Msg::LogOlder,
-        ctx(&[Table, Log, Help]),
+        ctx(&[Table, Watch, Log]),
         false,
     ),
     bind(
         Keys::Codes(&[KeyCode::PageDown, KeyCode::Char(']')]),
         "PgDn/]",
-        "log forward",
+        "newer log lines",
         Msg::LogNewer,
-        ctx(&[Table, Log, Help]),
+        ctx(&[Table, Watch, Log]),
         false,
     ),
     bind(
         Keys::Codes(&[KeyCode::Home, KeyCode::Char('g')]),
         "Home/g",
-        "oldest",
+        "oldest log lines",
         Msg::Home,
-        ctx(&[Log, Help]),
+        ctx(&[Log]),
         false,
     ),
     bind(
         Keys::Codes(&[KeyCode::End, KeyCode::Char('G')]),
         "End/G",
-        "newest",
+        "newest log lines",
         Msg::End,
-        ctx(&[Table, Log, Help]),
+        ctx(&[Table, Watch, Log]),
+        false,
+    ),
+    // The same keys page through the help itself.
+    bind(
+        Keys::Codes(&[KeyCode::PageUp, KeyCode::Char('[')]),
+        "PgUp/[",
+        "page up",
+        Msg::LogOlder,
+        ctx(&[Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::PageDown, KeyCode::Char(']')]),
+        "PgDn/]",
+        "page down",
+        Msg::LogNewer,
+        ctx(&[Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Home, KeyCode::Char('g')]),
+        "Home/g",
+        "top",
+        Msg::Home,
+        ctx(&[Help]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::End, KeyCode::Char('G')]),
+        "End/G",
+        "bottom",
+        Msg::End,
+        ctx(&[Help]),
         false,
     ),
     bind(
@@ -470,7 +555,7 @@ pub static KEYMAP: &[Binding] = &[
         "L",
         "log",
         Msg::Log,
-        ctx(&[Table, PostGame, Replay]),
+        ctx(&[Table, Watch, PostGame, Replay]),
         true,
     ),
     bind(
@@ -481,10 +566,12 @@ pub static KEYMAP: &[Binding] = &[
         ctx(&[PostGame]),
         true,
     ),
+    // The question above says what yes does (quit, leave for the start
+    // menu, stop watching), so the answers stay plain.
     bind(
         Keys::Codes(&[KeyCode::Char('y'), KeyCode::Char('Y')]),
         "y",
-        "quit",
+        "yes",
         Msg::Yes,
         ctx(&[ConfirmQuit]),
         true,
@@ -492,7 +579,7 @@ pub static KEYMAP: &[Binding] = &[
     bind(
         Keys::Codes(&[KeyCode::Char('n'), KeyCode::Char('N'), KeyCode::Esc]),
         "n/Esc",
-        "keep playing",
+        "no",
         Msg::No,
         ctx(&[ConfirmQuit]),
         true,
@@ -502,7 +589,7 @@ pub static KEYMAP: &[Binding] = &[
         "Esc",
         "back",
         Msg::Back,
-        ctx(&[Setup, Tables, Log, Help, Replay, Prompt]),
+        ctx(&[Setup, Tables, Log, Help, Replay, Prompt, ReplayPrompt]),
         true,
     ),
     bind(
@@ -511,7 +598,7 @@ pub static KEYMAP: &[Binding] = &[
         "help",
         Msg::Help,
         ctx(&[
-            Menu, Setup, Tables, Lobby, Table, Log, PostGame, Replay, Help,
+            Menu, Setup, Tables, Lobby, Table, Watch, Log, PostGame, Replay, Help,
         ]),
         true,
     ),
@@ -521,7 +608,7 @@ pub static KEYMAP: &[Binding] = &[
         "quit",
         Msg::Quit,
         ctx(&[
-            Menu, Setup, Tables, Lobby, Table, Log, PostGame, Replay, Help,
+            Menu, Setup, Tables, Lobby, Table, Watch, Log, PostGame, Replay, Help,
         ]),
         true,
     ),
@@ -536,9 +623,11 @@ pub static KEYMAP: &[Binding] = &[
             Tables,
             Lobby,
             Table,
+            Watch,
             Log,
             PostGame,
             Replay,
+            ReplayPrompt,
             Prompt,
             Help,
             ConfirmQuit,
@@ -660,7 +749,10 @@ mod tests {
                 assert!(shown.contains(&(b.label, b.desc)), "{ctx:?}: {}", b.label);
             }
             // Typing a path takes every printable key, ? and q included.
-            if !matches!(ctx, Context::ConfirmQuit | Context::Prompt) {
+            if !matches!(
+                ctx,
+                Context::ConfirmQuit | Context::Prompt | Context::ReplayPrompt
+            ) {
                 assert!(hints(ctx).any(|(k, _)| k == "?"), "{ctx:?} hints help");
                 assert!(hints(ctx).any(|(k, _)| k == "q"), "{ctx:?} hints quit");
             }

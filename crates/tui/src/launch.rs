@@ -45,14 +45,15 @@ pub struct FoundTable {
 }
 
 /// Carries out the start menu's network entries (implemented by the
-/// binary, over the network crate). Errors are sentences for the player.
+/// binary, over the network crate). Errors are sentences for the player;
+/// `name` is the name the player chose in the start menu.
 pub trait Launcher {
-    /// Open a table and take its first seat; bots join it.
-    fn host(&mut self, config: &HostConfig) -> Result<Box<dyn Session>, String>;
-    /// Take a seat at the table `ticket` names.
-    fn join(&mut self, ticket: &str) -> Result<Box<dyn Session>, String>;
-    /// Follow the table `ticket` names as a spectator.
-    fn watch(&mut self, ticket: &str) -> Result<Box<dyn Session>, String>;
+    /// Open a table and take its first seat as `name`; bots join it.
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Box<dyn Session>, String>;
+    /// Take a seat as `name` at the table `ticket` names.
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String>;
+    /// Follow the table `ticket` names as a spectator called `name`.
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String>;
     /// Listen on the LAN for a few seconds and return the open tables
     /// (blocks; the screen says it is looking first).
     fn find_tables(&mut self) -> Result<Vec<FoundTable>, String>;

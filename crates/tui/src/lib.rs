@@ -22,14 +22,16 @@ pub mod app;
 pub mod keymap;
 pub mod launch;
 pub mod local;
+pub mod prefs;
 pub mod replay;
 mod run;
+pub mod saved;
 pub mod session;
 pub mod text;
 pub mod theme;
 pub mod ui;
 
-pub use app::{App, Effect, Screen};
+pub use app::{App, Effect, GameKind, Screen};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek};

@@ -2,6 +2,7 @@
 //! panic), and the loop that turns keys into messages, lets the session make
 //! progress and redraws when something changed.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event as TermEvent, KeyEventKind};
@@ -9,10 +10,11 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use roundtable_engine::GameResult;
 
-use crate::app::{App, Effect};
+use crate::app::{App, Effect, GameKind};
 use crate::keymap;
 use crate::launch::Launcher;
 use crate::local::{LocalConfig, LocalSession};
+use crate::prefs;
 use crate::replay::Replay;
 use crate::session::{Session, Snapshot};
 use crate::theme::Theme;
@@ -43,13 +45,20 @@ pub fn run_menu(defaults: LocalConfig) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::new(app, None).run(t))
 }
 
-/// [`run_menu`] with the network entries carried out by `launcher`.
+/// [`run_menu`] with the network entries carried out by `launcher`, and
+/// the name played under remembered in the preferences file `prefs_file`
+/// (read now, written when the name changes).
 pub fn run_menu_with(
     defaults: LocalConfig,
     launcher: Box<dyn Launcher>,
+    prefs_file: Option<PathBuf>,
 ) -> anyhow::Result<Outcome> {
     let app = App::with_menu(defaults, Theme::from_env());
-    with_terminal(|t| Runner::new(app, None).with_launcher(launcher).run(t))
+    let mut runner = Runner::new(app, None).with_launcher(launcher);
+    if let Some(path) = prefs_file {
+        runner = runner.with_prefs_file(path);
+    }
+    with_terminal(|t| runner.run(t))
 }
 
 /// Step through `replay` in the terminal; returns when the player quits.
@@ -86,6 +95,8 @@ pub struct Runner {
     /// Looking for LAN tables blocks for a while; it waits until the screen
     /// saying so has been drawn.
     deferred: Option<Effect>,
+    /// Where the name played under is remembered, if anywhere.
+    prefs_file: Option<PathBuf>,
     /// Starts network games for the start menu; dropped last, after the
     /// session that may run on it.
     launcher: Option<Box<dyn Launcher>>,
@@ -114,6 +125,7 @@ impl Runner {
             snap,
             quit: false,
             deferred: None,
+            prefs_file: None,
             launcher: None,
         }
     }
@@ -121,6 +133,22 @@ impl Runner {
     /// This runner, with `launcher` to start the start menu's network games.
     pub fn with_launcher(mut self, launcher: Box<dyn Launcher>) -> Self {
         self.launcher = Some(launcher);
+        self
+    }
+
+    /// This runner, playing under the name remembered in the preferences
+    /// file at `path`, and remembering it there when it changes. A file
+    /// that cannot be used keeps the name the app has, and the menu says
+    /// why in one line.
+    pub fn with_prefs_file(mut self, path: PathBuf) -> Self {
+        match prefs::load(&path) {
+            Ok(prefs::Prefs { name: Some(name) }) => self.app.setup.name = name,
+            Ok(prefs::Prefs { name: None }) => {}
+            Err(e) => {
+                self.app.notice = Some(format!("{e}; playing as {}.", self.app.setup.name));
+            }
+        }
+        self.prefs_file = Some(path);
         self
     }
 
@@ -134,6 +162,7 @@ impl Runner {
             replay: Some(replay),
             quit: false,
             deferred: None,
+            prefs_file: None,
             launcher: None,
         }
     }
@@ -154,7 +183,9 @@ impl Runner {
     }
 
     /// Draw one frame.
-    pub fn draw<B: Backend>(&self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+        let size = terminal.size()?;
+        self.app.viewport = Some((size.width, size.height));
         terminal.draw(|frame| {
             frame.render_widget(
                 Ui {
@@ -168,6 +199,11 @@ impl Runner {
     }
 
     fn refresh(&mut self) {
+        // A replay opened from the results shows the replay's snapshots;
+        // the finished game's session waits behind it.
+        if self.replay.is_some() {
+            return;
+        }
         if let Some(session) = &self.session {
             let snap = session.snapshot();
             self.app.observe(&snap);
@@ -185,22 +221,25 @@ impl Runner {
             None => {}
             Some(Effect::FindTables) => self.deferred = Some(Effect::FindTables),
             Some(Effect::Host(config)) => {
-                let started = self.launch(|l| l.host(&config));
+                let name = self.app.setup.name.clone();
+                let started = self.launch(|l| l.host(&config, &name));
                 self.entered(started);
             }
             Some(Effect::Join(ticket)) => {
-                let started = self.launch(|l| l.join(&ticket));
+                let name = self.app.setup.name.clone();
+                let started = self.launch(|l| l.join(&ticket, &name));
                 self.entered(started);
             }
             Some(Effect::Watch(ticket)) => {
-                let started = self.launch(|l| l.watch(&ticket));
+                let name = self.app.setup.name.clone();
+                let started = self.launch(|l| l.watch(&ticket, &name));
                 self.entered(started);
             }
             Some(Effect::Quit) => self.quit = true,
             Some(Effect::Start(config)) => match LocalSession::new(&config) {
                 Ok(session) => {
                     self.session = Some(Box::new(session));
-                    self.app.entered_game();
+                    self.app.entered_game(GameKind::Local);
                     self.refresh();
                 }
                 Err(e) => self.app.notice = Some(e.to_string()),
@@ -219,11 +258,31 @@ impl Runner {
                 self.snap = None;
                 self.app.left_game();
             }
+            Some(Effect::CloseReplay) => {
+                self.replay = None;
+                self.app.left_replay();
+                self.refresh();
+            }
+            Some(Effect::SaveName(name)) => {
+                if let Some(path) = &self.prefs_file {
+                    let prefs = prefs::Prefs { name: Some(name) };
+                    if let Err(e) = prefs::save(path, &prefs) {
+                        self.app.notice =
+                            Some(format!("Playing under it, but not remembered: {e}"));
+                    }
+                }
+            }
+            Some(Effect::ListSaved) => {
+                let saved = match &self.app.setup.transcript_dir {
+                    Some(games) => crate::saved::list(games),
+                    None => Vec::new(),
+                };
+                self.app.listed_saved(saved);
+            }
             Some(Effect::OpenReplay(path)) => match Replay::open(&path) {
                 Ok(replay) => {
-                    // A finished game's session is done with once its
-                    // replay opens.
-                    self.session = None;
+                    // The finished game's session stays behind the replay:
+                    // Esc goes back to its results.
                     self.app.entered_replay(replay.status());
                     self.snap = Some(replay.snapshot());
                     self.replay = Some(replay);
@@ -263,7 +322,7 @@ impl Runner {
         match started {
             Ok(session) => {
                 self.session = Some(session);
-                self.app.entered_game();
+                self.app.entered_game(GameKind::Network);
                 self.refresh();
             }
             Err(e) => self.app.notice = Some(e),

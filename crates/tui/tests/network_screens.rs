@@ -69,7 +69,7 @@ fn joiner_lobby() -> Snapshot {
 
 fn lobby_app(snap: &Snapshot) -> App {
     let mut app = menu_app();
-    app.entered_game();
+    app.entered_game(roundtable_tui::GameKind::Network);
     app.observe(snap);
     app
 }

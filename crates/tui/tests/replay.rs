@@ -60,7 +60,14 @@ fn replay_screen_mid_game_and_at_the_end() {
     assert_snapshot!("replay_end_200x60", screen(&runner, 200, 60).backend());
     press(&mut runner, KeyCode::Char('g'));
     let t = screen(&runner, 80, 24);
-    assert!(screen_text(&t).contains("The start: no input applied yet."));
+    let text = screen_text(&t);
+    assert!(text.contains("The start: no input applied yet."), "{text}");
+    // No one is active before the start player is drawn.
+    assert!(text.contains("choosing the start player"), "{text}");
+    assert!(!text.contains("ACTIVE"), "{text}");
+    assert!(!text.contains(">1 "), "{text}");
+    assert_snapshot!("replay_start_80x24", t.backend());
+    assert_snapshot!("replay_start_200x60", screen(&runner, 200, 60).backend());
 }
 
 #[test]
@@ -102,46 +109,93 @@ fn the_log_follows_the_position_and_quitting_does_not_ask() {
     assert!(runner.quit(), "a replay quits without asking");
 }
 
+/// A data folder's games folder holding two local games' transcripts and
+/// a network game's, each written at a time of its own: the folder, the
+/// newest game and the oldest.
+fn games_folder() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let at = |secs| std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+    let mut paths = Vec::new();
+    for (seed, name, secs) in [
+        (4, "local-4.rts", 1_795_000_000),
+        (5, "7f3a/transcript.rtlog", 1_795_500_000),
+        (6, "local-6.rts", 1_796_000_000),
+    ] {
+        let made = transcript("menu", seed, &Options::default());
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::copy(&made, &path).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&made);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(at(secs)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        paths.push(path);
+    }
+    let newest = paths.pop().unwrap_or_default();
+    let oldest = paths.remove(0);
+    (dir, newest, oldest)
+}
+
 #[test]
-fn the_start_menu_opens_a_replay_by_its_path() {
-    let path = transcript("menu", 4, &Options::default());
-    // The prompt starts in the folder local games save to.
+fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
+    let (dir, newest, oldest) = games_folder();
     let defaults = LocalConfig {
-        transcript_dir: Some("saved-games".into()),
+        transcript_dir: Some(dir.path().to_owned()),
         ..LocalConfig::default()
     };
     let mut runner = Runner::new(App::with_menu(defaults, Theme::default()), None);
     press(&mut runner, KeyCode::Char('6'));
     assert_eq!(runner.app.screen, Screen::ReplayPrompt);
-    assert_eq!(runner.app.prompt, "saved-games/");
-    // A file that is not there is a notice, and the prompt stays.
+    assert_eq!(runner.app.prompt, "", "the field starts empty");
+    let listed: Vec<_> = runner.app.saved.iter().map(|g| g.path.clone()).collect();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert_eq!(listed[0], newest, "newest first");
+    assert_eq!(listed[2], oldest);
+    assert!(runner.app.saved[1].network);
+    let t = screen(&runner, 80, 24);
+    let text = screen_text(&t);
+    assert!(
+        text.contains("2026-11-30 00:53  local    Anne Bonny, Mary Read, Calico Jack"),
+        "{text}"
+    );
+    assert!(text.contains("network"), "{text}");
+    assert_snapshot!("replay_prompt_80x24", t.backend());
+    assert_snapshot!("replay_prompt_200x60", screen(&runner, 200, 60).backend());
+    // A typed path that is not there is a notice, and the prompt stays.
     for c in "nothing.rts".chars() {
         press(&mut runner, KeyCode::Char(c));
     }
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::ReplayPrompt);
-    let t = screen(&runner, 80, 24);
-    assert!(
-        screen_text(&t).contains("saved-games/nothing.rts: No such file"),
-        "{}",
-        screen_text(&t)
-    );
-    assert_snapshot!("replay_prompt_80x24", t.backend());
-    while !runner.app.prompt.is_empty() {
-        press(&mut runner, KeyCode::Backspace);
-    }
-    for c in path.display().to_string().chars() {
+    let text = screen_text(&screen(&runner, 80, 24));
+    assert!(text.contains("nothing.rts: No such file"), "{text}");
+    // Ctrl-U clears the field; a typed path opens.
+    runner.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert_eq!(runner.app.prompt, "");
+    for c in oldest.display().to_string().chars() {
         press(&mut runner, KeyCode::Char(c));
     }
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
     press(&mut runner, KeyCode::Char('l'));
     assert_eq!(runner.replay().map(Replay::position), Some(1));
-    // Esc goes back to the start menu.
+    // Esc goes back to the start menu; the newest game is one Enter away.
     press(&mut runner, KeyCode::Esc);
     assert_eq!(runner.app.screen, Screen::Menu);
     assert!(runner.replay().is_none());
-    let _ = std::fs::remove_file(&path);
+    press(&mut runner, KeyCode::Char('6'));
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
+    assert!(
+        runner
+            .snapshot()
+            .and_then(|s| s.transcript.clone())
+            .is_some_and(|t| t == newest.display().to_string())
+    );
 }
 
 #[test]

@@ -15,8 +15,10 @@ fn press(runner: &mut Runner, code: KeyCode) {
 
 #[test]
 fn a_game_from_the_start_menu_to_the_result_by_keys() {
+    let games = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let defaults = LocalConfig {
         seed: Some(11),
+        transcript_dir: Some(games.path().to_owned()),
         ..LocalConfig::default()
     };
     let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
@@ -35,6 +37,14 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     for _ in 0..2 {
         press(&mut runner, KeyCode::Left); // normal pace -> instant
     }
+    press(&mut runner, KeyCode::Down);
+    press(&mut runner, KeyCode::Enter); // the expansion, on
+    assert_eq!(
+        runner.app.screen,
+        Screen::Setup,
+        "Enter on a setting starts nothing"
+    );
+    press(&mut runner, KeyCode::Enter); // and off again
     press(&mut runner, KeyCode::Down);
     press(&mut runner, KeyCode::Enter); // start
     assert_eq!(runner.app.screen, Screen::Table);
@@ -68,6 +78,16 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     let text = common::screen_text(&t);
     assert!(text.contains("Game over"), "{text}");
     assert!(text.contains("#1"), "{text}");
+    // The replay opened from the results goes back to them.
+    let results = snap.clone();
+    press(&mut runner, KeyCode::Char('r'));
+    assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
+    press(&mut runner, KeyCode::Char('L'));
+    press(&mut runner, KeyCode::Esc);
+    assert_eq!(runner.app.screen, Screen::Replay);
+    press(&mut runner, KeyCode::Esc);
+    assert_eq!(runner.app.screen, Screen::PostGame);
+    assert_eq!(runner.snapshot(), Some(&results));
     // Enter goes back to the menu; q then quits without asking.
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Menu);
@@ -90,9 +110,62 @@ fn q_during_a_live_game_asks_and_n_keeps_playing() {
     assert!(!runner.quit());
     press(&mut runner, KeyCode::Char('n'));
     assert!(!runner.quit());
+    // Yes leaves the game for the start menu, where q quits.
     press(&mut runner, KeyCode::Char('q'));
     press(&mut runner, KeyCode::Char('y'));
+    assert!(!runner.quit());
+    assert_eq!(runner.app.screen, Screen::Menu);
+    assert!(runner.snapshot().is_none(), "the game is gone");
+    press(&mut runner, KeyCode::Char('q'));
     assert!(runner.quit());
+}
+
+/// The name chosen in the start menu is written to the preferences file
+/// and read back by the next run; a file that cannot be used gives the
+/// default name and one line that says why.
+#[test]
+fn the_name_is_remembered_across_runs_and_a_bad_file_fails_closed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let prefs = dir.path().join(roundtable_tui::prefs::FILE);
+    let menu = |name: &str| {
+        let defaults = LocalConfig {
+            name: name.into(),
+            ..LocalConfig::default()
+        };
+        Runner::new(App::with_menu(defaults, Theme::plain()), None).with_prefs_file(prefs.clone())
+    };
+    let mut runner = menu("ann");
+    assert_eq!(runner.app.setup.name, "ann");
+    assert_eq!(runner.app.notice, None);
+    press(&mut runner, KeyCode::Char('7'));
+    runner.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    for c in "Mary Read".chars() {
+        press(&mut runner, KeyCode::Char(c));
+    }
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Menu);
+    assert_eq!(runner.app.notice, None);
+    let again = menu("ann");
+    assert_eq!(again.app.setup.name, "Mary Read", "remembered");
+    // The local game seats the player under the name.
+    let mut runner = again;
+    press(&mut runner, KeyCode::Char('1'));
+    press(&mut runner, KeyCode::Char('k'));
+    press(&mut runner, KeyCode::Enter);
+    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    assert!(
+        snap.names().contains(&"Mary Read".to_owned()),
+        "{:?}",
+        snap.names()
+    );
+
+    std::fs::write(&prefs, "name = [\"not\", \"a name\"]\n").unwrap_or_else(|e| panic!("{e}"));
+    let runner = menu("ann");
+    assert_eq!(runner.app.setup.name, "ann", "the default name");
+    let notice = runner.app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("prefs.toml"), "{notice}");
+    assert!(notice.contains("playing as ann"), "{notice}");
+    assert!(!notice.contains('\n'), "{notice}");
 }
 
 #[test]

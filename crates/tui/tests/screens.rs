@@ -19,9 +19,17 @@ fn menu_app() -> App {
 
 #[test]
 fn start_menu() {
-    let app = menu_app();
-    assert_snapshot!("menu_80x24", render(&app, None, 80, 24).backend());
+    let mut app = menu_app();
+    app.setup.name = "Mary Read".into();
+    let t = render(&app, None, 80, 24);
+    assert!(screen_text(&t).contains("7 Your name: Mary Read"));
+    assert_snapshot!("menu_80x24", t.backend());
     assert_snapshot!("menu_40x12", render(&app, None, 40, 12).backend());
+    assert_snapshot!("menu_200x60", render(&app, None, 200, 60).backend());
+    app.update(Msg::Pick(7), None);
+    assert_eq!(app.screen, Screen::NamePrompt);
+    assert_snapshot!("name_prompt_80x24", render(&app, None, 80, 24).backend());
+    assert_snapshot!("name_prompt_200x60", render(&app, None, 200, 60).backend());
 }
 
 #[test]
@@ -36,6 +44,7 @@ fn local_game_setup() {
     assert_eq!(app.setup.options.victory_points, 11);
     assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());
+    assert_snapshot!("setup_200x60", render(&app, None, 200, 60).backend());
 }
 
 #[test]
@@ -151,11 +160,23 @@ fn help_screen() {
 fn quitting_a_live_game_asks_first() {
     let snap = table();
     let mut app = table_app(&snap);
+    // At a network table: the seat can come back.
     assert_eq!(app.update(Msg::Quit, Some(&snap)), None);
     assert_eq!(app.overlay, Some(Overlay::ConfirmQuit));
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(text.contains("roundtable resume"), "{text}");
+    // A local game begun at the start menu: it cannot be resumed, and yes
+    // goes back to the menu.
+    app.kind = roundtable_tui::GameKind::Local;
+    app.has_menu = true;
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(text.contains("cannot be resumed"), "{text}");
+    assert!(text.contains("y back to the start menu"), "{text}");
+    assert_snapshot!("confirm_quit_80x24", t.backend());
     assert_snapshot!(
-        "confirm_quit_80x24",
-        render(&app, Some(&snap), 80, 24).backend()
+        "confirm_quit_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
     );
     assert_eq!(app.update(Msg::No, Some(&snap)), None);
     assert_eq!(app.overlay, None);
@@ -280,4 +301,158 @@ fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, text: &str) -> Opt
             .find(|&x| chars[x..x + needle.len()] == needle[..])
             .map(|x| (x as u16, y as u16))
     })
+}
+
+/// A table whose log is far longer than any screen.
+fn long_log() -> roundtable_tui::Snapshot {
+    let mut snap = table();
+    let lines = snap.log.clone();
+    for turn in 0..12 {
+        for l in &lines {
+            let mut l = l.clone();
+            l.turn += turn;
+            snap.log.push(l);
+        }
+    }
+    snap
+}
+
+/// After browsing the full log, the table's side log follows the game
+/// again; scrolled back, its title says how to get back, uncut at 80
+/// columns.
+#[test]
+fn the_side_log_follows_the_game_after_the_log_view() {
+    let snap = long_log();
+    let mut app = table_app(&snap);
+    app.viewport = Some((80, 24));
+    app.update(Msg::Log, Some(&snap));
+    app.update(Msg::Home, Some(&snap));
+    assert!(app.log_scroll > 0);
+    app.update(Msg::Back, Some(&snap));
+    assert_eq!(app.screen, Screen::Table);
+    assert_eq!(app.log_scroll, 0, "the side log follows the game");
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(!text.contains("back"), "{text}");
+
+    app.update(Msg::LogOlder, Some(&snap));
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(
+        text.contains("Log (5 back, End: newest)")
+            || text.contains("Log (5 rows back, End for newest)"),
+        "{text}"
+    );
+    assert_snapshot!("side_log_scrolled_80x24", t.backend());
+    assert_snapshot!(
+        "side_log_scrolled_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+}
+
+/// Home goes to the oldest rows and no further, so the first key back
+/// towards the newest moves at once.
+#[test]
+fn the_first_page_down_after_home_moves_the_log() {
+    let snap = long_log();
+    for (w, h) in [(80, 24), (200, 60)] {
+        let mut app = table_app(&snap);
+        app.viewport = Some((w, h));
+        app.update(Msg::Log, Some(&snap));
+        app.update(Msg::Home, Some(&snap));
+        let oldest = screen_text(&render(&app, Some(&snap), w, h));
+        assert!(oldest.contains("showing 1 to"), "{oldest}");
+        app.update(Msg::LogNewer, Some(&snap));
+        let after = screen_text(&render(&app, Some(&snap), w, h));
+        assert!(
+            !after.contains("showing 1 to"),
+            "PgDn did not move:\n{after}"
+        );
+        app.update(Msg::Home, Some(&snap));
+        app.update(Msg::Down, Some(&snap));
+        let after = screen_text(&render(&app, Some(&snap), w, h));
+        assert!(after.contains("showing 2 to"), "j did not move:\n{after}");
+        if w == 80 {
+            assert_snapshot!(
+                "log_oldest_then_down_80x24",
+                render(&app, Some(&snap), w, h).backend()
+            );
+        } else {
+            assert_snapshot!(
+                "log_oldest_then_down_200x60",
+                render(&app, Some(&snap), w, h).backend()
+            );
+        }
+    }
+}
+
+/// Every key on the help screen is followed by a space before what it
+/// does, however long the keys; the help's own paging keys say they page.
+#[test]
+fn help_keys_never_run_into_their_text() {
+    use roundtable_tui::keymap::{Context, KEYMAP};
+    for ctx in Context::ALL {
+        let lines: Vec<String> = roundtable_tui::ui::help_lines(Theme::default(), ctx)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        for b in KEYMAP.iter().filter(|b| b.in_context(ctx)) {
+            let glued = format!("{}{}", b.label, b.desc);
+            assert!(
+                !lines.iter().any(|l| l.trim_start().starts_with(&glued)),
+                "{ctx:?}: {glued}"
+            );
+        }
+        assert!(!lines.iter().any(|l| l.contains("Backspaceerase")));
+    }
+    let help = roundtable_tui::ui::help_lines(Theme::default(), Context::Help);
+    let text: Vec<String> = help
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    let section = text
+        .iter()
+        .skip_while(|l| l.as_str() != "Help")
+        .take_while(|l| l.starts_with("  ") || l.as_str() == "Help")
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(section.contains("page down"), "{section}");
+    assert!(!section.contains("log"), "{section}");
+    let snap = table();
+    let mut app = table_app(&snap);
+    app.update(Msg::Help, Some(&snap));
+    app.update(Msg::End, Some(&snap));
+    assert_snapshot!(
+        "help_end_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+}
+
+/// A spectator is offered nothing to play and is not asked whether to
+/// keep playing.
+#[test]
+fn a_spectator_sees_no_play_hints_and_no_keep_playing() {
+    let mut snap = networked();
+    snap.me = None;
+    snap.seats[0].name = "ann".into();
+    snap.seats[0].kind = roundtable_tui::SeatKind::Remote;
+    snap.seats[0].connection = roundtable_tui::Connection::Online;
+    let mut app = table_app(&snap);
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    for hint in ["Enter play", "1-9 pick", "select"] {
+        assert!(!text.contains(hint), "{hint}:\n{text}");
+    }
+    assert!(text.contains("L log"), "{text}");
+    assert_snapshot!("spectator_80x24", t.backend());
+    assert_snapshot!(
+        "spectator_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+    assert_eq!(app.update(Msg::Quit, Some(&snap)), None);
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(text.contains("Stop watching?"), "{text}");
+    assert!(!text.contains("keep playing"), "{text}");
+    assert_snapshot!("spectator_quit_80x24", t.backend());
 }

@@ -64,20 +64,49 @@ pub(super) fn log_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, c
     let (inner_w, inner_h) = (usize::from(inner.width), usize::from(inner.height));
     let (rows, _) = log_rows(s, inner_w, inner_h + app.log_scroll, false, theme);
     let (rows, scroll) = window(rows, inner_h, app.log_scroll);
-    let title = if scroll > 0 {
-        format!("Log ({scroll} rows back, End for newest)")
-    } else {
-        "Log".to_owned()
-    };
     Paragraph::new(rows)
-        .block(panel(title, theme, compact))
+        .block(panel(side_log_title(scroll, area.width), theme, compact))
         .render(area, buf);
+}
+
+/// The side log's title: when scrolled back, how far and how to follow the
+/// game again, in as many words as fit on the top border of `width`
+/// columns (its corners and the spaces around the title take 4).
+fn side_log_title(scroll: usize, width: u16) -> String {
+    if scroll == 0 {
+        return "Log".to_owned();
+    }
+    let room = usize::from(width).saturating_sub(4);
+    [
+        format!("Log ({scroll} rows back, End for newest)"),
+        format!("Log ({scroll} back, End: newest)"),
+        format!("Log -{scroll} End"),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+    .unwrap_or_else(|| format!("-{scroll}"))
+}
+
+/// The log screen's text area (columns, rows) in a body of `area`.
+fn log_screen_inner(area: Rect) -> (usize, usize) {
+    (
+        usize::from(area.width.saturating_sub(2)),
+        usize::from(area.height.saturating_sub(2)),
+    )
+}
+
+/// How far back the log screen can scroll in a terminal of `width` x
+/// `height`: until the oldest row shows at the top.
+pub fn log_screen_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
+    let body = super::body_area(Rect::new(0, 0, width, height));
+    let (inner_w, inner_h) = log_screen_inner(body);
+    let total: usize = s.log.iter().map(|l| wrap(&l.text, inner_w).len()).sum();
+    total.saturating_sub(inner_h)
 }
 
 pub(super) fn log_screen(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let inner_w = usize::from(area.width.saturating_sub(2));
-    let inner_h = usize::from(area.height.saturating_sub(2));
+    let (inner_w, inner_h) = log_screen_inner(area);
     let (rows, total) = log_rows(s, inner_w, inner_h + app.log_scroll, true, theme);
     let (rows, scroll) = window(rows, inner_h, app.log_scroll);
     let title = format!(

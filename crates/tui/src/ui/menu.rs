@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, centered, choice, chunks, wrap};
-use crate::app::{App, HOST_ROWS, HOST_START, MENU, SETUP_ROWS, SETUP_START, Screen};
+use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, SETUP_ROWS, SETUP_START, Screen};
+use crate::saved::SavedGame;
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -20,11 +21,12 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         Line::raw(""),
     ];
     for (i, label) in MENU.iter().enumerate() {
-        lines.push(choice(
-            i == app.menu_selected,
-            format!("{} {label}", i + 1),
-            theme,
-        ));
+        let text = if i == MENU_NAME {
+            format!("{} {label} {}", i + 1, app.setup.name)
+        } else {
+            format!("{} {label}", i + 1)
+        };
+        lines.push(choice(i == app.menu_selected, text, theme));
     }
     lines.push(Line::raw(""));
     if let Some(notice) = &app.notice {
@@ -279,33 +281,127 @@ pub(super) fn lan_tables(app: &App, area: Rect, buf: &mut Buffer) {
 
 pub(super) fn replay_prompt(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let inner = usize::from(area.width.min(78).saturating_sub(4));
+    let width = area.width.min(78);
+    let inner = usize::from(width.saturating_sub(4));
     // The end of a long path shows, where the typing happens.
     let typed: Vec<char> = app.prompt.chars().collect();
     let shown: String = typed[typed.len().saturating_sub(inner.saturating_sub(3))..]
         .iter()
         .collect();
+    // The cursor shows where typing goes: the path field, or the list.
+    let typing = app.saved_selected.is_none();
     let mut lines = vec![
         Line::raw(""),
-        Line::from(" The transcript file to replay:"),
+        Line::from(" The path of the transcript to replay:"),
         Line::from(vec![
             Span::styled(" > ", theme.key()),
             Span::raw(shown),
-            Span::styled("_", theme.key()),
+            Span::styled(if typing { "_" } else { "" }, theme.key()),
         ]),
-        Line::raw(""),
-        Line::styled(
-            " Local games save theirs as local-SEED.rts in the games folder.",
-            theme.dim(),
-        ),
     ];
+    let mut tail = Vec::new();
     if let Some(notice) = &app.notice {
         for row in wrap(notice, inner) {
-            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+            tail.push(Line::styled(format!(" {row}"), theme.warn()));
         }
     }
+    if app.saved.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            " No saved games in the games folder yet: type a path.",
+            theme.dim(),
+        ));
+    } else {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!(
+                " Or a saved game, newest first ({}; ↑↓ choose):",
+                app.saved.len()
+            ),
+            theme.title(),
+        ));
+        // As many as fit in the box, scrolled to keep the chosen one.
+        // The borders, and a row for "... older".
+        let fixed = lines.len() + tail.len() + 3;
+        let room = usize::from(area.height).saturating_sub(fixed).max(1);
+        let chosen = app.saved_selected.unwrap_or(0);
+        let first = (chosen + 1).saturating_sub(room);
+        let last = (first + room).min(app.saved.len());
+        for (i, game) in app.saved.iter().enumerate().take(last).skip(first) {
+            let text: String = saved_line(game)
+                .chars()
+                .take(inner.saturating_sub(2))
+                .collect();
+            lines.push(choice(app.saved_selected == Some(i), text, theme));
+        }
+        if last < app.saved.len() {
+            lines.push(Line::styled(
+                format!("   ... {} older", app.saved.len() - last),
+                theme.dim(),
+            ));
+        }
+    }
+    lines.extend(tail);
     let rect = centered(area, 78, lines.len() as u16 + 2);
     Paragraph::new(lines)
         .block(block("Replay a transcript", theme))
+        .render(rect, buf);
+}
+
+/// A saved game in one line: when (UTC), where, who.
+fn saved_line(game: &SavedGame) -> String {
+    let when = game.modified.map_or_else(
+        || "????-??-?? ??:??".to_owned(),
+        |t| {
+            let t = time::OffsetDateTime::from(t);
+            format!(
+                "{:04}-{:02}-{:02} {:02}:{:02}",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute()
+            )
+        },
+    );
+    let kind = if game.network { "network" } else { "local  " };
+    let who = if game.players.is_empty() {
+        game.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    } else {
+        game.players.join(", ")
+    };
+    format!("{when}  {kind}  {who}")
+}
+
+pub(super) fn name_prompt(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let inner = usize::from(area.width.min(60).saturating_sub(4));
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(" The name the other players see:"),
+        Line::from(vec![
+            Span::styled(" > ", theme.key()),
+            Span::raw(app.name_draft.clone()),
+            Span::styled("_", theme.key()),
+        ]),
+        Line::raw(""),
+    ];
+    for row in wrap(
+        "At local and network tables alike; remembered for the next time.",
+        inner.saturating_sub(1),
+    ) {
+        lines.push(Line::styled(format!(" {row}"), theme.dim()));
+    }
+    if let Some(notice) = &app.notice {
+        for row in wrap(notice, inner.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
+    let rect = centered(area, 60, lines.len() as u16 + 2);
+    Paragraph::new(lines)
+        .block(block("Your name", theme))
         .render(rect, buf);
 }

@@ -12,7 +12,7 @@ use crate::session::Snapshot;
 use crate::theme::Theme;
 use lobby::lobby;
 use log::log_screen;
-use menu::{host_setup, lan_tables, menu, replay_prompt, setup, ticket_prompt};
+use menu::{host_setup, lan_tables, menu, name_prompt, replay_prompt, setup, ticket_prompt};
 use overlay::{confirm_quit, help};
 use results::post_game;
 use table::table;
@@ -25,6 +25,7 @@ mod replay;
 mod results;
 mod table;
 
+pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub use results::tie_breaks;
 pub use table::{abilities, contract_details, contract_lines};
@@ -57,7 +58,7 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
         too_small(area, buf, theme);
         return;
     }
-    let [body, hints] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let [body, hints] = body_and_hints(area);
     match (app.screen, snap) {
         (Screen::Menu, _) => menu(app, body, buf),
         (Screen::Setup, _) => setup(app, body, buf),
@@ -73,6 +74,7 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
         (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
         (Screen::Replay, Some(s)) => table(app, s, body, buf),
         (Screen::ReplayPrompt, _) => replay_prompt(app, body, buf),
+        (Screen::NamePrompt, _) => name_prompt(app, body, buf),
         (_, None) => {
             Paragraph::new("Waiting for the game to start...").render(body, buf);
         }
@@ -80,9 +82,19 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
     hint_bar(app.context(), hints, buf, theme);
     match app.overlay {
         Some(Overlay::Help { scroll }) => help(scroll, app.screen_context(), area, buf, theme),
-        Some(Overlay::ConfirmQuit) => confirm_quit(area, buf, theme),
+        Some(Overlay::ConfirmQuit) => confirm_quit(app, area, buf),
         None => {}
     }
+}
+
+/// The screen's body, and the hint bar's row under it.
+fn body_and_hints(area: Rect) -> [Rect; 2] {
+    Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area)
+}
+
+/// The screen's body: all of `area` but the hint bar.
+pub(super) fn body_area(area: Rect) -> Rect {
+    body_and_hints(area)[0]
 }
 
 pub(super) fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {

@@ -456,7 +456,8 @@ pub(super) fn players_panel(
     for (i, p) in v.players.iter().enumerate() {
         let seat = Seat(i as u8);
         let info = s.seats.get(i);
-        let active = v.active.0 == seat && v.phase != "over";
+        // Before the start player is drawn, and after the end, no one is.
+        let active = v.active.0 == seat && !matches!(v.phase, "setup" | "over");
         let taking = v.taker.is_some_and(|t| t.0 == seat);
         let marker = if active { '>' } else { ' ' };
         let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
