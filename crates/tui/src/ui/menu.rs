@@ -315,7 +315,7 @@ pub(super) fn replay_prompt(app: &App, area: Rect, buf: &mut Buffer) {
         lines.push(Line::raw(""));
         lines.push(Line::styled(
             format!(
-                " Or a saved game, newest first ({}; ↑↓ choose):",
+                " Or a saved game, newest first, times UTC ({}; ↑↓ choose):",
                 app.saved.len()
             ),
             theme.title(),
