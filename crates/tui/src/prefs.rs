@@ -92,7 +92,14 @@ pub fn load(path: &Path) -> Result<Prefs, PrefsError> {
     };
     let prefs: Prefs = toml::from_str(&text).map_err(|e| PrefsError::Malformed {
         path: path.to_owned(),
-        reason: e.message().to_owned(),
+        // The parser's message may run over several lines; the error is one.
+        reason: e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(", "),
     })?;
     if let Some(name) = &prefs.name {
         check_name(name).map_err(|error| PrefsError::BadName {
@@ -167,8 +174,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join(FILE);
         let long = format!("name = \"{}\"\n", "x".repeat(40));
-        let cases: [&[u8]; 5] = [
+        let cases: [&[u8]; 6] = [
             b"name = \"ann\"\nname = \"bob\"\n",
+            b"name = \n",
             b"name = 7\n",
             b"\xff\xfe not text",
             b"name = \"ann\x1b[2J\"\n",
