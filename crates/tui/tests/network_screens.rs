@@ -150,6 +150,7 @@ fn join_prompt_takes_a_pasted_ticket_whole() {
     app.notice = None;
     assert_snapshot!("join_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("join_prompt_40x16", render(&app, None, 40, 16).backend());
+    assert_snapshot!("join_prompt_200x60", render(&app, None, 200, 60).backend());
     assert_eq!(
         app.update(Msg::Confirm, None),
         Some(Effect::Join(TICKET.into()))

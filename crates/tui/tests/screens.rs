@@ -455,4 +455,8 @@ fn a_spectator_sees_no_play_hints_and_no_keep_playing() {
     assert!(text.contains("Stop watching?"), "{text}");
     assert!(!text.contains("keep playing"), "{text}");
     assert_snapshot!("spectator_quit_80x24", t.backend());
+    assert_snapshot!(
+        "spectator_quit_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
 }
