@@ -82,7 +82,17 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
 pub fn load(path: &Path) -> Result<Prefs, PrefsError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Prefs::default()),
+        // No file, or no folder to hold one (the data folder's path runs
+        // through a file): nothing was remembered. Whatever else uses the
+        // folder says what is wrong with it.
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(Prefs::default());
+        }
         Err(error) => {
             return Err(PrefsError::Io {
                 path: path.to_owned(),
@@ -159,6 +169,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("deeper").join(FILE);
         assert_eq!(load(&path).ok(), Some(Prefs::default()));
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, b"").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            load(&file.join(FILE)).ok(),
+            Some(Prefs::default()),
+            "a data folder that is a file remembers nothing"
+        );
         let prefs = Prefs {
             name: Some("Anne Bonny".into()),
         };
