@@ -5,7 +5,7 @@
 use roundtable_engine::Seat;
 use roundtable_port_royal::{
     Action, CardId, CardKind, CoinReason, Colour, ContractId, ContractView, Event, PersonKind,
-    Requirement, TakeMode, TaxKind, View,
+    PlayerView, Requirement, TakeMode, TaxKind, View,
 };
 
 /// The letter that stands for a ship colour: Y, B, G, R and K for black
@@ -40,37 +40,165 @@ pub fn person_name(kind: PersonKind) -> &'static str {
     }
 }
 
-/// What a person does, in a few words.
+/// What a person does, complete (as the rules texts say it, not only the
+/// common case) and short enough for a harbor row. "At your take" is when
+/// your time to take comes in Trade & Hire, even if you then pass; the
+/// help's [`legend`] says so. Harbor rows, the log and the legend all use
+/// this one text.
 pub fn ability(kind: PersonKind, colour: Option<Colour>) -> String {
-    let letter = colour.map(colour_letter).unwrap_or('?');
+    let ship = colour.map_or_else(
+        || "ship of its colour".to_owned(),
+        |c| format!("[{}] ship", colour_letter(c)),
+    );
     match kind {
-        PersonKind::Trader => format!("+1$ per {letter} ship"),
+        PersonKind::Trader => format!("+1$ when trading a {ship}"),
         PersonKind::Sailor => "1 sword".into(),
         PersonKind::Pirate => "2 swords".into(),
-        PersonKind::Captain => "anchor".into(),
-        PersonKind::Priest => "cross".into(),
-        PersonKind::Settler => "house".into(),
-        PersonKind::Jack => "any symbol".into(),
-        PersonKind::Mademoiselle => "hire for 1$ less".into(),
-        PersonKind::Jester => "1$ on a bust".into(),
-        PersonKind::Admiral => "2$ at 5+ cards".into(),
-        PersonKind::Governor => "take 1 more card".into(),
-        PersonKind::Clerk => format!("1 more take per {letter} ship"),
-        PersonKind::Gunner => "$ per ship".into(),
-        PersonKind::ViceAdmiral => "1$ at 3-4 cards".into(),
+        PersonKind::Captain => symbol_word(Symbol::Anchor).into(),
+        PersonKind::Priest => symbol_word(Symbol::Cross).into(),
+        PersonKind::Settler => symbol_word(Symbol::House).into(),
+        PersonKind::Jack => format!(
+            "{}, {} or {}",
+            symbol_word(Symbol::Anchor),
+            symbol_word(Symbol::Cross),
+            symbol_word(Symbol::House)
+        ),
+        PersonKind::Mademoiselle => "your hires cost 1$ less (not below 0$)".into(),
+        PersonKind::Jester => {
+            "+1$ on any bust; +1$ if the harbor is empty at your take in another's turn".into()
+        }
+        PersonKind::Admiral => "+2$ at your take with 5+ cards in the harbor".into(),
+        PersonKind::Governor => "take 1 more card in Trade & Hire".into(),
+        PersonKind::Clerk => format!("take 1 more card after trading a {ship}"),
+        PersonKind::Gunner => "+(ships in the harbor - 1)$ at your take".into(),
+        PersonKind::ViceAdmiral => "+1$ at your take with 3-4 cards in the harbor".into(),
     }
 }
 
-/// An expedition's requirements: "anchor+anchor+house".
-pub fn expedition_symbols(anchors: u8, crosses: u8, houses: u8) -> String {
-    let symbols: Vec<&str> = std::iter::repeat_n("anchor", usize::from(anchors))
-        .chain(std::iter::repeat_n("cross", usize::from(crosses)))
-        .chain(std::iter::repeat_n("house", usize::from(houses)))
-        .collect();
-    symbols.join("+")
+/// An expedition symbol, as persons carry it and expeditions ask for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbol {
+    /// The Captain's.
+    Anchor,
+    /// The Priest's.
+    Cross,
+    /// The Settler's.
+    House,
 }
 
-/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor+cross".
+/// A symbol in the one word every screen shows it with.
+pub fn symbol_word(symbol: Symbol) -> &'static str {
+    match symbol {
+        Symbol::Anchor => "anchor",
+        Symbol::Cross => "cross",
+        Symbol::House => "house",
+    }
+}
+
+/// `n` of something, counted the same way everywhere: "anchor" for one,
+/// "2 anchors" for more, `None` for none.
+fn counted(n: usize, one: &str, many: &str) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some(one.to_owned()),
+        _ => Some(format!("{n} {many}")),
+    }
+}
+
+fn symbol_plural(symbol: Symbol) -> &'static str {
+    match symbol {
+        Symbol::Anchor => "anchors",
+        Symbol::Cross => "crosses",
+        Symbol::House => "houses",
+    }
+}
+
+/// Symbols counted: "2 anchors", "house"; one part per symbol present.
+fn symbol_counts(anchors: usize, crosses: usize, houses: usize) -> Vec<String> {
+    [
+        (Symbol::Anchor, anchors),
+        (Symbol::Cross, crosses),
+        (Symbol::House, houses),
+    ]
+    .into_iter()
+    .filter_map(|(symbol, n)| counted(n, symbol_word(symbol), symbol_plural(symbol)))
+    .collect()
+}
+
+/// An expedition's requirements, counted as the player panels count the
+/// symbols a player has: "2 anchors + house".
+pub fn expedition_symbols(anchors: u8, crosses: u8, houses: u8) -> String {
+    symbol_counts(
+        usize::from(anchors),
+        usize::from(crosses),
+        usize::from(houses),
+    )
+    .join(" + ")
+}
+
+/// The player panel's short word for each person kind whose ability is not
+/// shown as swords or colour letters: singular and plural. The help's
+/// [`legend`] explains every word from this table.
+const PANEL_WORDS: [(PersonKind, &str, &str); 7] = [
+    (PersonKind::Jack, "jack", "jacks"),
+    (PersonKind::Governor, "gov", "gov"),
+    (PersonKind::Mademoiselle, "mlle", "mlle"),
+    (PersonKind::Jester, "jester", "jesters"),
+    (PersonKind::Admiral, "admiral", "admirals"),
+    (PersonKind::Gunner, "gunner", "gunners"),
+    (PersonKind::ViceAdmiral, "vice adm", "vice adm"),
+];
+
+/// A player's persons and expeditions summed up in the words of the
+/// legend: "3sw, trader Y Y, 2 anchors, house, gov, 1 exp".
+pub fn player_abilities(p: &PlayerView) -> String {
+    let mut count = std::collections::HashMap::new();
+    let mut traders = String::new();
+    let mut clerks = String::new();
+    for person in &p.persons {
+        if let CardKind::Person { kind, colour, .. } = person.0.kind() {
+            *count.entry(kind).or_insert(0) += 1;
+            match (kind, colour) {
+                (PersonKind::Trader, Some(c)) => {
+                    traders.push(' ');
+                    traders.push(colour_letter(c));
+                }
+                (PersonKind::Clerk, Some(c)) => {
+                    clerks.push(' ');
+                    clerks.push(colour_letter(c));
+                }
+                _ => {}
+            }
+        }
+    }
+    let n = |kind: PersonKind| count.get(&kind).copied().unwrap_or(0);
+    let mut parts = Vec::new();
+    if p.swords > 0 {
+        parts.push(format!("{}sw", p.swords));
+    }
+    if !traders.is_empty() {
+        parts.push(format!("trader{traders}"));
+    }
+    if !clerks.is_empty() {
+        parts.push(format!("clerk{clerks}"));
+    }
+    parts.extend(symbol_counts(
+        n(PersonKind::Captain),
+        n(PersonKind::Priest),
+        n(PersonKind::Settler),
+    ));
+    for (kind, one, many) in PANEL_WORDS {
+        parts.extend(counted(n(kind), one, many));
+    }
+    parts.extend(counted(p.expeditions.len(), "1 exp", "exp"));
+    if parts.is_empty() {
+        "no persons".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor + cross".
 pub fn card_short(card: CardId) -> String {
     match card.kind() {
         CardKind::Ship {
@@ -120,7 +248,7 @@ pub fn card_long(card: CardId) -> String {
             cost,
             vp,
         } => format!(
-            "{} ({}, cost {cost}, {vp} VP)",
+            "{} (cost {cost}, {vp} VP: {})",
             card_short(card),
             ability(kind, colour)
         ),
@@ -190,6 +318,69 @@ pub fn phase_words(view: &View, names: &[String], me: Option<Seat>) -> String {
     }
 }
 
+/// [`phase_words`] for a narrow header: the same facts in fewer words
+/// ("Anne Bonny's Trade & Hire: your take, 1 to take"), so that the pile
+/// counts beside it keep their place.
+pub fn phase_words_short(view: &View, names: &[String], me: Option<Seat>) -> String {
+    let you = |s: Seat| me == Some(s);
+    let who = |s: Seat| {
+        if you(s) {
+            "You".to_owned()
+        } else {
+            seat_name(names, s)
+        }
+    };
+    let active = view.active.0;
+    match view.phase {
+        "setup" => "Setting up".into(),
+        "discover" => {
+            let verb = if you(active) { "discover" } else { "discovers" };
+            match view.pending_ship {
+                Some(_) => format!("{}: repel or keep", who(active)),
+                None => format!("{} {verb}", who(active)),
+            }
+        }
+        "trade" => {
+            let taker = view.taker.map_or(active, |t| t.0);
+            if taker == active {
+                let verb = if you(active) { "trade" } else { "trades" };
+                let left = view
+                    .takes_left
+                    .map(|n| format!(", {n} to take"))
+                    .unwrap_or_default();
+                format!("{} {verb}{left}", who(active))
+            } else {
+                let whose = if you(active) {
+                    "Your".to_owned()
+                } else {
+                    format!("{}'s", seat_name(names, active))
+                };
+                let taking = match (you(taker), view.takes_left) {
+                    (true, Some(n)) => format!("you take {n}"),
+                    (true, None) => "your take".to_owned(),
+                    (false, Some(n)) => format!("{} takes {n}", seat_name(names, taker)),
+                    (false, None) => format!("{}'s take", seat_name(names, taker)),
+                };
+                format!("{whose} Trade & Hire: {taking}")
+            }
+        }
+        "over" => "Game over".into(),
+        other => other.to_owned(),
+    }
+}
+
+/// What the game is played to: "to 12VP", or "to 12VP + expedition" when a
+/// player also needs an expedition to end it (and players with one rank
+/// first).
+pub fn goal_words(view: &View) -> String {
+    let expedition = if view.expedition_required {
+        " + expedition"
+    } else {
+        ""
+    };
+    format!("to {}VP{expedition}", view.victory_points)
+}
+
 /// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
 pub fn card_name(card: CardId) -> String {
     match card.kind() {
@@ -206,7 +397,7 @@ pub fn requirement_words(requirement: Requirement) -> String {
         Requirement::Persons(a, b) if a == b => format!("2 {}s", person_name(a)),
         Requirement::Persons(a, b) => format!("{} + {}", person_name(a), person_name(b)),
         Requirement::CheapPersons { count, max_cost } => {
-            format!("{count} persons costing {max_cost}$ or less")
+            format!("{count} persons of printed cost {max_cost}$ or less")
         }
         Requirement::Swords(n) => format!("{n} swords"),
         Requirement::Expeditions(n) => {
@@ -218,16 +409,37 @@ pub fn requirement_words(requirement: Requirement) -> String {
             colour_letter(colour),
             colour.ship_name()
         ),
-        Requirement::Bust => "go bust as the active player".into(),
+        // "Your turn": only the active player meets these (the rules text).
+        Requirement::Bust => "go bust on your turn".into(),
         Requirement::HarborColours { colours, times } => {
             let when = if times == 1 {
-                String::new()
+                "on your turn".to_owned()
             } else {
-                format!(" on {times} turns")
+                format!("on {times} of your turns")
             };
-            format!("{colours} ship colours in your harbor{when}")
+            format!("{colours} ship colours in the harbor {when}")
         }
-        Requirement::RepelAllColours => "repel a ship of every colour".into(),
+        Requirement::RepelAllColours => "repel a ship of every colour on your turns".into(),
+    }
+}
+
+/// A face-up contract as the board shows it: its title, the coins the next
+/// player to complete it gains, and what it asks ("Frigate Foe +6$: decline
+/// the coins of 3 [R] Frigates"). A contract that pays no more coins shows
+/// none: completing it still counts towards contract victory points.
+pub fn contract_words(contract: &ContractView) -> String {
+    let reward = if contract.next_coins > 0 {
+        format!(" +{}$", contract.next_coins)
+    } else {
+        String::new()
+    };
+    match ContractId::parse(&contract.name) {
+        Some(id) => format!(
+            "{}{reward}: {}",
+            contract.title,
+            requirement_words(id.requirement())
+        ),
+        None => format!("{}{reward}", contract.title),
     }
 }
 
@@ -317,6 +529,10 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                 .count()
         })
     };
+    // Who a seat taking in another's Trade & Hire pays 1$ per card.
+    let toll = me
+        .filter(|&s| view.phase == "trade" && view.active.0 != s)
+        .map(|_| seat_name(names, view.active.0));
     match action {
         Action::Draw => "Draw a card".into(),
         Action::Stop => "Stop and trade".into(),
@@ -376,13 +592,23 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                         progress.unwrap_or_default()
                     )
                 };
+                // What a trade nets once the compensation is paid, so that
+                // a 1$ ship is seen to earn nothing.
+                let nets = toll
+                    .as_ref()
+                    .map(|to| format!(" (nets {}$ after 1$ to {to})", income.saturating_sub(1)))
+                    .unwrap_or_default();
+                let pays = toll
+                    .as_ref()
+                    .map(|to| format!(", pay 1$ to {to}"))
+                    .unwrap_or_default();
                 match mode {
-                    TakeMode::Normal => format!("Trade {} for {income}$", card_name(c)),
+                    TakeMode::Normal => format!("Trade {} for {income}${nets}", card_name(c)),
                     TakeMode::Gift(to) => {
-                        format!("Trade {} for {income}${}", card_name(c), gift(to))
+                        format!("Trade {} for {income}${nets}{}", card_name(c), gift(to))
                     }
-                    TakeMode::Decline => decline(),
-                    TakeMode::DeclineGift(to) => format!("{}{}", decline(), gift(to)),
+                    TakeMode::Decline => format!("{}{pays}", decline()),
+                    TakeMode::DeclineGift(to) => format!("{}{pays}{}", decline(), gift(to)),
                 }
             }
             Some((c, CardKind::Person { cost, vp, .. })) => {
@@ -393,13 +619,144 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                     .iter()
                     .map(|(title, coins)| format!(", completes {title} +{coins}$"))
                     .collect::<String>();
-                format!("Hire {} for {price}$ ({vp}VP){completes}", card_name(c))
+                let toll = toll
+                    .as_ref()
+                    .map(|to| format!(" + 1$ to {to}"))
+                    .unwrap_or_default();
+                format!(
+                    "Hire {} for {price}${toll} ({vp}VP){completes}",
+                    card_name(c)
+                )
             }
             Some((c, _)) => format!("Take {}", card_name(c)),
             None => format!("Take card {}", i + 1),
         },
         Action::Pass => "Pass: take nothing more".into(),
     }
+}
+
+/// The widest line [`legend`] writes, so that it fits the help overlay.
+pub const LEGEND_WIDTH: usize = 60;
+
+/// What the table's words, symbols and abbreviations mean, for the help
+/// overlay: lines of at most [`LEGEND_WIDTH`] characters. The persons come
+/// from the same tables as the harbor rows and the player panels, so the
+/// legend cannot drift from them.
+pub fn legend() -> Vec<String> {
+    let colours: Vec<String> = Colour::ALL
+        .into_iter()
+        .map(|c| format!("[{}] {} {}", colour_letter(c), c.name(), c.ship_name()))
+        .collect();
+    let mut entries: Vec<(String, String)> = vec![
+        ("ships".into(), format!("{}.", colours.join(", "))),
+        (
+            "2sw, skull".into(),
+            "swords needed to repel the ship; a skull ship cannot be repelled. \
+             A second ship of one colour in the harbor is a bust."
+                .into(),
+        ),
+        ("$, VP".into(), "coins; victory points.".into()),
+        (
+            "to 12VP".into(),
+            "reaching it makes the round the last. \"+ expedition\": you also \
+             need an expedition, and players with one rank first."
+                .into(),
+        ),
+        (">".into(), "the active seat; the selected move.".into()),
+        (
+            "at your take".into(),
+            "when your time to take comes in Trade & Hire, even if you then pass.".into(),
+        ),
+        (
+            "1$ to ...".into(),
+            "taking in another's Trade & Hire costs 1$ per card, paid to the active \
+             player; \"nets\" is what a trade leaves after it."
+                .into(),
+        ),
+        (
+            "+gift".into(),
+            "trading the ship also gives a player of your choice 1$.".into(),
+        ),
+        (
+            symbol_counts(1, 1, 1).join(", "),
+            format!(
+                "the symbols of Captain, Priest and Settler; an expedition ({}) \
+                 takes the persons with its symbols.",
+                expedition_symbols(2, 0, 1)
+            ),
+        ),
+        (
+            "Contract +6$".into(),
+            "the next player to complete it gains 6$; a player's 2nd contract \
+             also gives 1VP, the 3rd 2VP."
+                .into(),
+        ),
+        (
+            "2/3, cubes".into(),
+            "a progress cube on step 2 of 3; cubes: free contract cubes.".into(),
+        ),
+        (
+            "decline".into(),
+            "trade a ship without taking its coins (Frigate and Galleon Foe).".into(),
+        ),
+        ("1 exp".into(), "expeditions a player has claimed.".into()),
+    ];
+    // Every person, by the word the player panels use for it.
+    let persons = [
+        (PersonKind::Sailor, "1sw".to_owned()),
+        (PersonKind::Pirate, "2sw".to_owned()),
+        (PersonKind::Trader, "trader Y".to_owned()),
+        (PersonKind::Clerk, "clerk Y".to_owned()),
+        (PersonKind::Captain, symbol_word(Symbol::Anchor).to_owned()),
+        (PersonKind::Priest, symbol_word(Symbol::Cross).to_owned()),
+        (PersonKind::Settler, symbol_word(Symbol::House).to_owned()),
+    ]
+    .into_iter()
+    .chain(PANEL_WORDS.map(|(kind, word, _)| (kind, word.to_owned())));
+    for (kind, word) in persons {
+        let colour =
+            matches!(kind, PersonKind::Trader | PersonKind::Clerk).then_some(Colour::Yellow);
+        entries.push((
+            word,
+            format!("{}: {}.", person_name(kind), ability(kind, colour)),
+        ));
+    }
+    // A term wider than the column gets a row of its own.
+    const TERM_WIDTH: usize = 12;
+    let indent = " ".repeat(TERM_WIDTH + 1);
+    let mut lines = Vec::new();
+    for (term, meaning) in entries {
+        let mut head = if term.chars().count() > TERM_WIDTH {
+            lines.push(term);
+            indent.clone()
+        } else {
+            format!("{term:<TERM_WIDTH$} ")
+        };
+        for row in wrap_words(&meaning, LEGEND_WIDTH - TERM_WIDTH - 1) {
+            lines.push(format!("{head}{row}"));
+            head.clone_from(&indent);
+        }
+    }
+    lines
+}
+
+/// `text` word-wrapped to rows of at most `width` characters (a word longer
+/// than that gets a row of its own).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    for word in text.split_whitespace() {
+        let row = rows.last_mut().map_or(0, |r| r.chars().count());
+        if row > 0 && row + 1 + word.chars().count() > width {
+            rows.push(String::new());
+        }
+        if let Some(row) = rows.last_mut() {
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+        }
+    }
+    rows
 }
 
 /// What each card costs a seat that takes in another's Trade & Hire:

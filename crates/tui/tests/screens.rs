@@ -56,7 +56,8 @@ fn table_with_the_expansion() {
     let t = render(&app, Some(&snap), 80, 24);
     let text = screen_text(&t);
     for words in [
-        "Frigate Foe 6$",
+        "Frigate Foe +6$: decline the",
+        "Pack of Pirates +3$: repel a",
         "Trade the [R] Frigate, decline its",
         "cubes 1",
     ] {
@@ -66,7 +67,7 @@ fn table_with_the_expansion() {
     let t = render(&app, Some(&snap), 200, 60);
     let text = screen_text(&t);
     for words in [
-        "Frigate Foe 6$ (decline the coins of 3 [R] Frigates) done: Mary Read; You 1/3, Calico Jack 2/3",
+        "Frigate Foe +6$: decline the coins of 3 [R] Frigates; done: Mary Read; You 1/3, Calico Jack 2/3",
         "(Frigate Foe 2/3)",
         "and give the gift coin to Anne Bonny",
         "Calico Jack keeps the [K] Galleon 2sw 1$ aside (Pack of Pirates).",
@@ -110,7 +111,8 @@ fn table_trade_as_a_non_active_seat_with_the_selection_on_a_card() {
     let t = render(&app, Some(&snap), 80, 24);
     let text = screen_text(&t);
     assert!(text.contains("LAST ROUND"));
-    assert!(text.contains("your time to take"));
+    assert!(text.contains("Trade & Hire: you take 1"));
+    assert!(text.contains("draw 61 | discard 17"), "the counts stay");
     assert_snapshot!("trade_not_active_80x24", t.backend());
 }
 
