@@ -319,9 +319,9 @@ pub fn phase_words(view: &View, names: &[String], me: Option<Seat>) -> String {
 }
 
 /// [`phase_words`] for a narrow header: the same facts in fewer words
-/// ("Anne Bonny's Trade & Hire: your take, 1 to take"), so that the pile
-/// counts beside it keep their place.
-pub fn phase_words_short(view: &View, names: &[String], me: Option<Seat>) -> String {
+/// ("Anne Bonny's Trade & Hire: you take 1", `terse`: "Anne Bonny's turn:
+/// you take 1"), so that the pile counts beside it keep their place.
+pub fn phase_words_short(view: &View, names: &[String], me: Option<Seat>, terse: bool) -> String {
     let you = |s: Seat| me == Some(s);
     let who = |s: Seat| {
         if you(s) {
@@ -361,7 +361,8 @@ pub fn phase_words_short(view: &View, names: &[String], me: Option<Seat>) -> Str
                     (false, Some(n)) => format!("{} takes {n}", seat_name(names, taker)),
                     (false, None) => format!("{}'s take", seat_name(names, taker)),
                 };
-                format!("{whose} Trade & Hire: {taking}")
+                let phase = if terse { "turn" } else { "Trade & Hire" };
+                format!("{whose} {phase}: {taking}")
             }
         }
         "over" => "Game over".into(),
@@ -379,6 +380,13 @@ pub fn goal_words(view: &View) -> String {
         ""
     };
     format!("to {}VP{expedition}", view.victory_points)
+}
+
+/// What a player still lacks to end the game when "expedition required" is
+/// on ("needs 1 exp"), so that points alone are not mistaken for the lead;
+/// `None` when the option is off or the player has an expedition.
+pub fn expedition_needed(view: &View, player: &PlayerView) -> Option<&'static str> {
+    (view.expedition_required && player.expeditions.is_empty()).then_some("needs 1 exp")
 }
 
 /// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".

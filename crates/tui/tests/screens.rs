@@ -117,6 +117,85 @@ fn table_trade_as_a_non_active_seat_with_the_selection_on_a_card() {
 }
 
 #[test]
+fn a_non_active_trade_says_what_it_nets_at_every_size() {
+    let snap = trade_not_active();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 200, 60);
+    let text = screen_text(&t);
+    for words in [
+        "Trade [Y] Pinnace for 1$ (nets 0$ after 1$ to Anne Bonny)",
+        "Trade [B] Flute for 4$ (nets 3$ after 1$ to Anne Bonny)",
+        "Hire Sailor for 3$ + 1$ to Anne Bonny (1VP)",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    assert_snapshot!("trade_not_active_200x60", t.backend());
+    assert_snapshot!(
+        "trade_not_active_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
+}
+
+#[test]
+fn an_expedition_required_game_says_so_and_who_lacks_one() {
+    let snap = expedition_required();
+    let app = table_app(&snap);
+    for (w, h) in [(80, 24), (200, 60), (60, 20)] {
+        let t = render(&app, Some(&snap), w, h);
+        let text = screen_text(&t);
+        assert!(
+            text.contains("Players: to 10VP + expedition"),
+            "the goal at {w}x{h}:\n{text}"
+        );
+        assert_snapshot!(format!("expedition_required_{w}x{h}"), t.backend());
+    }
+    let text = screen_text(&render(&app, Some(&snap), 200, 60));
+    assert!(
+        text.contains("bot: 1sw, mlle, jester, admiral, needs 1 exp"),
+        "{text}"
+    );
+    // Calico Jack has one.
+    assert!(text.contains("bot: 2 anchors, 1 exp "), "{text}");
+}
+
+#[test]
+fn a_five_player_table_fits_80x24_with_three_expeditions_and_long_player_lines() {
+    let snap = five_players();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    // Every expedition, and the header's pile counts.
+    for words in [
+        "anchor + cross + house 5VP +3$",
+        "2 anchors + house 6VP +3$",
+        "2 crosses 4VP +2$",
+        "draw 38 | discard 44",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    // Every word of every player's line shows: wrapped, not cut.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for p in &snap.view.players {
+        for word in roundtable_tui::ui::abilities(p).split_whitespace() {
+            assert!(
+                words.iter().any(|w| w.contains(word)),
+                "{word} cut:\n{text}"
+            );
+        }
+    }
+    assert!(text.contains("more below, j/k"), "{text}");
+    assert_snapshot!("five_players_80x24", t.backend());
+    assert_snapshot!(
+        "five_players_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+    assert_snapshot!(
+        "five_players_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
+}
+
+#[test]
 fn table_waiting_for_a_bot() {
     let snap = waiting();
     let app = table_app(&snap);
@@ -215,6 +294,8 @@ fn every_size_renders_without_panicking() {
         trade_not_active(),
         game_over(),
         expansion_table(),
+        expedition_required(),
+        five_players(),
     ];
     for snap in &snaps {
         let app = table_app(snap);

@@ -27,7 +27,10 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let seats = s.seats.len() as u16;
     let replay = replay_status(app);
     if main.width < TWO_COLUMNS {
-        let harbor = harbor_lines(app, s, usize::from(main.width), false, theme);
+        let mut harbor = harbor_lines(app, s, usize::from(main.width), false, theme);
+        if harbor.len() as u16 + 1 > main.height / 3 {
+            harbor = harbor_lines(app, s, usize::from(main.width), true, theme);
+        }
         let players = player_lines(s, true, replay.is_some(), usize::from(main.width), theme);
         let action_rows = lower_rows(app, s, usize::from(main.width));
         // One column, panels framed by their top border only.
@@ -115,11 +118,12 @@ pub(super) fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: The
     } else {
         (String::new(), String::new())
     };
-    let short = phase_words_short(v, &names, s.me);
+    let short = phase_words_short(v, &names, s.me, false);
     let candidates = [
         (long_turn.clone(), phase_words(v, &names, s.me)),
         (long_turn, short.clone()),
-        (short_turn, short),
+        (short_turn.clone(), short),
+        (short_turn, phase_words_short(v, &names, s.me, true)),
     ];
     let width = |(turn, words): &(String, String)| {
         last.len() + turn.chars().count() + words.chars().count()
@@ -127,7 +131,7 @@ pub(super) fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: The
     let (turn, mut words) = candidates
         .iter()
         .find(|c| width(c) <= room)
-        .unwrap_or(&candidates[2])
+        .unwrap_or(&candidates[3])
         .clone();
     let over = width(&(turn.clone(), words.clone())).saturating_sub(room);
     if over > 0 {
@@ -540,11 +544,15 @@ pub(super) fn player_lines(
         if let Some(t) = info.and_then(|x| x.clock) {
             about.push_str(&format!(" {}", clock(t)));
         }
+        let mut summary = abilities(p);
+        if let Some(needed) = text::expedition_needed(v, p) {
+            summary.push_str(&format!(", {needed}"));
+        }
         // A replay's seats are names in a file: nobody is here or online.
         let mut details = if replay {
-            abilities(p)
+            summary
         } else {
-            format!("{about}: {}", abilities(p))
+            format!("{about}: {summary}")
         };
         let contracts = v.expansion.as_ref().map(|x| contract_details(p, x, i));
         if compact {
@@ -572,7 +580,7 @@ pub(super) fn player_lines(
         if let Some(tag) = lead {
             details = format!("{tag}; {details}");
         }
-        for (k, row) in wrap(&details, width.saturating_sub(3))
+        for (k, row) in wrap_list(&details, width.saturating_sub(3))
             .into_iter()
             .enumerate()
         {
@@ -588,12 +596,35 @@ pub(super) fn player_lines(
         }
         for row in contracts
             .iter()
-            .flat_map(|c| wrap(c, width.saturating_sub(3)))
+            .flat_map(|c| wrap_list(c, width.saturating_sub(3)))
         {
             lines.push(Line::styled(format!("   {row}"), theme.dim()));
         }
     }
     lines
+}
+
+/// A list ("1sw, 2 anchors, gov") wrapped to `width` between its items, so
+/// that "2 anchors" never breaks in two; an item wider than a row is
+/// word-wrapped. Continuation rows are indented by two, as [`wrap`]'s are.
+fn wrap_list(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = vec![String::new()];
+    for item in text.split_inclusive(", ") {
+        let len = item.trim_end().chars().count();
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row > 0 && row + len > width {
+            rows.push("  ".to_owned());
+        }
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row + len > width {
+            // Too wide for a row of its own: words, as everywhere else.
+            let start = rows.pop().unwrap_or_default();
+            rows.extend(wrap(&format!("{}{item}", start.trim()), width));
+        } else if let Some(last) = rows.last_mut() {
+            last.push_str(item);
+        }
+    }
+    rows.iter().map(|r| r.trim_end().to_owned()).collect()
 }
 
 pub(super) fn players_panel(
