@@ -1180,6 +1180,282 @@ mod tests {
         );
     }
 
+    // One test per person's ability text, each checked against the rules
+    // text (shared/rules/port-royal.en.txt) it quotes.
+
+    fn says(kind: PersonKind, colour: Option<Colour>, facts: &[&str]) {
+        let text = ability(kind, colour);
+        for fact in facts {
+            assert!(
+                text.contains(fact),
+                "{kind:?}: {fact:?} missing in {text:?}"
+            );
+        }
+    }
+
+    /// "The player will gain 1 more golden coin if he has a Trader of the
+    /// appropriate Ship color."
+    #[test]
+    fn a_trader_pays_one_more_coin_for_a_ship_of_its_colour() {
+        says(
+            PersonKind::Trader,
+            Some(Colour::Red),
+            &["+1$", "trading", "[R] ship"],
+        );
+    }
+
+    /// "With the depicted Swords, Ships can be repelled."
+    #[test]
+    fn sailors_and_pirates_give_their_swords() {
+        says(PersonKind::Sailor, None, &["1 sword"]);
+        says(PersonKind::Pirate, None, &["2 swords"]);
+    }
+
+    /// Priests, Captains and Settlers carry the symbols expeditions need;
+    /// the words are the ones expeditions and player panels use.
+    #[test]
+    fn captain_priest_and_settler_carry_the_expedition_symbols() {
+        assert_eq!(
+            ability(PersonKind::Captain, None),
+            symbol_word(Symbol::Anchor)
+        );
+        assert_eq!(
+            ability(PersonKind::Priest, None),
+            symbol_word(Symbol::Cross)
+        );
+        assert_eq!(
+            ability(PersonKind::Settler, None),
+            symbol_word(Symbol::House)
+        );
+    }
+
+    /// "The Jack of all Trades ... can be discarded instead of a Priest,
+    /// Settler or Captain."
+    #[test]
+    fn the_jack_of_all_trades_counts_as_any_one_symbol() {
+        says(
+            PersonKind::Jack,
+            None,
+            &["anchor", "cross", "house", " or "],
+        );
+    }
+
+    /// "The hire cost of a Person is discounted by 1 coin. The cost cannot
+    /// be discounted to less than 0."
+    #[test]
+    fn a_mademoiselle_makes_every_hire_one_coin_cheaper_never_below_zero() {
+        says(PersonKind::Mademoiselle, None, &["1$ less", "not below 0$"]);
+    }
+
+    /// "If you are currently not the active player and ... there are no
+    /// cards left in the harbor display, immediately gain 1 coin. Should a
+    /// player forfeit his turn during a Phase 1: Discover ..., all players
+    /// with a Jester gain 1 coin."
+    #[test]
+    fn a_jester_pays_on_any_bust_and_on_an_empty_harbor_in_another_turn() {
+        says(
+            PersonKind::Jester,
+            None,
+            &["+1$ on any bust", "harbor is empty", "another's turn"],
+        );
+    }
+
+    /// "Whenever it is your time to take ... and there are currently 5 or
+    /// more cards in the harbor display you immediately gain 2 coins."
+    #[test]
+    fn an_admiral_pays_two_at_your_take_with_five_or_more_cards() {
+        says(
+            PersonKind::Admiral,
+            None,
+            &["+2$", "at your take", "5+ cards"],
+        );
+    }
+
+    /// "Whenever it is your time to take ... you may take 1 more card."
+    #[test]
+    fn a_governor_gives_one_more_card_to_take() {
+        says(PersonKind::Governor, None, &["1 more card", "Trade & Hire"]);
+    }
+
+    /// "If you trade with a Ship matching a Clerk's colour, you can take
+    /// another card from the harbor display."
+    #[test]
+    fn a_clerk_gives_one_more_card_after_trading_a_ship_of_its_colour() {
+        says(
+            PersonKind::Clerk,
+            Some(Colour::Green),
+            &["1 more card", "after trading", "[G] ship"],
+        );
+    }
+
+    /// "Whenever it is your time to take ..., you immediately receive a
+    /// number of coins equal to the number of Ships in the harbor display
+    /// minus 1."
+    #[test]
+    fn a_gunner_pays_the_ships_in_the_harbor_minus_one_at_your_take() {
+        says(
+            PersonKind::Gunner,
+            None,
+            &["ships in the harbor - 1", "at your take"],
+        );
+    }
+
+    /// "Whenever it is your time to take ..., if there are 3 or 4 cards in
+    /// the harbor display, you immediately receive 1 coin per Vice Admiral."
+    #[test]
+    fn a_vice_admiral_pays_one_at_your_take_with_three_or_four_cards() {
+        says(
+            PersonKind::ViceAdmiral,
+            None,
+            &["+1$", "at your take", "3-4 cards"],
+        );
+    }
+
+    #[test]
+    fn symbols_are_counted_alike_on_expeditions_and_in_player_panels() {
+        assert_eq!(expedition_symbols(2, 0, 1), "2 anchors + house");
+        assert_eq!(expedition_symbols(1, 1, 1), "anchor + cross + house");
+        let view = PortRoyal::new_game(2, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        let mut p = view.players[0].clone();
+        p.persons = [
+            "person:captain:4:1",
+            "person:captain:4:1",
+            "person:settler:4:1",
+        ]
+        .map(|n| {
+            roundtable_port_royal::CardName(
+                CardId::parse(n).unwrap_or_else(|| panic!("no card {n}")),
+            )
+        })
+        .to_vec();
+        assert_eq!(player_abilities(&p), "2 anchors, house");
+    }
+
+    #[test]
+    fn a_non_active_trade_says_what_it_nets_after_the_compensation() {
+        let names: Vec<String> = ["You", "Anne Bonny", "Calico Jack"]
+            .map(String::from)
+            .to_vec();
+        let mut view = PortRoyal::new_game(3, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        let card = |n: &str| {
+            roundtable_port_royal::CardName(CardId::parse(n).unwrap_or_else(|| panic!("{n}")))
+        };
+        view.phase = "trade";
+        view.active = roundtable_port_royal::SeatNumber(Seat(2));
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(0)));
+        view.harbor = vec![card("ship:green:1:1"), card("person:sailor:3:1")];
+        let words = |i| {
+            action_words(
+                Action::Take(i, TakeMode::Normal),
+                &view,
+                Some(Seat(0)),
+                &names,
+            )
+        };
+        assert_eq!(
+            words(0),
+            "Trade [G] Skiff for 1$ (nets 0$ after 1$ to Calico Jack)"
+        );
+        assert_eq!(words(1), "Hire Sailor for 3$ + 1$ to Calico Jack (1VP)");
+        // The active seat pays nobody.
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(2)));
+        assert_eq!(
+            action_words(
+                Action::Take(0, TakeMode::Normal),
+                &view,
+                Some(Seat(2)),
+                &names
+            ),
+            "Trade [G] Skiff for 1$"
+        );
+    }
+
+    #[test]
+    fn the_goal_says_the_points_and_whether_an_expedition_is_required() {
+        let options = Options {
+            victory_points: 9,
+            expedition_required: true,
+            ..Options::default()
+        };
+        let view = PortRoyal::new_game(3, &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Spectator);
+        assert_eq!(goal_words(&view), "to 9VP + expedition");
+        assert_eq!(
+            expedition_needed(&view, &view.players[0]),
+            Some("needs 1 exp")
+        );
+        let view = PortRoyal::new_game(3, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Spectator);
+        assert_eq!(goal_words(&view), "to 12VP");
+        assert_eq!(expedition_needed(&view, &view.players[0]), None);
+    }
+
+    #[test]
+    fn the_legend_fits_the_help_and_explains_every_panel_word_and_ability() {
+        let legend = legend();
+        for line in &legend {
+            assert!(line.chars().count() <= LEGEND_WIDTH, "{line:?}");
+        }
+        let text = legend.join(" ");
+        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (_, word, _) in PANEL_WORDS {
+            assert!(text.contains(word), "{word} unexplained");
+        }
+        for word in [
+            "sw",
+            "$",
+            "VP",
+            "[K] black Galleon",
+            "anchor",
+            "at your take",
+            "nets",
+        ] {
+            assert!(text.contains(word), "{word} unexplained");
+        }
+        for kind in [
+            PersonKind::Jester,
+            PersonKind::Gunner,
+            PersonKind::Admiral,
+            PersonKind::ViceAdmiral,
+            PersonKind::Mademoiselle,
+        ] {
+            let ability = ability(kind, None);
+            assert!(text.contains(&ability), "{ability} missing");
+        }
+    }
+
+    #[test]
+    fn the_short_phase_words_keep_who_takes_and_how_many() {
+        let names: Vec<String> = ["You", "Anne Bonny"].map(String::from).to_vec();
+        let mut view = PortRoyal::new_game(2, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        view.phase = "trade";
+        view.active = roundtable_port_royal::SeatNumber(Seat(1));
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(0)));
+        view.takes_left = Some(1);
+        assert_eq!(
+            phase_words_short(&view, &names, Some(Seat(0)), false),
+            "Anne Bonny's Trade & Hire: you take 1"
+        );
+        assert_eq!(
+            phase_words_short(&view, &names, Some(Seat(0)), true),
+            "Anne Bonny's turn: you take 1"
+        );
+        // A spectator reads every seat by its name.
+        let names: Vec<String> = ["Mary Read", "Anne Bonny"].map(String::from).to_vec();
+        assert_eq!(
+            phase_words_short(&view, &names, None, false),
+            "Anne Bonny's Trade & Hire: Mary Read takes 1"
+        );
+    }
+
     #[test]
     fn every_card_has_a_short_name_with_its_colour_letter() {
         for c in CardId::all() {

@@ -55,11 +55,16 @@ fn table_with_the_expansion() {
     app.update(Msg::Down, Some(&snap));
     let t = render(&app, Some(&snap), 80, 24);
     let text = screen_text(&t);
+    // Every contract with its reward and requirement, though the board is
+    // cramped; the moves that do not fit are counted.
     for words in [
         "Frigate Foe +6$: decline the",
+        "Jinx +1$: go bust on your turn",
+        "Lady Killer +2$: Captain + Mademoiselle",
         "Pack of Pirates +3$: repel a",
         "Trade the [R] Frigate, decline its",
         "cubes 1",
+        "6 more below, j/k",
     ] {
         assert!(text.contains(words), "{words} missing:\n{text}");
     }
@@ -134,6 +139,27 @@ fn a_non_active_trade_says_what_it_nets_at_every_size() {
         "trade_not_active_60x20",
         render(&app, Some(&snap), 60, 20).backend()
     );
+}
+
+#[test]
+fn the_move_list_counts_the_moves_above_and_below_what_fits() {
+    let snap = expansion_table();
+    let mut app = table_app(&snap);
+    for _ in 0..4 {
+        app.update(Msg::Down, Some(&snap));
+    }
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(text.contains("4 above, 2 below, j/k"), "{text}");
+    for _ in 0..3 {
+        app.update(Msg::Down, Some(&snap));
+    }
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(text.contains("more above, j/k"), "{text}");
+    assert!(text.contains("Pass: take nothing more"), "{text}");
+    // Where every move fits, nothing is said.
+    let snap = table();
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(!text.contains("j/k "), "{text}");
 }
 
 #[test]

@@ -760,3 +760,46 @@ pub(super) fn action_items(app: &App, s: &Snapshot, width: usize) -> Vec<(bool, 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_wraps_between_its_items_so_that_none_breaks_in_two() {
+        let rows = wrap_list(
+            "bot: 4sw, trader Y K B, 2 anchors, house, gov, 2 admirals",
+            24,
+        );
+        assert_eq!(
+            rows,
+            [
+                "bot: 4sw, trader Y K B,",
+                "  2 anchors, house, gov,",
+                "  2 admirals"
+            ]
+        );
+        // An item wider than a row still shows every word.
+        let rows = wrap_list("cubes 1, Maritime Supremacy Frigate Foe Jinx (1VP)", 16);
+        let words: Vec<&str> = rows.iter().flat_map(|r| r.split_whitespace()).collect();
+        assert_eq!(
+            words.join(" "),
+            "cubes 1, Maritime Supremacy Frigate Foe Jinx (1VP)"
+        );
+        assert!(rows.iter().all(|r| r.chars().count() <= 16), "{rows:?}");
+    }
+
+    #[test]
+    fn an_ability_wraps_under_its_card_with_every_word() {
+        let rows = hanging_wrap("+1$ on any bust; +1$ if the harbor is empty", 12, 30);
+        assert_eq!(rows, ["+1$ on any", "bust; +1$ if the harbor is", "empty"]);
+    }
+
+    #[test]
+    fn the_scroll_mark_counts_what_is_out_of_sight() {
+        assert_eq!(scroll_mark(0, 0), None);
+        assert_eq!(scroll_mark(0, 2).as_deref(), Some("2 more below, j/k"));
+        assert_eq!(scroll_mark(3, 0).as_deref(), Some("3 more above, j/k"));
+        assert_eq!(scroll_mark(1, 4).as_deref(), Some("1 above, 4 below, j/k"));
+    }
+}
