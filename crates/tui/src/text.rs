@@ -382,11 +382,14 @@ pub fn goal_words(view: &View) -> String {
     format!("to {}VP{expedition}", view.victory_points)
 }
 
-/// What a player still lacks to end the game when "expedition required" is
-/// on ("needs 1 exp"), so that points alone are not mistaken for the lead;
-/// `None` when the option is off or the player has an expedition.
+/// What a player with the points still lacks to end the game when
+/// "expedition required" is on ("needs 1 exp"), so that points alone are
+/// not mistaken for the lead; `None` when the option is off, the player has
+/// an expedition or is short of the points (the players panel's title says
+/// the rule to everyone).
 pub fn expedition_needed(view: &View, player: &PlayerView) -> Option<&'static str> {
-    (view.expedition_required && player.expeditions.is_empty()).then_some("needs 1 exp")
+    (view.expedition_required && player.expeditions.is_empty() && player.vp >= view.victory_points)
+        .then_some("needs 1 exp")
 }
 
 /// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
@@ -1385,10 +1388,14 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
             .view(Observer::Spectator);
         assert_eq!(goal_words(&view), "to 9VP + expedition");
+        let mut player = view.players[0].clone();
         assert_eq!(
-            expedition_needed(&view, &view.players[0]),
-            Some("needs 1 exp")
+            expedition_needed(&view, &player),
+            None,
+            "short of the points"
         );
+        player.vp = 9;
+        assert_eq!(expedition_needed(&view, &player), Some("needs 1 exp"));
         let view = PortRoyal::new_game(3, &Options::default())
             .unwrap_or_else(|e| panic!("{e}"))
             .view(Observer::Spectator);
