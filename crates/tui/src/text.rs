@@ -662,15 +662,20 @@ pub fn legend() -> Vec<String> {
         ("ships".into(), format!("{}.", colours.join(", "))),
         (
             "2sw, skull".into(),
-            "swords needed to repel the ship; a skull ship cannot be repelled. \
-             A second ship of one colour in the harbor is a bust."
+            "on a ship, the swords needed to repel it (a skull ship cannot be \
+             repelled); on a player, the swords they have. A second ship of \
+             one colour in the harbor is a bust."
                 .into(),
         ),
         ("$, VP".into(), "coins; victory points.".into()),
         (
             "to 12VP".into(),
-            "reaching it makes the round the last. \"+ expedition\": you also \
-             need an expedition, and players with one rank first."
+            "the goal: reaching it makes the round the last.".into(),
+        ),
+        (
+            "+ expedition".into(),
+            "the goal also needs an expedition, and players with one rank \
+             first; \"needs 1 exp\": has the points, not the expedition."
                 .into(),
         ),
         (">".into(), "the active seat; the selected move.".into()),
@@ -733,7 +738,7 @@ pub fn legend() -> Vec<String> {
         ));
     }
     // A term wider than the column gets a row of its own.
-    const TERM_WIDTH: usize = 12;
+    const TERM_WIDTH: usize = 13;
     let indent = " ".repeat(TERM_WIDTH + 1);
     let mut lines = Vec::new();
     for (term, meaning) in entries {
