@@ -1380,6 +1380,20 @@ mod tests {
             ),
             "Trade [G] Skiff for 1$"
         );
+        // A decline earns nothing and still costs the compensation.
+        let chance = [&CONTRACTS[..], &["ship:red:1:1"]].concat();
+        let mut view =
+            expansion_game(3, &chance, &["1: draw", "1: stop"]).view(Observer::Seat(Seat(0)));
+        view.active = roundtable_port_royal::SeatNumber(Seat(2));
+        assert_eq!(
+            action_words(
+                Action::Take(0, TakeMode::Decline),
+                &view,
+                Some(Seat(0)),
+                &names
+            ),
+            "Trade the [R] Frigate, decline its 1$ (Frigate Foe 1/3), pay 1$ to Calico Jack"
+        );
     }
 
     #[test]
