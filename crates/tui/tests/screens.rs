@@ -142,6 +142,29 @@ fn a_non_active_trade_says_what_it_nets_at_every_size() {
 }
 
 #[test]
+fn a_full_harbor_keeps_every_contract_in_sight_at_80x24() {
+    let mut snap = expansion_table();
+    snap.view.harbor.extend([
+        card("person:jester:7:2"),
+        card("person:admiral:9:3"),
+        card("ship:blue:2:3"),
+        card("person:sailor:3:1"),
+    ]);
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    for words in [
+        "9 Sailor",
+        "2 anchors 4VP +2$",
+        "Frigate Foe +6$",
+        "Jinx +1$",
+        "Lady Killer +2$",
+        "Pack of Pirates +3$",
+        "more below, j/k",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+}
+
+#[test]
 fn the_move_list_counts_the_moves_above_and_below_what_fits() {
     let snap = expansion_table();
     let mut app = table_app(&snap);

@@ -27,10 +27,12 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let seats = s.seats.len() as u16;
     let replay = replay_status(app);
     if main.width < TWO_COLUMNS {
-        let mut harbor = harbor_lines(app, s, usize::from(main.width), false, theme);
-        if harbor.len() as u16 + 1 > main.height / 3 {
-            harbor = harbor_lines(app, s, usize::from(main.width), true, theme);
-        }
+        let harbor = fitted_harbor(
+            app,
+            s,
+            usize::from(main.width),
+            (main.height / 3).saturating_sub(1),
+        );
         let players = player_lines(s, true, replay.is_some(), usize::from(main.width), theme);
         let action_rows = lower_rows(app, s, usize::from(main.width));
         // One column, panels framed by their top border only.
@@ -61,10 +63,7 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         // say when more are out of sight. A board too short for that shows
         // the persons' abilities on one row each.
         let moves_min = 5;
-        let mut harbor = harbor_lines(app, s, inner_w, false, theme);
-        if harbor.len() as u16 + 1 + moves_min > left.height {
-            harbor = harbor_lines(app, s, inner_w, true, theme);
-        }
+        let harbor = fitted_harbor(app, s, inner_w, left.height.saturating_sub(1 + moves_min));
         // The harbor's frame has no bottom: the moves' top border closes it.
         let harbor_h = harbor.len() as u16 + 1;
         let room = left.height.saturating_sub(harbor_h).max(moves_min);
@@ -270,14 +269,16 @@ fn hanging_wrap(text: &str, first: usize, rest: usize) -> Vec<String> {
     rows
 }
 
-/// The face-up contracts, each wrapped (never cut): title, the coins the
-/// next completion pays, and the requirement in words. Where `width` is wide
+/// The face-up contracts, each wrapped (or with `one_row_each`, for a board
+/// too short, cut to a row marked ".."): title, the coins the next
+/// completion pays, and the requirement in words. Where `width` is wide
 /// enough it also says who completed it and every player's progress cube;
 /// narrower, the player panel says both.
 pub fn contract_lines(
     s: &Snapshot,
     x: &ExpansionView,
     width: usize,
+    one_row_each: bool,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let names = s.names();
@@ -324,22 +325,47 @@ pub fn contract_lines(
                 text.push_str(&format!("; {}", progress.join(", ")));
             }
         }
-        for row in wrap(&text, width.saturating_sub(3)) {
-            lines.push(Line::from(format!("   {row}")));
+        let rows = wrap(&text, width.saturating_sub(3));
+        if one_row_each && rows.len() > 1 {
+            lines.push(cut_line(Line::from(format!("   {}", rows[0])), width));
+        } else {
+            lines.extend(rows.into_iter().map(|row| Line::from(format!("   {row}"))));
         }
     }
     lines
 }
 
-/// The harbor panel's lines at `width`: the cards (persons' abilities
-/// wrapped whole, or with `cut_abilities` on one row each, for a board too
-/// short to hold them: the help's legend has every text), the expeditions
-/// and the contracts.
+/// How much of its texts the harbor panel wraps rather than cuts to one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Squeeze {
+    /// Every text whole.
+    None,
+    /// Persons' abilities on one row each (the help's legend has every text).
+    Abilities,
+    /// Contracts on one row each too: every contract's title and reward
+    /// stay in sight.
+    Contracts,
+}
+
+/// The harbor's lines at `width`, squeezed as little as fits `rows`.
+fn fitted_harbor(app: &App, s: &Snapshot, width: usize, rows: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for squeeze in [Squeeze::None, Squeeze::Abilities, Squeeze::Contracts] {
+        lines = harbor_lines(app, s, width, squeeze, app.theme);
+        if lines.len() <= usize::from(rows) {
+            break;
+        }
+    }
+    lines
+}
+
+/// The harbor panel's lines at `width`: the cards, the expeditions and the
+/// contracts, with texts cut to one row as `squeeze` says.
 pub(super) fn harbor_lines(
     app: &App,
     s: &Snapshot,
     width: usize,
-    cut_abilities: bool,
+    squeeze: Squeeze,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let v = &s.view;
@@ -350,7 +376,7 @@ pub(super) fn harbor_lines(
     }
     for (i, card) in v.harbor.iter().enumerate() {
         let mut rows = card_rows(i + 1, card.0, width.saturating_sub(2), theme);
-        if cut_abilities && rows.len() > 1 {
+        if squeeze >= Squeeze::Abilities && rows.len() > 1 {
             rows = vec![cut_line(rows.swap_remove(0), width.saturating_sub(2))];
         }
         if pointed == Some(i) {
@@ -395,7 +421,13 @@ pub(super) fn harbor_lines(
         }
     }
     if let Some(x) = &v.expansion {
-        lines.extend(contract_lines(s, x, width, theme));
+        lines.extend(contract_lines(
+            s,
+            x,
+            width,
+            squeeze >= Squeeze::Contracts,
+            theme,
+        ));
     }
     lines
 }
