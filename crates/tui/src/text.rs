@@ -392,6 +392,17 @@ pub fn expedition_needed(view: &View, player: &PlayerView) -> Option<&'static st
         .then_some("needs 1 exp")
 }
 
+/// The order of the final ranking in words: "VP, then coins", with "an
+/// expedition first" when the game required one (so that a player with the
+/// most points ranked below one with fewer reads as the rule, not a bug).
+pub fn ranking_order(view: &View) -> &'static str {
+    if view.expedition_required {
+        "an expedition first, then VP, then coins"
+    } else {
+        "VP, then coins"
+    }
+}
+
 /// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
 pub fn card_name(card: CardId) -> String {
     match card.kind() {

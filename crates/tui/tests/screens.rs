@@ -336,6 +336,19 @@ fn post_game() {
 }
 
 #[test]
+fn the_ranking_says_an_expedition_comes_first_when_the_game_required_one() {
+    let mut snap = game_over();
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(text.contains("Ranking (VP, then coins)"), "{text}");
+    snap.view.expedition_required = true;
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(
+        text.contains("Ranking (an expedition first, then VP, then coins)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn every_size_renders_without_panicking() {
     let snaps = [
         table(),
