@@ -5,7 +5,7 @@
 use roundtable_engine::Seat;
 use roundtable_port_royal::{
     Action, CardId, CardKind, CoinReason, Colour, ContractId, ContractView, Event, PersonKind,
-    Requirement, TakeMode, TaxKind, View,
+    PlayerView, Requirement, TakeMode, TaxKind, View,
 };
 
 /// The letter that stands for a ship colour: Y, B, G, R and K for black
@@ -40,37 +40,165 @@ pub fn person_name(kind: PersonKind) -> &'static str {
     }
 }
 
-/// What a person does, in a few words.
+/// What a person does, complete (as the rules texts say it, not only the
+/// common case) and short enough for a harbor row. "At your take" is when
+/// your time to take comes in Trade & Hire, even if you then pass; the
+/// help's [`legend`] says so. Harbor rows, the log and the legend all use
+/// this one text.
 pub fn ability(kind: PersonKind, colour: Option<Colour>) -> String {
-    let letter = colour.map(colour_letter).unwrap_or('?');
+    let ship = colour.map_or_else(
+        || "ship of its colour".to_owned(),
+        |c| format!("[{}] ship", colour_letter(c)),
+    );
     match kind {
-        PersonKind::Trader => format!("+1$ per {letter} ship"),
+        PersonKind::Trader => format!("+1$ when trading a {ship}"),
         PersonKind::Sailor => "1 sword".into(),
         PersonKind::Pirate => "2 swords".into(),
-        PersonKind::Captain => "anchor".into(),
-        PersonKind::Priest => "cross".into(),
-        PersonKind::Settler => "house".into(),
-        PersonKind::Jack => "any symbol".into(),
-        PersonKind::Mademoiselle => "hire for 1$ less".into(),
-        PersonKind::Jester => "1$ on a bust".into(),
-        PersonKind::Admiral => "2$ at 5+ cards".into(),
-        PersonKind::Governor => "take 1 more card".into(),
-        PersonKind::Clerk => format!("1 more take per {letter} ship"),
-        PersonKind::Gunner => "$ per ship".into(),
-        PersonKind::ViceAdmiral => "1$ at 3-4 cards".into(),
+        PersonKind::Captain => symbol_word(Symbol::Anchor).into(),
+        PersonKind::Priest => symbol_word(Symbol::Cross).into(),
+        PersonKind::Settler => symbol_word(Symbol::House).into(),
+        PersonKind::Jack => format!(
+            "{}, {} or {}",
+            symbol_word(Symbol::Anchor),
+            symbol_word(Symbol::Cross),
+            symbol_word(Symbol::House)
+        ),
+        PersonKind::Mademoiselle => "your hires cost 1$ less (not below 0$)".into(),
+        PersonKind::Jester => {
+            "+1$ on any bust; +1$ if the harbor is empty at your take in another's turn".into()
+        }
+        PersonKind::Admiral => "+2$ at your take with 5+ cards in the harbor".into(),
+        PersonKind::Governor => "take 1 more card in Trade & Hire".into(),
+        PersonKind::Clerk => format!("take 1 more card after trading a {ship}"),
+        PersonKind::Gunner => "+(ships in the harbor - 1)$ at your take".into(),
+        PersonKind::ViceAdmiral => "+1$ at your take with 3-4 cards in the harbor".into(),
     }
 }
 
-/// An expedition's requirements: "anchor+anchor+house".
-pub fn expedition_symbols(anchors: u8, crosses: u8, houses: u8) -> String {
-    let symbols: Vec<&str> = std::iter::repeat_n("anchor", usize::from(anchors))
-        .chain(std::iter::repeat_n("cross", usize::from(crosses)))
-        .chain(std::iter::repeat_n("house", usize::from(houses)))
-        .collect();
-    symbols.join("+")
+/// An expedition symbol, as persons carry it and expeditions ask for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbol {
+    /// The Captain's.
+    Anchor,
+    /// The Priest's.
+    Cross,
+    /// The Settler's.
+    House,
 }
 
-/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor+cross".
+/// A symbol in the one word every screen shows it with.
+pub fn symbol_word(symbol: Symbol) -> &'static str {
+    match symbol {
+        Symbol::Anchor => "anchor",
+        Symbol::Cross => "cross",
+        Symbol::House => "house",
+    }
+}
+
+/// `n` of something, counted the same way everywhere: "anchor" for one,
+/// "2 anchors" for more, `None` for none.
+fn counted(n: usize, one: &str, many: &str) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some(one.to_owned()),
+        _ => Some(format!("{n} {many}")),
+    }
+}
+
+fn symbol_plural(symbol: Symbol) -> &'static str {
+    match symbol {
+        Symbol::Anchor => "anchors",
+        Symbol::Cross => "crosses",
+        Symbol::House => "houses",
+    }
+}
+
+/// Symbols counted: "2 anchors", "house"; one part per symbol present.
+fn symbol_counts(anchors: usize, crosses: usize, houses: usize) -> Vec<String> {
+    [
+        (Symbol::Anchor, anchors),
+        (Symbol::Cross, crosses),
+        (Symbol::House, houses),
+    ]
+    .into_iter()
+    .filter_map(|(symbol, n)| counted(n, symbol_word(symbol), symbol_plural(symbol)))
+    .collect()
+}
+
+/// An expedition's requirements, counted as the player panels count the
+/// symbols a player has: "2 anchors + house".
+pub fn expedition_symbols(anchors: u8, crosses: u8, houses: u8) -> String {
+    symbol_counts(
+        usize::from(anchors),
+        usize::from(crosses),
+        usize::from(houses),
+    )
+    .join(" + ")
+}
+
+/// The player panel's short word for each person kind whose ability is not
+/// shown as swords or colour letters: singular and plural. The help's
+/// [`legend`] explains every word from this table.
+const PANEL_WORDS: [(PersonKind, &str, &str); 7] = [
+    (PersonKind::Jack, "jack", "jacks"),
+    (PersonKind::Governor, "gov", "gov"),
+    (PersonKind::Mademoiselle, "mlle", "mlle"),
+    (PersonKind::Jester, "jester", "jesters"),
+    (PersonKind::Admiral, "admiral", "admirals"),
+    (PersonKind::Gunner, "gunner", "gunners"),
+    (PersonKind::ViceAdmiral, "vice adm", "vice adm"),
+];
+
+/// A player's persons and expeditions summed up in the words of the
+/// legend: "3sw, trader Y Y, 2 anchors, house, gov, 1 exp".
+pub fn player_abilities(p: &PlayerView) -> String {
+    let mut count = std::collections::HashMap::new();
+    let mut traders = String::new();
+    let mut clerks = String::new();
+    for person in &p.persons {
+        if let CardKind::Person { kind, colour, .. } = person.0.kind() {
+            *count.entry(kind).or_insert(0) += 1;
+            match (kind, colour) {
+                (PersonKind::Trader, Some(c)) => {
+                    traders.push(' ');
+                    traders.push(colour_letter(c));
+                }
+                (PersonKind::Clerk, Some(c)) => {
+                    clerks.push(' ');
+                    clerks.push(colour_letter(c));
+                }
+                _ => {}
+            }
+        }
+    }
+    let n = |kind: PersonKind| count.get(&kind).copied().unwrap_or(0);
+    let mut parts = Vec::new();
+    if p.swords > 0 {
+        parts.push(format!("{}sw", p.swords));
+    }
+    if !traders.is_empty() {
+        parts.push(format!("trader{traders}"));
+    }
+    if !clerks.is_empty() {
+        parts.push(format!("clerk{clerks}"));
+    }
+    parts.extend(symbol_counts(
+        n(PersonKind::Captain),
+        n(PersonKind::Priest),
+        n(PersonKind::Settler),
+    ));
+    for (kind, one, many) in PANEL_WORDS {
+        parts.extend(counted(n(kind), one, many));
+    }
+    parts.extend(counted(p.expeditions.len(), "1 exp", "exp"));
+    if parts.is_empty() {
+        "no persons".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor + cross".
 pub fn card_short(card: CardId) -> String {
     match card.kind() {
         CardKind::Ship {
@@ -120,7 +248,7 @@ pub fn card_long(card: CardId) -> String {
             cost,
             vp,
         } => format!(
-            "{} ({}, cost {cost}, {vp} VP)",
+            "{} (cost {cost}, {vp} VP: {})",
             card_short(card),
             ability(kind, colour)
         ),
@@ -190,6 +318,91 @@ pub fn phase_words(view: &View, names: &[String], me: Option<Seat>) -> String {
     }
 }
 
+/// [`phase_words`] for a narrow header: the same facts in fewer words
+/// ("Anne Bonny's Trade & Hire: you take 1", `terse`: "Anne Bonny's turn:
+/// you take 1"), so that the pile counts beside it keep their place.
+pub fn phase_words_short(view: &View, names: &[String], me: Option<Seat>, terse: bool) -> String {
+    let you = |s: Seat| me == Some(s);
+    let who = |s: Seat| {
+        if you(s) {
+            "You".to_owned()
+        } else {
+            seat_name(names, s)
+        }
+    };
+    let active = view.active.0;
+    match view.phase {
+        "setup" => "Setting up".into(),
+        "discover" => {
+            let verb = if you(active) { "discover" } else { "discovers" };
+            match view.pending_ship {
+                Some(_) => format!("{}: repel or keep", who(active)),
+                None => format!("{} {verb}", who(active)),
+            }
+        }
+        "trade" => {
+            let taker = view.taker.map_or(active, |t| t.0);
+            if taker == active {
+                let verb = if you(active) { "trade" } else { "trades" };
+                let left = view
+                    .takes_left
+                    .map(|n| format!(", {n} to take"))
+                    .unwrap_or_default();
+                format!("{} {verb}{left}", who(active))
+            } else {
+                let whose = if you(active) {
+                    "Your".to_owned()
+                } else {
+                    format!("{}'s", seat_name(names, active))
+                };
+                let taking = match (you(taker), view.takes_left) {
+                    (true, Some(n)) => format!("you take {n}"),
+                    (true, None) => "your take".to_owned(),
+                    (false, Some(n)) => format!("{} takes {n}", seat_name(names, taker)),
+                    (false, None) => format!("{}'s take", seat_name(names, taker)),
+                };
+                let phase = if terse { "turn" } else { "Trade & Hire" };
+                format!("{whose} {phase}: {taking}")
+            }
+        }
+        "over" => "Game over".into(),
+        other => other.to_owned(),
+    }
+}
+
+/// What the game is played to: "to 12VP", or "to 12VP + expedition" when a
+/// player also needs an expedition to end it (and players with one rank
+/// first).
+pub fn goal_words(view: &View) -> String {
+    let expedition = if view.expedition_required {
+        " + expedition"
+    } else {
+        ""
+    };
+    format!("to {}VP{expedition}", view.victory_points)
+}
+
+/// What a player with the points still lacks to end the game when
+/// "expedition required" is on ("needs 1 exp"), so that points alone are
+/// not mistaken for the lead; `None` when the option is off, the player has
+/// an expedition or is short of the points (the players panel's title says
+/// the rule to everyone).
+pub fn expedition_needed(view: &View, player: &PlayerView) -> Option<&'static str> {
+    (view.expedition_required && player.expeditions.is_empty() && player.vp >= view.victory_points)
+        .then_some("needs 1 exp")
+}
+
+/// The order of the final ranking in words: "VP, then coins", with "an
+/// expedition first" when the game required one (so that a player with the
+/// most points ranked below one with fewer reads as the rule, not a bug).
+pub fn ranking_order(view: &View) -> &'static str {
+    if view.expedition_required {
+        "an expedition first, then VP, then coins"
+    } else {
+        "VP, then coins"
+    }
+}
+
 /// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
 pub fn card_name(card: CardId) -> String {
     match card.kind() {
@@ -206,7 +419,7 @@ pub fn requirement_words(requirement: Requirement) -> String {
         Requirement::Persons(a, b) if a == b => format!("2 {}s", person_name(a)),
         Requirement::Persons(a, b) => format!("{} + {}", person_name(a), person_name(b)),
         Requirement::CheapPersons { count, max_cost } => {
-            format!("{count} persons costing {max_cost}$ or less")
+            format!("{count} persons of printed cost {max_cost}$ or less")
         }
         Requirement::Swords(n) => format!("{n} swords"),
         Requirement::Expeditions(n) => {
@@ -218,16 +431,37 @@ pub fn requirement_words(requirement: Requirement) -> String {
             colour_letter(colour),
             colour.ship_name()
         ),
-        Requirement::Bust => "go bust as the active player".into(),
+        // "Your turn": only the active player meets these (the rules text).
+        Requirement::Bust => "go bust on your turn".into(),
         Requirement::HarborColours { colours, times } => {
             let when = if times == 1 {
-                String::new()
+                "on your turn".to_owned()
             } else {
-                format!(" on {times} turns")
+                format!("on {times} of your turns")
             };
-            format!("{colours} ship colours in your harbor{when}")
+            format!("{colours} ship colours in the harbor {when}")
         }
-        Requirement::RepelAllColours => "repel a ship of every colour".into(),
+        Requirement::RepelAllColours => "repel a ship of every colour on your turns".into(),
+    }
+}
+
+/// A face-up contract as the board shows it: its title, the coins the next
+/// player to complete it gains, and what it asks ("Frigate Foe +6$: decline
+/// the coins of 3 [R] Frigates"). A contract that pays no more coins shows
+/// none: completing it still counts towards contract victory points.
+pub fn contract_words(contract: &ContractView) -> String {
+    let reward = if contract.next_coins > 0 {
+        format!(" +{}$", contract.next_coins)
+    } else {
+        String::new()
+    };
+    match ContractId::parse(&contract.name) {
+        Some(id) => format!(
+            "{}{reward}: {}",
+            contract.title,
+            requirement_words(id.requirement())
+        ),
+        None => format!("{}{reward}", contract.title),
     }
 }
 
@@ -317,6 +551,10 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                 .count()
         })
     };
+    // Who a seat taking in another's Trade & Hire pays 1$ per card.
+    let toll = me
+        .filter(|&s| view.phase == "trade" && view.active.0 != s)
+        .map(|_| seat_name(names, view.active.0));
     match action {
         Action::Draw => "Draw a card".into(),
         Action::Stop => "Stop and trade".into(),
@@ -376,13 +614,23 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                         progress.unwrap_or_default()
                     )
                 };
+                // What a trade nets once the compensation is paid, so that
+                // a 1$ ship is seen to earn nothing.
+                let nets = toll
+                    .as_ref()
+                    .map(|to| format!(" (nets {}$ after 1$ to {to})", income.saturating_sub(1)))
+                    .unwrap_or_default();
+                let pays = toll
+                    .as_ref()
+                    .map(|to| format!(", pay 1$ to {to}"))
+                    .unwrap_or_default();
                 match mode {
-                    TakeMode::Normal => format!("Trade {} for {income}$", card_name(c)),
+                    TakeMode::Normal => format!("Trade {} for {income}${nets}", card_name(c)),
                     TakeMode::Gift(to) => {
-                        format!("Trade {} for {income}${}", card_name(c), gift(to))
+                        format!("Trade {} for {income}${nets}{}", card_name(c), gift(to))
                     }
-                    TakeMode::Decline => decline(),
-                    TakeMode::DeclineGift(to) => format!("{}{}", decline(), gift(to)),
+                    TakeMode::Decline => format!("{}{pays}", decline()),
+                    TakeMode::DeclineGift(to) => format!("{}{pays}{}", decline(), gift(to)),
                 }
             }
             Some((c, CardKind::Person { cost, vp, .. })) => {
@@ -393,13 +641,149 @@ pub fn action_words(action: Action, view: &View, me: Option<Seat>, names: &[Stri
                     .iter()
                     .map(|(title, coins)| format!(", completes {title} +{coins}$"))
                     .collect::<String>();
-                format!("Hire {} for {price}$ ({vp}VP){completes}", card_name(c))
+                let toll = toll
+                    .as_ref()
+                    .map(|to| format!(" + 1$ to {to}"))
+                    .unwrap_or_default();
+                format!(
+                    "Hire {} for {price}${toll} ({vp}VP){completes}",
+                    card_name(c)
+                )
             }
             Some((c, _)) => format!("Take {}", card_name(c)),
             None => format!("Take card {}", i + 1),
         },
         Action::Pass => "Pass: take nothing more".into(),
     }
+}
+
+/// The widest line [`legend`] writes, so that it fits the help overlay.
+pub const LEGEND_WIDTH: usize = 60;
+
+/// What the table's words, symbols and abbreviations mean, for the help
+/// overlay: lines of at most [`LEGEND_WIDTH`] characters. The persons come
+/// from the same tables as the harbor rows and the player panels, so the
+/// legend cannot drift from them.
+pub fn legend() -> Vec<String> {
+    let colours: Vec<String> = Colour::ALL
+        .into_iter()
+        .map(|c| format!("[{}] {} {}", colour_letter(c), c.name(), c.ship_name()))
+        .collect();
+    let mut entries: Vec<(String, String)> = vec![
+        ("ships".into(), format!("{}.", colours.join(", "))),
+        (
+            "2sw, skull".into(),
+            "on a ship, the swords needed to repel it (a skull ship cannot be \
+             repelled); on a player, the swords they have. A second ship of \
+             one colour in the harbor is a bust."
+                .into(),
+        ),
+        ("$, VP".into(), "coins; victory points.".into()),
+        (
+            "to 12VP".into(),
+            "the goal: reaching it makes the round the last.".into(),
+        ),
+        (
+            "+ expedition".into(),
+            "the goal also needs an expedition, and players with one rank \
+             first; \"needs 1 exp\": has the points, not the expedition."
+                .into(),
+        ),
+        (">".into(), "the active seat; the selected move.".into()),
+        (
+            "at your take".into(),
+            "when your time to take comes in Trade & Hire, even if you then pass.".into(),
+        ),
+        (
+            "1$ to ...".into(),
+            "taking in another's Trade & Hire costs 1$ per card, paid to the active \
+             player; \"nets\" is what a trade leaves after it."
+                .into(),
+        ),
+        (
+            "+gift".into(),
+            "trading the ship also gives a player of your choice 1$.".into(),
+        ),
+        (
+            symbol_counts(1, 1, 1).join(", "),
+            format!(
+                "the symbols of Captain, Priest and Settler; an expedition ({}) \
+                 takes the persons with its symbols.",
+                expedition_symbols(2, 0, 1)
+            ),
+        ),
+        (
+            "Contract +6$".into(),
+            "the next player to complete it gains 6$; a player's 2nd contract \
+             also gives 1VP, the 3rd 2VP."
+                .into(),
+        ),
+        (
+            "2/3, cubes".into(),
+            "a progress cube on step 2 of 3; cubes: free contract cubes.".into(),
+        ),
+        (
+            "decline".into(),
+            "trade a ship without taking its coins (Frigate and Galleon Foe).".into(),
+        ),
+        ("1 exp".into(), "expeditions a player has claimed.".into()),
+    ];
+    // Every person, by the word the player panels use for it.
+    let persons = [
+        (PersonKind::Sailor, "1sw".to_owned()),
+        (PersonKind::Pirate, "2sw".to_owned()),
+        (PersonKind::Trader, "trader Y".to_owned()),
+        (PersonKind::Clerk, "clerk Y".to_owned()),
+        (PersonKind::Captain, symbol_word(Symbol::Anchor).to_owned()),
+        (PersonKind::Priest, symbol_word(Symbol::Cross).to_owned()),
+        (PersonKind::Settler, symbol_word(Symbol::House).to_owned()),
+    ]
+    .into_iter()
+    .chain(PANEL_WORDS.map(|(kind, word, _)| (kind, word.to_owned())));
+    for (kind, word) in persons {
+        let colour =
+            matches!(kind, PersonKind::Trader | PersonKind::Clerk).then_some(Colour::Yellow);
+        entries.push((
+            word,
+            format!("{}: {}.", person_name(kind), ability(kind, colour)),
+        ));
+    }
+    // A term wider than the column gets a row of its own.
+    const TERM_WIDTH: usize = 13;
+    let indent = " ".repeat(TERM_WIDTH + 1);
+    let mut lines = Vec::new();
+    for (term, meaning) in entries {
+        let mut head = if term.chars().count() > TERM_WIDTH {
+            lines.push(term);
+            indent.clone()
+        } else {
+            format!("{term:<TERM_WIDTH$} ")
+        };
+        for row in wrap_words(&meaning, LEGEND_WIDTH - TERM_WIDTH - 1) {
+            lines.push(format!("{head}{row}"));
+            head.clone_from(&indent);
+        }
+    }
+    lines
+}
+
+/// `text` word-wrapped to rows of at most `width` characters (a word longer
+/// than that gets a row of its own).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    for word in text.split_whitespace() {
+        let row = rows.last_mut().map_or(0, |r| r.chars().count());
+        if row > 0 && row + 1 + word.chars().count() > width {
+            rows.push(String::new());
+        }
+        if let Some(row) = rows.last_mut() {
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+        }
+    }
+    rows
 }
 
 /// What each card costs a seat that takes in another's Trade & Hire:
@@ -812,6 +1196,300 @@ mod tests {
                 None
             ),
             None
+        );
+    }
+
+    // One test per person's ability text, each checked against the rules
+    // text (shared/rules/port-royal.en.txt) it quotes.
+
+    fn says(kind: PersonKind, colour: Option<Colour>, facts: &[&str]) {
+        let text = ability(kind, colour);
+        for fact in facts {
+            assert!(
+                text.contains(fact),
+                "{kind:?}: {fact:?} missing in {text:?}"
+            );
+        }
+    }
+
+    /// "The player will gain 1 more golden coin if he has a Trader of the
+    /// appropriate Ship color."
+    #[test]
+    fn a_trader_pays_one_more_coin_for_a_ship_of_its_colour() {
+        says(
+            PersonKind::Trader,
+            Some(Colour::Red),
+            &["+1$", "trading", "[R] ship"],
+        );
+    }
+
+    /// "With the depicted Swords, Ships can be repelled."
+    #[test]
+    fn sailors_and_pirates_give_their_swords() {
+        says(PersonKind::Sailor, None, &["1 sword"]);
+        says(PersonKind::Pirate, None, &["2 swords"]);
+    }
+
+    /// Priests, Captains and Settlers carry the symbols expeditions need;
+    /// the words are the ones expeditions and player panels use.
+    #[test]
+    fn captain_priest_and_settler_carry_the_expedition_symbols() {
+        assert_eq!(
+            ability(PersonKind::Captain, None),
+            symbol_word(Symbol::Anchor)
+        );
+        assert_eq!(
+            ability(PersonKind::Priest, None),
+            symbol_word(Symbol::Cross)
+        );
+        assert_eq!(
+            ability(PersonKind::Settler, None),
+            symbol_word(Symbol::House)
+        );
+    }
+
+    /// "The Jack of all Trades ... can be discarded instead of a Priest,
+    /// Settler or Captain."
+    #[test]
+    fn the_jack_of_all_trades_counts_as_any_one_symbol() {
+        says(
+            PersonKind::Jack,
+            None,
+            &["anchor", "cross", "house", " or "],
+        );
+    }
+
+    /// "The hire cost of a Person is discounted by 1 coin. The cost cannot
+    /// be discounted to less than 0."
+    #[test]
+    fn a_mademoiselle_makes_every_hire_one_coin_cheaper_never_below_zero() {
+        says(PersonKind::Mademoiselle, None, &["1$ less", "not below 0$"]);
+    }
+
+    /// "If you are currently not the active player and ... there are no
+    /// cards left in the harbor display, immediately gain 1 coin. Should a
+    /// player forfeit his turn during a Phase 1: Discover ..., all players
+    /// with a Jester gain 1 coin."
+    #[test]
+    fn a_jester_pays_on_any_bust_and_on_an_empty_harbor_in_another_turn() {
+        says(
+            PersonKind::Jester,
+            None,
+            &["+1$ on any bust", "harbor is empty", "another's turn"],
+        );
+    }
+
+    /// "Whenever it is your time to take ... and there are currently 5 or
+    /// more cards in the harbor display you immediately gain 2 coins."
+    #[test]
+    fn an_admiral_pays_two_at_your_take_with_five_or_more_cards() {
+        says(
+            PersonKind::Admiral,
+            None,
+            &["+2$", "at your take", "5+ cards"],
+        );
+    }
+
+    /// "Whenever it is your time to take ... you may take 1 more card."
+    #[test]
+    fn a_governor_gives_one_more_card_to_take() {
+        says(PersonKind::Governor, None, &["1 more card", "Trade & Hire"]);
+    }
+
+    /// "If you trade with a Ship matching a Clerk's colour, you can take
+    /// another card from the harbor display."
+    #[test]
+    fn a_clerk_gives_one_more_card_after_trading_a_ship_of_its_colour() {
+        says(
+            PersonKind::Clerk,
+            Some(Colour::Green),
+            &["1 more card", "after trading", "[G] ship"],
+        );
+    }
+
+    /// "Whenever it is your time to take ..., you immediately receive a
+    /// number of coins equal to the number of Ships in the harbor display
+    /// minus 1."
+    #[test]
+    fn a_gunner_pays_the_ships_in_the_harbor_minus_one_at_your_take() {
+        says(
+            PersonKind::Gunner,
+            None,
+            &["ships in the harbor - 1", "at your take"],
+        );
+    }
+
+    /// "Whenever it is your time to take ..., if there are 3 or 4 cards in
+    /// the harbor display, you immediately receive 1 coin per Vice Admiral."
+    #[test]
+    fn a_vice_admiral_pays_one_at_your_take_with_three_or_four_cards() {
+        says(
+            PersonKind::ViceAdmiral,
+            None,
+            &["+1$", "at your take", "3-4 cards"],
+        );
+    }
+
+    #[test]
+    fn symbols_are_counted_alike_on_expeditions_and_in_player_panels() {
+        assert_eq!(expedition_symbols(2, 0, 1), "2 anchors + house");
+        assert_eq!(expedition_symbols(1, 1, 1), "anchor + cross + house");
+        let view = PortRoyal::new_game(2, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        let mut p = view.players[0].clone();
+        p.persons = [
+            "person:captain:4:1",
+            "person:captain:4:1",
+            "person:settler:4:1",
+        ]
+        .map(|n| {
+            roundtable_port_royal::CardName(
+                CardId::parse(n).unwrap_or_else(|| panic!("no card {n}")),
+            )
+        })
+        .to_vec();
+        assert_eq!(player_abilities(&p), "2 anchors, house");
+    }
+
+    #[test]
+    fn a_non_active_trade_says_what_it_nets_after_the_compensation() {
+        let names: Vec<String> = ["You", "Anne Bonny", "Calico Jack"]
+            .map(String::from)
+            .to_vec();
+        let mut view = PortRoyal::new_game(3, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        let card = |n: &str| {
+            roundtable_port_royal::CardName(CardId::parse(n).unwrap_or_else(|| panic!("{n}")))
+        };
+        view.phase = "trade";
+        view.active = roundtable_port_royal::SeatNumber(Seat(2));
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(0)));
+        view.harbor = vec![card("ship:green:1:1"), card("person:sailor:3:1")];
+        let words = |i| {
+            action_words(
+                Action::Take(i, TakeMode::Normal),
+                &view,
+                Some(Seat(0)),
+                &names,
+            )
+        };
+        assert_eq!(
+            words(0),
+            "Trade [G] Skiff for 1$ (nets 0$ after 1$ to Calico Jack)"
+        );
+        assert_eq!(words(1), "Hire Sailor for 3$ + 1$ to Calico Jack (1VP)");
+        // The active seat pays nobody.
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(2)));
+        assert_eq!(
+            action_words(
+                Action::Take(0, TakeMode::Normal),
+                &view,
+                Some(Seat(2)),
+                &names
+            ),
+            "Trade [G] Skiff for 1$"
+        );
+        // A decline earns nothing and still costs the compensation.
+        let chance = [&CONTRACTS[..], &["ship:red:1:1"]].concat();
+        let mut view =
+            expansion_game(3, &chance, &["1: draw", "1: stop"]).view(Observer::Seat(Seat(0)));
+        view.active = roundtable_port_royal::SeatNumber(Seat(2));
+        assert_eq!(
+            action_words(
+                Action::Take(0, TakeMode::Decline),
+                &view,
+                Some(Seat(0)),
+                &names
+            ),
+            "Trade the [R] Frigate, decline its 1$ (Frigate Foe 1/3), pay 1$ to Calico Jack"
+        );
+    }
+
+    #[test]
+    fn the_goal_says_the_points_and_whether_an_expedition_is_required() {
+        let options = Options {
+            victory_points: 9,
+            expedition_required: true,
+            ..Options::default()
+        };
+        let view = PortRoyal::new_game(3, &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Spectator);
+        assert_eq!(goal_words(&view), "to 9VP + expedition");
+        let mut player = view.players[0].clone();
+        assert_eq!(
+            expedition_needed(&view, &player),
+            None,
+            "short of the points"
+        );
+        player.vp = 9;
+        assert_eq!(expedition_needed(&view, &player), Some("needs 1 exp"));
+        let view = PortRoyal::new_game(3, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Spectator);
+        assert_eq!(goal_words(&view), "to 12VP");
+        assert_eq!(expedition_needed(&view, &view.players[0]), None);
+    }
+
+    #[test]
+    fn the_legend_fits_the_help_and_explains_every_panel_word_and_ability() {
+        let legend = legend();
+        for line in &legend {
+            assert!(line.chars().count() <= LEGEND_WIDTH, "{line:?}");
+        }
+        let text = legend.join(" ");
+        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (_, word, _) in PANEL_WORDS {
+            assert!(text.contains(word), "{word} unexplained");
+        }
+        for word in [
+            "sw",
+            "$",
+            "VP",
+            "[K] black Galleon",
+            "anchor",
+            "at your take",
+            "nets",
+        ] {
+            assert!(text.contains(word), "{word} unexplained");
+        }
+        for kind in [
+            PersonKind::Jester,
+            PersonKind::Gunner,
+            PersonKind::Admiral,
+            PersonKind::ViceAdmiral,
+            PersonKind::Mademoiselle,
+        ] {
+            let ability = ability(kind, None);
+            assert!(text.contains(&ability), "{ability} missing");
+        }
+    }
+
+    #[test]
+    fn the_short_phase_words_keep_who_takes_and_how_many() {
+        let names: Vec<String> = ["You", "Anne Bonny"].map(String::from).to_vec();
+        let mut view = PortRoyal::new_game(2, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .view(Observer::Seat(Seat(0)));
+        view.phase = "trade";
+        view.active = roundtable_port_royal::SeatNumber(Seat(1));
+        view.taker = Some(roundtable_port_royal::SeatNumber(Seat(0)));
+        view.takes_left = Some(1);
+        assert_eq!(
+            phase_words_short(&view, &names, Some(Seat(0)), false),
+            "Anne Bonny's Trade & Hire: you take 1"
+        );
+        assert_eq!(
+            phase_words_short(&view, &names, Some(Seat(0)), true),
+            "Anne Bonny's turn: you take 1"
+        );
+        // A spectator reads every seat by its name.
+        let names: Vec<String> = ["Mary Read", "Anne Bonny"].map(String::from).to_vec();
+        assert_eq!(
+            phase_words_short(&view, &names, None, false),
+            "Anne Bonny's Trade & Hire: Mary Read takes 1"
         );
     }
 

@@ -78,7 +78,7 @@ fn an_expansion_replay_shows_the_contracts() {
     }
     let t = screen(&runner, 200, 60);
     let text = screen_text(&t);
-    assert!(text.contains("Contracts (12 face down)"), "{text}");
+    assert!(text.contains("gains its +$ (12 face down)"), "{text}");
     assert!(text.contains("cubes"), "{text}");
     assert_snapshot!("replay_expansion_200x60", t.backend());
 }

@@ -64,10 +64,16 @@ fn table_with_the_expansion() {
     app.update(Msg::Down, Some(&snap));
     let t = render(&app, Some(&snap), 80, 24);
     let text = screen_text(&t);
+    // Every contract with its reward and requirement, though the board is
+    // cramped; the moves that do not fit are counted.
     for words in [
-        "Frigate Foe 6$",
+        "Frigate Foe +6$: decline the",
+        "Jinx +1$: go bust on your turn",
+        "Lady Killer +2$: Captain + Mademoiselle",
+        "Pack of Pirates +3$: repel a",
         "Trade the [R] Frigate, decline its",
         "cubes 1",
+        "6 more below, j/k",
     ] {
         assert!(text.contains(words), "{words} missing:\n{text}");
     }
@@ -75,7 +81,7 @@ fn table_with_the_expansion() {
     let t = render(&app, Some(&snap), 200, 60);
     let text = screen_text(&t);
     for words in [
-        "Frigate Foe 6$ (decline the coins of 3 [R] Frigates) done: Mary Read; You 1/3, Calico Jack 2/3",
+        "Frigate Foe +6$: decline the coins of 3 [R] Frigates; done: Mary Read; You 1/3, Calico Jack 2/3",
         "(Frigate Foe 2/3)",
         "and give the gift coin to Anne Bonny",
         "Calico Jack keeps the [K] Galleon 2sw 1$ aside (Pack of Pirates).",
@@ -119,8 +125,132 @@ fn table_trade_as_a_non_active_seat_with_the_selection_on_a_card() {
     let t = render(&app, Some(&snap), 80, 24);
     let text = screen_text(&t);
     assert!(text.contains("LAST ROUND"));
-    assert!(text.contains("your time to take"));
+    assert!(text.contains("Trade & Hire: you take 1"));
+    assert!(text.contains("draw 61 | discard 17"), "the counts stay");
     assert_snapshot!("trade_not_active_80x24", t.backend());
+}
+
+#[test]
+fn a_non_active_trade_says_what_it_nets_at_every_size() {
+    let snap = trade_not_active();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 200, 60);
+    let text = screen_text(&t);
+    for words in [
+        "Trade [Y] Pinnace for 1$ (nets 0$ after 1$ to Anne Bonny)",
+        "Trade [B] Flute for 4$ (nets 3$ after 1$ to Anne Bonny)",
+        "Hire Sailor for 3$ + 1$ to Anne Bonny (1VP)",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    assert_snapshot!("trade_not_active_200x60", t.backend());
+    assert_snapshot!(
+        "trade_not_active_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
+}
+
+#[test]
+fn a_full_harbor_keeps_every_contract_in_sight_at_80x24() {
+    let mut snap = expansion_table();
+    snap.view.harbor.extend([
+        card("person:jester:7:2"),
+        card("person:admiral:9:3"),
+        card("ship:blue:2:3"),
+        card("person:sailor:3:1"),
+    ]);
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    for words in [
+        "9 Sailor",
+        "2 anchors 4VP +2$",
+        "Frigate Foe +6$",
+        "Jinx +1$",
+        "Lady Killer +2$",
+        "Pack of Pirates +3$",
+        "more below, j/k",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+}
+
+#[test]
+fn the_move_list_counts_the_moves_above_and_below_what_fits() {
+    let snap = expansion_table();
+    let mut app = table_app(&snap);
+    for _ in 0..4 {
+        app.update(Msg::Down, Some(&snap));
+    }
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(text.contains("4 above, 2 below, j/k"), "{text}");
+    for _ in 0..3 {
+        app.update(Msg::Down, Some(&snap));
+    }
+    let text = screen_text(&render(&app, Some(&snap), 80, 24));
+    assert!(text.contains("more above, j/k"), "{text}");
+    assert!(text.contains("Pass: take nothing more"), "{text}");
+    // Where every move fits, nothing is said.
+    let snap = table();
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(!text.contains("j/k "), "{text}");
+}
+
+#[test]
+fn an_expedition_required_game_says_so_and_who_lacks_one() {
+    let snap = expedition_required();
+    let app = table_app(&snap);
+    for (w, h) in [(80, 24), (200, 60), (60, 20)] {
+        let t = render(&app, Some(&snap), w, h);
+        let text = screen_text(&t);
+        assert!(
+            text.contains("Players: to 10VP + expedition"),
+            "the goal at {w}x{h}:\n{text}"
+        );
+        assert_snapshot!(format!("expedition_required_{w}x{h}"), t.backend());
+    }
+    let text = screen_text(&render(&app, Some(&snap), 200, 60));
+    assert!(
+        text.contains("bot: 1sw, mlle, jester, admiral, needs 1 exp"),
+        "{text}"
+    );
+    // Calico Jack has one.
+    assert!(text.contains("bot: 2 anchors, 1 exp "), "{text}");
+}
+
+#[test]
+fn a_five_player_table_fits_80x24_with_three_expeditions_and_long_player_lines() {
+    let snap = five_players();
+    let app = table_app(&snap);
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    // Every expedition, and the header's pile counts.
+    for words in [
+        "anchor + cross + house 5VP +3$",
+        "2 anchors + house 6VP +3$",
+        "2 crosses 4VP +2$",
+        "draw 38 | discard 44",
+    ] {
+        assert!(text.contains(words), "{words} missing:\n{text}");
+    }
+    // Every word of every player's line shows: wrapped, not cut.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for p in &snap.view.players {
+        for word in roundtable_tui::ui::abilities(p).split_whitespace() {
+            assert!(
+                words.iter().any(|w| w.contains(word)),
+                "{word} cut:\n{text}"
+            );
+        }
+    }
+    assert!(text.contains("more below, j/k"), "{text}");
+    assert_snapshot!("five_players_80x24", t.backend());
+    assert_snapshot!(
+        "five_players_200x60",
+        render(&app, Some(&snap), 200, 60).backend()
+    );
+    assert_snapshot!(
+        "five_players_60x20",
+        render(&app, Some(&snap), 60, 20).backend()
+    );
 }
 
 #[test]
@@ -227,6 +357,19 @@ fn post_game() {
 }
 
 #[test]
+fn the_ranking_says_an_expedition_comes_first_when_the_game_required_one() {
+    let mut snap = game_over();
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(text.contains("Ranking (VP, then coins)"), "{text}");
+    snap.view.expedition_required = true;
+    let text = screen_text(&render(&table_app(&snap), Some(&snap), 80, 24));
+    assert!(
+        text.contains("Ranking (an expedition first, then VP, then coins)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn every_size_renders_without_panicking() {
     let snaps = [
         table(),
@@ -234,6 +377,8 @@ fn every_size_renders_without_panicking() {
         trade_not_active(),
         game_over(),
         expansion_table(),
+        expedition_required(),
+        five_players(),
     ];
     for snap in &snaps {
         let app = table_app(snap);

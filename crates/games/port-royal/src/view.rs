@@ -117,6 +117,13 @@ pub struct View {
     /// The game ends after this round at the latest (the project's rule,
     /// `ROUND_LIMIT`).
     pub round_limit: u32,
+    /// The victory points that make a round the last (option
+    /// `victory_points`), so that every screen can say what the game is to.
+    pub victory_points: u32,
+    /// Whether a player also needs an expedition to end the game, and
+    /// players with one rank above players without (option
+    /// `expedition_required`).
+    pub expedition_required: bool,
     /// Harbor cards in the order they appeared.
     pub harbor: Vec<CardName>,
     /// Face-up expeditions in the order they appeared.
@@ -175,6 +182,8 @@ impl View {
             turn: game.turn,
             round: game.round(),
             round_limit: ROUND_LIMIT,
+            victory_points: game.options.victory_points,
+            expedition_required: game.options.expedition_required,
             harbor: names(&game.harbor),
             expeditions: names(&game.expeditions),
             contracts: game.contracts.iter().map(|c| c.id.name()).collect(),

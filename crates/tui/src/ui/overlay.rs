@@ -35,17 +35,7 @@ pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::styled("On the table", theme.title()));
-    for text in [
-        "[Y] yellow Pinnace, [B] blue Flute, [G] green Skiff,",
-        "[R] red Frigate, [K] black Galleon",
-        "2sw: swords needed to repel; skull: cannot be repelled",
-        "3$: coins; 1VP: victory points",
-        "> marks the active seat and the selected move",
-        "a second ship of a colour in the harbor is a bust",
-        "+gift: trading it gives a player of your choice 1$",
-        "a contract's 6$: what the next to complete it gains",
-        "Frigate Foe 2/3: a progress cube on step 2 of 3",
-    ] {
+    for text in crate::text::legend() {
         lines.push(Line::from(format!("  {text}")));
     }
     lines

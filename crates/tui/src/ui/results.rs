@@ -114,7 +114,10 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     .areas(area);
     Paragraph::new(Line::styled(headline, theme.good())).render(head, buf);
     Paragraph::new(rank_lines)
-        .block(block("Ranking (VP, then coins)", theme))
+        .block(block(
+            format!("Ranking ({})", crate::text::ranking_order(&s.view)),
+            theme,
+        ))
         .render(ranking, buf);
     vp_chart(s, chart_area, buf, theme);
     let foot_line = match &app.notice {

@@ -15,8 +15,8 @@ use super::{TWO_COLUMNS, choice, panel, wrap};
 use crate::app::App;
 use crate::session::{SeatKind, Snapshot};
 use crate::text::{
-    self, action_words, card_short, colour_letter, expedition_symbols, phase_words,
-    requirement_words, seat_name,
+    self, action_words, card_short, colour_letter, contract_words, expedition_symbols, goal_words,
+    phase_words, phase_words_short, seat_name,
 };
 use crate::theme::Theme;
 
@@ -27,7 +27,13 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let seats = s.seats.len() as u16;
     let replay = replay_status(app);
     if main.width < TWO_COLUMNS {
-        let harbor = harbor_lines(app, s, usize::from(main.width), theme);
+        let harbor = fitted_harbor(
+            app,
+            s,
+            usize::from(main.width),
+            (main.height / 3).saturating_sub(1),
+        );
+        let players = player_lines(s, true, replay.is_some(), usize::from(main.width), theme);
         let action_rows = lower_rows(app, s, usize::from(main.width));
         // One column, panels framed by their top border only.
         let harbor_h = (harbor.len() as u16 + 1).min(main.height / 3).max(3);
@@ -40,7 +46,7 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         ])
         .areas(main);
         harbor_panel(s, harbor, h, buf, theme, true);
-        players_panel(s, true, replay.is_some(), p, buf, theme);
+        players_panel(s, players, p, buf, theme, true);
         match replay {
             Some(r) => replay_panel(app, s, r, a, buf, true),
             None => actions_panel(app, s, a, buf, true),
@@ -51,22 +57,27 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         let [left, right] =
             Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
         let inner_w = usize::from(left_w.saturating_sub(2));
-        let harbor = harbor_lines(app, s, inner_w, theme);
         let action_rows = lower_rows(app, s, inner_w);
-        // The expansion's contracts need room in the harbor panel: the moves
-        // take at most a third of the column then, and scroll.
-        let share = if s.view.expansion.is_some() { 3 } else { 2 };
-        let actions_h = (action_rows + 2).clamp(5, (left.height / share).max(5));
+        // The harbor (with its expeditions and contracts) gets the rows it
+        // needs as long as the moves keep three; the moves get the rest, and
+        // say when more are out of sight. A board too short for that shows
+        // the persons' abilities on one row each.
+        let moves_min = 5;
+        let harbor = fitted_harbor(app, s, inner_w, left.height.saturating_sub(1 + moves_min));
+        // The harbor's frame has no bottom: the moves' top border closes it.
+        let harbor_h = harbor.len() as u16 + 1;
+        let room = left.height.saturating_sub(harbor_h).max(moves_min);
+        let actions_h = (action_rows + 2).clamp(moves_min, room);
         let [h, a] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(actions_h)]).areas(left);
-        // The expansion gives every player a third line: cubes, contracts
-        // and ships kept aside.
-        let per_seat = if s.view.expansion.is_some() { 3 } else { 2 };
-        let players_h = (seats * per_seat + 2).min(right.height.saturating_sub(5));
+        let right_w = usize::from(right.width.saturating_sub(2));
+        let players = player_lines(s, false, replay.is_some(), right_w, theme);
+        // Like the harbor's, the players' frame is closed by the log's.
+        let players_h = (players.len() as u16 + 1).min(right.height.saturating_sub(5));
         let [p, l] =
             Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
         harbor_panel(s, harbor, h, buf, theme, false);
-        players_panel(s, false, replay.is_some(), p, buf, theme);
+        players_panel(s, players, p, buf, theme, false);
         match replay {
             Some(r) => replay_panel(app, s, r, a, buf, false),
             None => actions_panel(app, s, a, buf, false),
@@ -92,21 +103,51 @@ pub(super) fn lower_rows(app: &App, s: &Snapshot, width: usize) -> u16 {
 pub(super) fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
     let v = &s.view;
     let names = s.names();
+    let counts = format!(" draw {} | discard {} ", v.draw_pile, v.discard_pile);
+    // The pile counts keep their place: the status gives way, first to
+    // fewer words, then to a shorter turn, and last it is cut.
+    let room = usize::from(area.width).saturating_sub(counts.len());
+    let last = if v.last_round && v.phase != "over" {
+        "LAST ROUND "
+    } else {
+        ""
+    };
+    let (long_turn, short_turn) = if v.turn > 0 {
+        (format!("Turn {}: ", v.turn), format!("T{} ", v.turn))
+    } else {
+        (String::new(), String::new())
+    };
+    let short = phase_words_short(v, &names, s.me, false);
+    let candidates = [
+        (long_turn.clone(), phase_words(v, &names, s.me)),
+        (long_turn, short.clone()),
+        (short_turn.clone(), short),
+        (short_turn, phase_words_short(v, &names, s.me, true)),
+    ];
+    let width = |(turn, words): &(String, String)| {
+        last.len() + turn.chars().count() + words.chars().count()
+    };
+    let (turn, mut words) = candidates
+        .iter()
+        .find(|c| width(c) <= room)
+        .unwrap_or(&candidates[3])
+        .clone();
+    let over = width(&(turn.clone(), words.clone())).saturating_sub(room);
+    if over > 0 {
+        let keep = words.chars().count().saturating_sub(over + 2);
+        words = format!("{}..", words.chars().take(keep).collect::<String>());
+    }
     let mut spans = Vec::new();
-    if v.last_round && v.phase != "over" {
-        spans.push(Span::styled("LAST ROUND ", theme.warn()));
+    if !last.is_empty() {
+        spans.push(Span::styled(last, theme.warn()));
     }
-    if v.turn > 0 {
-        spans.push(Span::styled(format!("Turn {}: ", v.turn), theme.title()));
+    if !turn.is_empty() {
+        spans.push(Span::styled(turn, theme.title()));
     }
-    spans.push(Span::raw(phase_words(v, &names, s.me)));
-    let right = format!(" draw {} | discard {} ", v.draw_pile, v.discard_pile);
+    spans.push(Span::raw(words));
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let room = usize::from(area.width).saturating_sub(used);
-    if room >= right.len() {
-        spans.push(Span::raw(" ".repeat(room - right.len())));
-        spans.push(Span::styled(right, theme.dim()));
-    }
+    spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+    spans.push(Span::styled(counts, theme.dim()));
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
@@ -141,11 +182,14 @@ pub(super) fn person_short(kind: PersonKind) -> &'static str {
     }
 }
 
-pub(super) fn card_row(n: usize, card: CardId, theme: Theme) -> Line<'static> {
+/// A harbor card's rows at `width`: a person's ability wraps under the row
+/// rather than being cut, because its complete text is what a player hires.
+pub(super) fn card_rows(n: usize, card: CardId, width: usize, theme: Theme) -> Vec<Line<'static>> {
     match card.kind() {
-        CardKind::Ship { .. } => {
-            Line::from(vec![Span::raw(format!("{n:>2} ")), ship_span(card, theme)])
-        }
+        CardKind::Ship { .. } => vec![Line::from(vec![
+            Span::raw(format!("{n:>2} ")),
+            ship_span(card, theme),
+        ])],
         CardKind::Person {
             kind,
             colour,
@@ -158,98 +202,170 @@ pub(super) fn card_row(n: usize, card: CardId, theme: Theme) -> Line<'static> {
                 }
                 _ => person_short(kind).to_owned(),
             };
-            let mut spans = vec![Span::raw(format!("{n:>2} {name:<12} {cost}$ {vp}VP  "))];
-            let ability = text::ability(kind, colour);
-            spans.push(match colour {
-                Some(c) => Span::styled(ability, theme.ship(c)),
-                None => Span::styled(ability, theme.dim()),
-            });
-            Line::from(spans)
+            let head = format!("{n:>2} {name:<12} {cost}$ {vp}VP  ");
+            let style = match colour {
+                Some(c) => theme.ship(c),
+                None => theme.dim(),
+            };
+            let rows = hanging_wrap(
+                &text::ability(kind, colour),
+                width.saturating_sub(head.chars().count()),
+                width.saturating_sub(ABILITY_INDENT.len()),
+            );
+            rows.into_iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let lead = if i == 0 {
+                        head.clone()
+                    } else {
+                        ABILITY_INDENT.to_owned()
+                    };
+                    Line::from(vec![Span::raw(lead), Span::styled(row, style)])
+                })
+                .collect()
         }
-        _ => Line::from(format!("{n:>2} {}", card_short(card))),
+        _ => vec![Line::from(format!("{n:>2} {}", card_short(card)))],
     }
 }
 
-/// A name cut to its first word ("Anne" for "Anne Bonny"), for lines that
-/// name several players in a narrow panel.
-pub(super) fn short_name(
-    names: &[String],
-    seat: roundtable_engine::Seat,
-    me: Option<roundtable_engine::Seat>,
-) -> String {
-    if me == Some(seat) {
-        return "You".into();
+/// `line`'s first row marked as cut (".." at the end) so that it shows it
+/// continues, within `width`.
+fn cut_line(line: Line<'static>, width: usize) -> Line<'static> {
+    let mut spans = line.spans;
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if let Some(last) = spans.last_mut() {
+        let keep = last
+            .content
+            .chars()
+            .count()
+            .saturating_sub((used + 2).saturating_sub(width));
+        let cut: String = last.content.chars().take(keep).collect();
+        last.content = format!("{}..", cut.trim_end()).into();
     }
-    let full = seat_name(names, seat);
-    full.split_whitespace().next().unwrap_or(&full).to_owned()
+    Line::from(spans)
 }
 
-/// The face-up contracts, one line each (two when `width` is wide enough
-/// for the requirement in words): title, the coins the next completion
-/// pays, who completed it in order, and every player's progress cube.
+/// Where a person's ability continues on the rows under its card.
+const ABILITY_INDENT: &str = "      ";
+
+/// `text` word-wrapped to a first row of `first` characters and further rows
+/// of `rest` (a word wider than its row is cut there rather than lost).
+fn hanging_wrap(text: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    let mut room = first.max(8);
+    for word in text.split_whitespace() {
+        let len = rows.last().map_or(0, |r| r.chars().count());
+        if len > 0 && len + 1 + word.chars().count() > room {
+            rows.push(String::new());
+            room = rest.max(8);
+        }
+        if let Some(row) = rows.last_mut() {
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.extend(word.chars().take(room));
+        }
+    }
+    rows
+}
+
+/// The face-up contracts, each wrapped (or with `one_row_each`, for a board
+/// too short, cut to a row marked ".."): title, the coins the next
+/// completion pays, and the requirement in words. Where `width` is wide
+/// enough it also says who completed it and every player's progress cube;
+/// narrower, the player panel says both.
 pub fn contract_lines(
     s: &Snapshot,
     x: &ExpansionView,
     width: usize,
+    one_row_each: bool,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let names = s.names();
     let wide = width >= 70;
     let who = |seat| {
-        if wide {
-            if s.me == Some(seat) {
-                "You".to_owned()
-            } else {
-                seat_name(&names, seat)
-            }
+        if s.me == Some(seat) {
+            "You".to_owned()
         } else {
-            short_name(&names, seat, s.me)
+            seat_name(&names, seat)
         }
     };
-    let mut lines = vec![Line::styled(
-        format!(" Contracts ({} face down)", x.contract_pile),
-        theme.title(),
-    )];
+    let title = if wide {
+        format!(
+            "Contracts: the next to complete one gains its +$ ({} face down)",
+            x.contract_pile
+        )
+    } else {
+        "Contracts: the next to complete gains +$".to_owned()
+    };
+    let mut lines: Vec<Line<'static>> = wrap(&title, width.saturating_sub(1))
+        .into_iter()
+        .map(|row| Line::styled(format!(" {row}"), theme.title()))
+        .collect();
     if x.contract_status.is_empty() {
         lines.push(Line::styled("   (being laid out)", theme.dim()));
     }
     for c in &x.contract_status {
-        let mut text = format!("{} {}$", c.title, c.next_coins);
-        if let (true, Some(id)) = (wide, ContractId::parse(&c.name)) {
-            text.push_str(&format!(" ({})", requirement_words(id.requirement())));
+        let mut text = contract_words(c);
+        if wide {
+            if !c.completed_by.is_empty() {
+                let done: Vec<String> = c.completed_by.iter().map(|seat| who(seat.0)).collect();
+                text.push_str(&format!("; done: {}", done.join(", ")));
+            }
+            let progress: Vec<String> = x
+                .progress
+                .iter()
+                .enumerate()
+                .filter_map(|(i, cubes)| {
+                    let step = cubes.iter().find(|p| p.contract == c.name)?.step;
+                    Some(format!("{} {step}/{}", who(Seat(i as u8)), c.steps))
+                })
+                .collect();
+            if !progress.is_empty() {
+                text.push_str(&format!("; {}", progress.join(", ")));
+            }
         }
-        if !c.completed_by.is_empty() {
-            let done: Vec<String> = c.completed_by.iter().map(|seat| who(seat.0)).collect();
-            text.push_str(&format!(" done: {}", done.join(", ")));
-        }
-        let progress: Vec<String> = x
-            .progress
-            .iter()
-            .enumerate()
-            .filter_map(|(i, cubes)| {
-                let step = cubes.iter().find(|p| p.contract == c.name)?.step;
-                Some(format!(
-                    "{} {step}/{}",
-                    who(roundtable_engine::Seat(i as u8)),
-                    c.steps
-                ))
-            })
-            .collect();
-        if !progress.is_empty() {
-            text.push_str(&format!("; {}", progress.join(", ")));
-        }
-        // Wrapped, not cut: the progress cubes come last and matter.
-        for row in wrap(&text, width.saturating_sub(3)) {
-            lines.push(Line::from(format!("   {row}")));
+        let rows = wrap(&text, width.saturating_sub(3));
+        if one_row_each && rows.len() > 1 {
+            lines.push(cut_line(Line::from(format!("   {}", rows[0])), width));
+        } else {
+            lines.extend(rows.into_iter().map(|row| Line::from(format!("   {row}"))));
         }
     }
     lines
 }
 
+/// How much of its texts the harbor panel wraps rather than cuts to one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Squeeze {
+    /// Every text whole.
+    None,
+    /// Persons' abilities on one row each (the help's legend has every text).
+    Abilities,
+    /// Contracts on one row each too: every contract's title and reward
+    /// stay in sight.
+    Contracts,
+}
+
+/// The harbor's lines at `width`, squeezed as little as fits `rows`.
+fn fitted_harbor(app: &App, s: &Snapshot, width: usize, rows: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for squeeze in [Squeeze::None, Squeeze::Abilities, Squeeze::Contracts] {
+        lines = harbor_lines(app, s, width, squeeze, app.theme);
+        if lines.len() <= usize::from(rows) {
+            break;
+        }
+    }
+    lines
+}
+
+/// The harbor panel's lines at `width`: the cards, the expeditions and the
+/// contracts, with texts cut to one row as `squeeze` says.
 pub(super) fn harbor_lines(
     app: &App,
     s: &Snapshot,
     width: usize,
+    squeeze: Squeeze,
     theme: Theme,
 ) -> Vec<Line<'static>> {
     let v = &s.view;
@@ -259,12 +375,19 @@ pub(super) fn harbor_lines(
         lines.push(Line::styled("   (empty)", theme.dim()));
     }
     for (i, card) in v.harbor.iter().enumerate() {
-        let mut line = card_row(i + 1, card.0, theme);
-        if pointed == Some(i) {
-            line = line.style(theme.selected());
-            line.push_span(Span::styled(" <", theme.selected()));
+        let mut rows = card_rows(i + 1, card.0, width.saturating_sub(2), theme);
+        if squeeze >= Squeeze::Abilities && rows.len() > 1 {
+            rows = vec![cut_line(rows.swap_remove(0), width.saturating_sub(2))];
         }
-        lines.push(line);
+        if pointed == Some(i) {
+            for row in &mut rows {
+                *row = std::mem::take(row).style(theme.selected());
+            }
+            if let Some(first) = rows.first_mut() {
+                first.push_span(Span::styled(" <", theme.selected()));
+            }
+        }
+        lines.extend(rows);
     }
     if let Some(ship) = v.pending_ship {
         lines.push(Line::from(vec![
@@ -298,7 +421,13 @@ pub(super) fn harbor_lines(
         }
     }
     if let Some(x) = &v.expansion {
-        lines.extend(contract_lines(s, x, width, theme));
+        lines.extend(contract_lines(
+            s,
+            x,
+            width,
+            squeeze >= Squeeze::Contracts,
+            theme,
+        ));
     }
     lines
 }
@@ -335,67 +464,24 @@ pub(super) fn harbor_panel(
         if n == 1 { "" } else { "s" }
     );
     Paragraph::new(lines)
-        .block(panel(title, theme, compact))
+        .block(open_bottom(panel(title, theme, compact), compact))
         .render(area, buf);
 }
 
-/// A player's abilities summed: "3sw, trader Y Y, gov 1, anchor 2".
-pub fn abilities(p: &PlayerView) -> String {
-    let mut count = [0u32; 14];
-    let mut traders = String::new();
-    let mut clerks = String::new();
-    for person in &p.persons {
-        if let CardKind::Person { kind, colour, .. } = person.0.kind() {
-            count[kind as usize] += 1;
-            match (kind, colour) {
-                (PersonKind::Trader, Some(c)) => {
-                    traders.push(' ');
-                    traders.push(colour_letter(c));
-                }
-                (PersonKind::Clerk, Some(c)) => {
-                    clerks.push(' ');
-                    clerks.push(colour_letter(c));
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut parts = Vec::new();
-    if p.swords > 0 {
-        parts.push(format!("{}sw", p.swords));
-    }
-    if !traders.is_empty() {
-        parts.push(format!("trader{traders}"));
-    }
-    if !clerks.is_empty() {
-        parts.push(format!("clerk{clerks}"));
-    }
-    let named = [
-        (PersonKind::Governor, "gov"),
-        (PersonKind::Mademoiselle, "mlle"),
-        (PersonKind::Jester, "jester"),
-        (PersonKind::Admiral, "admiral"),
-        (PersonKind::Captain, "anchor"),
-        (PersonKind::Priest, "cross"),
-        (PersonKind::Settler, "house"),
-        (PersonKind::Jack, "jack"),
-        (PersonKind::Gunner, "gunner"),
-        (PersonKind::ViceAdmiral, "vice adm"),
-    ];
-    for (kind, word) in named {
-        let n = count[kind as usize];
-        if n > 0 {
-            parts.push(format!("{word} {n}"));
-        }
-    }
-    if !p.expeditions.is_empty() {
-        parts.push(format!("exp {}", p.expeditions.len()));
-    }
-    if parts.is_empty() {
-        "no persons".into()
+/// A two-column panel's frame without its bottom border: the panel under it
+/// closes it, which gives the cramped column one more row.
+fn open_bottom(block: Block<'static>, compact: bool) -> Block<'static> {
+    if compact {
+        block
     } else {
-        parts.join(", ")
+        block.borders(Borders::TOP | Borders::LEFT | Borders::RIGHT)
     }
+}
+
+/// A player's abilities summed in the legend's words: "3sw, trader Y Y,
+/// 2 anchors, gov".
+pub fn abilities(p: &PlayerView) -> String {
+    text::player_abilities(p)
 }
 
 /// A player's part of the expansion: free cubes, completed contracts (and
@@ -428,6 +514,13 @@ pub fn contract_details(p: &PlayerView, x: &ExpansionView, seat: usize) -> Strin
     if !aside.is_empty() {
         parts.push(format!("aside {}", aside.join(" ")));
     }
+    // Progress cubes are the player's too: the contract lines of a narrow
+    // board leave them out.
+    for cube in x.progress.get(seat).into_iter().flatten() {
+        if let Some(c) = x.contract_status.iter().find(|c| c.name == cube.contract) {
+            parts.push(format!("{} {}/{}", c.title, cube.step, c.steps));
+        }
+    }
     parts.join(", ")
 }
 
@@ -436,14 +529,16 @@ pub(super) fn clock(d: std::time::Duration) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
-pub(super) fn players_panel(
+/// The players' lines: seat, name, coins and points, then (wrapped to
+/// `width`, or in a cramped terminal on the same line) who plays the seat,
+/// its abilities and its contracts.
+pub(super) fn player_lines(
     s: &Snapshot,
     compact: bool,
     replay: bool,
-    area: Rect,
-    buf: &mut Buffer,
+    width: usize,
     theme: Theme,
-) {
+) -> Vec<Line<'static>> {
     let v = &s.view;
     let mut lines = Vec::new();
     let name_w = s
@@ -473,39 +568,109 @@ pub(super) fn players_panel(
             Span::raw(format!(" {:>2}$ {:>2}VP", p.coins, p.vp)),
         ];
         let tag = match (active, taking) {
-            (true, true) => " ACTIVE TAKING",
-            (true, false) => " ACTIVE",
-            (false, true) => " TAKING",
+            (true, true) => "ACTIVE TAKING",
+            (true, false) => "ACTIVE",
+            (false, true) => "TAKING",
             _ => "",
         };
-        spans.push(Span::styled(tag, theme.good()));
         let mut about = who;
         if let Some(t) = info.and_then(|x| x.clock) {
             about.push_str(&format!(" {}", clock(t)));
         }
+        let mut summary = abilities(p);
+        if let Some(needed) = text::expedition_needed(v, p) {
+            summary.push_str(&format!(", {needed}"));
+        }
         // A replay's seats are names in a file: nobody is here or online.
-        let details = if replay {
-            abilities(p)
+        let mut details = if replay {
+            summary
         } else {
-            format!("{about}: {}", abilities(p))
+            format!("{about}: {summary}")
         };
         let contracts = v.expansion.as_ref().map(|x| contract_details(p, x, i));
         if compact {
+            if !tag.is_empty() {
+                spans.push(Span::styled(format!(" {tag}"), theme.good()));
+            }
             spans.push(Span::styled(format!(" {details}"), theme.dim()));
             if let Some(c) = contracts {
                 spans.push(Span::styled(format!("; {c}"), theme.dim()));
             }
             lines.push(Line::from(spans));
-        } else {
-            lines.push(Line::from(spans));
-            lines.push(Line::styled(format!("   {details}"), theme.dim()));
-            if let Some(c) = contracts {
-                lines.push(Line::styled(format!("   {c}"), theme.dim()));
+            continue;
+        }
+        // The tag leads the next row when the first has no room for it.
+        let head: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+        let mut lead = None;
+        if !tag.is_empty() {
+            if head + 1 + tag.len() <= width {
+                spans.push(Span::styled(format!(" {tag}"), theme.good()));
+            } else {
+                lead = Some(tag);
             }
         }
+        lines.push(Line::from(spans));
+        if let Some(tag) = lead {
+            details = format!("{tag}; {details}");
+        }
+        for (k, row) in wrap_list(&details, width.saturating_sub(3))
+            .into_iter()
+            .enumerate()
+        {
+            let mut row_spans = vec![Span::raw("   ")];
+            match lead.filter(|tag| k == 0 && row.starts_with(tag)) {
+                Some(tag) => {
+                    row_spans.push(Span::styled(tag, theme.good()));
+                    row_spans.push(Span::styled(row[tag.len()..].to_owned(), theme.dim()));
+                }
+                None => row_spans.push(Span::styled(row, theme.dim())),
+            }
+            lines.push(Line::from(row_spans));
+        }
+        for row in contracts
+            .iter()
+            .flat_map(|c| wrap_list(c, width.saturating_sub(3)))
+        {
+            lines.push(Line::styled(format!("   {row}"), theme.dim()));
+        }
     }
+    lines
+}
+
+/// A list ("1sw, 2 anchors, gov") wrapped to `width` between its items, so
+/// that "2 anchors" never breaks in two; an item wider than a row is
+/// word-wrapped. Continuation rows are indented by two, as [`wrap`]'s are.
+fn wrap_list(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = vec![String::new()];
+    for item in text.split_inclusive(", ") {
+        let len = item.trim_end().chars().count();
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row > 0 && row + len > width {
+            rows.push("  ".to_owned());
+        }
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row + len > width {
+            // Too wide for a row of its own: words, as everywhere else.
+            let start = rows.pop().unwrap_or_default();
+            rows.extend(wrap(&format!("{}{item}", start.trim()), width));
+        } else if let Some(last) = rows.last_mut() {
+            last.push_str(item);
+        }
+    }
+    rows.iter().map(|r| r.trim_end().to_owned()).collect()
+}
+
+pub(super) fn players_panel(
+    s: &Snapshot,
+    lines: Vec<Line<'static>>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+    compact: bool,
+) {
+    let title = format!("Players: {}", goal_words(&s.view));
     Paragraph::new(lines)
-        .block(panel("Players", theme, compact))
+        .block(open_bottom(panel(title, theme, compact), compact))
         .render(area, buf);
 }
 
@@ -514,6 +679,7 @@ pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffe
     let names = s.names();
     let mut lines = Vec::new();
     let title;
+    let mut more = None;
     if s.legal.is_empty() {
         title = "Waiting".to_owned();
         let status = s.status.clone().unwrap_or_else(|| "...".into());
@@ -543,7 +709,11 @@ pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffe
             first += 1;
         }
         let mut used = 0;
+        let mut whole = 0;
         for (is_selected, wrapped) in &items[first..] {
+            if used + wrapped.len() <= rows {
+                whole += 1;
+            }
             for (k, row) in wrapped.iter().enumerate() {
                 if used == rows {
                     break;
@@ -564,6 +734,7 @@ pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffe
                 used += 1;
             }
         }
+        more = scroll_mark(first, items.len() - first - whole);
     }
     if let Some(notice) = &app.notice {
         lines.push(Line::styled(notice.clone(), theme.warn()));
@@ -573,14 +744,34 @@ pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffe
     } else {
         theme.good()
     };
-    let frame = if compact {
+    let mut frame = if compact {
         Block::new().borders(Borders::TOP)
     } else {
         Block::bordered()
     };
-    Paragraph::new(lines)
-        .block(frame.title(Span::styled(format!(" {title} "), title_style)))
-        .render(area, buf);
+    frame = frame.title(Span::styled(format!(" {title} "), title_style));
+    // Moves out of sight are said on the frame, which costs no row: the
+    // bottom border, or the top one where a cramped panel has no other.
+    if let Some(more) = more {
+        let mark = Line::styled(format!(" {more} "), theme.warn()).right_aligned();
+        frame = if compact {
+            frame.title(mark)
+        } else {
+            frame.title_bottom(mark)
+        };
+    }
+    Paragraph::new(lines).block(frame).render(area, buf);
+}
+
+/// What the move list says about moves out of sight: `above` the first
+/// shown and `below` the last whole one.
+fn scroll_mark(above: usize, below: usize) -> Option<String> {
+    match (above, below) {
+        (0, 0) => None,
+        (0, b) => Some(format!("{b} more below, j/k")),
+        (a, 0) => Some(format!("{a} more above, j/k")),
+        (a, b) => Some(format!("{a} above, {b} below, j/k")),
+    }
 }
 
 /// The legal moves in words, each wrapped to `width` (less the selection
@@ -601,4 +792,47 @@ pub(super) fn action_items(app: &App, s: &Snapshot, width: usize) -> Vec<(bool, 
             (i == app.action_selected, rows)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_wraps_between_its_items_so_that_none_breaks_in_two() {
+        let rows = wrap_list(
+            "bot: 4sw, trader Y K B, 2 anchors, house, gov, 2 admirals",
+            24,
+        );
+        assert_eq!(
+            rows,
+            [
+                "bot: 4sw, trader Y K B,",
+                "  2 anchors, house, gov,",
+                "  2 admirals"
+            ]
+        );
+        // An item wider than a row still shows every word.
+        let rows = wrap_list("cubes 1, Maritime Supremacy Frigate Foe Jinx (1VP)", 16);
+        let words: Vec<&str> = rows.iter().flat_map(|r| r.split_whitespace()).collect();
+        assert_eq!(
+            words.join(" "),
+            "cubes 1, Maritime Supremacy Frigate Foe Jinx (1VP)"
+        );
+        assert!(rows.iter().all(|r| r.chars().count() <= 16), "{rows:?}");
+    }
+
+    #[test]
+    fn an_ability_wraps_under_its_card_with_every_word() {
+        let rows = hanging_wrap("+1$ on any bust; +1$ if the harbor is empty", 12, 30);
+        assert_eq!(rows, ["+1$ on any", "bust; +1$ if the harbor is", "empty"]);
+    }
+
+    #[test]
+    fn the_scroll_mark_counts_what_is_out_of_sight() {
+        assert_eq!(scroll_mark(0, 0), None);
+        assert_eq!(scroll_mark(0, 2).as_deref(), Some("2 more below, j/k"));
+        assert_eq!(scroll_mark(3, 0).as_deref(), Some("3 more above, j/k"));
+        assert_eq!(scroll_mark(1, 4).as_deref(), Some("1 above, 4 below, j/k"));
+    }
 }

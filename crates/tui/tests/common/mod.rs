@@ -570,3 +570,168 @@ pub fn transcript(name: &str, seed: u64, options: &Options) -> std::path::PathBu
     );
     path
 }
+
+/// The base table with "expedition required" on and the game played to 10
+/// VP: Mary Read has 12 VP but no expedition, so the game goes on.
+pub fn expedition_required() -> Snapshot {
+    let mut s = table();
+    s.view.expedition_required = true;
+    s.view.victory_points = 10;
+    s.view.players[3] = player(
+        12,
+        &[
+            "person:mademoiselle:9:3",
+            "person:jester:9:3",
+            "person:admiral:9:3",
+            "person:sailor:7:3",
+        ],
+        &[],
+    );
+    s
+}
+
+pub const FIVE_NAMES: [&str; 5] = [
+    "You",
+    "Anne Bonny",
+    "Calico Jack",
+    "Mary Read",
+    "Black Bart",
+];
+
+/// A 5-seat table at turn 17: Calico Jack's Trade & Hire and your time to
+/// take, six cards in the harbor, three expeditions face up (the 5-player
+/// one among them) and players with many persons, whose lines are long.
+pub fn five_players() -> Snapshot {
+    let mut s = table();
+    let mut view = base_view(5);
+    view.active = SeatNumber(seat(2));
+    view.phase = "trade";
+    view.turn = 17;
+    view.taker = Some(SeatNumber(seat(0)));
+    view.takes_left = Some(1);
+    view.harbor = vec![
+        card("ship:yellow:1:1"),
+        card("person:jester:5:1"),
+        card("ship:blue:2:3"),
+        card("person:admiral:7:2"),
+        card("ship:green:1:1"),
+        card("person:mademoiselle:9:3"),
+    ];
+    view.expeditions = vec![
+        card("expedition:anchor+cross+house"),
+        card("expedition:anchor+anchor+house"),
+        card("expedition:cross+cross"),
+    ];
+    view.draw_pile = 38;
+    view.discard_pile = 44;
+    view.players = vec![
+        player(
+            6,
+            &[
+                "person:sailor:3:1",
+                "person:trader:blue:3:1",
+                "person:captain:4:1",
+                "person:priest:4:1",
+                "person:jack:6:1",
+            ],
+            &[],
+        ),
+        player(
+            9,
+            &[
+                "person:pirate:9:3",
+                "person:sailor:5:2",
+                "person:sailor:3:1",
+                "person:trader:yellow:5:2",
+                "person:trader:black:3:1",
+                "person:trader:blue:5:2",
+                "person:admiral:7:2",
+                "person:admiral:9:3",
+                "person:governor:8:0",
+                "person:captain:4:1",
+                "person:captain:4:1",
+                "person:settler:4:1",
+            ],
+            &[],
+        ),
+        player(
+            4,
+            &[
+                "person:mademoiselle:7:2",
+                "person:jester:7:2",
+                "person:governor:8:0",
+                "person:priest:4:1",
+                "person:priest:4:1",
+                "person:settler:4:1",
+            ],
+            &["expedition:house+house"],
+        ),
+        player(
+            14,
+            &[
+                "person:jester:9:3",
+                "person:admiral:5:1",
+                "person:jack:6:1",
+                "person:jack:6:1",
+                "person:sailor:7:3",
+            ],
+            &[],
+        ),
+        player(
+            2,
+            &[
+                "person:trader:green:3:1",
+                "person:trader:red:3:1",
+                "person:settler:4:1",
+                "person:settler:4:1",
+            ],
+            &["expedition:anchor+anchor"],
+        ),
+    ];
+    view.start_player = Some(SeatNumber(seat(0)));
+    let names: Vec<String> = FIVE_NAMES.iter().map(|n| (*n).to_owned()).collect();
+    let mut chronicle = Chronicle::new();
+    let events = vec![
+        Event::TurnStarted {
+            seat: seat(2),
+            turn: 17,
+        },
+        Event::Revealed {
+            seat: seat(2),
+            card: card("ship:yellow:1:1").0,
+        },
+        Event::Docked {
+            card: card("ship:yellow:1:1").0,
+        },
+        Event::Stopped { seat: seat(2) },
+        Event::Hired {
+            seat: seat(2),
+            card: card("person:priest:4:1").0,
+            paid: 3,
+        },
+    ];
+    chronicle.record(&events, &view, &names, Some(seat(0)));
+    s.log = chronicle.log().to_vec();
+    s.seats = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| SeatInfo {
+            name: n.clone(),
+            kind: if i == 0 { SeatKind::You } else { SeatKind::Bot },
+            connection: Connection::Local,
+            clock: None,
+        })
+        .collect();
+    s.legal = vec![
+        Action::Take(0, TakeMode::Normal),
+        Action::Take(1, TakeMode::Normal),
+        Action::Take(2, TakeMode::Normal),
+        Action::Take(3, TakeMode::Normal),
+        Action::Take(4, TakeMode::Normal),
+        Action::Take(5, TakeMode::Normal),
+        Action::Pass,
+    ];
+    s.vp_by_turn = Vec::new();
+    s.view = view;
+    s
+}
