@@ -12,7 +12,28 @@ use crate::saved::SavedGame;
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    let mut lines = vec![
+    let width = area.width.min(64);
+    let inner_width = usize::from(width.saturating_sub(2)).max(1);
+    let inner_height = usize::from(area.height.saturating_sub(2));
+    let entries: Vec<Line<'static>> = MENU
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            let text = if i == MENU_NAME {
+                format!("{} {label} {}", i + 1, app.setup.name)
+            } else {
+                format!("{} {label}", i + 1)
+            };
+            choice(i == app.menu_selected, text, theme)
+        })
+        .collect();
+    let notice: Vec<Line<'static>> = app
+        .notice
+        .iter()
+        .flat_map(|n| wrap(n, inner_width))
+        .map(|row| Line::styled(row, theme.warn()))
+        .collect();
+    let intro = [
         Line::styled("Port Royal at your own table", theme.title()),
         Line::styled(
             "peer to peer, no server: every seat runs the rules",
@@ -20,22 +41,21 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         Line::raw(""),
     ];
-    for (i, label) in MENU.iter().enumerate() {
-        let text = if i == MENU_NAME {
-            format!("{} {label} {}", i + 1, app.setup.name)
-        } else {
-            format!("{} {label}", i + 1)
-        };
-        lines.push(choice(i == app.menu_selected, text, theme));
+    // On a short terminal every entry stays reachable: the notice goes
+    // before the introduction, which is only decoration.
+    let mut lines = Vec::new();
+    let with_notice = entries.len() + 1 + notice.len() <= inner_height && !notice.is_empty();
+    let used = entries.len() + if with_notice { 1 + notice.len() } else { 0 };
+    if used + intro.len() <= inner_height {
+        lines.extend(intro);
     }
-    lines.push(Line::raw(""));
-    if let Some(notice) = &app.notice {
-        for row in wrap(notice, 60) {
-            lines.push(Line::styled(row, theme.warn()));
-        }
+    lines.extend(entries);
+    if with_notice {
+        lines.push(Line::raw(""));
+        lines.extend(notice);
     }
     let height = lines.len() as u16 + 2;
-    let rect = centered(area, 64, height);
+    let rect = centered(area, width, height);
     Paragraph::new(lines)
         .block(block("roundtable", theme))
         .render(rect, buf);
