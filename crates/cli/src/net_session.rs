@@ -62,6 +62,14 @@ pub(crate) struct NetSession {
     /// What the table is called before the game has names.
     title: String,
     chronicle: Chronicle,
+    /// The game's options and turn clock, from the start of the game.
+    options: Options,
+    stall_timeout: Option<Duration>,
+    /// The names and this peer's seat as the game started with them: the
+    /// applied inputs that follow are told with these (the handle's
+    /// snapshot may not show the game yet when they are read).
+    started_names: Vec<String>,
+    started_seat: Option<Seat>,
     /// Seats taken and seats in all, from the lobby.
     lobby: Option<(u8, u8)>,
     /// Until the genesis exists there is no view; the screen shows a fresh
@@ -121,6 +129,10 @@ impl NetSession {
             ticket,
             title,
             chronicle: Chronicle::new(),
+            options: Options::default(),
+            stall_timeout: None,
+            started_names: Vec::new(),
+            started_seat: None,
             lobby: None,
             placeholder,
             transcript: None,
@@ -185,6 +197,7 @@ impl NetSession {
                     kind,
                     connection,
                     clock: None,
+                    forfeited: false,
                 }
             })
             .collect();
@@ -281,6 +294,7 @@ impl Session for NetSession {
                     kind,
                     connection,
                     clock: clock_left(&net, i, now),
+                    forfeited: net.forfeited.get(i).copied().unwrap_or(false),
                 }
             })
             .collect();
@@ -307,7 +321,7 @@ impl Session for NetSession {
             .map(|(i, _)| name_of(names, Seat(i as u8)))
             .collect();
         if !forfeits.is_empty() {
-            let line = format!("forfeited: {}", forfeits.join(", "));
+            let line = format!("played automatically: {}", forfeits.join(", "));
             status = Some(match status {
                 Some(s) => format!("{s}; {line}"),
                 None => line,
@@ -335,6 +349,8 @@ impl Session for NetSession {
             status,
             transcript: self.transcript.as_ref().map(|p| p.display().to_string()),
             lobby,
+            options: self.options.clone(),
+            stall_timeout: self.stall_timeout,
         }
     }
 
@@ -356,17 +372,46 @@ impl Session for NetSession {
             match event {
                 NetEvent::Ticket(t) => self.ticket = Some(t),
                 NetEvent::Lobby { filled, seats } => self.lobby = Some((filled, seats)),
-                NetEvent::Started { .. } => {
+                NetEvent::Started {
+                    seat,
+                    names,
+                    options,
+                    stall_timeout,
+                    ..
+                } => {
                     // A resumed game replays from the start: begin the log
-                    // afresh rather than doubling it.
-                    self.chronicle = Chronicle::new();
+                    // afresh rather than doubling it, and follow the game on
+                    // its own copy so that the chart is right for every
+                    // input, however late it is read.
+                    let seats = u8::try_from(names.len()).unwrap_or(u8::MAX);
+                    self.chronicle = match Chronicle::following(seats, &options) {
+                        Ok(chronicle) => chronicle,
+                        Err(e) => {
+                            let mut chronicle = Chronicle::new();
+                            chronicle.note(format!("The log cannot follow this game: {e}."));
+                            chronicle
+                        }
+                    };
+                    self.options = options;
+                    self.stall_timeout = Some(stall_timeout);
+                    self.started_names = names;
+                    self.started_seat = seat;
                 }
-                NetEvent::Applied { events, .. } => {
-                    let net = self.handle.snapshot();
-                    let view = net.view.clone().unwrap_or_else(|| self.placeholder.clone());
-                    self.chronicle.record(&events, &view, &net.names, net.seat);
+                NetEvent::Applied {
+                    position,
+                    record,
+                    events,
+                } => {
+                    self.chronicle.apply(
+                        position,
+                        &record,
+                        &events,
+                        &self.started_names,
+                        self.started_seat,
+                    );
                 }
                 NetEvent::Rewound { position } => {
+                    self.chronicle.rewind(position);
                     self.notice = Some(format!(
                         "the table went back to move {position} to apply a forfeit"
                     ));
