@@ -960,5 +960,16 @@ mod tests {
                 == "staller took too long and is played automatically from now on."),
             "{host_log:#?}"
         );
+        // So is the replay of the transcript, from the same words.
+        let mut replay = Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
+        replay.seek(Seek::End);
+        let replayed = replay.snapshot().log;
+        assert!(replayed.iter().any(|l| l.text
+            == "staller took too long and is played automatically from now on."));
+        assert!(
+            replayed
+                .iter()
+                .any(|l| l.text.starts_with("staller ") && l.text.contains("(auto)"))
+        );
     }
 }

@@ -490,3 +490,95 @@ impl Follower {
         Some(fresh)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use roundtable_bots::PortRoyalBot;
+    use roundtable_local::{Applied, LocalGame, Player, Progress};
+    use roundtable_table::Config;
+
+    use super::*;
+
+    /// Every input of a whole bots-only game, as its tables applied them.
+    fn a_whole_game(seed: u64) -> (Vec<String>, Vec<Applied<PortRoyal>>) {
+        let options = Options {
+            victory_points: 8,
+            ..Options::default()
+        };
+        let players = ["Anne Bonny", "Calico Jack", "Mary Read"]
+            .iter()
+            .map(|name| {
+                let bot: Player<PortRoyal> = Player::Bot(Box::new(PortRoyalBot::new(&options)));
+                (name.to_string(), bot)
+            })
+            .collect();
+        let mut game =
+            LocalGame::new(&options, seed, players, None, Config::default()).expect("a game");
+        let mut applied = Vec::new();
+        loop {
+            let progress = game.settle().expect("the tables settle");
+            applied.extend(game.drain_applied());
+            match progress {
+                Progress::Bot(seat) => game.move_bot(seat).expect("the bot moves"),
+                Progress::Human(_) => panic!("no person sits here"),
+                Progress::Finished => break,
+            }
+        }
+        (game.names().to_vec(), applied)
+    }
+
+    fn fed(names: &[String], inputs: &[Applied<PortRoyal>]) -> Chronicle {
+        let options = Options {
+            victory_points: 8,
+            ..Options::default()
+        };
+        let mut chronicle = Chronicle::following(3, &options).expect("a chronicle");
+        for a in inputs {
+            chronicle.apply(a.position, &a.record, &a.events, names, Some(Seat(1)));
+        }
+        chronicle
+    }
+
+    #[test]
+    fn the_chart_rises_with_the_game_not_with_when_it_is_read() {
+        let (names, inputs) = a_whole_game(5);
+        let chronicle = fed(&names, &inputs);
+        let chart = chronicle.vp_by_turn();
+        assert_eq!(chart.first(), Some(&vec![0, 0, 0]));
+        // At least one seat reached 8 VP, and not from the start.
+        let last = chart.last().expect("rows");
+        assert!(last.iter().any(|&vp| vp >= 8), "{last:?}");
+        assert!(chart.iter().any(|row| row.iter().all(|&vp| vp < 8)));
+    }
+
+    /// A table that goes back to apply a forfeit applies the inputs after
+    /// it again: the history then is as if they had come once.
+    #[test]
+    fn a_rewound_history_is_the_history_of_the_inputs_applied_again() {
+        let (names, inputs) = a_whole_game(9);
+        let once = fed(&names, &inputs);
+        let half = inputs.len() / 2;
+        let mut again = fed(&names, &inputs);
+        again.rewind(half as u64);
+        assert!(again.log().len() < once.log().len());
+        for a in &inputs[half..] {
+            again.apply(a.position, &a.record, &a.events, &names, Some(Seat(1)));
+        }
+        assert_eq!(again.log(), once.log());
+        assert_eq!(again.vp_by_turn(), once.vp_by_turn());
+        // An input at a position already applied takes the history back
+        // there by itself.
+        let mut replayed = fed(&names, &inputs);
+        for a in &inputs[half..] {
+            replayed.apply(a.position, &a.record, &a.events, &names, Some(Seat(1)));
+        }
+        assert_eq!(replayed.log(), once.log());
+        assert_eq!(replayed.vp_by_turn(), once.vp_by_turn());
+    }
+
+    #[test]
+    fn the_automatic_mark_goes_before_the_full_stop() {
+        assert_eq!(auto_marked("You stop."), "You stop (auto).");
+        assert_eq!(auto_marked("You stop"), "You stop (auto)");
+    }
+}
