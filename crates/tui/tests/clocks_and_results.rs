@@ -195,6 +195,10 @@ fn the_results_explain_the_ranking_and_show_the_whole_path() {
     assert!(screen.contains(&path), "the path is cut:\n{text}");
     // VP per round, every seat, the end included.
     assert!(text.contains("after round"), "{text}");
+    assert!(
+        text.contains("Victory points over the turns, after each round"),
+        "{text}"
+    );
     assert!(text.contains("end"), "{text}");
     assert_snapshot!("results_expedition_80x24", t.backend());
     let wide = render(&app, Some(&snap), 200, 60);

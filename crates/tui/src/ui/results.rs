@@ -292,7 +292,10 @@ fn vp_table(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
     };
     let height = (s.seats.len() as u16 + 3).min(area.height);
     let area = Rect { height, ..area };
-    let outer = block(format!("Victory points after each {unit}"), theme);
+    let outer = block(
+        format!("Victory points over the turns, after each {unit}"),
+        theme,
+    );
     let inner = outer.inner(area);
     outer.render(area, buf);
     if last == 0 {
