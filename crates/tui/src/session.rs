@@ -549,6 +549,10 @@ mod tests {
         let last = chart.last().expect("rows");
         assert!(last.iter().any(|&vp| vp >= 8), "{last:?}");
         assert!(chart.iter().any(|row| row.iter().all(|&vp| vp < 8)));
+        assert!(
+            !chronicle.log().iter().any(|l| l.text.contains("missing")),
+            "the tables' positions run on without a gap"
+        );
     }
 
     /// A table that goes back to apply a forfeit applies the inputs after
