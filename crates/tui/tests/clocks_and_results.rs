@@ -160,6 +160,8 @@ fn expedition_required_over() -> Snapshot {
             standing(4, 3, 1),
         ],
     });
+    // Black Bart took too long and was played automatically.
+    s.seats[4].forfeited = true;
     s.transcript = Some(
         "/home/a-rather-long-user-name/.local/share/roundtable/games/\
          7c9bafe0e840ca8d0123456789abcdef0123456789abcdef0123456789abcdef/transcript.rtlog"
@@ -188,6 +190,10 @@ fn the_results_explain_the_ranking_and_show_the_whole_path() {
     assert!(
         joined.contains("You and Calico Jack tie on 8 VP and 3 coins: you share 2nd place."),
         "{joined}"
+    );
+    assert!(
+        text.contains("4 VP   1$  0 persons 1 exp played automatically"),
+        "{text}"
     );
     // Every character of the path is on the screen, in order.
     let path = snap.transcript.clone().unwrap_or_default();

@@ -189,7 +189,7 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         let persons = p.map_or(0, |p| p.persons.len());
         let name: String = seat_name(&names, st.seat).chars().take(14).collect();
         let mark = if st.rank == 0 { "WINNER" } else { "" };
-        rank_lines.push(Line::from(vec![
+        let mut line = Line::from(vec![
             Span::raw(format!(" #{} ", st.rank + 1)),
             Span::styled(
                 format!("{} {name:<14}", st.seat.number()),
@@ -200,7 +200,12 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
                 st.score, st.tie_break
             )),
             Span::styled(mark, theme.good()),
-        ]));
+        ]);
+        // A seat the table played for: its result is not the person's play.
+        if s.seats.get(st.seat.index()).is_some_and(|x| x.forfeited) {
+            line.push_span(Span::styled("played automatically", theme.dim()));
+        }
+        rank_lines.push(line);
     }
     for t in tie_breaks(s) {
         for row in wrap(&t, usize::from(area.width.saturating_sub(3))) {
