@@ -297,6 +297,7 @@ impl Printer {
                 seat,
                 names,
                 transcript,
+                ..
             } => {
                 self.names = names.clone();
                 if !self.quiet {

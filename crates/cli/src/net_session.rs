@@ -62,6 +62,14 @@ pub(crate) struct NetSession {
     /// What the table is called before the game has names.
     title: String,
     chronicle: Chronicle,
+    /// The game's options and turn clock, from the start of the game.
+    options: Options,
+    stall_timeout: Option<Duration>,
+    /// The names and this peer's seat as the game started with them: the
+    /// applied inputs that follow are told with these (the handle's
+    /// snapshot may not show the game yet when they are read).
+    started_names: Vec<String>,
+    started_seat: Option<Seat>,
     /// Seats taken and seats in all, from the lobby.
     lobby: Option<(u8, u8)>,
     /// Until the genesis exists there is no view; the screen shows a fresh
@@ -121,6 +129,10 @@ impl NetSession {
             ticket,
             title,
             chronicle: Chronicle::new(),
+            options: Options::default(),
+            stall_timeout: None,
+            started_names: Vec::new(),
+            started_seat: None,
             lobby: None,
             placeholder,
             transcript: None,
@@ -185,6 +197,7 @@ impl NetSession {
                     kind,
                     connection,
                     clock: None,
+                    forfeited: false,
                 }
             })
             .collect();
@@ -281,6 +294,7 @@ impl Session for NetSession {
                     kind,
                     connection,
                     clock: clock_left(&net, i, now),
+                    forfeited: net.forfeited.get(i).copied().unwrap_or(false),
                 }
             })
             .collect();
@@ -307,7 +321,7 @@ impl Session for NetSession {
             .map(|(i, _)| name_of(names, Seat(i as u8)))
             .collect();
         if !forfeits.is_empty() {
-            let line = format!("forfeited: {}", forfeits.join(", "));
+            let line = format!("played automatically: {}", forfeits.join(", "));
             status = Some(match status {
                 Some(s) => format!("{s}; {line}"),
                 None => line,
@@ -335,6 +349,8 @@ impl Session for NetSession {
             status,
             transcript: self.transcript.as_ref().map(|p| p.display().to_string()),
             lobby,
+            options: self.options.clone(),
+            stall_timeout: self.stall_timeout,
         }
     }
 
@@ -356,17 +372,46 @@ impl Session for NetSession {
             match event {
                 NetEvent::Ticket(t) => self.ticket = Some(t),
                 NetEvent::Lobby { filled, seats } => self.lobby = Some((filled, seats)),
-                NetEvent::Started { .. } => {
+                NetEvent::Started {
+                    seat,
+                    names,
+                    options,
+                    stall_timeout,
+                    ..
+                } => {
                     // A resumed game replays from the start: begin the log
-                    // afresh rather than doubling it.
-                    self.chronicle = Chronicle::new();
+                    // afresh rather than doubling it, and follow the game on
+                    // its own copy so that the chart is right for every
+                    // input, however late it is read.
+                    let seats = u8::try_from(names.len()).unwrap_or(u8::MAX);
+                    self.chronicle = match Chronicle::following(seats, &options) {
+                        Ok(chronicle) => chronicle,
+                        Err(e) => {
+                            let mut chronicle = Chronicle::new();
+                            chronicle.note(format!("The log cannot follow this game: {e}."));
+                            chronicle
+                        }
+                    };
+                    self.options = options;
+                    self.stall_timeout = Some(stall_timeout);
+                    self.started_names = names;
+                    self.started_seat = seat;
                 }
-                NetEvent::Applied { events, .. } => {
-                    let net = self.handle.snapshot();
-                    let view = net.view.clone().unwrap_or_else(|| self.placeholder.clone());
-                    self.chronicle.record(&events, &view, &net.names, net.seat);
+                NetEvent::Applied {
+                    position,
+                    record,
+                    events,
+                } => {
+                    self.chronicle.apply(
+                        position,
+                        &record,
+                        &events,
+                        &self.started_names,
+                        self.started_seat,
+                    );
                 }
                 NetEvent::Rewound { position } => {
+                    self.chronicle.rewind(position);
                     self.notice = Some(format!(
                         "the table went back to move {position} to apply a forfeit"
                     ));
@@ -659,5 +704,252 @@ impl Launcher for NetLauncher {
                 ticket: a.ticket,
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Sessions over real tables on 127.0.0.1: what the screen gets when a
+    //! seat is forfeited, and when a peer resumes its game from its log.
+
+    use std::path::Path;
+
+    use roundtable_bots::RandomBot;
+    use roundtable_net::Timing;
+    use roundtable_tui::{Replay, Seek};
+
+    use super::*;
+
+    /// Generous bound for what must happen (never an assertion on how fast).
+    const LIMIT: Duration = Duration::from_secs(90);
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    fn config(dir: &Path, name: &str) -> NodeConfig {
+        let mut c = NodeConfig::new(DataDir::new(dir.join(name)), name.to_owned());
+        c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        c.mdns = false;
+        c.timing = Timing {
+            // Slow enough that a game lasts a few seconds: a peer can be
+            // stopped in the middle of it.
+            bot_delay: Duration::from_millis(10),
+            sync_interval: Duration::from_millis(200),
+            redial: Duration::from_millis(300),
+            lobby_retry: Duration::from_millis(200),
+            ..Timing::default()
+        };
+        // Stall claims within a test's patience.
+        c.stall_timeout_bounds_ms = 1_000..=60_000;
+        c
+    }
+
+    fn bot(seed: u64) -> Controller<PortRoyal> {
+        Controller::Bot(Box::new(RandomBot::new(seed)))
+    }
+
+    /// A 2-seat table hosted by a bot; the host's session and its ticket.
+    fn host(
+        rt: &tokio::runtime::Runtime,
+        dir: &Path,
+        stall_timeout_ms: u64,
+    ) -> (NetSession, Ticket) {
+        let _inside = rt.enter();
+        let mut handle = spawn::<PortRoyal>(
+            config(dir, "host"),
+            Role::Host {
+                seats: 2,
+                options: Options::default(),
+                stall_timeout_ms,
+            },
+            bot(1),
+        )
+        .unwrap();
+        let ticket = rt.block_on(async {
+            loop {
+                match handle.next_event().await {
+                    Some(NetEvent::Ticket(t)) => return t,
+                    Some(_) => {}
+                    None => panic!("the host stopped"),
+                }
+            }
+        });
+        let session = NetSession::new(handle, "host".into(), Some(ticket.clone()), 2).unwrap();
+        (session, ticket)
+    }
+
+    fn session(
+        rt: &tokio::runtime::Runtime,
+        config: NodeConfig,
+        role: Role<PortRoyal>,
+        controller: Controller<PortRoyal>,
+    ) -> NetSession {
+        let _inside = rt.enter();
+        let handle = spawn::<PortRoyal>(config, role, controller).unwrap();
+        NetSession::new(handle, "joiner".into(), None, 2).unwrap()
+    }
+
+    /// Poll `sessions` as the screen does until `done` holds for the first.
+    fn poll_until(
+        sessions: &mut [&mut NetSession],
+        what: &str,
+        done: impl Fn(&NetSession) -> bool,
+    ) {
+        let deadline = Instant::now() + LIMIT;
+        loop {
+            for s in sessions.iter_mut() {
+                s.poll(Instant::now());
+            }
+            if done(sessions[0]) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{what}: not within {LIMIT:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn over(s: &NetSession) -> bool {
+        let snap = s.snapshot();
+        snap.result.is_some() && snap.transcript.is_some()
+    }
+
+    /// A peer stopped mid-game and resumed from its log shows the same
+    /// chart and log as a peer that never stopped, and as the finished
+    /// transcript: the resumed table hands its whole history over at once,
+    /// long after its own game moved on.
+    #[test]
+    fn a_resumed_session_tells_the_game_as_one_that_never_stopped() {
+        let rt = runtime();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, ticket) = host(&rt, dir.path(), 60_000);
+        let mut joiner = session(
+            &rt,
+            config(dir.path(), "joiner"),
+            Role::Join { ticket },
+            bot(2),
+        );
+        poll_until(&mut [&mut joiner, &mut host], "the game gets going", |s| {
+            s.handle.snapshot().position >= 30
+        });
+        let stopped_at = joiner.handle.snapshot().position;
+        let ends = joiner.node_ends();
+        drop(joiner);
+        shut_down_nodes(&rt, ends);
+        let lobby = DataDir::new(dir.path().join("joiner")).unfinished();
+        assert_eq!(lobby.len(), 1, "the joiner's game is unfinished: {lobby:?}");
+        let mut resumed = session(
+            &rt,
+            config(dir.path(), "joiner"),
+            Role::Resume { lobby: lobby[0] },
+            bot(2),
+        );
+        poll_until(
+            &mut [&mut resumed, &mut host],
+            "the resumed game ends",
+            over,
+        );
+        poll_until(&mut [&mut host], "the host's game ends", over);
+        let resumed = resumed.snapshot();
+        let host = host.snapshot();
+        let transcript = resumed.transcript.clone().unwrap();
+        let mut replay = Replay::open(Path::new(&transcript)).unwrap();
+        replay.seek(Seek::End);
+        let whole = replay.snapshot();
+        let turns = whole.vp_by_turn.len();
+        assert!(
+            usize::try_from(stopped_at).unwrap() < replay.len(),
+            "stopped after the end"
+        );
+        assert_eq!(
+            resumed.vp_by_turn, whole.vp_by_turn,
+            "resumed vs transcript"
+        );
+        assert_eq!(
+            resumed.vp_by_turn, host.vp_by_turn,
+            "resumed vs never stopped"
+        );
+        assert!(turns > 3, "a game of {turns} turns");
+        // The logs name the other seat "You" each; the number of lines and
+        // the turns they fall in are the same.
+        let shape = |log: &[roundtable_tui::text::LogLine]| {
+            log.iter().map(|l| (l.turn, l.heading)).collect::<Vec<_>>()
+        };
+        assert_eq!(shape(&resumed.log), shape(&host.log));
+    }
+
+    fn shut_down_nodes(rt: &tokio::runtime::Runtime, ends: Vec<NodeEnd>) {
+        rt.block_on(async {
+            tokio::time::timeout(LIMIT, async {
+                for end in ends {
+                    end.stopped().await;
+                }
+            })
+            .await
+            .expect("the stopped peer stops");
+        });
+    }
+
+    /// A seat whose player never moves is forfeited: its log says so in
+    /// words, and every choice the table makes for it afterwards is marked
+    /// as automatic (the log once read "You stop. You pass." as if the
+    /// person had moved).
+    #[test]
+    fn a_forfeited_seat_is_told_so_and_its_automatic_moves_are_marked() {
+        let rt = runtime();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, ticket) = host(&rt, dir.path(), 1_500);
+        let mut staller = session(
+            &rt,
+            config(dir.path(), "staller"),
+            Role::Join { ticket },
+            Controller::Handle,
+        );
+        poll_until(&mut [&mut staller, &mut host], "the game ends", over);
+        let snap = staller.snapshot();
+        let me = snap.me.expect("a seat").index();
+        assert!(snap.seats[me].forfeited, "the seat is shown forfeited");
+        let lines: Vec<&str> = snap.log.iter().map(|l| l.text.as_str()).collect();
+        let told = lines
+            .iter()
+            .position(|l| *l == "You took too long; your seat is played automatically from now on.")
+            .unwrap_or_else(|| panic!("no forfeit line in {lines:#?}"));
+        let mine_after: Vec<&&str> = lines[told..]
+            .iter()
+            .filter(|l| {
+                ["You draw", "You stop", "You pass", "You trade", "You hire"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .collect();
+        assert!(
+            !mine_after.is_empty(),
+            "the table played for the seat: {lines:#?}"
+        );
+        for line in mine_after {
+            assert!(line.contains("(auto)"), "not marked automatic: {line:?}");
+        }
+        // The other seat is told too, by name.
+        let host_log = host.snapshot().log;
+        assert!(
+            host_log.iter().any(|l| l.text
+                == "staller took too long and is played automatically from now on."),
+            "{host_log:#?}"
+        );
+        // So is the replay of the transcript, from the same words.
+        let mut replay = Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
+        replay.seek(Seek::End);
+        let replayed = replay.snapshot().log;
+        assert!(replayed.iter().any(|l| l.text
+            == "staller took too long and is played automatically from now on."));
+        assert!(
+            replayed
+                .iter()
+                .any(|l| l.text.starts_with("staller ") && l.text.contains("(auto)"))
+        );
     }
 }

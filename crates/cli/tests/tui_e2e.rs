@@ -113,7 +113,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
     assert!(screen.contains(" ann "), "{screen}");
     // Second place, unless the two tie on VP and coins and share the first.
     assert!(
-        screen.contains("#2") || screen.contains("share the place"),
+        screen.contains("#2") || screen.contains("share the win"),
         "{screen}"
     );
 

@@ -215,6 +215,13 @@ pub enum NetEvent<G: Game> {
         names: Vec<String>,
         /// The transcript log.
         transcript: PathBuf,
+        /// The game's options, from the genesis: what a screen needs to
+        /// follow the game input by input on its own copy (the applied
+        /// inputs that follow start from the first).
+        options: G::Options,
+        /// How long a seat may take over a decision before the others may
+        /// claim it stalled and its seat is played automatically.
+        stall_timeout: Duration,
     },
     /// An input was applied.
     Applied {

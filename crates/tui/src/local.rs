@@ -14,7 +14,9 @@ use roundtable_local::{LocalGame, Player, Progress};
 use roundtable_port_royal::{Action, Options, PortRoyal};
 use roundtable_table::Config;
 
-use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Session, Snapshot};
+use crate::session::{
+    Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
+};
 
 /// How quickly the bots move, so that a person can follow them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,6 +98,9 @@ pub enum LocalError {
     /// The tables refused the set-up (seat count, options) or failed.
     #[error("local game: {0}")]
     Tables(#[from] roundtable_local::LocalError),
+    /// The log cannot follow the game (its set-up is refused).
+    #[error("{0}")]
+    Chronicle(#[from] ChronicleError),
     /// The transcript folder could not be made.
     #[error("cannot make {dir}: {source}")]
     Folder {
@@ -114,6 +119,7 @@ pub struct LocalSession {
     game: LocalGame<PortRoyal>,
     me: Seat,
     seed: Option<u64>,
+    options: Options,
     chronicle: Chronicle,
     delay: Duration,
     /// When the bot whose turn it is may move.
@@ -199,7 +205,8 @@ impl LocalSession {
             game,
             me,
             seed,
-            chronicle: Chronicle::new(),
+            options: config.options.clone(),
+            chronicle: Chronicle::following(config.seats, &config.options)?,
             delay: config.pace.delay(),
             bot_due: None,
             progress: Progress::Finished,
@@ -231,12 +238,16 @@ impl LocalSession {
             Ok(p) => self.progress = p,
             Err(e) => self.failure = Some(e.to_string()),
         }
-        let view = self.game.game().view(Observer::Spectator);
         let names = self.game.names().to_vec();
         let mut any = false;
         for applied in self.game.drain_applied() {
-            self.chronicle
-                .record(&applied.events, &view, &names, Some(self.me));
+            self.chronicle.apply(
+                applied.position,
+                &applied.record,
+                &applied.events,
+                &names,
+                Some(self.me),
+            );
             any = true;
         }
         any
@@ -290,6 +301,7 @@ impl Session for LocalSession {
                     },
                     connection: Connection::Local,
                     clock: None,
+                    forfeited: self.game.table(self.me).is_forfeited(Seat(i as u8)),
                 })
                 .collect(),
             vp_by_turn: self.chronicle.vp_by_turn().to_vec(),
@@ -302,6 +314,9 @@ impl Session for LocalSession {
                 .map(|p| p.display().to_string()),
             // Every seat of a local game is there from the start.
             lobby: None,
+            options: self.options.clone(),
+            // Nobody here is waited for: the bots move when it is their turn.
+            stall_timeout: None,
         }
     }
 

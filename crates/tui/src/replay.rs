@@ -84,6 +84,7 @@ pub struct Replay {
     title: String,
     file: String,
     names: Vec<String>,
+    options: roundtable_port_royal::Options,
     /// The game after each input: `states[k]` after the first `k`.
     states: Vec<PortRoyal>,
     /// Per input, what it was in words.
@@ -169,7 +170,8 @@ impl Replay {
         let records = table.records();
         let mut states = Vec::with_capacity(records.len() + 1);
         let mut inputs = Vec::with_capacity(records.len());
-        let mut chronicle = Chronicle::new();
+        let mut chronicle = Chronicle::following(seats, &options)
+            .map_err(|e| unreadable(format!("setting up the game: {e}")))?;
         let mut log_len = vec![0];
         let mut vp_len = vec![0];
         let mut turn_starts = Vec::new();
@@ -228,8 +230,7 @@ impl Replay {
             applied.map_err(|e| {
                 ReplayError::Invalid(format!("input {}: the rules refuse it: {e}", i + 1))
             })?;
-            let after = game.view(Observer::Spectator);
-            chronicle.record(&events, &after, &names, None);
+            chronicle.apply(i as u64, record, &events, &names, None);
             if events
                 .iter()
                 .any(|e| matches!(e, Event::TurnStarted { .. }))
@@ -252,6 +253,7 @@ impl Replay {
             title: format!("Replay of game {game_id}"),
             file: file.to_owned(),
             names,
+            options,
             states,
             inputs,
             log: chronicle.log().to_vec(),
@@ -381,6 +383,7 @@ impl Replay {
                     kind: SeatKind::Remote,
                     connection: Connection::Local,
                     clock: None,
+                    forfeited: false,
                 })
                 .collect(),
             vp_by_turn: self.vp_by_turn[..vp_len.min(self.vp_by_turn.len())].to_vec(),
@@ -388,6 +391,8 @@ impl Replay {
             status: self.status().input,
             transcript: Some(self.file.clone()),
             lobby: None,
+            options: self.options.clone(),
+            stall_timeout: None,
         }
     }
 }

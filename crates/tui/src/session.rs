@@ -9,10 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use roundtable_engine::{GameResult, Seat};
-use roundtable_port_royal::{Action, Event, View};
+use roundtable_engine::{Game, GameResult, Observer, Seat, SetupError};
+use roundtable_port_royal::{Action, Event, Options, PortRoyal, View};
+use roundtable_table::Record;
 
-use crate::text::{LogLine, event_line};
+use crate::text::{LogLine, event_line, seat_name};
 
 /// A game in progress, seen from one seat (or by a spectator).
 pub trait Session {
@@ -100,6 +101,9 @@ pub struct SeatInfo {
     pub connection: Connection,
     /// Time left on its turn clock, when the table keeps one.
     pub clock: Option<Duration>,
+    /// Whether the seat forfeited (it stalled or resigned): the table plays
+    /// its decisions automatically from then on.
+    pub forfeited: bool,
 }
 
 /// Everything the screen shows about a game at one moment.
@@ -130,6 +134,12 @@ pub struct Snapshot {
     /// While the table still gathers its seats: the lobby screen's content
     /// (the view above is then only a placeholder).
     pub lobby: Option<Lobby>,
+    /// The game's rule options (the defaults until a networked table's
+    /// genesis is known).
+    pub options: Options,
+    /// How long a seat may take over a decision before it is played
+    /// automatically, when the table keeps turn clocks.
+    pub stall_timeout: Option<Duration>,
 }
 
 /// A table gathering its seats, as the lobby screen shows it.
@@ -163,26 +173,239 @@ impl Snapshot {
 }
 
 /// The history of a game as the log and the chart show it, built from the
-/// game's events; any session implementation can keep one.
+/// game's inputs and events; any session implementation can keep one.
+///
+/// Built with [`Chronicle::following`], it keeps its own copy of the game
+/// and applies every input to it ([`Chronicle::apply`]), so the chart's
+/// victory points are those after each input, however late the inputs are
+/// read (a resumed table hands over its whole history at once, long after
+/// the table's own game moved on), and a table that goes back to apply a
+/// forfeit ([`Chronicle::rewind`]) takes the history back with it.
 #[derive(Clone, Debug, Default)]
 pub struct Chronicle {
     log: Vec<LogLine>,
     vp_by_turn: Vec<Vec<u32>>,
     turn: u32,
+    /// The game as the inputs applied so far left it, when following.
+    follower: Option<Follower>,
+    /// Per input applied, where the history stood before it.
+    marks: Vec<Mark>,
+    /// The seat whose decision was just played automatically: the chance it
+    /// asked for (its draw) is part of the automatic move.
+    auto: Option<Seat>,
+}
+
+/// A chronicle's own copy of the game.
+#[derive(Clone, Debug)]
+struct Follower {
+    seats: u8,
+    options: Options,
+    game: PortRoyal,
+    /// The inputs applied, to rebuild the game after a rewind.
+    records: Vec<Record<PortRoyal>>,
+}
+
+/// Where a chronicle stood before an input.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    log: usize,
+    vp_by_turn: usize,
+    turn: u32,
+    auto: Option<Seat>,
+}
+
+/// What a log line says after a move the table played for a forfeited seat.
+pub const AUTO_MARK: &str = "(auto)";
+
+/// `line` marked as a move the table played automatically: "You stop
+/// (auto)." (the mark goes before a closing full stop).
+pub fn auto_marked(line: &str) -> String {
+    match line.strip_suffix('.') {
+        Some(body) => format!("{body} {AUTO_MARK}."),
+        None => format!("{line} {AUTO_MARK}"),
+    }
+}
+
+/// The line that tells a seat forfeited, for a person to read.
+pub fn forfeit_line(names: &[String], seat: Seat, me: Option<Seat>, resigned: bool) -> String {
+    match (me == Some(seat), resigned) {
+        (true, false) => "You took too long; your seat is played automatically from now on.".into(),
+        (true, true) => "You resigned; your seat is played automatically from now on.".into(),
+        (false, false) => format!(
+            "{} took too long and is played automatically from now on.",
+            seat_name(names, seat)
+        ),
+        (false, true) => format!(
+            "{} resigned and is played automatically from now on.",
+            seat_name(names, seat)
+        ),
+    }
+}
+
+/// The seat whose own choice `event` shows (a draw, a take, a pass), if
+/// any: what gets the automatic mark when the table chose for it.
+fn chosen_by(event: &Event) -> Option<Seat> {
+    match event {
+        Event::Revealed { seat, .. }
+        | Event::Repelled { seat, .. }
+        | Event::Stopped { seat }
+        | Event::Passed { seat }
+        | Event::Traded { seat, .. }
+        | Event::Hired { seat, .. }
+        | Event::Claimed { seat, .. }
+        | Event::Declined { seat, .. }
+        | Event::KeptAside { seat, .. } => Some(*seat),
+        Event::Compensation { from, .. } => Some(*from),
+        _ => None,
+    }
+}
+
+/// Why a chronicle could not follow the game.
+#[derive(Debug, thiserror::Error)]
+pub enum ChronicleError {
+    /// The game's set-up (seats, options) is refused.
+    #[error("the game cannot be set up: {0}")]
+    Setup(#[from] SetupError),
 }
 
 impl Chronicle {
-    /// An empty history.
+    /// An empty history, fed with [`Chronicle::record`] by a caller that has
+    /// the game's view after each batch of events.
     pub fn new() -> Self {
         Chronicle::default()
+    }
+
+    /// An empty history of a game of `seats` seats with `options`, fed input
+    /// by input with [`Chronicle::apply`].
+    pub fn following(seats: u8, options: &Options) -> Result<Self, ChronicleError> {
+        let game = PortRoyal::new_game(seats, options)?;
+        Ok(Chronicle {
+            follower: Some(Follower {
+                seats,
+                options: options.clone(),
+                game,
+                records: Vec::new(),
+            }),
+            ..Chronicle::default()
+        })
     }
 
     /// Add what `events` tell; `view` is the game after them (for the
     /// chart), and lines about `me` say "You".
     pub fn record(&mut self, events: &[Event], view: &View, names: &[String], me: Option<Seat>) {
+        let vp: Vec<u32> = view.players.iter().map(|p| p.vp).collect();
+        self.push_events(events, &vp, names, me, None);
+    }
+
+    /// Add the input the table applied at `position` (from 0): `record` is
+    /// what it was, `events` what it did. A forfeit or a resignation gets a
+    /// line of its own, and every choice the table made for a forfeited
+    /// seat is marked [`AUTO_MARK`]. An input at a position already applied
+    /// first takes the history back there (the table went back to apply a
+    /// forfeit).
+    pub fn apply(
+        &mut self,
+        position: u64,
+        record: &Record<PortRoyal>,
+        events: &[Event],
+        names: &[String],
+        me: Option<Seat>,
+    ) {
+        let position = usize::try_from(position).unwrap_or(usize::MAX);
+        if position < self.marks.len() {
+            self.rewind(position as u64);
+        } else if position > self.marks.len() {
+            // Inputs that never reached us (a full event channel): the chart
+            // cannot be right from here on, and the log says so.
+            let missing = position - self.marks.len();
+            self.follower = None;
+            self.note(format!(
+                "{missing} moves are missing from this log; the transcript has them all."
+            ));
+            let mark = self.mark();
+            self.marks.resize(position, mark);
+        }
+        self.marks.push(self.mark());
+        let vp = match self.follower.as_mut().map(|f| f.apply(record)) {
+            Some(Some(vp)) => Some(vp),
+            Some(None) => {
+                self.follower = None;
+                self.note(
+                    "The chart stops here: this copy of the game refused a move the table took.",
+                );
+                None
+            }
+            None => None,
+        };
+        let vp = vp.unwrap_or_else(|| self.vp_by_turn.last().cloned().unwrap_or_default());
+        match record {
+            Record::Action { .. } => self.auto = None,
+            Record::Zombie { seat, .. } => self.auto = Some(*seat),
+            Record::Chance { .. } => {}
+            Record::Forfeit { seat, .. } => {
+                self.note(forfeit_line(names, *seat, me, false));
+            }
+            Record::Resign { seat, .. } => {
+                self.note(forfeit_line(names, *seat, me, true));
+            }
+            Record::Abandon { stopped, .. } => {
+                let stopped: Vec<String> = stopped.iter().map(|s| seat_name(names, *s)).collect();
+                self.note(format!(
+                    "The game is abandoned: {} stopped, and only seats that claimed them were left.",
+                    stopped.join(", ")
+                ));
+            }
+        }
+        let auto = match record {
+            Record::Zombie { seat, .. } => Some(*seat),
+            Record::Chance { .. } => self.auto,
+            _ => None,
+        };
+        self.push_events(events, &vp, names, me, auto);
+        if matches!(record, Record::Chance { .. }) {
+            // Only the chance right after an automatic decision is its own.
+            self.auto = None;
+        }
+    }
+
+    /// Take the history back to before the input at `position` (the table
+    /// went back there to apply a forfeit).
+    pub fn rewind(&mut self, position: u64) {
+        let Ok(position) = usize::try_from(position) else {
+            return;
+        };
+        let Some(mark) = self.marks.get(position).copied() else {
+            return;
+        };
+        self.marks.truncate(position);
+        self.log.truncate(mark.log);
+        self.vp_by_turn.truncate(mark.vp_by_turn);
+        self.turn = mark.turn;
+        self.auto = mark.auto;
+        if let Some(f) = self.follower.take() {
+            self.follower = f.rebuilt(position);
+        }
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            log: self.log.len(),
+            vp_by_turn: self.vp_by_turn.len(),
+            turn: self.turn,
+            auto: self.auto,
+        }
+    }
+
+    fn push_events(
+        &mut self,
+        events: &[Event],
+        vp: &[u32],
+        names: &[String],
+        me: Option<Seat>,
+        auto: Option<Seat>,
+    ) {
         if self.vp_by_turn.is_empty() {
-            self.vp_by_turn
-                .push(view.players.iter().map(|_| 0).collect());
+            self.vp_by_turn.push(vp.iter().map(|_| 0).collect());
         }
         for event in events {
             let heading = matches!(event, Event::TurnStarted { .. });
@@ -192,10 +415,12 @@ impl Chronicle {
             if matches!(event, Event::TurnStarted { turn, .. } if *turn > 1)
                 || matches!(event, Event::GameOver { .. })
             {
-                self.vp_by_turn
-                    .push(view.players.iter().map(|p| p.vp).collect());
+                self.vp_by_turn.push(vp.to_vec());
             }
-            if let Some(text) = event_line(event, names, me) {
+            if let Some(mut text) = event_line(event, names, me) {
+                if auto.is_some() && chosen_by(event) == auto {
+                    text = auto_marked(&text);
+                }
                 self.log.push(LogLine {
                     turn: self.turn,
                     heading,
@@ -223,5 +448,141 @@ impl Chronicle {
     /// Victory points per seat at the start of each turn and at the end.
     pub fn vp_by_turn(&self) -> &[Vec<u32>] {
         &self.vp_by_turn
+    }
+}
+
+impl Follower {
+    /// Apply `record`; the victory points after it, or `None` (and the
+    /// follower stops) when the game refuses it, which only a bug makes
+    /// happen: the table applied the same input to the same game.
+    fn apply(&mut self, record: &Record<PortRoyal>) -> Option<Vec<u32>> {
+        let mut events = Vec::new();
+        let applied = match record {
+            Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
+                self.game.apply_action(*seat, action, &mut events)
+            }
+            Record::Chance { outcome, .. } => self.game.apply_chance(outcome, &mut events),
+            Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
+        };
+        self.records.push(record.clone());
+        applied.ok()?;
+        Some(
+            self.game
+                .view(Observer::Spectator)
+                .players
+                .iter()
+                .map(|p| p.vp)
+                .collect(),
+        )
+    }
+
+    /// The game again from the start, with its first `inputs` inputs.
+    fn rebuilt(self, inputs: usize) -> Option<Follower> {
+        let mut fresh = Follower {
+            seats: self.seats,
+            options: self.options.clone(),
+            game: PortRoyal::new_game(self.seats, &self.options).ok()?,
+            records: Vec::new(),
+        };
+        for record in self.records.iter().take(inputs) {
+            fresh.apply(record)?;
+        }
+        Some(fresh)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_bots::PortRoyalBot;
+    use roundtable_local::{Applied, LocalGame, Player, Progress};
+    use roundtable_table::Config;
+
+    use super::*;
+
+    /// Every input of a whole bots-only game, as its tables applied them.
+    fn a_whole_game(seed: u64) -> (Vec<String>, Vec<Applied<PortRoyal>>) {
+        let options = Options {
+            victory_points: 8,
+            ..Options::default()
+        };
+        let players = ["Anne Bonny", "Calico Jack", "Mary Read"]
+            .iter()
+            .map(|name| {
+                let bot: Player<PortRoyal> = Player::Bot(Box::new(PortRoyalBot::new(&options)));
+                (name.to_string(), bot)
+            })
+            .collect();
+        let mut game =
+            LocalGame::new(&options, seed, players, None, Config::default()).expect("a game");
+        let mut applied = Vec::new();
+        loop {
+            let progress = game.settle().expect("the tables settle");
+            applied.extend(game.drain_applied());
+            match progress {
+                Progress::Bot(seat) => game.move_bot(seat).expect("the bot moves"),
+                Progress::Human(_) => panic!("no person sits here"),
+                Progress::Finished => break,
+            }
+        }
+        (game.names().to_vec(), applied)
+    }
+
+    fn fed(names: &[String], inputs: &[Applied<PortRoyal>]) -> Chronicle {
+        let options = Options {
+            victory_points: 8,
+            ..Options::default()
+        };
+        let mut chronicle = Chronicle::following(3, &options).expect("a chronicle");
+        for a in inputs {
+            chronicle.apply(a.position, &a.record, &a.events, names, Some(Seat(1)));
+        }
+        chronicle
+    }
+
+    #[test]
+    fn the_chart_rises_with_the_game_not_with_when_it_is_read() {
+        let (names, inputs) = a_whole_game(5);
+        let chronicle = fed(&names, &inputs);
+        let chart = chronicle.vp_by_turn();
+        assert_eq!(chart.first(), Some(&vec![0, 0, 0]));
+        // At least one seat reached 8 VP, and not from the start.
+        let last = chart.last().expect("rows");
+        assert!(last.iter().any(|&vp| vp >= 8), "{last:?}");
+        assert!(chart.iter().any(|row| row.iter().all(|&vp| vp < 8)));
+        assert!(
+            !chronicle.log().iter().any(|l| l.text.contains("missing")),
+            "the tables' positions run on without a gap"
+        );
+    }
+
+    /// A table that goes back to apply a forfeit applies the inputs after
+    /// it again: the history then is as if they had come once.
+    #[test]
+    fn a_rewound_history_is_the_history_of_the_inputs_applied_again() {
+        let (names, inputs) = a_whole_game(9);
+        let once = fed(&names, &inputs);
+        let half = inputs.len() / 2;
+        let mut again = fed(&names, &inputs);
+        again.rewind(half as u64);
+        assert!(again.log().len() < once.log().len());
+        for a in &inputs[half..] {
+            again.apply(a.position, &a.record, &a.events, &names, Some(Seat(1)));
+        }
+        assert_eq!(again.log(), once.log());
+        assert_eq!(again.vp_by_turn(), once.vp_by_turn());
+        // An input at a position already applied takes the history back
+        // there by itself.
+        let mut replayed = fed(&names, &inputs);
+        for a in &inputs[half..] {
+            replayed.apply(a.position, &a.record, &a.events, &names, Some(Seat(1)));
+        }
+        assert_eq!(replayed.log(), once.log());
+        assert_eq!(replayed.vp_by_turn(), once.vp_by_turn());
+    }
+
+    #[test]
+    fn the_automatic_mark_goes_before_the_full_stop() {
+        assert_eq!(auto_marked("You stop."), "You stop (auto).");
+        assert_eq!(auto_marked("You stop"), "You stop (auto)");
     }
 }

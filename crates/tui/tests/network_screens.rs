@@ -26,6 +26,7 @@ fn seat(name: &str, kind: SeatKind, connection: Connection) -> SeatInfo {
         kind,
         connection,
         clock: None,
+        forfeited: false,
     }
 }
 

@@ -103,8 +103,9 @@ impl<G: crate::NetGame> Node<G> {
         let proposal = table.genesis().proposal.clone();
         // A bot made before the table was known (joining by ticket) plays
         // by the table's options from its first decision.
+        let options = proposal.options::<G>()?;
         if let Controller::Bot(bot) = &mut self.controller {
-            bot.table_options(&proposal.options::<G>()?);
+            bot.table_options(&options);
         }
         let seat_peers = proposal
             .seats
@@ -195,6 +196,8 @@ impl<G: crate::NetGame> Node<G> {
             seat,
             names,
             transcript: transcript_path,
+            options,
+            stall_timeout: Duration::from_millis(stall),
         });
         if resumed {
             self.note(format!("resumed: {fed} envelopes read back from the log"));

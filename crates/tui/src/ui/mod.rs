@@ -17,6 +17,7 @@ use overlay::{confirm_quit, help};
 use results::post_game;
 use table::table;
 
+mod clock;
 mod lobby;
 mod log;
 mod menu;
@@ -25,6 +26,7 @@ mod replay;
 mod results;
 mod table;
 
+pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub use results::tie_breaks;

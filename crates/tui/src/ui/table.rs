@@ -9,6 +9,7 @@ use roundtable_port_royal::{
     Action, CardId, CardKind, Colour, ContractId, ExpansionView, PersonKind, PlayerView,
 };
 
+use super::clock::{clock_lines, waiting_lines};
 use super::log::log_panel;
 use super::replay::{replay_lines, replay_panel, replay_status};
 use super::{TWO_COLUMNS, choice, panel, wrap};
@@ -91,13 +92,15 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
 pub(super) fn lower_rows(app: &App, s: &Snapshot, width: usize) -> u16 {
     let rows = match replay_status(app) {
         Some(r) => replay_lines(s, r, width, app.theme).len(),
+        None if s.legal.is_empty() => waiting_lines(s, width, app.theme).len(),
         None => action_items(app, s, width)
             .iter()
             .map(|(_, rows)| rows.len())
             .sum::<usize>()
             .max(1),
     };
-    rows as u16 + u16::from(app.notice.is_some())
+    let clock = clock_lines(s, width, app.theme).len();
+    (rows + clock) as u16 + u16::from(app.notice.is_some())
 }
 
 pub(super) fn status_line(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
@@ -677,13 +680,13 @@ pub(super) fn players_panel(
 pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact: bool) {
     let theme = app.theme;
     let names = s.names();
-    let mut lines = Vec::new();
+    let width = usize::from(area.width.saturating_sub(if compact { 0 } else { 2 }));
+    let mut lines = clock_lines(s, width, theme);
     let title;
     let mut more = None;
     if s.legal.is_empty() {
         title = "Waiting".to_owned();
-        let status = s.status.clone().unwrap_or_else(|| "...".into());
-        lines.push(Line::styled(format!("  {status}"), theme.dim()));
+        lines.extend(waiting_lines(s, width, theme));
     } else {
         title = match text::compensation(&s.view, s.me, &names) {
             Some(c) => format!("Your move: {c}"),
@@ -691,9 +694,8 @@ pub(super) fn actions_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffe
         };
         let frame = if compact { 1 } else { 2 };
         let rows = usize::from(area.height.saturating_sub(frame))
-            .saturating_sub(usize::from(app.notice.is_some()))
+            .saturating_sub(usize::from(app.notice.is_some()) + lines.len())
             .max(1);
-        let width = usize::from(area.width.saturating_sub(if compact { 0 } else { 2 }));
         let items = action_items(app, s, width);
         // Scroll so that the selected move shows whole: drop moves from the
         // top until the rows up to it fit.

@@ -182,6 +182,7 @@ pub fn table() -> Snapshot {
                 kind: if i == 0 { SeatKind::You } else { SeatKind::Bot },
                 connection: Connection::Local,
                 clock: None,
+                forfeited: false,
             })
             .collect(),
         vp_by_turn: chronicle.vp_by_turn().to_vec(),
@@ -189,6 +190,8 @@ pub fn table() -> Snapshot {
         status: None,
         transcript: None,
         lobby: None,
+        options: Options::default(),
+        stall_timeout: None,
         view,
     }
 }
@@ -720,6 +723,7 @@ pub fn five_players() -> Snapshot {
             kind: if i == 0 { SeatKind::You } else { SeatKind::Bot },
             connection: Connection::Local,
             clock: None,
+            forfeited: false,
         })
         .collect();
     s.legal = vec![
