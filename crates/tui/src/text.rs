@@ -691,6 +691,10 @@ pub fn legend() -> Vec<String> {
         ),
         (">".into(), "the active seat; the selected move.".into()),
         (
+            "auto".into(),
+            "a seat that took too long: the table plays it from then on.".into(),
+        ),
+        (
             "at your take".into(),
             "when your time to take comes in Trade & Hire, even if you then pass.".into(),
         ),

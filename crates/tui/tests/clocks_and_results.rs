@@ -90,6 +90,8 @@ fn waiting_on_a_low_clock_and_a_forfeited_seat_reads_whole() {
     assert!(!text.contains("Mary Read Longname: 0:01"), "{text}");
     // The Waiting box wraps: the forfeited name is not cut at the edge.
     assert!(text.contains("automatically: Mary Read Longname"), "{text}");
+    // On the players panel the forfeited seat says who plays it now.
+    assert!(text.contains("auto: "), "{text}");
     assert_snapshot!("waiting_forfeited_80x24", t.backend());
     assert_snapshot!(
         "waiting_forfeited_200x60",

@@ -560,6 +560,8 @@ pub(super) fn player_lines(
         let marker = if active { '>' } else { ' ' };
         let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
         let who = match info.map(|x| (x.kind, x.connection)) {
+            // Whoever sat there, the table plays the seat now.
+            _ if info.is_some_and(|x| x.forfeited) => "auto".to_owned(),
             Some((SeatKind::You, _)) => "you".to_owned(),
             Some((SeatKind::Bot, _)) => "bot".to_owned(),
             Some((SeatKind::Remote, c)) => c.words().to_owned(),
@@ -577,7 +579,8 @@ pub(super) fn player_lines(
             _ => "",
         };
         let mut about = who;
-        if let Some(t) = info.and_then(|x| x.clock) {
+        // Nobody waits for a seat the table plays: its clock means nothing.
+        if let Some(t) = info.filter(|x| !x.forfeited).and_then(|x| x.clock) {
             about.push_str(&format!(" {}", clock(t)));
         }
         let mut summary = abilities(p);
