@@ -5,13 +5,13 @@
 //! (`--bot heuristic` by default, or `random`) and the game's log is
 //! printed instead; `resume` goes back to the table the same way.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
+use roundtable_bots::Bot;
 use roundtable_engine::{Game, GameResult};
 use roundtable_net::relay::{RelayEvent, run_relay};
 use roundtable_net::{
@@ -21,6 +21,7 @@ use roundtable_net::{
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
 
+use crate::bot_choice::BotArgs;
 use crate::net_session::NetSession;
 use crate::output::printable;
 
@@ -34,18 +35,6 @@ pub(crate) struct NetArgs {
     /// Your display name (at most 32 bytes).
     #[arg(long, default_value = "player")]
     name: String,
-    /// Let a bot play and print the log instead of opening the terminal UI.
-    #[arg(long)]
-    headless: bool,
-    /// The bot that plays the seat: `heuristic` or `random`.
-    #[arg(long, default_value = "heuristic")]
-    bot: String,
-    /// Seed of a random bot's choices (default: from the system).
-    #[arg(long)]
-    bot_seed: Option<u64>,
-    /// Milliseconds a bot waits before acting.
-    #[arg(long, default_value_t = 0)]
-    bot_delay_ms: u64,
     /// A multiaddr to listen on (repeatable; default every interface, TCP
     /// and QUIC, system-chosen ports).
     #[arg(long, value_name = "MULTIADDR")]
@@ -97,7 +86,6 @@ impl NetArgs {
         config.relays = self.relay.clone();
         config.timing = Timing {
             sync_interval: Duration::from_millis(self.sync_ms.max(50)),
-            bot_delay: Duration::from_millis(self.bot_delay_ms),
             lobby_timeout: Duration::from_secs(self.lobby_timeout_secs.max(1)),
             ..Timing::default()
         };
@@ -107,27 +95,52 @@ impl NetArgs {
         }
         config
     }
+}
 
-    /// The terminal UI draws on standard output: without a terminal, say
-    /// so in one line before any node starts.
-    fn need_terminal(&self) -> Result<()> {
-        if !std::io::stdout().is_terminal() {
-            bail!(
-                "the terminal UI needs a terminal; use --headless to let a bot play and print the log"
-            );
-        }
-        Ok(())
+/// The terminal UI draws on standard output: without a terminal, say so
+/// in one line before any node starts, with what `--headless` does instead
+/// (`instead`: "let a bot play and print the log").
+fn need_terminal(instead: &str) -> Result<()> {
+    if !crate::output::has_terminal() {
+        bail!("the terminal UI needs a terminal; use --headless to {instead}");
+    }
+    Ok(())
+}
+
+/// What `--headless` does for a seat.
+const HEADLESS_SEAT: &str = "let a bot play and print the log";
+
+/// Options of a command that plays a seat (`host`, `join`, `resume`).
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct SeatArgs {
+    /// Let a bot play the seat and print the game's log instead of opening
+    /// the terminal UI (what runs without a terminal).
+    #[arg(long)]
+    headless: bool,
+    #[command(flatten)]
+    bots: BotArgs,
+    /// Milliseconds a bot waits before acting.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u64,
+}
+
+impl SeatArgs {
+    /// `net`'s node configuration for a seat, with this seat's bot pace.
+    fn config(&self, net: &NetArgs, data_dir: DataDir, name: &str) -> NodeConfig {
+        let mut config = net.config(data_dir, name);
+        config.timing.bot_delay = Duration::from_millis(self.bot_delay_ms);
+        config
     }
 
-    fn bot(&self, salt: u64) -> Result<Box<dyn Bot<PortRoyal>>> {
-        let seed = self.bot_seed.unwrap_or_else(fresh_seed).wrapping_add(salt);
-        match self.bot.as_str() {
-            // The node tells it the table's options from the genesis
-            // (`Bot::table_options`): a joiner does not know them yet.
-            "heuristic" => Ok(Box::new(PortRoyalBot::default())),
-            "random" => Ok(Box::new(RandomBot::new(seed))),
-            other => bail!("unknown bot {other:?} (heuristic or random)"),
-        }
+    /// The bot for a seat; `salt` tells apart the seeds of the random bots
+    /// of one process.
+    fn bot(&self, salt: u64) -> Box<dyn Bot<PortRoyal>> {
+        let seed = self
+            .bots
+            .bot_seed
+            .unwrap_or_else(fresh_seed)
+            .wrapping_add(salt);
+        self.bots.bot.make(seed)
     }
 }
 
@@ -168,6 +181,8 @@ pub(crate) struct HostArgs {
     #[arg(long, value_name = "PATH")]
     ticket_file: Option<PathBuf>,
     #[command(flatten)]
+    seat: SeatArgs,
+    #[command(flatten)]
     net: NetArgs,
 }
 
@@ -184,6 +199,8 @@ pub(crate) struct JoinArgs {
     #[arg(long, value_name = "MULTIADDR")]
     peer: Vec<Multiaddr>,
     #[command(flatten)]
+    seat: SeatArgs,
+    #[command(flatten)]
     net: NetArgs,
 }
 
@@ -195,6 +212,10 @@ pub(crate) struct WatchArgs {
     /// Also write the canonical transcript here when the game ends.
     #[arg(long, value_name = "PATH")]
     transcript: Option<PathBuf>,
+    /// Print the game as it is played instead of opening the terminal UI
+    /// (what runs without a terminal).
+    #[arg(long)]
+    headless: bool,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -204,6 +225,8 @@ pub(crate) struct WatchArgs {
 pub(crate) struct ResumeArgs {
     /// The table's lobby id (hex); default: the only unfinished one.
     lobby: Option<String>,
+    #[command(flatten)]
+    seat: SeatArgs,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -398,6 +421,7 @@ fn exit_code(outcome: &Outcome) -> ExitCode {
 
 /// Start in-process bots that join `ticket`, each in its own data dir.
 fn spawn_bots(
+    seat: &SeatArgs,
     net: &NetArgs,
     data: &DataDir,
     ticket: &Ticket,
@@ -406,13 +430,13 @@ fn spawn_bots(
 ) -> Result<Vec<tokio::task::JoinHandle<Result<Outcome>>>> {
     let mut tasks = Vec::new();
     for n in 1..=usize::from(count) {
-        let mut config = net.config(data.bot(n), &format!("bot {n}"));
+        let mut config = seat.config(net, data.bot(n), &format!("bot {n}"));
         // A host reachable only through a relay keeps its bots there too.
         if !net.no_listen {
             config.listen = bot_listen(&net.listen);
         }
         let _ = ticket;
-        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(net.bot(n as u64)?))?;
+        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(seat.bot(n as u64)))?;
         let printer = Printer {
             prefix: format!("[bot {n}] "),
             names: Vec::new(),
@@ -466,12 +490,12 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
         );
     }
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         return host_tui(args, options, &data);
     }
     runtime()?.block_on(async {
-        let config = args.net.config(data.clone(), &args.net.name);
+        let config = args.seat.config(&args.net, data.clone(), &args.net.name);
         let mut handle = spawn::<PortRoyal>(
             config,
             Role::Host {
@@ -479,7 +503,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                 options,
                 stall_timeout_ms: args.stall_timeout_ms,
             },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let mut printer = Printer::plain(args.net.verbose);
         let mut bots = Vec::new();
@@ -494,9 +518,10 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                 if !bots_started {
                     bots_started = true;
                     let t = ticket.clone();
-                    bots = spawn_bots(&args.net, &data, ticket, args.bots, move |_| Role::Join {
-                        ticket: t.clone(),
-                    })?;
+                    bots =
+                        spawn_bots(&args.seat, &args.net, &data, ticket, args.bots, move |_| {
+                            Role::Join { ticket: t.clone() }
+                        })?;
                 }
             }
         }
@@ -511,7 +536,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
 /// seat; in-process bots join once the ticket exists.
 fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCode> {
     let rt = runtime()?;
-    let config = args.net.config(data.clone(), &args.net.name);
+    let config = args.seat.config(&args.net, data.clone(), &args.net.name);
     let mut handle = {
         let _inside = rt.enter();
         spawn::<PortRoyal>(
@@ -551,12 +576,14 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     // Bots that print nothing: the terminal UI owns the screen.
     let mut bots = Vec::new();
     for n in 1..=usize::from(args.bots) {
-        let mut config = args.net.config(data.bot(n), &format!("bot {n}"));
+        let mut config = args
+            .seat
+            .config(&args.net, data.bot(n), &format!("bot {n}"));
         // A host reachable only through a relay keeps its bots there too.
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        bots.push((config, args.net.bot(n as u64)?));
+        bots.push((config, args.seat.bot(n as u64)));
     }
     let join = || Role::Join {
         ticket: ticket.clone(),
@@ -595,13 +622,13 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
     };
     let ticket = Ticket::decode(text)?;
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
             spawn::<PortRoyal>(
-                args.net.config(data, &args.net.name),
+                args.seat.config(&args.net, data, &args.net.name),
                 Role::Join { ticket },
                 Controller::Handle,
             )?
@@ -610,11 +637,11 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let config = args.net.config(data, &args.net.name);
+        let config = args.seat.config(&args.net, data, &args.net.name);
         let handle = spawn::<PortRoyal>(
             config,
             Role::Join { ticket },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         Ok(exit_code(&outcome))
@@ -668,8 +695,8 @@ fn listing(number: usize, table: &roundtable_net::Announce) -> String {
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.headless {
+        need_terminal("print the game as it is played")?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
@@ -721,15 +748,15 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         if !bot_dir.unfinished().contains(&lobby) {
             continue;
         }
-        let mut config = args.net.config(bot_dir, &format!("bot {n}"));
+        let mut config = args.seat.config(&args.net, bot_dir, &format!("bot {n}"));
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        resumed_bots.push((config, args.net.bot(n as u64)?));
+        resumed_bots.push((config, args.seat.bot(n as u64)));
     }
-    let config = args.net.config(data.clone(), &args.net.name);
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    let config = args.seat.config(&args.net, data.clone(), &args.net.name);
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         // Back at the table in the terminal UI, where the player left it.
         let rt = runtime()?;
         let handle = {
@@ -746,7 +773,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         let handle = spawn::<PortRoyal>(
             config,
             Role::Resume { lobby },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let mut bots = Vec::new();
         for (config, bot) in resumed_bots {
