@@ -265,6 +265,10 @@ struct Printer {
     names: Vec<String>,
     verbose: bool,
     quiet: bool,
+    /// The lobby's seats taken and seats in all, as last printed: the node
+    /// reports the lobby at every refresh, and a line is news only when
+    /// the count changed.
+    lobby: Option<(u8, u8)>,
 }
 
 impl Printer {
@@ -275,6 +279,17 @@ impl Printer {
             names: Vec::new(),
             verbose,
             quiet: false,
+            lobby: None,
+        }
+    }
+
+    /// The log of an in-process bot beside the local seat: only its
+    /// violations and its transcript's path, each line after `prefix`.
+    fn quiet(prefix: String, verbose: bool) -> Printer {
+        Printer {
+            prefix,
+            quiet: true,
+            ..Printer::plain(verbose)
         }
     }
 
@@ -285,8 +300,7 @@ impl Printer {
         }
     }
 
-    fn print(&mut self, event: &NetEvent<PortRoyal>) -> std::io::Result<()> {
-        let out = &mut crate::output::stdout();
+    fn print(&mut self, event: &NetEvent<PortRoyal>, out: &mut impl Write) -> std::io::Result<()> {
         let p = &self.prefix;
         match event {
             NetEvent::Listening(a) if self.verbose => writeln!(out, "{p}listening on {a}")?,
@@ -294,7 +308,10 @@ impl Printer {
                 writeln!(out, "{p}ticket: {t}")?;
                 writeln!(out, "{p}others join with: roundtable join {t}")?;
             }
-            NetEvent::Lobby { filled, seats } if !self.quiet => {
+            NetEvent::Lobby { filled, seats }
+                if !self.quiet && self.lobby != Some((*filled, *seats)) =>
+            {
+                self.lobby = Some((*filled, *seats));
                 writeln!(out, "{p}lobby: {filled}/{seats} seats taken")?
             }
             NetEvent::Started {
@@ -341,10 +358,11 @@ impl Printer {
                     }
                     Record::Abandon { stopped, .. } => {
                         let stopped: Vec<String> = stopped.iter().map(|s| self.name(*s)).collect();
-                        println!(
+                        writeln!(
+                            out,
                             "{p}[{position}] the game is abandoned: {} stopped",
                             stopped.join(", ")
-                        )
+                        )?
                     }
                 }
                 for e in events {
@@ -403,7 +421,7 @@ impl Printer {
 async fn follow(handle: GameHandle<PortRoyal>, mut printer: Printer) -> Result<Outcome> {
     let (mut events, handle) = handle.split();
     while let Some(event) = events.recv().await {
-        printer.print(&event)?;
+        printer.print(&event, &mut crate::output::stdout())?;
     }
     Ok(handle.outcome().await?)
 }
@@ -437,12 +455,7 @@ fn spawn_bots(
         }
         let _ = ticket;
         let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(seat.bot(n as u64)))?;
-        let printer = Printer {
-            prefix: format!("[bot {n}] "),
-            names: Vec::new(),
-            verbose: net.verbose,
-            quiet: true,
-        };
+        let printer = Printer::quiet(format!("[bot {n}] "), net.verbose);
         tasks.push(tokio::spawn(follow(handle, printer)));
     }
     Ok(tasks)
@@ -509,7 +522,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
         let mut bots = Vec::new();
         let mut bots_started = false;
         while let Some(event) = handle.next_event().await {
-            printer.print(&event)?;
+            printer.print(&event, &mut crate::output::stdout())?;
             if let NetEvent::Ticket(ticket) = &event {
                 if let Some(path) = &args.ticket_file {
                     std::fs::write(path, format!("{ticket}\n"))
@@ -781,12 +794,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
             let h = spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Bot(bot))?;
             bots.push(tokio::spawn(follow(
                 h,
-                Printer {
-                    prefix,
-                    names: Vec::new(),
-                    verbose: args.net.verbose,
-                    quiet: true,
-                },
+                Printer::quiet(prefix, args.net.verbose),
             )));
         }
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
@@ -828,6 +836,37 @@ mod tests {
     use roundtable_table::Identity;
 
     use super::*;
+
+    /// A headless host printed `lobby: 2/3 seats taken` about twice a
+    /// second while it waited: the node reports the lobby at every refresh.
+    #[test]
+    fn the_lobby_line_is_printed_when_the_count_changes() {
+        let mut printer = Printer::plain(false);
+        let mut out = Vec::new();
+        let counts = [
+            (1, 3),
+            (1, 3),
+            (2, 3),
+            (2, 3),
+            (2, 3),
+            (1, 3),
+            (1, 3),
+            (3, 3),
+        ];
+        for (filled, seats) in counts {
+            let event = NetEvent::Lobby { filled, seats };
+            printer
+                .print(&event, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "lobby: 1/3 seats taken\n\
+             lobby: 2/3 seats taken\n\
+             lobby: 1/3 seats taken\n\
+             lobby: 3/3 seats taken\n"
+        );
+    }
 
     #[test]
     fn the_lan_list_escapes_control_characters_from_the_network() {

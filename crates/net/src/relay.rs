@@ -143,10 +143,10 @@ fn note(event: &relay::Event) -> String {
         },
         StatusChanged {
             status: relay::Status::Enable,
-        } => "open for reservations: the relay knows a public address of its own".into(),
+        } => "open for reservations".into(),
         StatusChanged {
             status: relay::Status::Disable,
-        } => "closed to new reservations until it knows a public address of its own".into(),
+        } => "closed to new reservations: it knows no address of its own to give clients".into(),
     }
 }
 
@@ -207,10 +207,7 @@ mod tests {
             assert!(!line.contains(variant), "{line}");
             assert!(!line.contains(['{', '}']), "{line}");
         }
-        assert_eq!(
-            note(&events[0]),
-            "open for reservations: the relay knows a public address of its own"
-        );
+        assert_eq!(note(&events[0]), "open for reservations");
         assert!(note(&events[3]).ends_with("the relay is full"));
     }
 }
