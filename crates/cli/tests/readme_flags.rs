@@ -68,10 +68,10 @@ fn every_command_line_of_the_readme_exists_with_its_flags() {
         if let Some(second) = words
             .get(1)
             .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
+            && !command.is_empty()
+            && help(&[first, second]).is_some()
         {
-            if !command.is_empty() && help(&[first, second]).is_some() {
-                command.push(second);
-            }
+            command.push(second);
         }
         let help = help(&command).unwrap_or_else(|| panic!("{line}: {command:?} --help failed"));
         for flag in flags(rest) {
