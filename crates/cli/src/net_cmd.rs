@@ -20,6 +20,7 @@ use roundtable_net::{
 };
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
+use roundtable_tui::text::event_line;
 
 use crate::bot_choice::BotArgs;
 use crate::net_session::NetSession;
@@ -365,8 +366,13 @@ impl Printer {
                         )?
                     }
                 }
-                for e in events {
-                    writeln!(out, "{p}    {e}")?;
+                // In the terminal UI's words; the names came from the
+                // network, so their control characters are escaped.
+                for line in events
+                    .iter()
+                    .filter_map(|e| event_line(e, &self.names, None))
+                {
+                    writeln!(out, "{p}    {}", printable(&line))?;
                 }
             }
             NetEvent::Forfeited { seat, reason } if !self.quiet => writeln!(
@@ -866,6 +872,58 @@ mod tests {
              lobby: 1/3 seats taken\n\
              lobby: 3/3 seats taken\n"
         );
+    }
+
+    /// A headless peer's log printed `seat 2 draws ship:red:6:3`.
+    #[test]
+    fn a_headless_log_says_what_happened_in_the_terminal_uis_words() {
+        use roundtable_engine::Seat;
+        use roundtable_port_royal::{Action, CardId, CardKind, Event};
+
+        let ship = CardId::all()
+            .find(|c| matches!(c.kind(), CardKind::Ship { .. }))
+            .unwrap_or_else(|| panic!("a ship in the catalog"));
+        let mut printer = Printer::plain(false);
+        let mut out = Vec::new();
+        let events = [
+            NetEvent::Started {
+                game_id: roundtable_table::GameId([0; 32]),
+                seat: Some(Seat(0)),
+                names: vec!["ann".into(), "bob\u{1b}[2J".into()],
+                transcript: PathBuf::from("t.rtlog"),
+            },
+            NetEvent::Applied {
+                position: 7,
+                record: Record::Action {
+                    seat: Seat(1),
+                    seq: 1,
+                    action: Action::Pass,
+                },
+                events: vec![
+                    Event::Revealed {
+                        seat: Seat(1),
+                        card: ship,
+                    },
+                    Event::Docked { card: ship },
+                ],
+            },
+        ];
+        for event in &events {
+            printer
+                .print(event, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let log = String::from_utf8_lossy(&out);
+        let short = roundtable_tui::text::card_short(ship);
+        assert!(
+            log.contains(&format!("    bob\\u{{1b}}[2J draws {short}.\n")),
+            "{log}"
+        );
+        assert!(
+            log.contains(&format!("      {short} docks in the harbor.\n")),
+            "{log}"
+        );
+        assert!(!log.contains("ship:"), "{log}");
     }
 
     #[test]
