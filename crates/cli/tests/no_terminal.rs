@@ -80,3 +80,31 @@ fn without_keys_the_start_menu_and_replay_print_instead() {
     );
     assert!(text.contains("\nResult:\n"), "{text}");
 }
+
+/// A spectator is told what `--headless` does for a spectator: no bot plays.
+#[test]
+fn a_spectator_without_a_terminal_is_told_what_headless_does_for_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let addr = "/ip4/127.0.0.1/tcp/9"
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ticket = roundtable_net::Ticket {
+        lobby: roundtable_net::LobbyId([3; 32]),
+        game: "port-royal".into(),
+        host: roundtable_table::Identity::from_secret([9; 32]).public(),
+        addrs: vec![addr],
+    }
+    .encode();
+    // Standard output a pipe: no terminal at all.
+    let out = Command::new(env!("CARGO_BIN_EXE_roundtable"))
+        .args(["watch", &ticket, "--data-dir", path_str(dir.path())])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roundtable watch: the terminal UI needs a terminal; \
+         use --headless to print the game as it is played\n"
+    );
+}
