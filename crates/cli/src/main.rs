@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use clap::{Parser, Subcommand};
 
 mod audit;
+mod bot_choice;
 mod fairdeck_cmd;
 mod net_cmd;
 mod net_session;
@@ -18,8 +19,14 @@ mod scenario;
 mod selfplay;
 
 /// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
+/// With no command, a terminal opens the start menu; without a terminal
+/// (output to a pipe or a file) bots play a game and its log is printed.
+///
+/// The start menu plays against bots, hosts, joins or watches a table on
+/// the network, and replays saved games. Without a terminal, `roundtable`
+/// alone is `roundtable play`: a game between heuristic bots, printed.
 #[derive(Debug, Parser)]
-#[command(name = "roundtable", version, about)]
+#[command(name = "roundtable", version)]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -43,7 +50,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Play a local game of Port Royal between bots and print its log and
-    /// result (the default when no command is given).
+    /// result (what runs with no command when there is no terminal).
     Play(play::PlayArgs),
     /// Run a rule scenario and print the final public state as JSON
     /// (exit 0 ok, 2 malformed, 3 a step refused, 4 an expectation failed).
@@ -103,9 +110,7 @@ fn main() -> ExitCode {
     let name = cli.command.as_ref().map(Command::name);
     let result = match cli.command {
         // A terminal gets the game itself; a pipe or a file gets the log.
-        None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
-            menu(cli.relay, cli.no_listen, cli.data_dir)
-        }
+        None if output::has_terminal() => menu(cli.relay, cli.no_listen, cli.data_dir),
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Scenario { file }) => scenario::run_file(&file),

@@ -5,13 +5,13 @@
 //! (`--bot heuristic` by default, or `random`) and the game's log is
 //! printed instead; `resume` goes back to the table the same way.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
+use roundtable_bots::Bot;
 use roundtable_engine::{Game, GameResult};
 use roundtable_net::relay::{RelayEvent, run_relay};
 use roundtable_net::{
@@ -20,7 +20,9 @@ use roundtable_net::{
 };
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
+use roundtable_tui::text::event_line;
 
+use crate::bot_choice::BotArgs;
 use crate::net_session::NetSession;
 use crate::output::printable;
 
@@ -35,18 +37,6 @@ pub(crate) struct NetArgs {
     /// menu remembers in the data directory, else your login name).
     #[arg(long)]
     name: Option<String>,
-    /// Let a bot play and print the log instead of opening the terminal UI.
-    #[arg(long)]
-    headless: bool,
-    /// The bot that plays the seat: `heuristic` or `random`.
-    #[arg(long, default_value = "heuristic")]
-    bot: String,
-    /// Seed of a random bot's choices (default: from the system).
-    #[arg(long)]
-    bot_seed: Option<u64>,
-    /// Milliseconds a bot waits before acting.
-    #[arg(long, default_value_t = 0)]
-    bot_delay_ms: u64,
     /// A multiaddr to listen on (repeatable; default every interface, TCP
     /// and QUIC, system-chosen ports).
     #[arg(long, value_name = "MULTIADDR")]
@@ -87,10 +77,10 @@ impl NetArgs {
         DataDir::new(self.data_dir.clone().unwrap_or_else(default_data_dir))
     }
 
-    /// The node's configuration for the person's own seat, under `--name`
-    /// or else the name the start menu remembers in `data_dir`.
-    fn own_config(&self, data_dir: DataDir) -> NodeConfig {
-        let name = match &self.name {
+    /// The person's own seat's name: `--name`, else the name the start
+    /// menu remembers in `data_dir`, else the login name.
+    fn own_name(&self, data_dir: &DataDir) -> String {
+        match &self.name {
             Some(name) => name.clone(),
             None => {
                 let prefs = data_dir.root().join(roundtable_tui::prefs::FILE);
@@ -100,8 +90,7 @@ impl NetArgs {
                 }
                 name
             }
-        };
-        self.config(data_dir, &name)
+        }
     }
 
     fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
@@ -115,7 +104,6 @@ impl NetArgs {
         config.relays = self.relay.clone();
         config.timing = Timing {
             sync_interval: Duration::from_millis(self.sync_ms.max(50)),
-            bot_delay: Duration::from_millis(self.bot_delay_ms),
             lobby_timeout: Duration::from_secs(self.lobby_timeout_secs.max(1)),
             ..Timing::default()
         };
@@ -125,27 +113,52 @@ impl NetArgs {
         }
         config
     }
+}
 
-    /// The terminal UI draws on standard output: without a terminal, say
-    /// so in one line before any node starts.
-    fn need_terminal(&self) -> Result<()> {
-        if !std::io::stdout().is_terminal() {
-            bail!(
-                "the terminal UI needs a terminal; use --headless to let a bot play and print the log"
-            );
-        }
-        Ok(())
+/// The terminal UI draws on standard output: without a terminal, say so
+/// in one line before any node starts, with what `--headless` does instead
+/// (`instead`: "let a bot play and print the log").
+fn need_terminal(instead: &str) -> Result<()> {
+    if !crate::output::has_terminal() {
+        bail!("the terminal UI needs a terminal; use --headless to {instead}");
+    }
+    Ok(())
+}
+
+/// What `--headless` does for a seat.
+const HEADLESS_SEAT: &str = "let a bot play and print the log";
+
+/// Options of a command that plays a seat (`host`, `join`, `resume`).
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct SeatArgs {
+    /// Let a bot play the seat and print the game's log instead of opening
+    /// the terminal UI (what runs without a terminal).
+    #[arg(long)]
+    headless: bool,
+    #[command(flatten)]
+    bots: BotArgs,
+    /// Milliseconds a bot waits before acting.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u64,
+}
+
+impl SeatArgs {
+    /// `net`'s node configuration for a seat, with this seat's bot pace.
+    fn config(&self, net: &NetArgs, data_dir: DataDir, name: &str) -> NodeConfig {
+        let mut config = net.config(data_dir, name);
+        config.timing.bot_delay = Duration::from_millis(self.bot_delay_ms);
+        config
     }
 
-    fn bot(&self, salt: u64) -> Result<Box<dyn Bot<PortRoyal>>> {
-        let seed = self.bot_seed.unwrap_or_else(fresh_seed).wrapping_add(salt);
-        match self.bot.as_str() {
-            // The node tells it the table's options from the genesis
-            // (`Bot::table_options`): a joiner does not know them yet.
-            "heuristic" => Ok(Box::new(PortRoyalBot::default())),
-            "random" => Ok(Box::new(RandomBot::new(seed))),
-            other => bail!("unknown bot {other:?} (heuristic or random)"),
-        }
+    /// The bot for a seat; `salt` tells apart the seeds of the random bots
+    /// of one process.
+    fn bot(&self, salt: u64) -> Box<dyn Bot<PortRoyal>> {
+        let seed = self
+            .bots
+            .bot_seed
+            .unwrap_or_else(fresh_seed)
+            .wrapping_add(salt);
+        self.bots.bot.make(seed)
     }
 }
 
@@ -186,6 +199,8 @@ pub(crate) struct HostArgs {
     #[arg(long, value_name = "PATH")]
     ticket_file: Option<PathBuf>,
     #[command(flatten)]
+    seat: SeatArgs,
+    #[command(flatten)]
     net: NetArgs,
 }
 
@@ -202,6 +217,8 @@ pub(crate) struct JoinArgs {
     #[arg(long, value_name = "MULTIADDR")]
     peer: Vec<Multiaddr>,
     #[command(flatten)]
+    seat: SeatArgs,
+    #[command(flatten)]
     net: NetArgs,
 }
 
@@ -213,6 +230,10 @@ pub(crate) struct WatchArgs {
     /// Also write the canonical transcript here when the game ends.
     #[arg(long, value_name = "PATH")]
     transcript: Option<PathBuf>,
+    /// Print the game as it is played instead of opening the terminal UI
+    /// (what runs without a terminal).
+    #[arg(long)]
+    headless: bool,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -222,6 +243,8 @@ pub(crate) struct WatchArgs {
 pub(crate) struct ResumeArgs {
     /// The table's lobby id (hex); default: the only unfinished one.
     lobby: Option<String>,
+    #[command(flatten)]
+    seat: SeatArgs,
     #[command(flatten)]
     net: NetArgs,
 }
@@ -260,6 +283,10 @@ struct Printer {
     names: Vec<String>,
     verbose: bool,
     quiet: bool,
+    /// The lobby's seats taken and seats in all, as last printed: the node
+    /// reports the lobby at every refresh, and a line is news only when
+    /// the count changed.
+    lobby: Option<(u8, u8)>,
 }
 
 impl Printer {
@@ -270,6 +297,17 @@ impl Printer {
             names: Vec::new(),
             verbose,
             quiet: false,
+            lobby: None,
+        }
+    }
+
+    /// The log of an in-process bot beside the local seat: only its
+    /// violations and its transcript's path, each line after `prefix`.
+    fn quiet(prefix: String, verbose: bool) -> Printer {
+        Printer {
+            prefix,
+            quiet: true,
+            ..Printer::plain(verbose)
         }
     }
 
@@ -280,8 +318,7 @@ impl Printer {
         }
     }
 
-    fn print(&mut self, event: &NetEvent<PortRoyal>) -> std::io::Result<()> {
-        let out = &mut crate::output::stdout();
+    fn print(&mut self, event: &NetEvent<PortRoyal>, out: &mut impl Write) -> std::io::Result<()> {
         let p = &self.prefix;
         match event {
             NetEvent::Listening(a) if self.verbose => writeln!(out, "{p}listening on {a}")?,
@@ -289,7 +326,10 @@ impl Printer {
                 writeln!(out, "{p}ticket: {t}")?;
                 writeln!(out, "{p}others join with: roundtable join {t}")?;
             }
-            NetEvent::Lobby { filled, seats } if !self.quiet => {
+            NetEvent::Lobby { filled, seats }
+                if !self.quiet && self.lobby != Some((*filled, *seats)) =>
+            {
+                self.lobby = Some((*filled, *seats));
                 writeln!(out, "{p}lobby: {filled}/{seats} seats taken")?
             }
             NetEvent::Started {
@@ -337,14 +377,20 @@ impl Printer {
                     }
                     Record::Abandon { stopped, .. } => {
                         let stopped: Vec<String> = stopped.iter().map(|s| self.name(*s)).collect();
-                        println!(
+                        writeln!(
+                            out,
                             "{p}[{position}] the game is abandoned: {} stopped",
                             stopped.join(", ")
-                        )
+                        )?
                     }
                 }
-                for e in events {
-                    writeln!(out, "{p}    {e}")?;
+                // In the terminal UI's words; the names came from the
+                // network, so their control characters are escaped.
+                for line in events
+                    .iter()
+                    .filter_map(|e| event_line(e, &self.names, None))
+                {
+                    writeln!(out, "{p}    {}", printable(&line))?;
                 }
             }
             NetEvent::Forfeited { seat, reason } if !self.quiet => writeln!(
@@ -399,7 +445,7 @@ impl Printer {
 async fn follow(handle: GameHandle<PortRoyal>, mut printer: Printer) -> Result<Outcome> {
     let (mut events, handle) = handle.split();
     while let Some(event) = events.recv().await {
-        printer.print(&event)?;
+        printer.print(&event, &mut crate::output::stdout())?;
     }
     Ok(handle.outcome().await?)
 }
@@ -417,6 +463,7 @@ fn exit_code(outcome: &Outcome) -> ExitCode {
 
 /// Start in-process bots that join `ticket`, each in its own data dir.
 fn spawn_bots(
+    seat: &SeatArgs,
     net: &NetArgs,
     data: &DataDir,
     ticket: &Ticket,
@@ -425,19 +472,14 @@ fn spawn_bots(
 ) -> Result<Vec<tokio::task::JoinHandle<Result<Outcome>>>> {
     let mut tasks = Vec::new();
     for n in 1..=usize::from(count) {
-        let mut config = net.config(data.bot(n), &format!("bot {n}"));
+        let mut config = seat.config(net, data.bot(n), &format!("bot {n}"));
         // A host reachable only through a relay keeps its bots there too.
         if !net.no_listen {
             config.listen = bot_listen(&net.listen);
         }
         let _ = ticket;
-        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(net.bot(n as u64)?))?;
-        let printer = Printer {
-            prefix: format!("[bot {n}] "),
-            names: Vec::new(),
-            verbose: net.verbose,
-            quiet: true,
-        };
+        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(seat.bot(n as u64)))?;
+        let printer = Printer::quiet(format!("[bot {n}] "), net.verbose);
         tasks.push(tokio::spawn(follow(handle, printer)));
     }
     Ok(tasks)
@@ -485,12 +527,14 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
         );
     }
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         return host_tui(args, options, &data);
     }
     runtime()?.block_on(async {
-        let config = args.net.own_config(data.clone());
+        let config = args
+            .seat
+            .config(&args.net, data.clone(), &args.net.own_name(&data));
         let mut handle = spawn::<PortRoyal>(
             config,
             Role::Host {
@@ -498,13 +542,13 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                 options,
                 stall_timeout_ms: args.stall_timeout_ms,
             },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let mut printer = Printer::plain(args.net.verbose);
         let mut bots = Vec::new();
         let mut bots_started = false;
         while let Some(event) = handle.next_event().await {
-            printer.print(&event)?;
+            printer.print(&event, &mut crate::output::stdout())?;
             if let NetEvent::Ticket(ticket) = &event {
                 if let Some(path) = &args.ticket_file {
                     std::fs::write(path, format!("{ticket}\n"))
@@ -513,9 +557,10 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                 if !bots_started {
                     bots_started = true;
                     let t = ticket.clone();
-                    bots = spawn_bots(&args.net, &data, ticket, args.bots, move |_| Role::Join {
-                        ticket: t.clone(),
-                    })?;
+                    bots =
+                        spawn_bots(&args.seat, &args.net, &data, ticket, args.bots, move |_| {
+                            Role::Join { ticket: t.clone() }
+                        })?;
                 }
             }
         }
@@ -530,7 +575,9 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
 /// seat; in-process bots join once the ticket exists.
 fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCode> {
     let rt = runtime()?;
-    let config = args.net.own_config(data.clone());
+    let config = args
+        .seat
+        .config(&args.net, data.clone(), &args.net.own_name(&data));
     let mut handle = {
         let _inside = rt.enter();
         spawn::<PortRoyal>(
@@ -570,12 +617,14 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     // Bots that print nothing: the terminal UI owns the screen.
     let mut bots = Vec::new();
     for n in 1..=usize::from(args.bots) {
-        let mut config = args.net.config(data.bot(n), &format!("bot {n}"));
+        let mut config = args
+            .seat
+            .config(&args.net, data.bot(n), &format!("bot {n}"));
         // A host reachable only through a relay keeps its bots there too.
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        bots.push((config, args.net.bot(n as u64)?));
+        bots.push((config, args.seat.bot(n as u64)));
     }
     let join = || Role::Join {
         ticket: ticket.clone(),
@@ -614,13 +663,14 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
     };
     let ticket = Ticket::decode(text)?;
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
             spawn::<PortRoyal>(
-                args.net.own_config(data),
+                args.seat
+                    .config(&args.net, data.clone(), &args.net.own_name(&data)),
                 Role::Join { ticket },
                 Controller::Handle,
             )?
@@ -629,11 +679,13 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let config = args.net.own_config(data);
+        let config = args
+            .seat
+            .config(&args.net, data.clone(), &args.net.own_name(&data));
         let handle = spawn::<PortRoyal>(
             config,
             Role::Join { ticket },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         Ok(exit_code(&outcome))
@@ -687,12 +739,13 @@ fn listing(number: usize, table: &roundtable_net::Announce) -> String {
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
     let data = args.net.data_dir();
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    if !args.headless {
+        need_terminal("print the game as it is played")?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
-            let mut config = args.net.own_config(data);
+            let name = args.net.own_name(&data);
+            let mut config = args.net.config(data, &name);
             config.transcript_copy = args.transcript.clone();
             spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
         };
@@ -700,7 +753,8 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let mut config = args.net.own_config(data);
+        let name = args.net.own_name(&data);
+        let mut config = args.net.config(data, &name);
         config.transcript_copy = args.transcript.clone();
         let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
@@ -740,15 +794,17 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         if !bot_dir.unfinished().contains(&lobby) {
             continue;
         }
-        let mut config = args.net.config(bot_dir, &format!("bot {n}"));
+        let mut config = args.seat.config(&args.net, bot_dir, &format!("bot {n}"));
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        resumed_bots.push((config, args.net.bot(n as u64)?));
+        resumed_bots.push((config, args.seat.bot(n as u64)));
     }
-    let config = args.net.own_config(data.clone());
-    if !args.net.headless {
-        args.net.need_terminal()?;
+    let config = args
+        .seat
+        .config(&args.net, data.clone(), &args.net.own_name(&data));
+    if !args.seat.headless {
+        need_terminal(HEADLESS_SEAT)?;
         // Back at the table in the terminal UI, where the player left it.
         let rt = runtime()?;
         let handle = {
@@ -765,7 +821,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         let handle = spawn::<PortRoyal>(
             config,
             Role::Resume { lobby },
-            Controller::Bot(args.net.bot(0)?),
+            Controller::Bot(args.seat.bot(0)),
         )?;
         let mut bots = Vec::new();
         for (config, bot) in resumed_bots {
@@ -773,12 +829,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
             let h = spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Bot(bot))?;
             bots.push(tokio::spawn(follow(
                 h,
-                Printer {
-                    prefix,
-                    names: Vec::new(),
-                    verbose: args.net.verbose,
-                    quiet: true,
-                },
+                Printer::quiet(prefix, args.net.verbose),
             )));
         }
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
@@ -820,6 +871,91 @@ mod tests {
     use roundtable_table::Identity;
 
     use super::*;
+
+    /// A headless host printed `lobby: 2/3 seats taken` about twice a
+    /// second while it waited: the node reports the lobby at every refresh.
+    #[test]
+    fn the_lobby_line_is_printed_when_the_count_changes() {
+        let mut printer = Printer::plain(false);
+        let mut out = Vec::new();
+        let counts = [
+            (1, 3),
+            (1, 3),
+            (2, 3),
+            (2, 3),
+            (2, 3),
+            (1, 3),
+            (1, 3),
+            (3, 3),
+        ];
+        for (filled, seats) in counts {
+            let event = NetEvent::Lobby { filled, seats };
+            printer
+                .print(&event, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "lobby: 1/3 seats taken\n\
+             lobby: 2/3 seats taken\n\
+             lobby: 1/3 seats taken\n\
+             lobby: 3/3 seats taken\n"
+        );
+    }
+
+    /// A headless peer's log printed `seat 2 draws ship:red:6:3`.
+    #[test]
+    fn a_headless_log_says_what_happened_in_the_terminal_uis_words() {
+        use roundtable_engine::Seat;
+        use roundtable_port_royal::{Action, CardId, CardKind, Event};
+
+        let ship = CardId::all()
+            .find(|c| matches!(c.kind(), CardKind::Ship { .. }))
+            .unwrap_or_else(|| panic!("a ship in the catalog"));
+        let mut printer = Printer::plain(false);
+        let mut out = Vec::new();
+        let events = [
+            NetEvent::Started {
+                game_id: roundtable_table::GameId([0; 32]),
+                seat: Some(Seat(0)),
+                names: vec!["ann".into(), "bob\u{1b}[2J".into()],
+                transcript: PathBuf::from("t.rtlog"),
+                options: roundtable_port_royal::Options::default(),
+                stall_timeout: std::time::Duration::from_secs(120),
+            },
+            NetEvent::Applied {
+                position: 7,
+                record: Record::Action {
+                    seat: Seat(1),
+                    seq: 1,
+                    action: Action::Pass,
+                },
+                events: vec![
+                    Event::Revealed {
+                        seat: Seat(1),
+                        card: ship,
+                    },
+                    Event::Docked { card: ship },
+                ],
+            },
+        ];
+        for event in &events {
+            printer
+                .print(event, &mut out)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let log = String::from_utf8_lossy(&out);
+        let short = roundtable_tui::text::card_short(ship);
+        assert!(
+            log.contains(&format!("    bob\\u{{1b}}[2J draws {short}.\n")),
+            "{log}"
+        );
+        assert!(
+            log.contains(&format!("      {short} docks in the harbor.\n")),
+            "{log}"
+        );
+        assert!(!log.contains("ship:"), "{log}");
+    }
 
     #[test]
     fn the_lan_list_escapes_control_characters_from_the_network() {

@@ -5,7 +5,7 @@
 //! whose writes return that as an error; `main` recognises it with
 //! [`closed`] and ends the program quietly, as a command in a pipe should.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 /// Standard output whose writes fail, rather than panic, once the reader
 /// has gone.
@@ -83,4 +83,29 @@ pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether the terminal UI can run here: standard output is a terminal and
+/// keys can be read from one, standard input or else the process's
+/// controlling terminal (where the terminal library reads them when
+/// standard input is not a terminal). A process whose output goes to a
+/// terminal but that has no controlling terminal (started by a service, or
+/// under `setsid`) has none: the library would fail with "No such device or
+/// address".
+pub(crate) fn has_terminal() -> bool {
+    io::stdout().is_terminal() && (io::stdin().is_terminal() || controlling_terminal())
+}
+
+#[cfg(unix)]
+fn controlling_terminal() -> bool {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_ok()
+}
+
+#[cfg(not(unix))]
+fn controlling_terminal() -> bool {
+    true
 }

@@ -7,10 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use roundtable_bots::RandomBot;
-use roundtable_local::{LocalGame, Player, Progress};
+use roundtable_local::{LocalGame, Progress};
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
+use roundtable_tui::text::event_line;
+
+use crate::bot_choice::{BotArgs, BotKind, seated_bots};
 
 /// Options of `roundtable play`.
 #[derive(Debug, clap::Args)]
@@ -21,6 +23,8 @@ pub(crate) struct PlayArgs {
     /// Seed for the keys, the chains and the bots; a fresh one when omitted.
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    bots: BotArgs,
     /// A rule option as key=value (victory_points=8, pass_automatically=true, ...).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
@@ -34,6 +38,7 @@ impl Default for PlayArgs {
         PlayArgs {
             seats: 4,
             seed: None,
+            bots: BotArgs::default(),
             options: Vec::new(),
             transcript: None,
         }
@@ -48,15 +53,8 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
     roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
-    let players = (0..args.seats)
-        .map(|i| {
-            let bot = RandomBot::new(seed.wrapping_add(u64::from(i) + 1));
-            (
-                format!("bot {}", i + 1),
-                Player::<PortRoyal>::Bot(Box::new(bot)),
-            )
-        })
-        .collect();
+    let bot_seed = args.bots.bot_seed.unwrap_or(seed);
+    let players = seated_bots(args.bots.bot, seed, bot_seed, args.seats);
     let mut game = LocalGame::new(
         &options,
         seed,
@@ -67,14 +65,24 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     .context("setting up the game")?;
     writeln!(
         out,
-        "Port Royal, {} seats, seed {seed} (replay with --seed {seed})",
-        args.seats
+        "Port Royal, {} seats, {} bots, seed {seed} (replay with --seed {seed}{})",
+        args.seats,
+        args.bots.bot.name(),
+        replay_flags(&args.bots)
     )?;
+    // The names are in the genesis, fixed for the game.
+    let names = game.names().to_vec();
     loop {
         let progress = game.settle()?;
         for applied in game.drain_applied() {
-            for e in &applied.events {
-                writeln!(out, "{e}")?;
+            // In the words of the terminal UI's log; events another line
+            // already tells have none.
+            for line in applied
+                .events
+                .iter()
+                .filter_map(|e| event_line(e, &names, None))
+            {
+                writeln!(out, "{line}")?;
             }
         }
         match progress {
@@ -93,10 +101,9 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     for s in &standings {
         writeln!(
             out,
-            "  #{} {} ({}): {} VP, {} coins",
+            "  #{} {}: {} VP, {} coins",
             s.rank + 1,
-            s.seat,
-            game.names()[s.seat.index()],
+            roundtable_tui::text::seat_name(&names, s.seat),
             s.score,
             s.tie_break
         )?;
@@ -105,4 +112,13 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
         writeln!(out, "transcript: {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bot flags that, with `--seed`, play the same game again.
+fn replay_flags(bots: &BotArgs) -> String {
+    match (bots.bot, bots.bot_seed) {
+        (BotKind::Heuristic, _) => String::new(),
+        (BotKind::Random, None) => " --bot random".into(),
+        (BotKind::Random, Some(seed)) => format!(" --bot random --bot-seed {seed}"),
+    }
 }

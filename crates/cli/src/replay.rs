@@ -4,7 +4,7 @@
 //! violation. Without a terminal (a pipe, a file) the game is printed
 //! input by input instead, with the log lines each input added.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,7 +28,7 @@ pub(crate) fn run(file: &Path) -> crate::Outcome {
             ));
         }
     };
-    if std::io::stdout().is_terminal() {
+    if crate::output::has_terminal() {
         roundtable_tui::run_replay(replay)?;
         return Ok(ExitCode::SUCCESS);
     }

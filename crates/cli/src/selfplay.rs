@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use roundtable_bots::RandomBot;
 use roundtable_engine::Game;
-use roundtable_local::{LocalGame, Player, Progress};
+use roundtable_local::{LocalGame, Progress};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::Config;
+
+use crate::bot_choice::{BotArgs, seated_bots};
 
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
@@ -25,6 +26,8 @@ pub(crate) struct SelfplayArgs {
     /// Makes keys, chain seeds and the bots' choices reproducible.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    #[command(flatten)]
+    bots: BotArgs,
     /// Where to write the transcript.
     #[arg(long)]
     transcript: PathBuf,
@@ -43,15 +46,8 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
     }
     let options = crate::parse_options(&args.options)?;
     roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
-    let players = (0..args.seats)
-        .map(|i| {
-            let bot = RandomBot::new(args.seed.wrapping_mul(31).wrapping_add(u64::from(i)));
-            (
-                format!("bot {}", i + 1),
-                Player::<PortRoyal>::Bot(Box::new(bot)),
-            )
-        })
-        .collect();
+    let bot_seed = args.bots.bot_seed.unwrap_or(args.seed);
+    let players = seated_bots(args.bots.bot, args.seed, bot_seed, args.seats);
     let mut game = LocalGame::<PortRoyal>::new(
         &options,
         args.seed,
@@ -72,10 +68,9 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
     for s in &standings {
         writeln!(
             out,
-            "#{} {} ({}): {} VP, {} coins",
+            "#{} {}: {} VP, {} coins",
             s.rank + 1,
-            s.seat,
-            game.names()[s.seat.index()],
+            roundtable_tui::text::seat_name(game.names(), s.seat),
             s.score,
             s.tie_break
         )?;

@@ -15,7 +15,7 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 fn watch(dir: &std::path::Path, ticket: &str, extra: &[&str]) -> Peer {
     let mut args = vec!["watch".to_string(), ticket.to_owned()];
-    args.extend(common(dir, "watcher", 0));
+    args.extend(spectator(dir, "watcher"));
     args.extend(extra.iter().map(|s| s.to_string()));
     Peer::start("watcher", &args)
 }
@@ -93,7 +93,11 @@ fn a_dead_ticket_gets_one_friendly_line_and_a_failure() {
     host.child.wait().unwrap();
     for command in ["join", "watch"] {
         let mut args = vec![command.to_string(), ticket.clone()];
-        args.extend(common(&dir.path().join(command), command, 52));
+        let dir = dir.path().join(command);
+        args.extend(match command {
+            "watch" => spectator(&dir, command),
+            _ => common(&dir, command, 52),
+        });
         args.extend(["--give-up-secs".to_string(), "3".to_string()]);
         let mut peer = Peer::start(command, &args);
         let status = peer.wait(LIMIT);

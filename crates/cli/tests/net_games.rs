@@ -30,7 +30,7 @@ fn five_peers_and_a_spectator_play_a_whole_game() {
     let mut b = join(&dir.path().join("b"), "bob", &ticket, 5, &[]);
     let watched = dir.path().join("watched.rtlog");
     let mut args = vec!["watch".to_string(), ticket.clone()];
-    args.extend(common(&dir.path().join("w"), "watcher", 0));
+    args.extend(spectator(&dir.path().join("w"), "watcher"));
     args.extend(["--transcript".to_string(), watched.display().to_string()]);
     let mut watcher = Peer::start("watcher", &args);
     for p in [&mut a, &mut b, &mut host, &mut watcher] {

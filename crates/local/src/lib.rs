@@ -111,6 +111,20 @@ pub fn derive(seed: u64, what: &str, seat: u8) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// The seat each of `players` players of [`LocalGame::new`] with `seed`
+/// will take, in joining order. Seats follow the order of the seats' public
+/// keys (as [`Proposal::new`] puts them), so a caller that names its
+/// players after their seats ("Bot 3" at seat 3) can know them before the
+/// game is founded, while the names still go into the genesis.
+pub fn seeded_seats(seed: u64, players: u8) -> Vec<Seat> {
+    let keys: Vec<_> = (0..players)
+        .map(|i| Identity::from_secret(derive(seed, "key", i)).public())
+        .collect();
+    keys.iter()
+        .map(|key| Seat(keys.iter().filter(|other| *other < key).count() as u8))
+        .collect()
+}
+
 /// A game between in-process tables.
 pub struct LocalGame<G: Game> {
     tables: Vec<Table<G>>,

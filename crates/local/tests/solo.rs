@@ -56,3 +56,38 @@ fn a_person_plays_against_bots_through_the_protocol() {
     let frames = roundtable_table::transcript::read(&path).unwrap().frames;
     assert!(audit::<PortRoyal>(&frames).unwrap().is_valid());
 }
+
+/// `seeded_seats` says before the game is founded where each player will
+/// sit, so that `roundtable play` can name its bots after their seats; it
+/// must agree with the seats the genesis gives them.
+#[test]
+fn seeded_seats_are_the_seats_the_game_gives() {
+    for seats in 2..=5u8 {
+        for seed in 0..20u64 {
+            let players = (0..seats)
+                .map(|i| {
+                    (
+                        format!("player {i}"),
+                        Player::Bot(Box::new(RandomBot::new(u64::from(i))) as _),
+                    )
+                })
+                .collect();
+            let game = LocalGame::<PortRoyal>::new(
+                &Options::default(),
+                seed,
+                players,
+                None,
+                Config::default(),
+            )
+            .unwrap();
+            let given: Vec<_> = (0..usize::from(seats))
+                .map(|i| game.seat_of_player(i).unwrap())
+                .collect();
+            assert_eq!(
+                roundtable_local::seeded_seats(seed, seats),
+                given,
+                "{seats} seats, seed {seed}"
+            );
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! traffic ([`crate::swarm::relay_config`]).
 
 use futures::StreamExt;
+use libp2p::relay::{self, StatusCode};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, identify};
 use roundtable_table::Identity;
@@ -53,7 +54,7 @@ pub async fn run_relay(
                 ))
             }
             SwarmEvent::Behaviour(RelayBehaviourEvent::Relay(e)) => {
-                Some(RelayEvent::Note(format!("{e:?}")))
+                Some(RelayEvent::Note(note(&e)))
             }
             SwarmEvent::Behaviour(RelayBehaviourEvent::Identify(identify::Event::Received {
                 info,
@@ -69,5 +70,144 @@ pub async fn run_relay(
         if let Some(r) = report {
             let _ = events.try_send(r);
         }
+    }
+}
+
+/// A relay server's event as a line for the person running it.
+// The deprecated variants are still reported by libp2p 0.57; each is a
+// failure the operator would want to read about.
+#[allow(deprecated)]
+fn note(event: &relay::Event) -> String {
+    use relay::Event::*;
+    match event {
+        ReservationReqAccepted {
+            src_peer_id,
+            renewed: false,
+        } => format!("peer {src_peer_id} reserved a slot"),
+        ReservationReqAccepted {
+            src_peer_id,
+            renewed: true,
+        } => format!("peer {src_peer_id} renewed its slot"),
+        ReservationReqAcceptFailed { src_peer_id, error } => {
+            format!("could not give peer {src_peer_id} a slot: {error}")
+        }
+        ReservationReqDenied {
+            src_peer_id,
+            status,
+        } => format!("refused peer {src_peer_id} a slot: {}", refusal(status)),
+        ReservationReqDenyFailed { src_peer_id, error } => {
+            format!("could not tell peer {src_peer_id} it has no slot: {error}")
+        }
+        ReservationClosed { src_peer_id } => format!("peer {src_peer_id}'s slot closed"),
+        ReservationTimedOut { src_peer_id } => {
+            format!("peer {src_peer_id}'s slot expired")
+        }
+        CircuitReqAccepted {
+            src_peer_id,
+            dst_peer_id,
+        } => format!("relaying from peer {src_peer_id} to peer {dst_peer_id}"),
+        CircuitReqDenied {
+            src_peer_id,
+            dst_peer_id,
+            status,
+        } => format!(
+            "refused to relay from peer {src_peer_id} to peer {dst_peer_id}: {}",
+            refusal(status)
+        ),
+        CircuitReqDenyFailed {
+            src_peer_id,
+            dst_peer_id,
+            error,
+        } => {
+            format!("could not tell peer {src_peer_id} it cannot reach peer {dst_peer_id}: {error}")
+        }
+        CircuitReqOutboundConnectFailed {
+            src_peer_id,
+            dst_peer_id,
+            error,
+        } => format!("could not reach peer {dst_peer_id} for peer {src_peer_id}: {error}"),
+        CircuitReqAcceptFailed {
+            src_peer_id,
+            dst_peer_id,
+            error,
+        } => format!("could not relay from peer {src_peer_id} to peer {dst_peer_id}: {error}"),
+        CircuitClosed {
+            src_peer_id,
+            dst_peer_id,
+            error,
+        } => match error {
+            None => format!("stopped relaying from peer {src_peer_id} to peer {dst_peer_id}"),
+            Some(e) => {
+                format!("stopped relaying from peer {src_peer_id} to peer {dst_peer_id}: {e}")
+            }
+        },
+        StatusChanged {
+            status: relay::Status::Enable,
+        } => "open for reservations".into(),
+        StatusChanged {
+            status: relay::Status::Disable,
+        } => "closed to new reservations: it knows no address of its own to give clients".into(),
+    }
+}
+
+/// Why the relay refused a request, in words.
+fn refusal(status: &StatusCode) -> &'static str {
+    match status {
+        StatusCode::OK => "no reason given",
+        StatusCode::ReservationRefused => "no slot for it",
+        StatusCode::ResourceLimitExceeded => "the relay is full",
+        StatusCode::PermissionDenied => "not allowed",
+        StatusCode::ConnectionFailed => "the other peer could not be reached",
+        StatusCode::NoReservation => "the other peer holds no slot here",
+        StatusCode::MalformedMessage => "a malformed request",
+        StatusCode::UnexpectedMessage => "an unexpected request",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use libp2p::PeerId;
+
+    use super::*;
+
+    /// `roundtable relay` printed `StatusChanged { status: Enable }`.
+    #[test]
+    fn a_relay_reports_in_words_not_debug_text() {
+        let (a, b) = (PeerId::random(), PeerId::random());
+        let events = [
+            relay::Event::StatusChanged {
+                status: relay::Status::Enable,
+            },
+            relay::Event::StatusChanged {
+                status: relay::Status::Disable,
+            },
+            relay::Event::ReservationReqAccepted {
+                src_peer_id: a,
+                renewed: true,
+            },
+            relay::Event::ReservationReqDenied {
+                src_peer_id: a,
+                status: StatusCode::ResourceLimitExceeded,
+            },
+            relay::Event::CircuitReqDenied {
+                src_peer_id: a,
+                dst_peer_id: b,
+                status: StatusCode::NoReservation,
+            },
+            relay::Event::CircuitClosed {
+                src_peer_id: a,
+                dst_peer_id: b,
+                error: None,
+            },
+        ];
+        for event in &events {
+            let line = note(event);
+            let debug = format!("{event:?}");
+            let variant = debug.split([' ', '{', '(']).next().unwrap_or_default();
+            assert!(!line.contains(variant), "{line}");
+            assert!(!line.contains(['{', '}']), "{line}");
+        }
+        assert_eq!(note(&events[0]), "open for reservations");
+        assert!(note(&events[3]).ends_with("the relay is full"));
     }
 }

@@ -13,16 +13,25 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
 /// Flags every test peer uses: loopback only, no mDNS, random bots,
 /// quick catch-up.
 pub fn common(dir: &Path, name: &str, seed: u64) -> Vec<String> {
+    let mut args = spectator(dir, name);
+    args.extend([
+        "--bot".into(),
+        "random".into(),
+        "--bot-seed".into(),
+        seed.to_string(),
+    ]);
+    args
+}
+
+/// The flags of [`common`] for a spectator, which has no bot: loopback
+/// only, no mDNS, the log printed, quick catch-up.
+pub fn spectator(dir: &Path, name: &str) -> Vec<String> {
     [
         "--data-dir",
         &dir.display().to_string(),
         "--name",
         name,
         "--headless",
-        "--bot",
-        "random",
-        "--bot-seed",
-        &seed.to_string(),
         "--listen",
         "/ip4/127.0.0.1/tcp/0",
         "--listen",
