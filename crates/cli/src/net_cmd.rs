@@ -577,7 +577,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     let rt = runtime()?;
     let config = args
         .seat
-        .config(&args.net, data.clone(), &args.net.own_name(&data));
+        .config(&args.net, data.clone(), &args.net.own_name(data));
     let mut handle = {
         let _inside = rt.enter();
         spawn::<PortRoyal>(
