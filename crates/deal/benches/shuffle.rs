@@ -1,2 +1,121 @@
-//! placeholder
-fn main() {}
+//! The costs the design depends on (DESIGN.md "Private cards", issue 14):
+//! a shuffle with its proof and its check for 52 and 120 cards, the size of
+//! a shuffle message, and a decryption share's creation and check.
+//!
+//! Targets: 120 cards prove ≤ 40 ms, verify ≤ 20 ms, one message ≤ 24 KB;
+//! a share ≤ 0.15 ms to create or to verify. Criterion runs on one thread,
+//! so the figures are one core's.
+//!
+//! ```text
+//! cargo bench -p roundtable-deal --bench shuffle
+//! ```
+
+#![allow(missing_docs)]
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use roundtable_deal::{
+    Context, Deck, DeckKey, DecryptionShare, KeyShareMessage, SecretShare, ShuffleMessage,
+};
+
+const GAME: [u8; 32] = [3u8; 32];
+
+fn context(seat: u8) -> Context {
+    Context {
+        game_id: GAME,
+        epoch: 0,
+        seat,
+    }
+}
+
+struct Setup {
+    secrets: Vec<SecretShare>,
+    key: DeckKey,
+    /// A deck already shuffled once, so its ciphertexts are not open cards.
+    deck: Deck,
+}
+
+fn setup(cards: u32, rng: &mut ChaCha20Rng) -> Setup {
+    let secrets: Vec<SecretShare> = (0..4).map(|_| SecretShare::generate(rng)).collect();
+    let shares: Vec<_> = secrets.iter().map(SecretShare::public).collect();
+    let key = DeckKey::combine(&shares).expect("four non-zero shares");
+    let all: Vec<u32> = (0..cards).collect();
+    let open = Deck::open(&GAME, &all).expect("a valid deck size");
+    let deck = ShuffleMessage::shuffle(&context(0), &key, &open, rng)
+        .output()
+        .clone();
+    Setup { secrets, key, deck }
+}
+
+fn shuffles(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let mut group = c.benchmark_group("shuffle");
+    group.sample_size(20);
+    for cards in [52u32, 120] {
+        let s = setup(cards, &mut rng);
+        let message = ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &mut rng);
+        let bytes = message.to_bytes();
+        println!(
+            "shuffle message for {cards} cards: {} bytes ({:.1} KiB)",
+            bytes.len(),
+            bytes.len() as f64 / 1024.0
+        );
+        group.bench_with_input(BenchmarkId::new("shuffle+prove", cards), &s, |b, s| {
+            b.iter(|| ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &mut rng))
+        });
+        group.bench_with_input(
+            BenchmarkId::new("decode+verify", cards),
+            &(&s, &bytes),
+            |b, (s, bytes)| {
+                b.iter(|| {
+                    let m = ShuffleMessage::from_bytes(bytes).expect("own encoding decodes");
+                    m.verify(&context(1), &s.key, &s.deck)
+                        .expect("honest proof verifies")
+                        .len()
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+fn shares(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let s = setup(52, &mut rng);
+    let card = *s.deck.get(0).expect("slot 0 exists");
+    let key_share = s.secrets[2].public();
+    let share = DecryptionShare::prove(&context(2), 0, &s.secrets[2], &card, &mut rng);
+    let bytes = share.to_bytes();
+    let mut group = c.benchmark_group("decryption share");
+    group.bench_function("create", |b| {
+        b.iter(|| DecryptionShare::prove(&context(2), 0, &s.secrets[2], &card, &mut rng))
+    });
+    group.bench_function("decode+verify", |b| {
+        b.iter(|| {
+            DecryptionShare::from_bytes(&bytes)
+                .expect("own encoding decodes")
+                .verify(&context(2), 0, &key_share, &card)
+                .expect("honest share verifies")
+        })
+    });
+    group.finish();
+
+    let key_message = KeyShareMessage::prove(&context(2), &s.secrets[2], &mut rng).to_bytes();
+    let mut group = c.benchmark_group("key share");
+    group.bench_function("create", |b| {
+        b.iter(|| KeyShareMessage::prove(&context(2), &s.secrets[2], &mut rng))
+    });
+    group.bench_function("decode+verify", |b| {
+        b.iter(|| {
+            KeyShareMessage::from_bytes(&key_message)
+                .expect("own encoding decodes")
+                .verify(&context(2))
+                .expect("honest proof verifies")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, shuffles, shares);
+criterion_main!(benches);

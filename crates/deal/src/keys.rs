@@ -13,13 +13,18 @@ use crate::group::{
 /// Domain of the key share proof's Fiat–Shamir hash (SPEC 5.5).
 pub const KEY_SHARE_DOMAIN: &[u8] = b"roundtable/deal/key-share/v1";
 
-/// A seat's secret key share x. Zeroed when dropped; never printed.
+/// A seat's secret key share x, with its public key share X = x·G (kept so
+/// that every proof does not recompute it). The secret is zeroed when
+/// dropped and never printed.
 #[derive(Clone)]
-pub struct SecretShare(Scalar);
+pub struct SecretShare {
+    secret: Scalar,
+    public: KeyShare,
+}
 
 impl Drop for SecretShare {
     fn drop(&mut self) {
-        self.0.zeroize();
+        self.secret.zeroize();
     }
 }
 
@@ -38,19 +43,26 @@ impl SecretShare {
             rng.fill_bytes(&mut wide);
             let x = Scalar::from_bytes_mod_order_wide(&wide);
             if x != Scalar::ZERO {
-                return SecretShare(x);
+                return SecretShare::new(x);
             }
+        }
+    }
+
+    fn new(secret: Scalar) -> SecretShare {
+        SecretShare {
+            secret,
+            public: KeyShare(Element::new(mul_base(&secret))),
         }
     }
 
     /// The public key share X = x·G.
     pub fn public(&self) -> KeyShare {
-        KeyShare(Element::new(mul_base(&self.0)))
+        self.public
     }
 
     /// The 32-byte encoding published at key release (SPEC 5.10).
     pub fn to_bytes(&self) -> [u8; 32] {
-        self.0.to_bytes()
+        self.secret.to_bytes()
     }
 
     /// Reads a secret share from its 32 canonical bytes (a stored key, not a
@@ -62,11 +74,11 @@ impl SecretShare {
                 what: "a key share",
             });
         }
-        Ok(SecretShare(x))
+        Ok(SecretShare::new(x))
     }
 
     pub(crate) fn scalar(&self) -> &Scalar {
-        &self.0
+        &self.secret
     }
 }
 
@@ -86,10 +98,11 @@ impl KeyShare {
     /// can now compute this seat's decryption shares.
     pub fn verify_release(&self, released: &[u8]) -> Result<SecretShare, DealError> {
         let x = decode_scalar("released key share", released)?;
-        if mul_base(&x) != self.0.point {
+        let released = SecretShare::new(x);
+        if released.public.0.point != self.0.point {
             return Err(DealError::ReleaseMismatch);
         }
-        Ok(SecretShare(x))
+        Ok(released)
     }
 }
 
