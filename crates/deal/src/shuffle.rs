@@ -33,9 +33,9 @@ pub const SHUFFLE_CHALLENGE_DOMAIN: &[u8] = b"roundtable/deal/shuffle-challenge/
 /// of re-encryptions of the input deck under the deck key.
 ///
 /// Encoding (SPEC 5.6), for a deck of n cards, `192·n + 162` bytes:
-/// `n as u16 LE || output deck (n × 64) || c_0..c_{n-1} (n × 32) ||
-/// ĉ_1..ĉ_n (n × 32) || challenge || s1 || s2 || s3 || s4 || ŝ_1..ŝ_n (n × 32) ||
-/// s'_1..s'_n (n × 32)`.
+/// `n as u16 LE || output deck (n × 64) || C_0..C_{n-1} (n × 32) ||
+/// Ĉ_1..Ĉ_n (n × 32) || c || s_1 || s_2 || s_3 || s_4 || ŝ_0..ŝ_{n-1} (n × 32) ||
+/// s'_0..s'_{n-1} (n × 32)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShuffleMessage {
     output: Deck,

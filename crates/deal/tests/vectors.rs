@@ -508,6 +508,25 @@ fn vectors_match_the_file() -> TestResult {
     Ok(())
 }
 
+/// HashToPoint's map is RFC 9496's element derivation: the example of
+/// libsodium's `crypto_core_ristretto255_from_hash` (the same map) gives
+/// the same point here.
+#[test]
+fn the_map_is_rfc_9496_element_derivation() -> TestResult {
+    let uniform: [u8; 64] = hex::decode(
+        "5d1be09e3d0c82fc538112490e35701979d99e06ca3e2b5b54bffe8b4dc772c1\
+         4d98b696a1bbfb5ca32c436cc61c16563790306c79eaca7705668b47dffe5bb6",
+    )?
+    .as_slice()
+    .try_into()?;
+    let point = curve25519_dalek::ristretto::RistrettoPoint::from_uniform_bytes(&uniform);
+    assert_eq!(
+        hex::encode(point.compress().as_bytes()),
+        "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46"
+    );
+    Ok(())
+}
+
 fn bytes_of(v: &Value) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     Ok(hex::decode(v.as_str().ok_or("not a string")?)?)
 }
