@@ -16,7 +16,8 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use roundtable_deal::{
-    Context, Deck, DeckKey, DecryptionShare, KeyShareMessage, SecretShare, ShuffleMessage,
+    CardTable, Context, Deck, DeckKey, DecryptionShare, KeyShareMessage, SecretShare,
+    ShuffleMessage, open_card, own_share,
 };
 
 const GAME: [u8; 32] = [3u8; 32];
@@ -117,5 +118,49 @@ fn shares(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, shuffles, shares);
+/// A private draw at 4 seats, as the drawer (seat 0) sees it: the other
+/// three seats' shares decoded and checked, its own share added, the card
+/// looked up. (Each other seat spends one share creation on it.)
+fn private_draw(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let s = setup(52, &mut rng);
+    let cards = CardTable::new(&GAME, 52).expect("a valid deck size");
+    let slot = 7;
+    let card = *s.deck.get(slot).expect("slot 7 exists");
+    let published: Vec<(u8, [u8; 96])> = (1..4u8)
+        .map(|seat| {
+            let share = DecryptionShare::prove(
+                &context(seat),
+                slot,
+                &s.secrets[usize::from(seat)],
+                &card,
+                &mut rng,
+            );
+            (seat, share.to_bytes())
+        })
+        .collect();
+    let key_shares: Vec<_> = s.secrets.iter().map(SecretShare::public).collect();
+    c.bench_function("private draw at 4 seats (drawer's side)", |b| {
+        b.iter(|| {
+            let mut points: Vec<_> = published
+                .iter()
+                .map(|(seat, bytes)| {
+                    DecryptionShare::from_bytes(bytes)
+                        .expect("own encoding decodes")
+                        .verify(
+                            &context(*seat),
+                            slot,
+                            &key_shares[usize::from(*seat)],
+                            &card,
+                        )
+                        .expect("honest share verifies")
+                })
+                .collect();
+            points.push(own_share(&s.secrets[0], &card));
+            open_card(&card, &points, &cards).expect("a card of the deck")
+        })
+    });
+}
+
+criterion_group!(benches, shuffles, shares, private_draw);
 criterion_main!(benches);
