@@ -1,5 +1,6 @@
 //! Key shares, their Schnorr proofs of knowledge, the deck key, key release.
 
+use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::{IsIdentity, VartimeMultiscalarMul};
 use rand_core::CryptoRng;
@@ -154,12 +155,10 @@ impl KeyShareMessage {
             });
         }
         // T = s·G − c·X
-        let commitment = Element::new(
-            curve25519_dalek::ristretto::RistrettoPoint::vartime_multiscalar_mul(
-                [self.response, -self.challenge],
-                [generators().g, self.share.point],
-            ),
-        );
+        let commitment = Element::new(RistrettoPoint::vartime_multiscalar_mul(
+            [self.response, -self.challenge],
+            [generators().g, self.share.point],
+        ));
         let mut t = key_share_statement(context, &self.share);
         t.element(&commitment);
         if t.challenge() != self.challenge {
@@ -211,8 +210,7 @@ impl DeckKey {
         if shares.is_empty() {
             return Err(DealError::NoKeyShares);
         }
-        let sum: curve25519_dalek::ristretto::RistrettoPoint =
-            shares.iter().map(|s| s.0.point).sum();
+        let sum: RistrettoPoint = shares.iter().map(|s| s.0.point).sum();
         if sum.is_identity() {
             return Err(DealError::IdentityPoint {
                 what: "the deck key",
