@@ -132,6 +132,22 @@ impl ShuffleMessage {
             let j = secrets.below(i as u32 + 1) as usize;
             psi.swap(i, j);
         }
+        ShuffleMessage::prove(context, key, input, &psi, &mut secrets)
+    }
+
+    /// The prover for the map `psi` (output slot i takes input slot
+    /// `psi[i]`). Honest callers pass a permutation; the tests also pass
+    /// maps that are not one, as a cheating prover would, to see the proof
+    /// fail.
+    fn prove(
+        context: &Context,
+        key: &DeckKey,
+        input: &Deck,
+        psi: &[usize],
+        secrets: &mut NonceSource,
+    ) -> ShuffleMessage {
+        let n = input.len();
+        let gens = generators();
 
         // Re-encryption factors r'_j, indexed by input slot.
         let key_table = RistrettoBasepointTable::create(&key.0.point);
@@ -148,11 +164,14 @@ impl ShuffleMessage {
             })
             .collect();
 
-        // Permutation commitments: c_{psi(i)} = r_{psi(i)}·G + H_i.
+        // Commitments to the matrix of psi, column by column:
+        // C_j = r_j·G + Σ_{i: psi(i) = j} H_i, which for a permutation is
+        // C_{psi(i)} = r_{psi(i)}·G + H_i.
         let commitment_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
-        let mut commitment_points = vec![RistrettoPoint::default(); n];
+        let mut commitment_points: Vec<RistrettoPoint> =
+            commitment_blinds.iter().map(mul_base).collect();
         for (i, &j) in psi.iter().enumerate() {
-            commitment_points[j] = mul_base(&commitment_blinds[j]) + gens.h_list[i];
+            commitment_points[j] += gens.h_list[i];
         }
         let commitments: Vec<Element> = commitment_points.into_iter().map(Element::new).collect();
 
@@ -413,5 +432,48 @@ impl ShuffleMessage {
             chain_responses,
             permutation_responses,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::SeedableRng;
+
+    use super::*;
+    use crate::keys::SecretShare;
+
+    /// A prover that follows every step honestly for a map that is not a
+    /// permutation (a card duplicated, another dropped) must be caught by
+    /// the proof itself, not only by the statement hash: here the
+    /// statement is the cheater's own output, so only the equations can
+    /// refuse it (the chain's product of the u_j differs).
+    #[test]
+    fn a_proof_for_a_duplicated_card_does_not_verify() {
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let ctx = Context {
+            game_id: [5; 32],
+            epoch: 0,
+            seat: 1,
+        };
+        let secret = SecretShare::generate(&mut rng);
+        let key = DeckKey::combine(&[secret.public()]).expect("one share");
+        let input = Deck::open(&ctx.game_id, &[0, 1, 2, 3, 4]).expect("valid size");
+        let pre = statement_digest(&ctx, &key, &input, &[]);
+
+        let permutation = [3, 0, 4, 1, 2];
+        let mut secrets = NonceSource::new(&[], &pre, &mut rng);
+        let honest = ShuffleMessage::prove(&ctx, &key, &input, &permutation, &mut secrets);
+        assert!(honest.verify(&ctx, &key, &input).is_ok());
+
+        for cheat in [[3, 0, 4, 1, 3], [0, 0, 0, 0, 0], [1, 0, 2, 3, 3]] {
+            let mut secrets = NonceSource::new(&[], &pre, &mut rng);
+            let forged = ShuffleMessage::prove(&ctx, &key, &input, &cheat, &mut secrets);
+            assert_eq!(
+                forged.verify(&ctx, &key, &input).err(),
+                Some(DealError::ProofFailed { proof: "shuffle" }),
+                "the map {cheat:?} passed as a permutation"
+            );
+        }
     }
 }
