@@ -122,7 +122,6 @@ impl ShuffleMessage {
         rng: &mut impl CryptoRng,
     ) -> ShuffleMessage {
         let n = input.len();
-        let gens = generators();
         let pre_statement = statement_digest(context, key, input, &[]);
         let mut secrets = NonceSource::new(&[], &pre_statement, rng);
 
