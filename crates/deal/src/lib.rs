@@ -25,6 +25,43 @@
 //! (hedged nonces). Every message has one fixed-width canonical encoding;
 //! decoders refuse every other byte string with a [`DealError`] that names
 //! the broken rule.
+//!
+//! A deal between two seats, every message through its bytes:
+//!
+//! ```
+//! use rand_chacha::ChaCha20Rng;
+//! use rand_core::SeedableRng;
+//! use roundtable_deal::*;
+//!
+//! # fn main() -> Result<(), DealError> {
+//! // A real peer passes the operating system's random source here.
+//! let mut rng = ChaCha20Rng::from_seed([1; 32]);
+//! let ctx = |seat| Context { game_id: [7; 32], epoch: 0, seat };
+//!
+//! let secrets = [SecretShare::generate(&mut rng), SecretShare::generate(&mut rng)];
+//! let mut shares = Vec::new();
+//! for seat in 0..2u8 {
+//!     let bytes = KeyShareMessage::prove(&ctx(seat), &secrets[usize::from(seat)], &mut rng).to_bytes();
+//!     shares.push(KeyShareMessage::from_bytes(&bytes)?.verify(&ctx(seat))?);
+//! }
+//! let key = DeckKey::combine(&shares)?;
+//!
+//! let mut deck = Deck::open(&[7; 32], &[0, 1, 2, 3, 4, 5])?;
+//! for seat in 0..2u8 {
+//!     let bytes = ShuffleMessage::shuffle(&ctx(seat), &key, &deck, &mut rng).to_bytes();
+//!     deck = ShuffleMessage::from_bytes(&bytes)?.verify(&ctx(seat), &key, &deck)?.clone();
+//! }
+//!
+//! // Seat 1 draws slot 0: seat 0 publishes its share, seat 1 adds its own.
+//! let slot = deck.get(0)?;
+//! let bytes = DecryptionShare::prove(&ctx(0), 0, &secrets[0], slot, &mut rng).to_bytes();
+//! let from_seat_0 = DecryptionShare::from_bytes(&bytes)?.verify(&ctx(0), 0, &shares[0], slot)?;
+//! let cards = CardTable::new(&[7; 32], 6)?;
+//! let card = open_card(slot, &[from_seat_0, own_share(&secrets[1], slot)], &cards)?;
+//! assert!(card < 6);
+//! # Ok(())
+//! # }
+//! ```
 
 mod elgamal;
 mod error;
