@@ -113,8 +113,8 @@ fn shuffle_challenge(
 impl ShuffleMessage {
     /// Shuffles `input` under `key` as the seat of `context`: a uniformly
     /// random permutation, fresh re-encryption of every card, and the proof.
-    /// Every secret comes from a [`NonceSource`] hedged with the statement
-    /// and 32 bytes of `rng`.
+    /// Every secret comes from a ChaCha20 stream seeded by hashing the
+    /// statement and 32 bytes of `rng` (SPEC 5.3).
     pub fn shuffle(
         context: &Context,
         key: &DeckKey,
