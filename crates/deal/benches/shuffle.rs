@@ -43,7 +43,7 @@ fn setup(cards: u32, rng: &mut ChaCha20Rng) -> Setup {
     let key = DeckKey::combine(&shares).expect("four non-zero shares");
     let all: Vec<u32> = (0..cards).collect();
     let open = Deck::open(&GAME, &all).expect("a valid deck size");
-    let deck = ShuffleMessage::shuffle(&context(0), &key, &open, rng)
+    let deck = ShuffleMessage::shuffle(&context(0), &key, &open, &secrets[0], rng)
         .output()
         .clone();
     Setup { secrets, key, deck }
@@ -55,7 +55,8 @@ fn shuffles(c: &mut Criterion) {
     group.sample_size(20);
     for cards in [52u32, 120] {
         let s = setup(cards, &mut rng);
-        let message = ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &mut rng);
+        let message =
+            ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &s.secrets[1], &mut rng);
         let bytes = message.to_bytes();
         println!(
             "shuffle message for {cards} cards: {} bytes ({:.1} KiB)",
@@ -63,7 +64,9 @@ fn shuffles(c: &mut Criterion) {
             bytes.len() as f64 / 1024.0
         );
         group.bench_with_input(BenchmarkId::new("shuffle+prove", cards), &s, |b, s| {
-            b.iter(|| ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &mut rng))
+            b.iter(|| {
+                ShuffleMessage::shuffle(&context(1), &s.key, &s.deck, &s.secrets[1], &mut rng)
+            })
         });
         group.bench_with_input(
             BenchmarkId::new("decode+verify", cards),

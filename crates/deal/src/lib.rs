@@ -48,7 +48,8 @@
 //!
 //! let mut deck = Deck::open(&[7; 32], &[0, 1, 2, 3, 4, 5])?;
 //! for seat in 0..2u8 {
-//!     let bytes = ShuffleMessage::shuffle(&ctx(seat), &key, &deck, &mut rng).to_bytes();
+//!     let bytes = ShuffleMessage::shuffle(&ctx(seat), &key, &deck, &secrets[usize::from(seat)], &mut rng)
+//!         .to_bytes();
 //!     deck = ShuffleMessage::from_bytes(&bytes)?.verify(&ctx(seat), &key, &deck)?.clone();
 //! }
 //!

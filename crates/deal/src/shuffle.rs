@@ -18,7 +18,7 @@ use crate::elgamal::{CIPHERTEXT_LEN, Ciphertext, Deck, read_count};
 use crate::group::{
     Context, Element, NonceSource, Transcript, decode_scalar, generators, mul_base,
 };
-use crate::keys::DeckKey;
+use crate::keys::{DeckKey, SecretShare};
 
 /// Domain of the shuffle statement digest (SPEC 5.6).
 pub const SHUFFLE_STATEMENT_DOMAIN: &[u8] = b"roundtable/deal/shuffle-statement/v1";
@@ -113,17 +113,20 @@ fn shuffle_challenge(
 impl ShuffleMessage {
     /// Shuffles `input` under `key` as the seat of `context`: a uniformly
     /// random permutation, fresh re-encryption of every card, and the proof.
-    /// Every secret comes from a ChaCha20 stream seeded by hashing the
-    /// statement and 32 bytes of `rng` (SPEC 5.3).
+    /// Every secret comes from a ChaCha20 stream seeded by hashing the seat's
+    /// secret key share, the statement and 32 bytes of `rng` (SPEC 5.3): a
+    /// broken random source then still gives a permutation that only the
+    /// holder of `secret` could predict.
     pub fn shuffle(
         context: &Context,
         key: &DeckKey,
         input: &Deck,
+        secret: &SecretShare,
         rng: &mut impl CryptoRng,
     ) -> ShuffleMessage {
         let n = input.len();
         let pre_statement = statement_digest(context, key, input, &[]);
-        let mut secrets = NonceSource::new(&[], &pre_statement, rng);
+        let mut secrets = NonceSource::new(&secret.to_bytes(), &pre_statement, rng);
 
         // psi[i] is the input slot that output slot i comes from (Fisher–Yates).
         let mut psi: Vec<usize> = (0..n).collect();
@@ -440,7 +443,6 @@ mod tests {
     use rand_core::SeedableRng;
 
     use super::*;
-    use crate::keys::SecretShare;
 
     /// A prover that follows every step honestly for a map that is not a
     /// permutation (a card duplicated, another dropped) must be caught by

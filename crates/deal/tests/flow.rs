@@ -29,12 +29,19 @@ fn context(epoch: u32, seat: u8) -> Context {
 fn shuffle_round(
     epoch: u32,
     key: &DeckKey,
+    secrets: &[SecretShare],
     mut deck: Deck,
     rng: &mut ChaCha20Rng,
 ) -> Result<(Deck, Vec<Vec<u8>>), DealError> {
     let mut published = Vec::new();
     for seat in 0..SEATS {
-        let message = ShuffleMessage::shuffle(&context(epoch, seat), key, &deck, rng);
+        let message = ShuffleMessage::shuffle(
+            &context(epoch, seat),
+            key,
+            &deck,
+            &secrets[usize::from(seat)],
+            rng,
+        );
         let bytes = message.to_bytes();
         let received = ShuffleMessage::from_bytes(&bytes)?;
         deck = received.verify(&context(epoch, seat), key, &deck)?.clone();
@@ -86,7 +93,7 @@ fn three_seats_deal_draw_reveal_reshuffle_release_and_audit() -> TestResult {
     // Three shuffles of the open deck 0..12.
     let all: Vec<u32> = (0..deck_size).collect();
     let open_deck = Deck::open(&GAME, &all)?;
-    let (deck, shuffles) = shuffle_round(0, &key, open_deck.clone(), &mut rng)?;
+    let (deck, shuffles) = shuffle_round(0, &key, &secrets, open_deck.clone(), &mut rng)?;
     assert_ne!(deck, open_deck);
 
     // Private draw: seat 1 draws slots 0..3. The others publish shares; only
@@ -162,7 +169,7 @@ fn three_seats_deal_draw_reveal_reshuffle_release_and_audit() -> TestResult {
         pile.push(open_card(card, &points, &cards)?);
     }
     let pile_deck = Deck::open(&GAME, &pile)?;
-    let (reshuffled, reshuffles) = shuffle_round(1, &key, pile_deck.clone(), &mut rng)?;
+    let (reshuffled, reshuffles) = shuffle_round(1, &key, &secrets, pile_deck.clone(), &mut rng)?;
     // A shuffle proved for epoch 0 does not pass as epoch 1's.
     assert!(
         ShuffleMessage::from_bytes(&reshuffles[0])?
@@ -233,7 +240,7 @@ fn a_120_card_deck_shuffles_and_verifies() -> TestResult {
     let key = DeckKey::combine(&secrets.iter().map(SecretShare::public).collect::<Vec<_>>())?;
     let all: Vec<u32> = (0..120).collect();
     let deck = Deck::open(&GAME, &all)?;
-    let message = ShuffleMessage::shuffle(&context(0, 0), &key, &deck, &mut rng);
+    let message = ShuffleMessage::shuffle(&context(0, 0), &key, &deck, &secrets[0], &mut rng);
     let bytes = message.to_bytes();
     assert_eq!(bytes.len(), ShuffleMessage::encoded_len(120));
     assert_eq!(bytes.len(), 192 * 120 + 162);

@@ -60,7 +60,7 @@ fn masked_deck(ctx: &Context, key: &DeckKey, n: u32, rng: &mut ChaCha20Rng) -> D
         seat: ctx.seat.wrapping_add(1),
         ..*ctx
     };
-    ShuffleMessage::shuffle(&first, key, &open, rng)
+    ShuffleMessage::shuffle(&first, key, &open, &SecretShare::generate(rng), rng)
         .output()
         .clone()
 }
@@ -115,7 +115,7 @@ proptest! {
         let t = table(1 + usize::from(which % 4), &mut rng);
         let ctx = context(2, u32::from(which), which % 5);
         let input = masked_deck(&ctx, &t.key, n, &mut rng);
-        let message = ShuffleMessage::shuffle(&ctx, &t.key, &input, &mut rng);
+        let message = ShuffleMessage::shuffle(&ctx, &t.key, &input, &t.secrets[0], &mut rng);
         let bytes = message.to_bytes();
         prop_assert_eq!(bytes.len(), ShuffleMessage::encoded_len(n as usize));
 
@@ -337,7 +337,7 @@ fn decoders_name_the_broken_rule() {
     // A shuffle of a different size than its input.
     let key = DeckKey::combine(&[secret.public()]).expect("one share");
     let three = Deck::open(&ctx.game_id, &[0, 1, 2]).expect("valid");
-    let shuffled = ShuffleMessage::shuffle(&ctx, &key, &three, &mut rng);
+    let shuffled = ShuffleMessage::shuffle(&ctx, &key, &three, &secret, &mut rng);
     assert_eq!(
         shuffled.verify(&ctx, &key, &deck).err(),
         Some(DealError::ShuffleSize {
@@ -358,4 +358,43 @@ fn decoders_name_the_broken_rule() {
         CardTable::new(&ctx.game_id, 0).err(),
         Some(DealError::DeckSize { max: 512, got: 0 })
     );
+}
+
+/// A random source that has failed: every byte zero.
+struct BrokenRng;
+
+impl rand_core::RngCore for BrokenRng {
+    fn next_u32(&mut self) -> u32 {
+        0
+    }
+    fn next_u64(&mut self) -> u64 {
+        0
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        dest.fill(0);
+    }
+}
+
+impl rand_core::CryptoRng for BrokenRng {}
+
+/// With a broken random source, a shuffle still depends on the seat's
+/// secret: someone who knows everything public but the secret does not get
+/// the same permutation by running the shuffle himself.
+#[test]
+fn a_broken_random_source_does_not_make_the_shuffle_predictable() {
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    let ctx = context(6, 0, 2);
+    let seat_secret = SecretShare::generate(&mut rng);
+    let key = DeckKey::combine(&[seat_secret.public()]).expect("one share");
+    let deck = Deck::open(&ctx.game_id, &(0..12).collect::<Vec<_>>()).expect("valid");
+    let guess_secret = SecretShare::generate(&mut rng);
+
+    let seat = ShuffleMessage::shuffle(&ctx, &key, &deck, &seat_secret, &mut BrokenRng);
+    let guess = ShuffleMessage::shuffle(&ctx, &key, &deck, &guess_secret, &mut BrokenRng);
+    assert!(seat.verify(&ctx, &key, &deck).is_ok());
+    assert_ne!(seat.output(), guess.output());
+    // The same secret and the same broken source repeat themselves: the
+    // secret is what hides the permutation.
+    let again = ShuffleMessage::shuffle(&ctx, &key, &deck, &seat_secret, &mut BrokenRng);
+    assert_eq!(seat.output(), again.output());
 }

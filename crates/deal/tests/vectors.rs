@@ -323,7 +323,8 @@ fn vectors() -> Result<Value, Box<dyn std::error::Error>> {
     let mut shuffles = Vec::new();
     for seat in 0..SEATS {
         let ctx = context(0, seat);
-        let message = ShuffleMessage::shuffle(&ctx, &key, &deck, &mut rng);
+        let message =
+            ShuffleMessage::shuffle(&ctx, &key, &deck, &secrets[usize::from(seat)], &mut rng);
         let bytes = message.to_bytes();
         let trace = reference::shuffle(&ctx.to_bytes(), &key.to_bytes(), &deck.to_bytes(), &bytes)?;
         assert!(trace.valid, "the reference accepts the honest shuffle");
