@@ -135,15 +135,17 @@ impl KeyShareMessage {
     ) -> KeyShareMessage {
         let share = secret.public().0;
         let statement = key_share_statement(context, &share).digest();
-        let k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
+        let mut k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
         let commitment = Element::new(mul_base(&k));
         let mut t = key_share_statement(context, &share);
         t.element(&commitment);
         let challenge = t.challenge();
+        let response = k + challenge * secret.scalar();
+        k.zeroize();
         KeyShareMessage {
             share,
             challenge,
-            response: k + challenge * secret.scalar(),
+            response,
         }
     }
 

@@ -4,6 +4,7 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::VartimeMultiscalarMul;
 use rand_core::CryptoRng;
+use zeroize::Zeroize;
 
 use crate::DealError;
 use crate::elgamal::Ciphertext;
@@ -59,15 +60,17 @@ impl DecryptionShare {
         let key_share = secret.public().0;
         let share = Element::new(x * card.a.point);
         let statement = share_statement(context, slot, &key_share, card, &share).digest();
-        let k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
+        let mut k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
         let mut t = share_statement(context, slot, &key_share, card, &share);
         t.element(&Element::new(mul_base(&k)))
             .element(&Element::new(k * card.a.point));
         let challenge = t.challenge();
+        let response = k + challenge * x;
+        k.zeroize();
         DecryptionShare {
             share,
             challenge,
-            response: k + challenge * x,
+            response,
         }
     }
 

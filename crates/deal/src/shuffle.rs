@@ -12,6 +12,7 @@ use curve25519_dalek::ristretto::{RistrettoBasepointTable, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::{MultiscalarMul, VartimeMultiscalarMul};
 use rand_core::CryptoRng;
+use zeroize::Zeroize;
 
 use crate::DealError;
 use crate::elgamal::{CIPHERTEXT_LEN, Ciphertext, Deck, read_count};
@@ -134,7 +135,9 @@ impl ShuffleMessage {
             let j = secrets.below(i as u32 + 1) as usize;
             psi.swap(i, j);
         }
-        ShuffleMessage::prove(context, key, input, &psi, &mut secrets)
+        let message = ShuffleMessage::prove(context, key, input, &psi, &mut secrets);
+        psi.zeroize();
+        message
     }
 
     /// The prover for the map `psi` (output slot i takes input slot
@@ -153,7 +156,7 @@ impl ShuffleMessage {
 
         // Re-encryption factors r'_j, indexed by input slot.
         let key_table = RistrettoBasepointTable::create(&key.0.point);
-        let reencryption: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
+        let mut reencryption: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
         let output: Vec<Ciphertext> = psi
             .iter()
             .map(|&j| {
@@ -169,7 +172,7 @@ impl ShuffleMessage {
         // Commitments to the matrix of psi, column by column:
         // C_j = r_j·G + Σ_{i: psi(i) = j} H_i, which for a permutation is
         // C_{psi(i)} = r_{psi(i)}·G + H_i.
-        let commitment_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
+        let mut commitment_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
         let mut commitment_points: Vec<RistrettoPoint> =
             commitment_blinds.iter().map(mul_base).collect();
         for (i, &j) in psi.iter().enumerate() {
@@ -179,10 +182,10 @@ impl ShuffleMessage {
 
         let statement = statement_digest(context, key, input, &output);
         let u = position_challenges(&statement, &commitments);
-        let u_permuted: Vec<Scalar> = psi.iter().map(|&j| u[j]).collect();
+        let mut u_permuted: Vec<Scalar> = psi.iter().map(|&j| u[j]).collect();
 
         // Commitment chain: ĉ_0 = H, ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}.
-        let chain_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
+        let mut chain_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
         let mut chain_points = Vec::with_capacity(n);
         let mut previous = gens.h;
         for i in 0..n {
@@ -192,9 +195,9 @@ impl ShuffleMessage {
         }
         let chain: Vec<Element> = chain_points.iter().copied().map(Element::new).collect();
 
-        let omega: [Scalar; 4] = std::array::from_fn(|_| secrets.scalar());
-        let omega_hat: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
-        let omega_prime: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
+        let mut omega: [Scalar; 4] = std::array::from_fn(|_| secrets.scalar());
+        let mut omega_hat: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
+        let mut omega_prime: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
 
         let t1 = mul_base(&omega[0]);
         let t2 = mul_base(&omega[1]);
@@ -233,32 +236,48 @@ impl ShuffleMessage {
         for i in (0..n.saturating_sub(1)).rev() {
             v[i] = u_permuted[i + 1] * v[i + 1];
         }
-        let blind_sum: Scalar = commitment_blinds.iter().sum();
-        let chain_sum: Scalar = chain_blinds.iter().zip(&v).map(|(r, v)| r * v).sum();
-        let weighted_blinds: Scalar = commitment_blinds.iter().zip(&u).map(|(r, u)| r * u).sum();
-        let weighted_reencryption: Scalar = reencryption.iter().zip(&u).map(|(r, u)| r * u).sum();
+        let mut witness_sums: [Scalar; 4] = [
+            commitment_blinds.iter().sum(),
+            chain_blinds.iter().zip(&v).map(|(r, v)| r * v).sum(),
+            commitment_blinds.iter().zip(&u).map(|(r, u)| r * u).sum(),
+            reencryption.iter().zip(&u).map(|(r, u)| r * u).sum(),
+        ];
+        let responses = std::array::from_fn(|i| omega[i] - challenge * witness_sums[i]);
+        let chain_responses = omega_hat
+            .iter()
+            .zip(&chain_blinds)
+            .map(|(w, r)| w - challenge * r)
+            .collect();
+        let permutation_responses = omega_prime
+            .iter()
+            .zip(&u_permuted)
+            .map(|(w, u)| w - challenge * u)
+            .collect();
+
+        // Any of these would give the permutation away; wipe them before
+        // the memory is reused.
+        for secret in [
+            &mut reencryption,
+            &mut commitment_blinds,
+            &mut chain_blinds,
+            &mut omega_hat,
+            &mut omega_prime,
+            &mut u_permuted,
+            &mut v,
+        ] {
+            secret.zeroize();
+        }
+        omega.zeroize();
+        witness_sums.zeroize();
 
         ShuffleMessage {
             output: Deck(output),
             commitments,
             chain,
             challenge,
-            responses: [
-                omega[0] - challenge * blind_sum,
-                omega[1] - challenge * chain_sum,
-                omega[2] - challenge * weighted_blinds,
-                omega[3] - challenge * weighted_reencryption,
-            ],
-            chain_responses: omega_hat
-                .iter()
-                .zip(&chain_blinds)
-                .map(|(w, r)| w - challenge * r)
-                .collect(),
-            permutation_responses: omega_prime
-                .iter()
-                .zip(&u_permuted)
-                .map(|(w, u)| w - challenge * u)
-                .collect(),
+            responses,
+            chain_responses,
+            permutation_responses,
         }
     }
 
