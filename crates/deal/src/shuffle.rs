@@ -184,7 +184,7 @@ impl ShuffleMessage {
         let u = position_challenges(&statement, &commitments);
         let mut u_permuted: Vec<Scalar> = psi.iter().map(|&j| u[j]).collect();
 
-        // Commitment chain: ĉ_0 = H, ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}.
+        // Commitment chain: Ĉ_0 = H, Ĉ_{i+1} = r̂_i·G + u'_i·Ĉ_i.
         let mut chain_blinds: Vec<Scalar> = (0..n).map(|_| secrets.scalar()).collect();
         let mut chain_points = Vec::with_capacity(n);
         let mut previous = gens.h;
@@ -231,7 +231,7 @@ impl ShuffleMessage {
             },
         );
 
-        // v_i = u'_{i+1}·...·u'_n, so that ĉ_n = (Σ r̂_i·v_i)·G + (Π u'_i)·H.
+        // v_i = u'_{i+1}·…·u'_{n-1}, so that Ĉ_n = (Σ r̂_i·v_i)·G + (Π u'_i)·H.
         let mut v = vec![Scalar::ONE; n];
         for i in (0..n.saturating_sub(1)).rev() {
             v[i] = u_permuted[i + 1] * v[i + 1];
@@ -308,14 +308,14 @@ impl ShuffleMessage {
         let c = self.challenge;
         let [s1, s2, s3, s4] = self.responses;
 
-        // c̄ = Σ c_j − Σ H_i
+        // C̄ = Σ C_j − Σ H_i
         let commitment_sum: RistrettoPoint = self.commitments.iter().map(|e| e.point).sum();
         let generator_sum: RistrettoPoint = gens.h_list[..n].iter().sum();
         let t1 = RistrettoPoint::vartime_multiscalar_mul(
             [c, s1],
             [commitment_sum - generator_sum, gens.g],
         );
-        // ĉ = ĉ_n − (Π u_j)·H
+        // Ĉ = Ĉ_n − (Π u_j)·H
         let u_product = u.iter().fold(Scalar::ONE, |acc, x| acc * x);
         let t2 = RistrettoPoint::vartime_multiscalar_mul(
             [c, -(c * u_product), s2],
