@@ -550,7 +550,14 @@ pub(super) fn player_lines(
         .map(|x| x.name.chars().count())
         .max()
         .unwrap_or(4)
-        .min(12);
+        // Up to 14 columns of a name where the row has room for them (the
+        // marker, seat number, coins and points take 12): wider names would
+        // push the ACTIVE tag to a row of its own at 80 columns.
+        .min(if compact {
+            12
+        } else {
+            width.saturating_sub(12).clamp(4, 14)
+        });
     for (i, p) in v.players.iter().enumerate() {
         let seat = Seat(i as u8);
         let info = s.seats.get(i);
