@@ -843,13 +843,17 @@ impl App {
     }
 
     fn scroll_log(&mut self, msg: Msg, snap: Option<&Snapshot>, page: usize) {
-        // On the log screen the oldest row shows at the top at most: past
-        // that, a key back towards the newest would seem to do nothing.
+        // The oldest row shows at the top at most, on the log screen and in
+        // the table's side log alike: past that, a key back towards the
+        // newest would seem to do nothing.
         let max = match (snap, self.viewport, self.screen) {
             (Some(s), Some((width, height)), Screen::Log) => {
                 crate::ui::log_screen_max_scroll(s, width, height)
             }
-            (Some(s), ..) => s.log.len(),
+            (Some(s), Some((width, height)), _) => {
+                crate::ui::side_log_max_scroll(self, s, width, height)
+            }
+            (Some(s), None, _) => s.log.len(),
             (None, ..) => 0,
         };
         let from = self.log_scroll.min(max);

@@ -612,3 +612,29 @@ fn a_spectator_sees_no_play_hints_and_no_keep_playing() {
         render(&app, Some(&snap), 200, 60).backend()
     );
 }
+
+/// The table's side log stops where its oldest row shows, like the log
+/// screen: after paging far back, the first page forward moves (it used to
+/// be allowed as many pages back as the log had entries, more than the side
+/// log could show).
+#[test]
+fn the_side_log_stops_at_its_oldest_row() {
+    let snap = long_log();
+    for (w, h) in [(80, 24), (200, 60)] {
+        let mut app = table_app(&snap);
+        app.viewport = Some((w, h));
+        for _ in 0..snap.log.len() {
+            app.update(Msg::LogOlder, Some(&snap));
+        }
+        let oldest = screen_text(&render(&app, Some(&snap), w, h));
+        let first = snap.log.first().map(|l| l.text.clone()).unwrap_or_default();
+        let first_words: String = first.chars().take(20).collect();
+        assert!(
+            oldest.contains(&first_words),
+            "{first_words:?} not at the top:\n{oldest}"
+        );
+        app.update(Msg::LogNewer, Some(&snap));
+        let after = screen_text(&render(&app, Some(&snap), w, h));
+        assert_ne!(oldest, after, "the first page forward did not move");
+    }
+}

@@ -100,8 +100,18 @@ fn log_screen_inner(area: Rect) -> (usize, usize) {
 pub fn log_screen_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
     let body = super::body_area(Rect::new(0, 0, width, height));
     let (inner_w, inner_h) = log_screen_inner(body);
-    let total: usize = s.log.iter().map(|l| wrap(&l.text, inner_w).len()).sum();
-    total.saturating_sub(inner_h)
+    log_max_scroll(s, inner_w as u16, inner_h as u16)
+}
+
+/// How far back a log panel whose text area is `width` x `height` can
+/// scroll: the rows the whole log wraps to, less those that show at once.
+pub(super) fn log_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
+    let total: usize = s
+        .log
+        .iter()
+        .map(|l| wrap(&l.text, usize::from(width)).len())
+        .sum();
+    total.saturating_sub(usize::from(height))
 }
 
 pub(super) fn log_screen(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {

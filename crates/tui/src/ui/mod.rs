@@ -30,6 +30,7 @@ pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub use results::tie_breaks;
+pub use table::side_log_max_scroll;
 pub use table::{abilities, contract_details, contract_lines};
 
 /// The smallest terminal the screens are laid out for.

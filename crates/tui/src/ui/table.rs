@@ -10,7 +10,7 @@ use roundtable_port_royal::{
 };
 
 use super::clock::{clock_lines, waiting_lines};
-use super::log::log_panel;
+use super::log::{log_max_scroll, log_panel};
 use super::replay::{replay_lines, replay_panel, replay_status};
 use super::{TWO_COLUMNS, choice, panel, wrap};
 use crate::app::App;
@@ -21,12 +21,26 @@ use crate::text::{
 };
 use crate::theme::Theme;
 
-pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+/// Where the table's panels go in a body of `area`, and the harbor's and
+/// players' lines that decided it. Drawing and the side log's scrolling
+/// (how far back it can go) both ask this one function.
+struct TableLayout {
+    status: Rect,
+    harbor: Rect,
+    players: Rect,
+    lower: Rect,
+    log: Rect,
+    harbor_lines: Vec<Line<'static>>,
+    player_lines: Vec<Line<'static>>,
+    /// One column, panels framed by their top border only.
+    compact: bool,
+}
+
+fn layout(app: &App, s: &Snapshot, area: Rect) -> TableLayout {
     let theme = app.theme;
     let [status, main] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
-    status_line(s, status, buf, theme);
     let seats = s.seats.len() as u16;
-    let replay = replay_status(app);
+    let replay = replay_status(app).is_some();
     if main.width < TWO_COLUMNS {
         let harbor = fitted_harbor(
             app,
@@ -34,9 +48,8 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
             usize::from(main.width),
             (main.height / 3).saturating_sub(1),
         );
-        let players = player_lines(s, true, replay.is_some(), usize::from(main.width), theme);
+        let players = player_lines(s, true, replay, usize::from(main.width), theme);
         let action_rows = lower_rows(app, s, usize::from(main.width));
-        // One column, panels framed by their top border only.
         let harbor_h = (harbor.len() as u16 + 1).min(main.height / 3).max(3);
         let actions_h = (action_rows + 1).clamp(2, main.height / 4 + 1);
         let [h, p, a, l] = Layout::vertical([
@@ -46,45 +59,70 @@ pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
             Constraint::Min(0),
         ])
         .areas(main);
-        harbor_panel(s, harbor, h, buf, theme, true);
-        players_panel(s, players, p, buf, theme, true);
-        match replay {
-            Some(r) => replay_panel(app, s, r, a, buf, true),
-            None => actions_panel(app, s, a, buf, true),
-        }
-        log_panel(app, s, l, buf, true);
-    } else {
-        let left_w = (main.width * 11 / 20).max(44);
-        let [left, right] =
-            Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
-        let inner_w = usize::from(left_w.saturating_sub(2));
-        let action_rows = lower_rows(app, s, inner_w);
-        // The harbor (with its expeditions and contracts) gets the rows it
-        // needs as long as the moves keep three; the moves get the rest, and
-        // say when more are out of sight. A board too short for that shows
-        // the persons' abilities on one row each.
-        let moves_min = 5;
-        let harbor = fitted_harbor(app, s, inner_w, left.height.saturating_sub(1 + moves_min));
-        // The harbor's frame has no bottom: the moves' top border closes it.
-        let harbor_h = harbor.len() as u16 + 1;
-        let room = left.height.saturating_sub(harbor_h).max(moves_min);
-        let actions_h = (action_rows + 2).clamp(moves_min, room);
-        let [h, a] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(actions_h)]).areas(left);
-        let right_w = usize::from(right.width.saturating_sub(2));
-        let players = player_lines(s, false, replay.is_some(), right_w, theme);
-        // Like the harbor's, the players' frame is closed by the log's.
-        let players_h = (players.len() as u16 + 1).min(right.height.saturating_sub(5));
-        let [p, l] =
-            Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
-        harbor_panel(s, harbor, h, buf, theme, false);
-        players_panel(s, players, p, buf, theme, false);
-        match replay {
-            Some(r) => replay_panel(app, s, r, a, buf, false),
-            None => actions_panel(app, s, a, buf, false),
-        }
-        log_panel(app, s, l, buf, false);
+        return TableLayout {
+            status,
+            harbor: h,
+            players: p,
+            lower: a,
+            log: l,
+            harbor_lines: harbor,
+            player_lines: players,
+            compact: true,
+        };
     }
+    let left_w = (main.width * 11 / 20).max(44);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
+    let inner_w = usize::from(left_w.saturating_sub(2));
+    let action_rows = lower_rows(app, s, inner_w);
+    // The harbor (with its expeditions and contracts) gets the rows it
+    // needs as long as the moves keep three; the moves get the rest, and
+    // say when more are out of sight. A board too short for that shows
+    // the persons' abilities on one row each.
+    let moves_min = 5;
+    let harbor = fitted_harbor(app, s, inner_w, left.height.saturating_sub(1 + moves_min));
+    // The harbor's frame has no bottom: the moves' top border closes it.
+    let harbor_h = harbor.len() as u16 + 1;
+    let room = left.height.saturating_sub(harbor_h).max(moves_min);
+    let actions_h = (action_rows + 2).clamp(moves_min, room);
+    let [h, a] = Layout::vertical([Constraint::Min(0), Constraint::Length(actions_h)]).areas(left);
+    let right_w = usize::from(right.width.saturating_sub(2));
+    let players = player_lines(s, false, replay, right_w, theme);
+    // Like the harbor's, the players' frame is closed by the log's.
+    let players_h = (players.len() as u16 + 1).min(right.height.saturating_sub(5));
+    let [p, l] = Layout::vertical([Constraint::Length(players_h), Constraint::Min(0)]).areas(right);
+    TableLayout {
+        status,
+        harbor: h,
+        players: p,
+        lower: a,
+        log: l,
+        harbor_lines: harbor,
+        player_lines: players,
+        compact: false,
+    }
+}
+
+pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    let at = layout(app, s, area);
+    status_line(s, at.status, buf, theme);
+    harbor_panel(s, at.harbor_lines, at.harbor, buf, theme, at.compact);
+    players_panel(s, at.player_lines, at.players, buf, theme, at.compact);
+    match replay_status(app) {
+        Some(r) => replay_panel(app, s, r, at.lower, buf, at.compact),
+        None => actions_panel(app, s, at.lower, buf, at.compact),
+    }
+    log_panel(app, s, at.log, buf, at.compact);
+}
+
+/// How far back the table's side log can scroll in a terminal of `width`
+/// x `height`: until its oldest row shows at the top.
+pub fn side_log_max_scroll(app: &App, s: &Snapshot, width: u16, height: u16) -> usize {
+    let body = super::body_area(Rect::new(0, 0, width, height));
+    let at = layout(app, s, body);
+    let inner = panel("Log", app.theme, at.compact).inner(at.log);
+    log_max_scroll(s, inner.width, inner.height)
 }
 
 /// Rows the panel under the harbor wants at `width`: the moves, or the
