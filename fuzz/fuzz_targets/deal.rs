@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use roundtable_deal::{
-    Ciphertext, Context, DecryptionShare, Deck, DeckKey, KeyShare, KeyShareMessage, SecretShare,
+    Ciphertext, Context, Deck, DeckKey, DecryptionShare, KeyShare, KeyShareMessage, SecretShare,
     ShuffleMessage,
 };
 
@@ -24,7 +24,9 @@ fn key() -> &'static (KeyShare, DeckKey) {
     KEY.get_or_init(|| {
         let mut one = [0u8; 32];
         one[0] = 1;
-        let share = SecretShare::from_bytes(&one).expect("1 is a canonical non-zero scalar").public();
+        let share = SecretShare::from_bytes(&one)
+            .expect("1 is a canonical non-zero scalar")
+            .public();
         let key = DeckKey::combine(&[share]).expect("one non-identity share");
         (share, key)
     })
@@ -57,18 +59,21 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(m.to_bytes(), bytes);
                 let cards: Vec<u32> = (0..m.output().len() as u32).collect();
                 let input = Deck::open(&CONTEXT.game_id, &cards).expect("a decoded size is valid");
-                assert!(m.verify(&CONTEXT, key, &input).is_err(), "a fuzzed shuffle proof verified");
+                assert!(
+                    m.verify(&CONTEXT, key, &input).is_err(),
+                    "a fuzzed shuffle proof verified"
+                );
             }
         }
         _ => {
-            if let Some((card, share_bytes)) = bytes.split_at_checked(64) {
-                if let (Ok(card), Ok(s)) = (
+            if let Some((card, share_bytes)) = bytes.split_at_checked(64)
+                && let (Ok(card), Ok(s)) = (
                     Ciphertext::from_bytes(card),
                     DecryptionShare::from_bytes(share_bytes),
-                ) {
-                    assert_eq!(s.to_bytes().as_slice(), share_bytes);
-                    let _ = s.verify(&CONTEXT, 0, share, &card);
-                }
+                )
+            {
+                assert_eq!(s.to_bytes().as_slice(), share_bytes);
+                let _ = s.verify(&CONTEXT, 0, share, &card);
             }
         }
     }
