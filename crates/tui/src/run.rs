@@ -184,9 +184,10 @@ impl Runner {
 
     /// Draw one frame.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error> {
-        let size = terminal.size()?;
-        self.app.viewport = Some((size.width, size.height));
-        terminal.draw(|frame| {
+        // The size the frame was drawn at, for the keys that scroll: the
+        // frame knows it already (asking the terminal again is a system
+        // call, or two `tput` processes where there is no terminal).
+        let completed = terminal.draw(|frame| {
             frame.render_widget(
                 Ui {
                     app: &self.app,
@@ -195,6 +196,7 @@ impl Runner {
                 frame.area(),
             )
         })?;
+        self.app.viewport = Some((completed.area.width, completed.area.height));
         Ok(())
     }
 
