@@ -157,6 +157,9 @@ pub enum DealerError {
     /// The slot was dealt before.
     #[error("slot {} of epoch {} was dealt twice", .0.slot, .0.epoch.0)]
     DealtTwice(CardHandle),
+    /// A stacked deck is not an order of the pile the game reshuffles.
+    #[error("the stacked deck is not an order of the {0} cards reshuffled")]
+    NotAPermutation(usize),
 }
 
 /// A local stand-in for the deal every seat takes part in: it keeps the true
@@ -169,6 +172,8 @@ pub struct OracleDealer {
     /// Every epoch's slots dealt so far.
     dealt: Vec<Vec<bool>>,
     knowledge: Vec<Knowledge>,
+    /// Orders the next reshuffles take instead of shuffling, oldest first.
+    stacked: std::collections::VecDeque<Vec<u32>>,
 }
 
 impl OracleDealer {
@@ -179,7 +184,15 @@ impl OracleDealer {
             decks: Vec::new(),
             dealt: Vec::new(),
             knowledge: vec![Knowledge::new(); usize::from(seats)],
+            stacked: std::collections::VecDeque::new(),
         }
+    }
+
+    /// Make the next reshuffle not shuffle but lay the deck out as `order`
+    /// (slot 0 first), for tests that need a known deal. The reshuffle
+    /// refuses an order that is not a permutation of its pile.
+    pub fn stack_next(&mut self, order: Vec<u32>) {
+        self.stacked.push_back(order);
     }
 
     /// What `seat` has opened (empty for a seat not at the table).
@@ -222,11 +235,25 @@ impl OracleDealer {
                 next,
             });
         }
-        let mut deck = pile.to_vec();
-        for i in (1..deck.len()).rev() {
-            let j = uniform(i as u64 + 1) as usize;
-            deck.swap(i, j.min(i));
-        }
+        let deck = match self.stacked.front() {
+            Some(order) => {
+                let (mut sorted_order, mut sorted_pile) = (order.clone(), pile.to_vec());
+                sorted_order.sort_unstable();
+                sorted_pile.sort_unstable();
+                if sorted_order != sorted_pile {
+                    return Err(DealerError::NotAPermutation(pile.len()));
+                }
+                self.stacked.pop_front().unwrap_or_default()
+            }
+            None => {
+                let mut deck = pile.to_vec();
+                for i in (1..deck.len()).rev() {
+                    let j = uniform(i as u64 + 1) as usize;
+                    deck.swap(i, j.min(i));
+                }
+                deck
+            }
+        };
         self.dealt.push(vec![false; deck.len()]);
         self.decks.push(deck);
         Ok(())
