@@ -220,6 +220,19 @@ impl OracleDealer {
             .unwrap_or(&[])
     }
 
+    /// The cards of the latest deck not dealt yet, in slot order.
+    pub fn undealt(&self) -> Vec<u32> {
+        match (self.decks.last(), self.dealt.last()) {
+            (Some(deck), Some(dealt)) => deck
+                .iter()
+                .zip(dealt)
+                .filter(|&(_, &was_dealt)| !was_dealt)
+                .map(|(&card, _)| card)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Shuffle `pile` into a new deck of `epoch` with `uniform(n)` (uniform
     /// in `[0, n)`), by Fisher–Yates.
     pub fn reshuffle(

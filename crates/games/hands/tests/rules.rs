@@ -1,5 +1,9 @@
 //! Scenarios: one per rule of Hands, on stacked decks.
 
+mod common;
+
+use common::serve;
+
 use roundtable_engine::sim::OracleDealer;
 use roundtable_engine::{
     CardHandle, ChanceOutcome, EpochId, Game, Knowledge, Next, Observer, PrivateRequest, Revealed,
@@ -22,29 +26,6 @@ fn stacked(top: &[u32]) -> Vec<u32> {
     let mut order = top.to_vec();
     order.extend((0..24).filter(|c| !top.contains(c)));
     order
-}
-
-/// Answer every private request until a decision or the end. Reshuffles
-/// take the stacked orders first, then reverse the pile.
-fn serve(game: &mut Hands, dealer: &mut OracleDealer, events: &mut Vec<Event>) {
-    loop {
-        match game.next() {
-            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
-                dealer.reshuffle(pile, epoch, &mut |_| 0).unwrap();
-                game.apply_reshuffle(events).unwrap();
-            }
-            Next::Private(PrivateRequest::Deal { to, first, count }) => {
-                dealer.deal(to, first, count).unwrap();
-                game.apply_deal(events).unwrap();
-            }
-            Next::Private(PrivateRequest::Reveal { handles }) => {
-                let cards = dealer.reveal(handles).unwrap();
-                game.apply_reveal(&cards, events).unwrap();
-            }
-            Next::Decision(_) | Next::Over => return,
-            other => panic!("Hands asked for {other:?}"),
-        }
-    }
 }
 
 /// A game of `seats` seats and `rounds` rounds dealt from `order`, at its
