@@ -76,6 +76,15 @@
 //!   hidden hand and could be checked only after the keys are released; a
 //!   game that needs one checks it in the audit, not in `apply_action`.
 //!
+//! How the requests map onto the deal (protocol/SPEC.md part 5): a handle's
+//! `epoch` is the epoch of the deal's contexts and of the deck, its `slot`
+//! the slot whose decryption shares open it. A game's first deck is a
+//! [`PrivateRequest::Reshuffle`] too, of its cards lying face up into epoch
+//! 0, because the deal's first deck is exactly such an open deck (5.4) that
+//! every seat then shuffles; the `pile` slice is the order in which the open
+//! deck lists the cards (5.8). A [`PrivateRequest::Deal`] names its slots, so
+//! an honest peer gives shares for exactly those and no others.
+//!
 //! Every private-card method has a default that refuses
 //! ([`PrivateError::Unsupported`]) or falls back to the public method, so a
 //! game without private cards (Port Royal) implements none of them.
