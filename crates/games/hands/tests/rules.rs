@@ -436,3 +436,14 @@ fn the_last_play_of_the_game_draws_no_replacement() {
     assert_eq!(game.view(Observer::Spectator).shown[1], [SUN_1, MOON_4]);
     assert_eq!(game.next(), Next::Over);
 }
+
+#[test]
+fn the_public_driver_stops_at_the_first_private_request() {
+    let mut game = Hands::new_game(2, &Options::default()).unwrap();
+    let stopped =
+        roundtable_engine::sim::play(&mut game, 100, &mut |_| 0, &mut |_, _, _| 0, &mut |_| {});
+    assert!(matches!(
+        stopped,
+        Err(roundtable_engine::sim::SimError::Private)
+    ));
+}
