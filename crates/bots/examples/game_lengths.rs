@@ -74,7 +74,9 @@ fn play(options: &Options, seats: u8, seed: u64, heuristic: bool, cap: u32) -> L
         events.clear();
         match game.next() {
             Next::Over => break,
-            Next::Simultaneous(_) => unreachable!("Port Royal has no simultaneous choices"),
+            Next::Simultaneous(_) | Next::Private(_) => {
+                unreachable!("Port Royal has no simultaneous choices or private cards")
+            }
             Next::Chance(request) => {
                 let outcome = sim::sample(&request.distribution, &mut |n| {
                     sim::uniform_below(n, &mut || chance.next_u64())

@@ -77,6 +77,11 @@ pub fn play_port_royal(
                     "Port Royal has no simultaneous choices".into(),
                 ));
             }
+            Next::Private(_) => {
+                return Err(ArenaError::Refused(
+                    "Port Royal has no private cards".into(),
+                ));
+            }
             Next::Chance(request) => {
                 let outcome = sim::sample(&request.distribution, &mut |n| {
                     sim::uniform_below(n, &mut || chance.next_u64())

@@ -23,13 +23,73 @@
 //!   a salted commitment from each, then the openings, and only then calls
 //!   `apply_action` for every seat in seat order; the engine never sees a
 //!   choice before all are committed, so the contract needs nothing more.
-//! * **Cards known to one seat** (Guildhall hands, Nereus science cards): these
-//!   need mental poker, because two private draws must not collide. The plan is
-//!   a further [`Distribution`] kind, a private deal to one seat, answered by
-//!   an opaque [`CardHandle`] that only that seat's table can open; the engine
-//!   then stores handles, a seat's view shows its own opened cards, and a later
-//!   public reveal arrives as an ordinary chance outcome naming the card of a
-//!   handle. Nothing in this crate's current types has to change for that.
+//!
+//! # Cards known to one seat
+//!
+//! Guildhall hands and Nereus science cards are seen by one seat only. They
+//! are dealt by all seats together (mental poker, `roundtable-deal`): the deck
+//! is a list of ciphertexts no seat can open alone, and a card is opened only
+//! with a decryption share of every seat. The engine's side of it:
+//!
+//! * **The state holds handles only.** A private card is a [`CardHandle`],
+//!   slot `slot` of the deck shuffled in epoch `epoch`. Which card lies in it
+//!   is never in the state, so the state stays identical, and hashes
+//!   identically, on every peer, whoever holds what.
+//! * **Deals, reveals and reshuffles are requests**, like chance requests:
+//!   [`Game::next`] returns [`Next::Private`] with a [`PrivateRequest`]. One
+//!   variant for the three, not three variants of [`Next`]: the table serves
+//!   all three from the same protocol (decryption shares and shuffles from
+//!   every seat, as obligations with deadlines) and never from the beacon,
+//!   and a driver that deals no private cards refuses them with one arm.
+//!   - [`PrivateRequest::Deal`] gives the next slots of the current deck to a
+//!     seat. The answer, [`Game::apply_deal`], carries no card: the other
+//!     seats' shares go to the receiving seat's table, which opens the cards
+//!     into that seat's [`Knowledge`], and the state only records the handles
+//!     as held.
+//!   - [`PrivateRequest::Reveal`] asks for cards to be shown to everyone
+//!     (hands shown at the end); [`Game::apply_reveal`] receives each
+//!     handle's card, opened from every seat's share, so the identity becomes
+//!     part of the public state.
+//!   - [`PrivateRequest::Reshuffle`] turns a public pile, whose cards are all
+//!     known, back into a deck: the answer, [`Game::apply_reshuffle`], opens a
+//!     new epoch whose slots are fresh handles of unknown identity; the
+//!     multiset of the new deck is the pile's (public) multiset.
+//! * **A seat's own knowledge reaches that seat only.** The identities a
+//!   seat's table opened are its [`Knowledge`], kept outside the state.
+//!   [`Game::view_with`] and [`Game::legal_actions_with`] take it; a game
+//!   reads from it only the handles the observing seat holds, so passing a
+//!   wrong seat's knowledge reveals nothing, and a spectator's view ignores
+//!   it. Without knowledge (the plain [`Game::view`] and
+//!   [`Game::legal_actions`]) a seat sees its handles but not its cards.
+//! * **Playing a card face up names the handle and the card.** The table
+//!   attaches the holder's decryption share to the action, opens the card
+//!   and passes the opened identity to [`Game::apply_action_revealing`]
+//!   ([`Game::claims`] tells it which handles an action plays). The game
+//!   refuses, by a named rule (such as `card-not-held`) and without any
+//!   change, an action whose handle is not the seat's or whose claimed card
+//!   is not the opened one. So a false claim is a rule error anyone can
+//!   check, never a disagreement between peers.
+//! * **Only rules checkable at the time.** Every rule that refuses a play
+//!   must be decidable from the public state and the revealed card: an
+//!   honest peer has to be able to prove a violation the moment it happens.
+//!   A rule like "you must play higher if you can" depends on the rest of a
+//!   hidden hand and could be checked only after the keys are released; a
+//!   game that needs one checks it in the audit, not in `apply_action`.
+//!
+//! How the requests map onto the deal (protocol/SPEC.md part 5): a handle's
+//! `epoch` is the epoch of the deal's contexts and of the deck, its `slot`
+//! the slot whose decryption shares open it. A game's first deck is a
+//! [`PrivateRequest::Reshuffle`] too, of its cards lying face up into epoch
+//! 0, because the deal's first deck is exactly such an open deck (5.4) that
+//! every seat then shuffles; the `pile` slice is the order in which the open
+//! deck lists the cards (5.8). A [`PrivateRequest::Deal`] names its slots, so
+//! an honest peer gives shares for exactly those and no others.
+//!
+//! Every private-card method has a default that refuses
+//! ([`PrivateError::Unsupported`]) or falls back to the public method, so a
+//! game without private cards (Port Royal) implements none of them.
+//! `roundtable-hands` is a small game that uses all of them;
+//! [`sim::play_private`] plays such games with a local oracle dealer.
 
 use std::fmt;
 
@@ -37,9 +97,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 mod pool;
+mod private;
 pub mod sim;
 
 pub use pool::{Deck, EpochId, FaceDown, PoolError, UnseenPool};
+pub use private::{CardHandle, Knowledge, PrivateError, PrivateRequest, Revealed};
 
 /// A seat at the table, counted from 0 in seat order (clockwise).
 ///
@@ -168,12 +230,6 @@ pub enum ChanceOutcome {
     Cards(Vec<u32>),
 }
 
-/// An opaque reference to a card whose identity is known to one seat only.
-///
-/// Reserved for the mental-poker games (see the crate docs); no game uses it yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct CardHandle(pub u32);
-
 /// What the game waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next<'a> {
@@ -184,6 +240,9 @@ pub enum Next<'a> {
     Simultaneous(SeatSet),
     /// A chance outcome is needed.
     Chance(ChanceRequest<'a>),
+    /// A step of the private deal is needed: a deal to one seat, a public
+    /// reveal or a reshuffle (see the crate docs, "Cards known to one seat").
+    Private(PrivateRequest<'a>),
     /// The game is over; [`Game::result`] tells how it ended.
     Over,
 }
@@ -416,5 +475,82 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
         let mut out = Vec::new();
         self.legal_actions(seat, &mut out);
         out
+    }
+
+    /// Apply the answer to a pending [`PrivateRequest::Deal`]: the dealt
+    /// slots are now the receiving seat's. No card is passed, because the
+    /// shared state never holds a private identity.
+    fn apply_deal(
+        &mut self,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), PrivateError<Self::Error>> {
+        let _ = events;
+        Err(PrivateError::Unsupported { game: Self::NAME })
+    }
+
+    /// Apply the answer to a pending [`PrivateRequest::Reveal`]: the card of
+    /// every requested handle, in the request's order.
+    fn apply_reveal(
+        &mut self,
+        cards: &[Revealed],
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), PrivateError<Self::Error>> {
+        let _ = (cards, events);
+        Err(PrivateError::Unsupported { game: Self::NAME })
+    }
+
+    /// Apply the answer to a pending [`PrivateRequest::Reshuffle`]: the pile
+    /// becomes a deck of fresh handles in the requested epoch.
+    fn apply_reshuffle(
+        &mut self,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), PrivateError<Self::Error>> {
+        let _ = events;
+        Err(PrivateError::Unsupported { game: Self::NAME })
+    }
+
+    /// The private cards `action` plays face up, each with the card the
+    /// action claims it is. The table opens each handle with the holder's
+    /// share attached to the action and passes the opened cards to
+    /// [`Game::apply_action_revealing`]. None by default.
+    fn claims(action: &Self::Action) -> Vec<Revealed> {
+        let _ = action;
+        Vec::new()
+    }
+
+    /// Apply a seat's decision together with the cards it reveals (opened
+    /// from the holder's shares, one per [`Game::claims`] entry). A game
+    /// with private cards checks every claim against `revealed` and refuses
+    /// a handle the seat does not hold or a card that is not the opened one,
+    /// leaving the state unchanged. The default accepts only an action that
+    /// reveals nothing and applies it with [`Game::apply_action`].
+    fn apply_action_revealing(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        revealed: &[Revealed],
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), PrivateError<Self::Error>> {
+        if !revealed.is_empty() {
+            return Err(PrivateError::Unsupported { game: Self::NAME });
+        }
+        Ok(self.apply_action(seat, action, events)?)
+    }
+
+    /// What `observer` may know, given what its seat's table opened. A game
+    /// reads from `knowledge` only the handles `observer` holds, and nothing
+    /// for a spectator. The default is [`Game::view`].
+    fn view_with(&self, observer: Observer, knowledge: &Knowledge) -> Self::View {
+        let _ = knowledge;
+        self.view(observer)
+    }
+
+    /// Every action `seat` may take now, given what its table opened, in
+    /// ascending order, appended to `out` (cleared first). A game reads from
+    /// `knowledge` only the handles `seat` holds. The default is
+    /// [`Game::legal_actions`].
+    fn legal_actions_with(&self, seat: Seat, knowledge: &Knowledge, out: &mut Vec<Self::Action>) {
+        let _ = knowledge;
+        self.legal_actions(seat, out);
     }
 }

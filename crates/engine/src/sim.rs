@@ -2,9 +2,14 @@
 //! random source and picking decisions with a caller-supplied policy.
 //!
 //! This is for tests, benchmarks and bots' look-ahead, never for play between
-//! peers: there chance comes from the committed beacon (`roundtable-fairdeck`).
+//! peers: there chance comes from the committed beacon (`roundtable-fairdeck`),
+//! and private cards from the deal every seat takes part in
+//! (`roundtable-deal`), not from the [`OracleDealer`] here.
 
-use crate::{ChanceOutcome, Distribution, Game, Next, Seat};
+use crate::{
+    CardHandle, ChanceOutcome, Distribution, EpochId, Game, Knowledge, Next, PrivateError,
+    PrivateRequest, Revealed, Seat,
+};
 
 /// Sample `distribution` using `uniform(n)`, which must return a uniform
 /// integer in `[0, n)`. Multiset draws walk the counts in catalog order, the
@@ -70,6 +75,13 @@ pub enum SimError<E: std::error::Error + 'static> {
     /// The game waits for a simultaneous choice, which this driver does not make.
     #[error("simultaneous choices are not simulated")]
     Simultaneous,
+    /// The game asks for a private deal; [`play`] deals no private cards
+    /// ([`play_private`] does).
+    #[error("private cards are not dealt by this driver")]
+    Private,
+    /// The game asked the oracle dealer for something no deck allows.
+    #[error("the dealer refused: {0}")]
+    Dealer(#[source] DealerError),
 }
 
 /// Counts from a finished simulated game.
@@ -79,6 +91,8 @@ pub struct Playout {
     pub decisions: usize,
     /// Chance outcomes applied.
     pub chances: usize,
+    /// Private-deal steps applied (deals, reveals, reshuffles).
+    pub private_steps: usize,
 }
 
 /// Play `game` to its end: chance from `uniform`, decisions from `policy`
@@ -102,6 +116,7 @@ pub fn play<G: Game>(
         match game.next() {
             Next::Over => return Ok(counts),
             Next::Simultaneous(_) => return Err(SimError::Simultaneous),
+            Next::Private(_) => return Err(SimError::Private),
             Next::Chance(request) => {
                 let outcome = sample(&request.distribution, uniform);
                 game.apply_chance(&outcome, &mut events)
@@ -121,6 +136,246 @@ pub fn play<G: Game>(
             }
         }
         inspect(game);
+    }
+}
+
+/// A private-deal request the [`OracleDealer`] cannot answer: the game asked
+/// for a slot or an epoch its decks do not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealerError {
+    /// A reshuffle opened an epoch other than the next one.
+    #[error("a reshuffle opened epoch {asked} but the next epoch is {next}")]
+    EpochOutOfOrder {
+        /// The epoch the request named.
+        asked: u16,
+        /// The epoch that comes next.
+        next: u16,
+    },
+    /// The handle names no slot of any deck.
+    #[error("no deck has slot {} of epoch {}", .0.slot, .0.epoch.0)]
+    NoSlot(CardHandle),
+    /// The slot was dealt before.
+    #[error("slot {} of epoch {} was dealt twice", .0.slot, .0.epoch.0)]
+    DealtTwice(CardHandle),
+    /// A stacked deck is not an order of the pile the game reshuffles.
+    #[error("the stacked deck is not an order of the {0} cards reshuffled")]
+    NotAPermutation(usize),
+}
+
+/// A local stand-in for the deal every seat takes part in: it keeps the true
+/// order of every deck and tells a dealt card only to the seat that receives
+/// it. For tests and benchmarks; a real table never has such a party.
+#[derive(Clone, Debug)]
+pub struct OracleDealer {
+    /// Every epoch's deck: the card in each slot.
+    decks: Vec<Vec<u32>>,
+    /// Every epoch's slots dealt so far.
+    dealt: Vec<Vec<bool>>,
+    knowledge: Vec<Knowledge>,
+    /// Orders the next reshuffles take instead of shuffling, oldest first.
+    stacked: std::collections::VecDeque<Vec<u32>>,
+}
+
+impl OracleDealer {
+    /// A dealer for `seats` seats, with no deck yet (the game's first
+    /// reshuffle opens epoch 0).
+    pub fn new(seats: u8) -> Self {
+        OracleDealer {
+            decks: Vec::new(),
+            dealt: Vec::new(),
+            knowledge: vec![Knowledge::new(); usize::from(seats)],
+            stacked: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Make the next reshuffle not shuffle but lay the deck out as `order`
+    /// (slot 0 first), for tests that need a known deal. The reshuffle
+    /// refuses an order that is not a permutation of its pile.
+    pub fn stack_next(&mut self, order: Vec<u32>) {
+        self.stacked.push_back(order);
+    }
+
+    /// What `seat` has opened (empty for a seat not at the table).
+    pub fn knowledge(&self, seat: Seat) -> &Knowledge {
+        static NOTHING: std::sync::OnceLock<Knowledge> = std::sync::OnceLock::new();
+        self.knowledge
+            .get(seat.index())
+            .unwrap_or_else(|| NOTHING.get_or_init(Knowledge::new))
+    }
+
+    /// The true card in `handle`'s slot, whether or not anyone opened it.
+    pub fn card(&self, handle: CardHandle) -> Result<u32, DealerError> {
+        self.decks
+            .get(usize::from(handle.epoch.0))
+            .and_then(|deck| deck.get(handle.slot as usize))
+            .copied()
+            .ok_or(DealerError::NoSlot(handle))
+    }
+
+    /// The cards of the deck of `epoch` in slot order (empty if there is none).
+    pub fn deck(&self, epoch: EpochId) -> &[u32] {
+        self.decks
+            .get(usize::from(epoch.0))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// The cards of the latest deck not dealt yet, in slot order.
+    pub fn undealt(&self) -> Vec<u32> {
+        match (self.decks.last(), self.dealt.last()) {
+            (Some(deck), Some(dealt)) => deck
+                .iter()
+                .zip(dealt)
+                .filter(|&(_, &was_dealt)| !was_dealt)
+                .map(|(&card, _)| card)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Shuffle `pile` into a new deck of `epoch` with `uniform(n)` (uniform
+    /// in `[0, n)`), by Fisher–Yates.
+    pub fn reshuffle(
+        &mut self,
+        pile: &[u32],
+        epoch: EpochId,
+        uniform: &mut impl FnMut(u64) -> u64,
+    ) -> Result<(), DealerError> {
+        let next = u16::try_from(self.decks.len()).unwrap_or(u16::MAX);
+        if epoch.0 != next {
+            return Err(DealerError::EpochOutOfOrder {
+                asked: epoch.0,
+                next,
+            });
+        }
+        let deck = match self.stacked.front() {
+            Some(order) => {
+                let (mut sorted_order, mut sorted_pile) = (order.clone(), pile.to_vec());
+                sorted_order.sort_unstable();
+                sorted_pile.sort_unstable();
+                if sorted_order != sorted_pile {
+                    return Err(DealerError::NotAPermutation(pile.len()));
+                }
+                self.stacked.pop_front().unwrap_or_default()
+            }
+            None => {
+                let mut deck = pile.to_vec();
+                for i in (1..deck.len()).rev() {
+                    let j = uniform(i as u64 + 1) as usize;
+                    deck.swap(i, j.min(i));
+                }
+                deck
+            }
+        };
+        self.dealt.push(vec![false; deck.len()]);
+        self.decks.push(deck);
+        Ok(())
+    }
+
+    /// Deal `count` slots from `first` to `to`: only `to` learns the cards.
+    pub fn deal(&mut self, to: Seat, first: CardHandle, count: u32) -> Result<(), DealerError> {
+        let handles: Vec<CardHandle> = (0..count)
+            .map(|i| CardHandle::new(first.epoch, first.slot.saturating_add(i)))
+            .collect();
+        // Check every slot before dealing any, so a refused deal changes nothing.
+        let mut cards = Vec::with_capacity(handles.len());
+        for &handle in &handles {
+            let card = self.card(handle)?;
+            if self.dealt[usize::from(handle.epoch.0)][handle.slot as usize] {
+                return Err(DealerError::DealtTwice(handle));
+            }
+            cards.push(card);
+        }
+        for (&handle, card) in handles.iter().zip(cards) {
+            self.dealt[usize::from(handle.epoch.0)][handle.slot as usize] = true;
+            if let Some(knowledge) = self.knowledge.get_mut(to.index()) {
+                knowledge.learn(handle, card);
+            }
+        }
+        Ok(())
+    }
+
+    /// Open `handles` for everyone: each with its true card.
+    pub fn reveal(&self, handles: &[CardHandle]) -> Result<Vec<Revealed>, DealerError> {
+        handles
+            .iter()
+            .map(|&handle| {
+                Ok(Revealed {
+                    handle,
+                    card: self.card(handle)?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Play a game with private cards to its end: chance from `uniform`, the
+/// deal from an [`OracleDealer`] (shuffled with `uniform` too), decisions from
+/// `policy` (given the seat, the state, the seat's own knowledge and its legal
+/// actions as [`Game::legal_actions_with`] lists them; returns an index).
+/// An action's claimed cards are opened by the dealer and passed to
+/// [`Game::apply_action_revealing`], as a table opens them from the holder's
+/// share. `inspect` sees the state and the dealer after every input.
+pub fn play_private<G: Game>(
+    game: &mut G,
+    dealer: &mut OracleDealer,
+    max_inputs: usize,
+    uniform: &mut impl FnMut(u64) -> u64,
+    policy: &mut impl FnMut(Seat, &G, &Knowledge, &[G::Action]) -> usize,
+    inspect: &mut impl FnMut(&G, &OracleDealer),
+) -> Result<Playout, SimError<PrivateError<G::Error>>> {
+    let mut events = Vec::new();
+    let mut actions = Vec::new();
+    let mut counts = Playout::default();
+    let refused = |e: PrivateError<G::Error>| SimError::Refused(e);
+    loop {
+        if counts.decisions + counts.chances + counts.private_steps >= max_inputs {
+            return Err(SimError::TooLong(max_inputs));
+        }
+        events.clear();
+        match game.next() {
+            Next::Over => return Ok(counts),
+            Next::Simultaneous(_) => return Err(SimError::Simultaneous),
+            Next::Chance(request) => {
+                let outcome = sample(&request.distribution, uniform);
+                game.apply_chance(&outcome, &mut events)
+                    .map_err(|e| refused(e.into()))?;
+                counts.chances += 1;
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                dealer
+                    .reshuffle(pile, epoch, uniform)
+                    .map_err(SimError::Dealer)?;
+                game.apply_reshuffle(&mut events).map_err(refused)?;
+                counts.private_steps += 1;
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).map_err(SimError::Dealer)?;
+                game.apply_deal(&mut events).map_err(refused)?;
+                counts.private_steps += 1;
+            }
+            Next::Private(PrivateRequest::Reveal { handles }) => {
+                let cards = dealer.reveal(handles).map_err(SimError::Dealer)?;
+                game.apply_reveal(&cards, &mut events).map_err(refused)?;
+                counts.private_steps += 1;
+            }
+            Next::Decision(seat) => {
+                let knowledge = dealer.knowledge(seat);
+                game.legal_actions_with(seat, knowledge, &mut actions);
+                if actions.is_empty() {
+                    return Err(SimError::NoLegalAction(seat));
+                }
+                let i = policy(seat, game, knowledge, &actions).min(actions.len() - 1);
+                let action = actions[i].clone();
+                let handles: Vec<CardHandle> =
+                    G::claims(&action).iter().map(|c| c.handle).collect();
+                let revealed = dealer.reveal(&handles).map_err(SimError::Dealer)?;
+                game.apply_action_revealing(seat, &action, &revealed, &mut events)
+                    .map_err(refused)?;
+                counts.decisions += 1;
+            }
+        }
+        inspect(game, dealer);
     }
 }
 

@@ -940,6 +940,9 @@ impl<G: Game> Table<G> {
                 Next::Decision(seat) => self.step_decision(seat),
                 Next::Chance(_) => self.step_chance(),
                 Next::Simultaneous(set) => self.step_simultaneous(set),
+                // The table does not deal private cards yet (issue 14, the
+                // table's part); no game it hosts asks for them.
+                Next::Private(_) => false,
             };
             if !progressed {
                 break;
@@ -978,6 +981,7 @@ impl<G: Game> Table<G> {
                     })
                     .collect()
             }
+            Next::Private(_) => Vec::new(),
             Next::Over => (0..self.seats.len())
                 .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
                 .map(|i| Seat(i as u8))

@@ -277,6 +277,7 @@ impl Session for LocalSession {
             )),
             (None, Next::Chance(request)) => Some(format!("Waiting to {}", request.purpose)),
             (None, Next::Simultaneous(_)) => Some("Waiting for secret choices".into()),
+            (None, Next::Private(_)) => Some("Waiting for the deal".into()),
             (None, Next::Over) => None,
         };
         let finished = self.progress == Progress::Finished;

@@ -95,7 +95,9 @@ fn main() {
         events.clear();
         match game.next() {
             Next::Over => break,
-            Next::Simultaneous(_) => unreachable!("Port Royal has no simultaneous choices"),
+            Next::Simultaneous(_) | Next::Private(_) => {
+                unreachable!("Port Royal has no simultaneous choices or private cards")
+            }
             Next::Chance(request) => {
                 let outcome = sim::sample(&request.distribution, &mut |n| {
                     sim::uniform_below(n, &mut || chance.next_u64())

@@ -182,7 +182,7 @@ fn random_expansion_games_exercise_every_contract_rule() {
                     };
                     game.apply_action(seat, &a, &mut events).unwrap();
                 }
-                Next::Simultaneous(_) => unreachable!(),
+                Next::Simultaneous(_) | Next::Private(_) => unreachable!(),
             }
             for e in &events {
                 match e {
@@ -242,7 +242,7 @@ fn replaying_the_same_inputs_gives_the_same_state_hash() {
                     game.apply_action(seat, &a, &mut Vec::new()).unwrap();
                     log.push(Err((seat, a)));
                 }
-                Next::Simultaneous(_) => unreachable!(),
+                Next::Simultaneous(_) | Next::Private(_) => unreachable!(),
             }
             hashes.push(game.state_hash());
         }

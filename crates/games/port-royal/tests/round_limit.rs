@@ -54,7 +54,9 @@ fn play(
                 played.game = game;
                 return played;
             }
-            Next::Simultaneous(_) => panic!("Port Royal has no simultaneous choices"),
+            Next::Simultaneous(_) | Next::Private(_) => {
+                panic!("Port Royal has no simultaneous choices or private cards")
+            }
             Next::Chance(request) => {
                 let outcome = sim::sample(&request.distribution, &mut |n| {
                     sim::uniform_below(n, &mut || chance.next_u64())

@@ -71,7 +71,7 @@ fn play(deck: &[CardId], seats: u8, seed: u64) -> (Vec<PortRoyal>, Vec<Option<Us
                 let a = legal[(policy.next_u64() % legal.len() as u64) as usize];
                 game.apply_action(seat, &a, &mut events).unwrap();
             }
-            Next::Simultaneous(_) => unreachable!(),
+            Next::Simultaneous(_) | Next::Private(_) => unreachable!(),
         }
         if events.iter().any(|e| {
             matches!(
