@@ -267,14 +267,22 @@ impl FaceDown {
 
     /// Move `n` cards (oldest first) to `other`; returns how many moved.
     pub fn move_to(&mut self, other: &mut FaceDown, n: u32) -> u32 {
+        // Epoch by epoch rather than card by card: taxes and hires move
+        // several coins at once, and each single move searched for the
+        // oldest epoch again. The result is the same, oldest first.
         let mut moved = 0;
-        while moved < n {
-            match self.take_oldest() {
-                Some(e) => other.add(e, 1),
-                None => break,
+        for (e, held) in self.by_epoch.iter_mut().enumerate() {
+            if moved == n {
+                break;
             }
-            moved += 1;
+            let k = (*held).min(n - moved);
+            if k > 0 {
+                *held -= k;
+                other.add(EpochId(u16::try_from(e).unwrap_or(u16::MAX)), k);
+                moved += k;
+            }
         }
+        self.total -= moved;
         moved
     }
 
