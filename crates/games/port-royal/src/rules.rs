@@ -393,6 +393,42 @@ enum Refill {
     Exhausted,
 }
 
+/// What a seat has to pay a harbor card with: its coins, the compensation
+/// it owes per card, its Mademoiselles' discount and the coins the piles can
+/// still pay out.
+#[derive(Clone, Copy)]
+struct Purse {
+    coins: u32,
+    compensation: u32,
+    discount: u32,
+    supply: u32,
+}
+
+impl Purse {
+    /// Whether the seat can take `card`.
+    fn affords(self, card: CardId) -> bool {
+        self.unaffordable_cost(card).is_none()
+    }
+
+    /// The cost of `card` to the seat, compensation included, if it cannot
+    /// pay it; `None` if it can.
+    fn unaffordable_cost(self, card: CardId) -> Option<u32> {
+        match card.kind() {
+            CardKind::Person { cost, .. } => {
+                let cost = u32::from(cost).saturating_sub(self.discount) + self.compensation;
+                (self.coins < cost).then_some(cost)
+            }
+            // A ship's own income may pay the compensation coin, as long as
+            // the piles can still pay out at least one coin.
+            CardKind::Ship { .. } => {
+                let stuck = self.compensation != 0 && self.coins == 0 && self.supply == 0;
+                stuck.then_some(self.compensation)
+            }
+            CardKind::Expedition { .. } | CardKind::Tax(_) => None,
+        }
+    }
+}
+
 /// A face-up contract (expansion) and the cubes on its coin spaces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct FaceUpContract {
@@ -450,6 +486,22 @@ impl PortRoyal {
     fn discard(&mut self, card: CardId) {
         self.discard_known[usize::from(card.0)] += 1;
         self.discard_known_total += 1;
+    }
+
+    /// Every harbor card onto the discard pile, in harbor order. The harbor
+    /// keeps its allocation: it fills again every turn, and a fresh one each
+    /// time was most of a random game's allocations.
+    fn discard_harbor(&mut self) {
+        let Self {
+            harbor,
+            discard_known,
+            discard_known_total,
+            ..
+        } = self;
+        for c in harbor.drain(..) {
+            discard_known[usize::from(c.0)] += 1;
+            *discard_known_total += 1;
+        }
     }
 
     fn harbor_colours(&self) -> u8 {
@@ -519,35 +571,27 @@ impl PortRoyal {
         u32::from(seat != self.active)
     }
 
+    /// What `seat` has to pay harbor cards with now. Legal actions and the
+    /// automatic skip ask this of every harbor card, so it is gathered once.
+    fn purse(&self, seat: Seat) -> Purse {
+        Purse {
+            coins: self.player(seat).coins(),
+            compensation: self.compensation(seat),
+            discount: self.mademoiselle_discount(seat),
+            supply: self.deck.draw_pile() + self.discard_total(),
+        }
+    }
+
     /// Check that `seat` can take harbor card `card` now.
     fn check_affordable(&self, seat: Seat, card: CardId) -> Result<(), RuleViolation> {
-        let coins = self.player(seat).coins();
-        let compensation = self.compensation(seat);
-        match card.kind() {
-            CardKind::Person { cost, .. } => {
-                let cost =
-                    u32::from(cost).saturating_sub(self.mademoiselle_discount(seat)) + compensation;
-                if coins >= cost {
-                    Ok(())
-                } else {
-                    Err(RuleViolation::CannotAfford { seat, cost, coins })
-                }
-            }
-            // A ship's own income may pay the compensation coin, as long as
-            // the piles can still pay out at least one coin.
-            CardKind::Ship { .. } => {
-                let supply = self.deck.draw_pile() + self.discard_total();
-                if compensation == 0 || coins > 0 || supply > 0 {
-                    Ok(())
-                } else {
-                    Err(RuleViolation::CannotAfford {
-                        seat,
-                        cost: compensation,
-                        coins,
-                    })
-                }
-            }
-            CardKind::Expedition { .. } | CardKind::Tax(_) => Ok(()),
+        let purse = self.purse(seat);
+        match purse.unaffordable_cost(card) {
+            None => Ok(()),
+            Some(cost) => Err(RuleViolation::CannotAfford {
+                seat,
+                cost,
+                coins: purse.coins,
+            }),
         }
     }
 
@@ -562,7 +606,8 @@ impl PortRoyal {
     }
 
     fn can_take_something(&self, seat: Seat) -> bool {
-        let affordable = |c: &CardId| self.check_affordable(seat, *c).is_ok();
+        let purse = self.purse(seat);
+        let affordable = |c: &CardId| purse.affords(*c);
         if self.options.pass_automatically && seat != self.active {
             self.harbor
                 .iter()
@@ -599,10 +644,11 @@ impl PortRoyal {
     /// The positions of the expeditions `seat` may claim now, as a bit set;
     /// the same conditions as [`Self::check_claim`], with the persons counted once.
     fn claimable(&self, seat: Seat) -> u32 {
-        if seat != self.active || self.expeditions.is_empty() || self.harbor_has_duplicate_colour()
-        {
+        if seat != self.active || self.expeditions.is_empty() {
             return 0;
         }
+        // The harbor's colours are checked last: they are the dearest
+        // condition, and most players cannot fulfil any expedition anyway.
         let persons = self.player(seat).expedition_persons();
         if persons == [0; 4] {
             return 0;
@@ -619,6 +665,9 @@ impl PortRoyal {
             {
                 set |= 1 << i;
             }
+        }
+        if set != 0 && self.harbor_has_duplicate_colour() {
+            return 0;
         }
         set
     }
@@ -898,9 +947,10 @@ impl PortRoyal {
     }
 
     fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut Vec<Event>) {
-        let mut coin = FaceDown::default();
-        if self.player_mut(from).coins.move_to(&mut coin, 1) == 1 {
-            coin.move_to(&mut self.player_mut(to).coins, 1);
+        // Straight from pile to pile, oldest coin first, with no coin pile
+        // in between to allocate.
+        if let Some(epoch) = self.player_mut(from).coins.take_oldest() {
+            self.player_mut(to).coins.add(epoch, 1);
             events.push(Event::Compensation { from, to });
         }
     }
@@ -926,9 +976,7 @@ impl PortRoyal {
             self.went_bust(events);
         }
         self.discard(card);
-        for c in std::mem::take(&mut self.harbor) {
-            self.discard(c);
-        }
+        self.discard_harbor();
         if let Phase::Discover { pending_ship, .. } = &mut self.phase {
             *pending_ship = None;
         }
@@ -1276,15 +1324,12 @@ impl PortRoyal {
             TradeStage::Done => {
                 let next = taker.next(self.seats);
                 if next == self.active {
-                    let leftovers = std::mem::take(&mut self.harbor);
-                    if !leftovers.is_empty() {
+                    if !self.harbor.is_empty() {
                         events.push(Event::LeftoversDiscarded {
-                            cards: leftovers.len() as u32,
+                            cards: self.harbor.len() as u32,
                         });
                     }
-                    for c in leftovers {
-                        self.discard(c);
-                    }
+                    self.discard_harbor();
                     self.effects.push_back(Effect::EndTurn);
                 } else {
                     self.phase = Phase::Trade {
@@ -1581,15 +1626,16 @@ impl Game for PortRoyal {
                 ..
             } => {
                 claims(out);
+                let purse = self.purse(seat);
                 if takes_left > 0 && self.options.expansion {
                     for (i, c) in self.harbor.iter().enumerate() {
-                        if self.check_affordable(seat, *c).is_ok() {
+                        if purse.affords(*c) {
                             self.expansion_takes(seat, i as u8, *c, out);
                         }
                     }
                 } else if takes_left > 0 {
                     for (i, c) in self.harbor.iter().enumerate() {
-                        if self.check_affordable(seat, *c).is_ok() {
+                        if purse.affords(*c) {
                             out.push(Action::Take(i as u8, TakeMode::Normal));
                         }
                     }
