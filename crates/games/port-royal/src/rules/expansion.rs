@@ -9,6 +9,7 @@
 use std::cmp::Reverse;
 
 use roundtable_engine::Seat;
+use smallvec::SmallVec;
 
 use super::{Effect, PortRoyal};
 use crate::action::{Action, TakeMode};
@@ -17,9 +18,14 @@ use crate::contracts::{CONTRACTS, CUBES, ContractId, FACE_UP_CONTRACTS, Requirem
 use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
 
+/// Positions of face-up contracts. There are at most four, so the list
+/// lives on the stack: every dock, hire, claim and bust asks for one, and a
+/// fresh vector each time was the expansion's main allocation.
+type Positions = SmallVec<[usize; FACE_UP_CONTRACTS]>;
+
 impl PortRoyal {
     /// The face-up contracts' positions whose requirement passes `pred`.
-    fn face_up_where(&self, pred: impl Fn(Requirement) -> bool) -> Vec<usize> {
+    fn face_up_where(&self, pred: impl Fn(Requirement) -> bool) -> Positions {
         self.contracts
             .iter()
             .enumerate()
@@ -149,7 +155,7 @@ impl PortRoyal {
     /// `seat` met the requirements of the face-up contracts at `met` at once.
     /// When its cubes cannot cover all, the steps paying the most coins go
     /// first (the online table's rule), ties in face-up order.
-    fn contracts_met(&mut self, seat: Seat, mut met: Vec<usize>, events: &mut Vec<Event>) {
+    fn contracts_met(&mut self, seat: Seat, mut met: Positions, events: &mut Vec<Event>) {
         if met.len() > 1 {
             met.sort_by_key(|&i| (Reverse(self.step_coins(seat, i)), i));
         }
@@ -237,14 +243,17 @@ impl PortRoyal {
         if self.player(seat).free_cubes() == 0 {
             return;
         }
-        let met: Vec<usize> = self
-            .face_up_where(Requirement::is_display)
-            .into_iter()
-            .filter(|&i| {
-                let id = self.contracts[i].id;
-                !self.player(seat).has_completed(id) && self.display_meets(seat, id.requirement())
-            })
-            .collect();
+        let p = self.player(seat);
+        let mut met = Positions::new();
+        for (i, contract) in self.contracts.iter().enumerate() {
+            let requirement = contract.id.requirement();
+            if requirement.is_display()
+                && !p.has_completed(contract.id)
+                && self.display_meets(seat, requirement)
+            {
+                met.push(i);
+            }
+        }
         if !met.is_empty() {
             self.contracts_met(seat, met, events);
         }
@@ -314,7 +323,7 @@ impl PortRoyal {
         let collected = p.kept_aside.len();
         events.push(Event::KeptAside { seat, card });
         if collected == Colour::ALL.len() {
-            self.contracts_met(seat, vec![position], events);
+            self.contracts_met(seat, smallvec::smallvec![position], events);
         }
         true
     }
