@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_bots::arena::play_port_royal;
-use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot};
+use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot, Tuning};
 use roundtable_engine::{Determinize, Game, GameResult, Knowledge, Seat, sim};
 use roundtable_hands::Hands;
 use roundtable_port_royal::{Options, PortRoyal};
@@ -74,6 +74,17 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
             totals.time += spent;
         }
         pick
+    }
+}
+
+/// The search constants, each overridable for tuning
+/// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`).
+fn tuning() -> Tuning {
+    let default = Tuning::default();
+    Tuning {
+        exploration: env_or("STRENGTH_EXPLORATION", default.exploration),
+        policy_bias: env_or("STRENGTH_BIAS", default.policy_bias),
+        margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
     }
 }
 
@@ -162,7 +173,7 @@ fn search_bot<G: Determinize>(
 ) -> Box<dyn Bot<G>> {
     let policy: Box<dyn Bot<G>> = heuristic.unwrap_or_else(|| Box::new(RandomBot::new(seed)));
     Box::new(Measured {
-        bot: SearchBot::new(budget, policy, seed),
+        bot: SearchBot::new(budget, policy, seed).with_tuning(tuning()),
         totals: Arc::clone(totals),
     })
 }
@@ -243,7 +254,10 @@ fn main() {
     let only: String = env_or("STRENGTH_ONLY", String::new());
     let heuristic = policy != "random";
     let budget = Budget::time(Duration::from_millis(ms));
-    println!("{games} games per setting, {ms} ms a decision, {policy} playouts");
+    println!(
+        "{games} games per setting, {ms} ms a decision, {policy} playouts, {:?}",
+        tuning()
+    );
     if only.is_empty() || only == "4" {
         port_royal(4, games, budget, heuristic);
     }

@@ -18,7 +18,7 @@ pub mod port_royal;
 pub mod search;
 
 pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
-pub use search::{Budget, SearchBot, SearchStats};
+pub use search::{Budget, SearchBot, SearchStats, Tuning};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};

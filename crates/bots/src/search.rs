@@ -84,8 +84,35 @@ pub struct SearchStats {
 /// ([`Game::standing`]): a safety net, far above a real game's length.
 const MAX_PLAYOUT_INPUTS: usize = 20_000;
 
-/// Exploration constant of UCB for rewards in `[0, 1]`.
-const EXPLORATION: f64 = 0.7;
+/// The search's constants; [`Tuning::default`] holds the measured choice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// UCB's exploration constant, for rewards in `[0, 1]`.
+    pub exploration: f64,
+    /// Progressive bias toward the playout policy's own choice at a tree
+    /// node: that edge's score gains `policy_bias / (visits + 1)`, so a good
+    /// policy guides the first playouts and the statistics take over.
+    pub policy_bias: f64,
+    /// How much of the reward is the score margin rather than the win: a
+    /// seat's reward is `(1 - w) * win_share + w * margin`, the margin being
+    /// its score minus the best other score, mapped from -10..10 to 0..1.
+    /// Margins vary less from playout to playout than wins do.
+    pub margin_weight: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        // Over the same 20 seeded 4-seat Port Royal games at 100 ms a move
+        // (search vs 3 heuristic bots) this and (0.7, 1.0, 0.5) both won 5;
+        // this scored 10.4 points a game against 9.9. Without the bias and
+        // with wins only as reward the bot won 1 of 20 (5.6 points).
+        Tuning {
+            exploration: 0.35,
+            policy_bias: 2.0,
+            margin_weight: 0.7,
+        }
+    }
+}
 
 /// No child node yet.
 const NO_NODE: u32 = u32::MAX;
@@ -113,6 +140,7 @@ struct Node<A> {
 /// heuristic [`crate::PortRoyalBot`]).
 pub struct SearchBot<G: Game, P> {
     budget: Budget,
+    tuning: Tuning,
     rng: ChaCha8Rng,
     policy: P,
     stats: SearchStats,
@@ -123,6 +151,7 @@ impl<G: Game, P: Clone> Clone for SearchBot<G, P> {
     fn clone(&self) -> Self {
         SearchBot {
             budget: self.budget,
+            tuning: self.tuning,
             rng: self.rng.clone(),
             policy: self.policy.clone(),
             stats: self.stats,
@@ -157,11 +186,18 @@ where
     pub fn new(budget: Budget, policy: P, seed: u64) -> Self {
         SearchBot {
             budget,
+            tuning: Tuning::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             policy,
             stats: SearchStats::default(),
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// The same bot with other search constants.
+    #[must_use]
+    pub fn with_tuning(self, tuning: Tuning) -> Self {
+        SearchBot { tuning, ..self }
     }
 
     /// What the searches so far cost.
@@ -278,7 +314,11 @@ where
                     .choose_in(seat, &world, &world_knowledge, legal)
                     .min(legal.len() - 1)
             } else {
-                let (pick, next) = self.select(tree, node, seat, legal);
+                let hint = self
+                    .policy
+                    .choose_in(seat, &world, &world_knowledge, legal)
+                    .min(legal.len() - 1);
+                let (pick, next) = self.select(tree, node, seat, legal, hint);
                 path.push((node, next.0));
                 match next.1 {
                     Some(child) => node = child,
@@ -310,12 +350,13 @@ where
                 .apply_action_revealing(seat, &action, &revealed, &mut events)
                 .map_err(|_| Stop::Refused)?;
         }
-        Ok(rewards(&world))
+        Ok(rewards(&world, self.tuning.margin_weight))
     }
 
     /// Choose at `node` for `seat` among `legal` (this world's actions):
-    /// an untried action at random, else the best by UCB with availability
-    /// counts. Returns the index into `legal` and (edge index, child node
+    /// the policy's choice `hint` if untried, else an untried action at
+    /// random, else the best by UCB with availability counts and the bias
+    /// toward `hint`. Returns the index into `legal` and (edge index, child node
     /// if the edge already has one, `None` when it is new or childless).
     fn select(
         &mut self,
@@ -323,6 +364,7 @@ where
         node: usize,
         seat: Seat,
         legal: &[G::Action],
+        hint: usize,
     ) -> (usize, (usize, Option<usize>)) {
         let edges = &mut tree[node].edges;
         let mut untried: Vec<usize> = Vec::new();
@@ -357,14 +399,22 @@ where
             for (i, &e) in edge_of.iter().enumerate() {
                 let edge = &edges[e];
                 let visits = f64::from(edge.visits);
+                let bias = if i == hint {
+                    self.tuning.policy_bias / (visits + 1.0)
+                } else {
+                    0.0
+                };
                 let score = edge.reward / visits
-                    + EXPLORATION * (f64::from(edge.available).ln() / visits).sqrt();
+                    + self.tuning.exploration * (f64::from(edge.available).ln() / visits).sqrt()
+                    + bias;
                 if score > best_score {
                     best_score = score;
                     best = i;
                 }
             }
             best
+        } else if untried.contains(&hint) {
+            hint
         } else {
             untried[uniform(&mut self.rng, untried.len() as u64) as usize]
         };
@@ -437,15 +487,25 @@ fn advance<G: Game>(
     Ok(None)
 }
 
-/// Every seat's reward for the world as it stands: the winners share 1.
-fn rewards<G: Game>(world: &G) -> Vec<f64> {
-    let standing = world.standing();
-    let winners = standing.standings.iter().filter(|s| s.rank == 0).count();
+/// Every seat's reward for the world as it stands, in `[0, 1]`: the
+/// winners share 1, blended with the score margin by `margin_weight`.
+fn rewards<G: Game>(world: &G, margin_weight: f64) -> Vec<f64> {
+    let standings = world.standing().standings;
+    let winners = standings.iter().filter(|s| s.rank == 0).count();
     let share = 1.0 / winners.max(1) as f64;
-    standing
-        .standings
+    standings
         .iter()
-        .map(|s| if s.rank == 0 { share } else { 0.0 })
+        .map(|s| {
+            let win = if s.rank == 0 { share } else { 0.0 };
+            let best_other = standings
+                .iter()
+                .filter(|o| o.seat != s.seat)
+                .map(|o| o.score)
+                .max()
+                .unwrap_or(s.score);
+            let margin = ((s.score - best_other) as f64).clamp(-10.0, 10.0) / 20.0 + 0.5;
+            (1.0 - margin_weight) * win + margin_weight * margin
+        })
         .collect()
 }
 

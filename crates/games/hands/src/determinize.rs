@@ -56,3 +56,63 @@ impl Determinize for Hands {
         world
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+    use roundtable_engine::{Game, sim};
+
+    use super::*;
+
+    /// At every step of whole games, each seat's guess puts every card of
+    /// the catalog exactly once on the pile, among the shown cards or behind
+    /// a live handle, and keeps the seat's own cards as they are.
+    #[test]
+    fn every_guess_is_a_possible_deal_that_keeps_the_seats_own_cards() {
+        for seed in 0..20u64 {
+            let mut game = Hands::new_game(3, &Default::default()).expect("3 seats");
+            let mut dealer = sim::OracleDealer::new(3);
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let mut guesses = ChaCha20Rng::seed_from_u64(seed + 100);
+            let mut checked = 0;
+            sim::play_private(
+                &mut game,
+                &mut dealer,
+                10_000,
+                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+                &mut |_, _, _, legal| legal.len() - 1,
+                &mut |state: &Hands, dealer| {
+                    for seat in (0..3u8).map(Seat) {
+                        let known = dealer.knowledge(seat);
+                        let world = state.sample_hidden(seat, known, &mut |n| {
+                            sim::uniform_below(n, &mut || guesses.next_u64())
+                        });
+                        let mut live: Vec<CardHandle> =
+                            state.hands.iter().flatten().copied().collect();
+                        if let Some(deck) = state.deck {
+                            live.extend(
+                                (deck.next_slot..deck.size)
+                                    .map(|slot| CardHandle::new(deck.epoch, slot)),
+                            );
+                        }
+                        let mut cards: Vec<u32> = live
+                            .iter()
+                            .map(|&h| world.card(h).expect("every live handle guessed"))
+                            .chain(state.pile.iter().copied())
+                            .chain(state.shown.iter().flatten().copied())
+                            .collect();
+                        cards.sort_unstable();
+                        assert_eq!(cards, (0..CATALOG.len() as u32).collect::<Vec<_>>());
+                        for &handle in &state.hands[seat.index()] {
+                            assert_eq!(world.card(handle), known.card(handle));
+                        }
+                        checked += 1;
+                    }
+                },
+            )
+            .expect("a whole game");
+            assert!(checked > 30, "only {checked} positions checked");
+        }
+    }
+}
