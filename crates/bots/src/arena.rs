@@ -6,7 +6,7 @@
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat, sim};
+use roundtable_engine::{Game, GameResult, Knowledge, Next, Observer, Seat, sim};
 use roundtable_port_royal::{Options, PortRoyal, View};
 
 use crate::Bot;
@@ -99,7 +99,7 @@ pub fn play_port_royal(
                 record(&decision);
                 let bot = &mut bots[seat.index()];
                 let pick = bot
-                    .choose(seat, &decision.view, &decision.legal)
+                    .choose_in(seat, &game, &Knowledge::new(), &decision.legal)
                     .min(decision.legal.len().saturating_sub(1));
                 let action = *decision
                     .legal

@@ -9,15 +9,20 @@
 //!   the harbor's value, hiring for points and abilities and claiming
 //!   expeditions; [`port_royal`] describes the heuristic and [`bust_chance`]
 //!   is the risk estimate it uses.
+//! * [`SearchBot`] searches any game that implements
+//!   [`roundtable_engine::Determinize`] by information-set Monte Carlo tree
+//!   search, from its seat's knowledge only ([`search`]).
 
 pub mod arena;
 pub mod port_royal;
+pub mod search;
 
 pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
+pub use search::{Budget, SearchBot, SearchStats, Tuning};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{Game, Seat};
+use roundtable_engine::{Game, Knowledge, Observer, Seat};
 
 /// A computer player for game `G`.
 pub trait Bot<G: Game>: Send {
@@ -34,6 +39,25 @@ pub trait Bot<G: Game>: Send {
     /// with. A bot that plays alike under every option ignores them.
     fn table_options(&mut self, options: &G::Options) {
         let _ = options;
+    }
+
+    /// Pick one of `legal` for `seat` given the shared state the table
+    /// holds and the seat's own [`Knowledge`]. The shared state is public by
+    /// construction (every peer holds the same one; private cards are
+    /// handles in it, their identities only in each seat's knowledge), so
+    /// this tells a bot nothing its seat could not know, and a bot must read
+    /// from `knowledge` only what a game's `view_with` would. Drivers that
+    /// hold the state call this; the default decides from the seat's view,
+    /// as [`Bot::choose`].
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &G,
+        knowledge: &Knowledge,
+        legal: &[G::Action],
+    ) -> usize {
+        let view = state.view_with(Observer::Seat(seat), knowledge);
+        self.choose(seat, &view, legal)
     }
 }
 
@@ -60,5 +84,43 @@ impl<G: Game> Bot<G> for RandomBot {
     fn choose(&mut self, _seat: Seat, _view: &G::View, legal: &[G::Action]) -> usize {
         // Modulo bias is irrelevant for a bot's choice among a few actions.
         (self.rng.next_u64() % legal.len().max(1) as u64) as usize
+    }
+
+    /// Reads nothing but `legal`, so it skips building a view (this is the
+    /// search bot's cheapest playout policy).
+    fn choose_in(
+        &mut self,
+        _seat: Seat,
+        _state: &G,
+        _knowledge: &Knowledge,
+        legal: &[G::Action],
+    ) -> usize {
+        (self.rng.next_u64() % legal.len().max(1) as u64) as usize
+    }
+}
+
+/// A boxed bot is a bot, so a search bot's playout policy can be chosen at
+/// run time.
+impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn choose(&mut self, seat: Seat, view: &G::View, legal: &[G::Action]) -> usize {
+        (**self).choose(seat, view, legal)
+    }
+
+    fn table_options(&mut self, options: &G::Options) {
+        (**self).table_options(options);
+    }
+
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &G,
+        knowledge: &Knowledge,
+        legal: &[G::Action],
+    ) -> usize {
+        (**self).choose_in(seat, state, knowledge, legal)
     }
 }

@@ -554,3 +554,32 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
         self.legal_actions(seat, out);
     }
 }
+
+/// Sampling what one seat cannot see, for bots that look ahead.
+///
+/// A search bot plays many imagined continuations from the table's state.
+/// The shared state is public by construction (every peer holds the same
+/// one, and private cards are handles in it), so cloning it tells the bot
+/// nothing its seat could not know. What the state lacks is the identity of
+/// the private cards still in play. To imagine a continuation the bot needs
+/// one guess at those, drawn only from what its seat knows: this trait.
+///
+/// Cards nobody has seen ([`UnseenPool`]) need nothing here: they have no
+/// identity in the state, and a continuation reveals them through ordinary
+/// chance requests over the unseen multiset, as the table would.
+pub trait Determinize: Game {
+    /// A card for every private handle still in play (in any hand, or not
+    /// yet dealt from the current deck): `seat`'s own opened cards copied
+    /// from `knowledge`, every other handle given a card drawn uniformly, by
+    /// `uniform(n)` (uniform in `[0, n)`), from the identities no public
+    /// card and none of `seat`'s opened cards accounts for. A game reads
+    /// from `knowledge` only the handles `seat` holds, so the guess depends
+    /// on nothing the seat cannot see. A game without private cards returns
+    /// an empty [`Knowledge`].
+    fn sample_hidden(
+        &self,
+        seat: Seat,
+        knowledge: &Knowledge,
+        uniform: &mut dyn FnMut(u64) -> u64,
+    ) -> Knowledge;
+}

@@ -38,6 +38,7 @@
 
 mod action;
 mod catalog;
+mod determinize;
 mod error;
 
 use roundtable_engine::{

@@ -162,6 +162,7 @@
 mod action;
 pub mod catalog;
 pub mod contracts;
+mod determinize;
 mod error;
 mod event;
 mod rules;

@@ -1,0 +1,286 @@
+//! How strong the search bot is, in seeded games.
+//!
+//! * 4-seat Port Royal: one search bot against three heuristic bots, the
+//!   search bot's seat rotating from game to game;
+//! * 2-seat Port Royal: search bot against the heuristic bot, seats
+//!   alternating;
+//! * 4-seat Hands: one search bot against three random bots (Hands has no
+//!   heuristic bot), seats rotating, the private deal from a local oracle.
+//!
+//! Win rates count a shared first place as a win and come with a 95%
+//! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
+//! decision (default 100) with the playout policy `STRENGTH_POLICY`
+//! (`heuristic` or `random`, default `heuristic`) and `STRENGTH_GAMES`
+//! games per setting (default 40; 400 takes about an hour per setting at
+//! 100 ms). Run it on an otherwise idle core, in release:
+//!
+//! `STRENGTH_GAMES=400 cargo run --release -p roundtable-bots --example strength`
+//!
+//! `STRENGTH_ONLY` (`4`, `2` or `hands`) runs one setting only.
+//!
+//! Measured 2026-11-24 at 100 ms on this 2-core machine while it was shared
+//! (load average about 5, so a decision got fewer playouts than on an idle
+//! core), default tuning:
+//!
+//! | setting | playouts | games | search bot won | 95% CI | playouts/decision |
+//! |---|---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | heuristic | 160 | 39.4% (share 25%) | 32.1-47.1% | 363 |
+//! | 4-seat PR vs 3 heuristic | random | 60 | 15.0% | 8.1-26.1% | 6,404 |
+//! | 2-seat PR vs heuristic | heuristic | 80 | 62.5% (share 50%) | 51.5-72.3% | 366 |
+//! | 2-seat PR vs heuristic | random | 40 | 80.0% | 65.2-89.5% | 7,872 |
+//! | 4-seat Hands vs 3 random | random | 100 | 67.0% (share 25%) | 57.3-75.4% | 10,751 |
+//!
+//! Heuristic playouts are the stronger choice at four seats, random ones
+//! (17 times as many) at two. Mean decision time was 82-91 ms in Port Royal (decisions with one legal
+//! action are not searched and count as 0).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use roundtable_bots::arena::play_port_royal;
+use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot, Tuning};
+use roundtable_engine::{Determinize, Game, GameResult, Knowledge, Seat, sim};
+use roundtable_hands::Hands;
+use roundtable_port_royal::{Options, PortRoyal};
+
+/// What the search bot spent, over every game of a setting.
+#[derive(Default)]
+struct Totals {
+    decisions: u64,
+    searched: u64,
+    playouts: u64,
+    failed: u64,
+    time: Duration,
+}
+
+/// A search bot that adds its costs to shared totals.
+struct Measured<G: Game, P> {
+    bot: SearchBot<G, P>,
+    totals: Arc<Mutex<Totals>>,
+}
+
+impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
+    fn name(&self) -> &'static str {
+        "search"
+    }
+
+    fn choose(&mut self, seat: Seat, view: &G::View, legal: &[G::Action]) -> usize {
+        self.bot.choose(seat, view, legal)
+    }
+
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &G,
+        knowledge: &Knowledge,
+        legal: &[G::Action],
+    ) -> usize {
+        let before = self.bot.stats();
+        let started = Instant::now();
+        let pick = self.bot.choose_in(seat, state, knowledge, legal);
+        let spent = started.elapsed();
+        let after = self.bot.stats();
+        if let Ok(mut totals) = self.totals.lock() {
+            totals.decisions += 1;
+            totals.searched += after.decisions - before.decisions;
+            totals.playouts += after.playouts - before.playouts;
+            totals.failed += after.failed - before.failed;
+            totals.time += spent;
+        }
+        pick
+    }
+}
+
+/// The search constants, each overridable for tuning
+/// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`).
+fn tuning() -> Tuning {
+    let default = Tuning::default();
+    Tuning {
+        exploration: env_or("STRENGTH_EXPLORATION", default.exploration),
+        policy_bias: env_or("STRENGTH_BIAS", default.policy_bias),
+        margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
+    }
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The 95% Wilson score interval of `wins` out of `games`, in percent.
+fn wilson(wins: u64, games: u64) -> (f64, f64) {
+    let n = games.max(1) as f64;
+    let p = wins as f64 / n;
+    let z = 1.96f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (100.0 * (centre - half), 100.0 * (centre + half))
+}
+
+/// Tally one setting's games and print it.
+struct Tally {
+    label: String,
+    games: u64,
+    wins: u64,
+    vp: i64,
+    totals: Arc<Mutex<Totals>>,
+}
+
+impl Tally {
+    fn new(label: String) -> Self {
+        Tally {
+            label,
+            games: 0,
+            wins: 0,
+            vp: 0,
+            totals: Arc::default(),
+        }
+    }
+
+    fn add(&mut self, result: &GameResult, hero: Seat) {
+        self.games += 1;
+        let standing = &result.standings[hero.index()];
+        self.vp += standing.score;
+        if standing.rank == 0 {
+            self.wins += 1;
+        }
+    }
+
+    fn print(&self, share: f64) {
+        let (low, high) = wilson(self.wins, self.games);
+        let totals = self.totals.lock().map(|t| {
+            (
+                t.decisions,
+                t.searched,
+                t.playouts,
+                t.failed,
+                t.time.as_secs_f64() * 1000.0 / t.decisions.max(1) as f64,
+            )
+        });
+        let (decisions, searched, playouts, failed, mean_ms) = totals.unwrap_or_default();
+        println!(
+            "{}: search bot won {} of {} games = {:.1}% (95% CI {:.1}-{:.1}%; an equal share is {:.0}%), {:.1} points a game; \
+             {} decisions, {} searched, mean decision {:.1} ms, {:.0} playouts per searched decision ({failed} refused)",
+            self.label,
+            self.wins,
+            self.games,
+            100.0 * self.wins as f64 / self.games.max(1) as f64,
+            low,
+            high,
+            100.0 * share,
+            self.vp as f64 / self.games.max(1) as f64,
+            decisions,
+            searched,
+            mean_ms,
+            playouts as f64 / searched.max(1) as f64,
+        );
+    }
+}
+
+fn search_bot<G: Determinize>(
+    budget: Budget,
+    heuristic: Option<Box<dyn Bot<G>>>,
+    seed: u64,
+    totals: &Arc<Mutex<Totals>>,
+) -> Box<dyn Bot<G>> {
+    let policy: Box<dyn Bot<G>> = heuristic.unwrap_or_else(|| Box::new(RandomBot::new(seed)));
+    Box::new(Measured {
+        bot: SearchBot::new(budget, policy, seed).with_tuning(tuning()),
+        totals: Arc::clone(totals),
+    })
+}
+
+fn port_royal(seats: u8, games: u64, budget: Budget, heuristic_playouts: bool) {
+    let options = Options::default();
+    let mut tally = Tally::new(format!(
+        "{seats}-seat Port Royal, search vs {} heuristic",
+        seats - 1
+    ));
+    for g in 0..games {
+        let hero = Seat((g % u64::from(seats)) as u8);
+        let mut bots: Vec<Box<dyn Bot<PortRoyal>>> = (0..seats)
+            .map(|s| -> Box<dyn Bot<PortRoyal>> {
+                if s == hero.0 {
+                    let policy: Option<Box<dyn Bot<PortRoyal>>> = heuristic_playouts
+                        .then(|| Box::new(PortRoyalBot::new(&options)) as Box<dyn Bot<PortRoyal>>);
+                    search_bot(budget, policy, 0x5EA + g, &tally.totals)
+                } else {
+                    Box::new(PortRoyalBot::new(&options))
+                }
+            })
+            .collect();
+        match play_port_royal(&options, 0x57 + g, &mut bots, &mut |_| {}) {
+            Ok(result) => tally.add(&result, hero),
+            Err(e) => eprintln!("game {g}: {e}"),
+        }
+    }
+    tally.print(1.0 / f64::from(seats));
+}
+
+fn hands(games: u64, budget: Budget) {
+    let seats = 4u8;
+    let mut tally = Tally::new("4-seat Hands, search vs 3 random".into());
+    for g in 0..games {
+        let hero = Seat((g % u64::from(seats)) as u8);
+        let mut bots: Vec<Box<dyn Bot<Hands>>> = (0..seats)
+            .map(|s| -> Box<dyn Bot<Hands>> {
+                if s == hero.0 {
+                    search_bot(budget, None, 0x4A + g, &tally.totals)
+                } else {
+                    Box::new(RandomBot::new(g * 8 + u64::from(s)))
+                }
+            })
+            .collect();
+        let mut game = match Hands::new_game(seats, &Default::default()) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("hands: {e}");
+                return;
+            }
+        };
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut chance = ChaCha20Rng::seed_from_u64(0x4D + g);
+        let played = sim::play_private(
+            &mut game,
+            &mut dealer,
+            10_000,
+            &mut |n| sim::uniform_below(n, &mut || chance.next_u64()),
+            &mut |seat, state, knowledge, legal| {
+                bots[seat.index()].choose_in(seat, state, knowledge, legal)
+            },
+            &mut |_, _| {},
+        );
+        match (played, game.result()) {
+            (Ok(_), Some(result)) => tally.add(&result, hero),
+            (Err(e), _) => eprintln!("hands game {g}: {e}"),
+            (Ok(_), None) => eprintln!("hands game {g} ended without a result"),
+        }
+    }
+    tally.print(0.25);
+}
+
+fn main() {
+    let games: u64 = env_or("STRENGTH_GAMES", 40);
+    let ms: u64 = env_or("STRENGTH_MS", 100);
+    let policy: String = env_or("STRENGTH_POLICY", "heuristic".to_string());
+    let only: String = env_or("STRENGTH_ONLY", String::new());
+    let heuristic = policy != "random";
+    let budget = Budget::time(Duration::from_millis(ms));
+    println!(
+        "{games} games per setting, {ms} ms a decision, {policy} playouts, {:?}",
+        tuning()
+    );
+    if only.is_empty() || only == "4" {
+        port_royal(4, games, budget, heuristic);
+    }
+    if only.is_empty() || only == "2" {
+        port_royal(2, games, budget, heuristic);
+    }
+    if only.is_empty() || only == "hands" {
+        hands(games, budget);
+    }
+}
