@@ -77,18 +77,20 @@ impl NetArgs {
         DataDir::new(self.data_dir.clone().unwrap_or_else(default_data_dir))
     }
 
-    /// The person's own seat's name: `--name`, else the name the start
-    /// menu remembers in `data_dir`, else the login name.
-    fn own_name(&self, data_dir: &DataDir) -> String {
+    /// The person's own seat's name: `--name`, held to the start menu's
+    /// rules for a name, else the name the start menu remembers in
+    /// `data_dir`, else the login name.
+    fn own_name(&self, data_dir: &DataDir) -> Result<String> {
         match &self.name {
-            Some(name) => name.clone(),
+            Some(name) => roundtable_tui::prefs::check_name(name)
+                .map_err(|e| anyhow::anyhow!("--name {name:?}: {e}")),
             None => {
                 let prefs = data_dir.root().join(roundtable_tui::prefs::FILE);
                 let (name, why) = roundtable_tui::prefs::name_or_default(&prefs);
                 if let Some(why) = why {
                     eprintln!("roundtable: {why}; playing as {name}");
                 }
-                name
+                Ok(name)
             }
         }
     }
@@ -534,7 +536,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     runtime()?.block_on(async {
         let config = args
             .seat
-            .config(&args.net, data.clone(), &args.net.own_name(&data));
+            .config(&args.net, data.clone(), &args.net.own_name(&data)?);
         let mut handle = spawn::<PortRoyal>(
             config,
             Role::Host {
@@ -577,7 +579,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     let rt = runtime()?;
     let config = args
         .seat
-        .config(&args.net, data.clone(), &args.net.own_name(data));
+        .config(&args.net, data.clone(), &args.net.own_name(data)?);
     let mut handle = {
         let _inside = rt.enter();
         spawn::<PortRoyal>(
@@ -670,7 +672,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
             let _inside = rt.enter();
             spawn::<PortRoyal>(
                 args.seat
-                    .config(&args.net, data.clone(), &args.net.own_name(&data)),
+                    .config(&args.net, data.clone(), &args.net.own_name(&data)?),
                 Role::Join { ticket },
                 Controller::Handle,
             )?
@@ -681,7 +683,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
     runtime()?.block_on(async {
         let config = args
             .seat
-            .config(&args.net, data.clone(), &args.net.own_name(&data));
+            .config(&args.net, data.clone(), &args.net.own_name(&data)?);
         let handle = spawn::<PortRoyal>(
             config,
             Role::Join { ticket },
@@ -744,7 +746,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
-            let name = args.net.own_name(&data);
+            let name = args.net.own_name(&data)?;
             let mut config = args.net.config(data, &name);
             config.transcript_copy = args.transcript.clone();
             spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
@@ -753,7 +755,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let name = args.net.own_name(&data);
+        let name = args.net.own_name(&data)?;
         let mut config = args.net.config(data, &name);
         config.transcript_copy = args.transcript.clone();
         let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
@@ -802,7 +804,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
     }
     let config = args
         .seat
-        .config(&args.net, data.clone(), &args.net.own_name(&data));
+        .config(&args.net, data.clone(), &args.net.own_name(&data)?);
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
         // Back at the table in the terminal UI, where the player left it.

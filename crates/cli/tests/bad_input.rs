@@ -65,6 +65,11 @@ fn host_refuses_terms_that_cannot_start_before_a_lobby_opens() {
             &["--stall-timeout-ms", "18446744073709551615"],
             "--stall-timeout-ms",
         ),
+        // A name is held to the start menu's rules: an empty one opened a
+        // lobby with a nameless seat.
+        (&["--name", "  "], "at least one letter"),
+        (&["--name", &"x".repeat(33)], "at most 32 bytes"),
+        (&["--name", "ann\u{1b}[2J"], "no control characters"),
     ];
     for (bad, named) in cases {
         let line = host_refusal(&dir.path().join("host"), bad);

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 /// The preferences file's name in the data folder.
 pub const FILE: &str = "prefs.toml";
 
-/// The longest name a table accepts, in bytes (UTF-8).
-pub const MAX_NAME_BYTES: usize = 32;
+/// The longest name a table accepts, in bytes (UTF-8): the genesis's rule.
+pub use roundtable_table::genesis::MAX_NAME_BYTES;
 
 /// The remembered preferences.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
