@@ -335,6 +335,23 @@ pub enum SetupError {
     },
 }
 
+impl SetupError {
+    /// `Ok` when a game of `G` is played at `seats` seats, else the
+    /// [`SetupError::SeatCount`] that names the game's range: the one check
+    /// every game's `new_game` and every front end make.
+    pub fn check_seats<G: Game>(seats: u8) -> Result<(), SetupError> {
+        if (G::MIN_SEATS..=G::MAX_SEATS).contains(&seats) {
+            Ok(())
+        } else {
+            Err(SetupError::SeatCount {
+                seats,
+                min: G::MIN_SEATS,
+                max: G::MAX_SEATS,
+            })
+        }
+    }
+}
+
 /// A text that does not name an action or chance outcome of the game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read {text:?}: {reason}")]

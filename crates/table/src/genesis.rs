@@ -155,13 +155,7 @@ impl Proposal {
 /// front end makes them before it opens a lobby, so that terms no proposal
 /// could carry are refused at once, in the game's own words.
 pub fn check_terms<G: Game>(seats: u8, options: &G::Options) -> Result<(), SetupError> {
-    if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&seats) {
-        return Err(SetupError::SeatCount {
-            seats,
-            min: G::MIN_SEATS,
-            max: G::MAX_SEATS,
-        });
-    }
+    SetupError::check_seats::<G>(seats)?;
     G::new_game(seats, options).map(drop)
 }
 

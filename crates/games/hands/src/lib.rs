@@ -321,13 +321,7 @@ impl Game for Hands {
     type Error = HandsError;
 
     fn new_game(seats: u8, options: &Options) -> Result<Self, SetupError> {
-        if !(Self::MIN_SEATS..=Self::MAX_SEATS).contains(&seats) {
-            return Err(SetupError::SeatCount {
-                seats,
-                min: Self::MIN_SEATS,
-                max: Self::MAX_SEATS,
-            });
-        }
+        SetupError::check_seats::<Self>(seats)?;
         if !(1..=20).contains(&options.rounds) {
             return Err(SetupError::Option {
                 name: "rounds".into(),

@@ -1516,13 +1516,7 @@ impl Game for PortRoyal {
     type Error = RuleViolation;
 
     fn new_game(seats: u8, options: &Options) -> Result<Self, SetupError> {
-        if !(Self::MIN_SEATS..=Self::MAX_SEATS).contains(&seats) {
-            return Err(SetupError::SeatCount {
-                seats,
-                min: Self::MIN_SEATS,
-                max: Self::MAX_SEATS,
-            });
-        }
+        SetupError::check_seats::<Self>(seats)?;
         options.validate()?;
         let counts = deck_counts(options.expansion);
         let catalog_len = counts.len();
