@@ -2,7 +2,7 @@
 //! them. Colour is never the only carrier of meaning: every ship shows its
 //! colour's letter ([`colour_letter`]) next to its name.
 
-use roundtable_engine::Seat;
+use roundtable_engine::{GameResult, Seat};
 use roundtable_port_royal::{
     Action, CardId, CardKind, CoinReason, Colour, ContractId, ContractView, Event, PersonKind,
     PlayerView, Requirement, TakeMode, TaxKind, View,
@@ -400,6 +400,20 @@ pub fn ranking_order(view: &View) -> &'static str {
         "an expedition first, then VP, then coins"
     } else {
         "VP, then coins"
+    }
+}
+
+/// The headline of a finished game: "Game over: Anne Bonny wins", or
+/// "Game over: You and Anne Bonny share the win".
+pub fn game_over_headline(result: &GameResult, names: &[String]) -> String {
+    let winners: Vec<String> = result
+        .winners()
+        .into_iter()
+        .map(|w| seat_name(names, w))
+        .collect();
+    match winners.as_slice() {
+        [one] => format!("Game over: {one} wins"),
+        many => format!("Game over: {} share the win", many.join(" and ")),
     }
 }
 

@@ -9,7 +9,7 @@ use super::wrap;
 use crate::app::{App, Screen};
 use crate::replay::ReplayStatus;
 use crate::session::Snapshot;
-use crate::text::seat_name;
+use crate::text::{self, seat_name};
 use crate::theme::Theme;
 
 /// Where the replay shown stands, when the screen is a replay.
@@ -58,16 +58,8 @@ pub(super) fn replay_lines(
     }
     if let Some(result) = &s.result {
         let names = s.names();
-        let winners: Vec<String> = result
-            .winners()
-            .into_iter()
-            .map(|w| seat_name(&names, w))
-            .collect();
-        let headline = match winners.as_slice() {
-            [one] => format!(" Game over: {one} wins"),
-            many => format!(" Game over: {} share the win", many.join(" and ")),
-        };
-        lines.push(Line::styled(headline, theme.good()));
+        let headline = text::game_over_headline(result, &names);
+        lines.push(Line::styled(format!(" {headline}"), theme.good()));
         let mut standings = result.standings.clone();
         standings.sort_by_key(|x| (x.rank, x.seat));
         for st in standings {

@@ -173,15 +173,7 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     };
     let mut standings = result.standings.clone();
     standings.sort_by_key(|x| (x.rank, x.seat));
-    let winners: Vec<String> = result
-        .winners()
-        .into_iter()
-        .map(|w| seat_name(&names, w))
-        .collect();
-    let headline = match winners.as_slice() {
-        [one] => format!("Game over: {one} wins"),
-        many => format!("Game over: {} share the win", many.join(" and ")),
-    };
+    let headline = crate::text::game_over_headline(result, &names);
     let mut rank_lines = Vec::new();
     for st in &standings {
         let p = s.view.players.get(st.seat.index());
