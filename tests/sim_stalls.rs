@@ -150,7 +150,14 @@ fn all_but_one_stop(seed: u64, apart_ms: u64) -> SimConfig {
 #[test]
 fn peers_that_stop_together_are_all_forfeited() {
     let name = "peers_that_stop_together_are_all_forfeited";
-    let seeds = sim::seeds_from_env(51_500, 5);
+    let mut seeds = sim::seeds_from_env(51_500, 5);
+    if std::env::var_os("SIM_SEED").is_none() {
+        // Found by a rotated seed: the survivor, back from a restart, missed
+        // a reveal that only the two seats that then stopped held, while
+        // one of them had shown it went on. Counting that seat as not
+        // stopped left the survivor waiting for ever.
+        seeds.push(179_551_835_551_500);
+    }
     let outcomes = check_all(
         name,
         &seeds,

@@ -169,6 +169,19 @@ struct Abandonment {
     claims: Vec<(u8, u8, u64)>,
 }
 
+/// How an abandonment counts a stopped seat that signed an envelope past the
+/// position (3.6): such a seat went on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WentOn {
+    /// It is not stopped: what it went on with can still reach this table,
+    /// from it or any seat that holds it, so the table waits for that.
+    NotStopped,
+    /// It counts as stopped: the table can apply nothing at the position,
+    /// and every claimant claimed it there, so what it went on with reached
+    /// none of them; waiting for it would be waiting for ever.
+    Stopped,
+}
+
 /// Which of two abandonments the claims prove stands, by their claimants
 /// (in seat order): the claimants holding the lowest seat first, then
 /// more claimants, then the smaller list. Smaller stands.
@@ -931,7 +944,7 @@ impl<G: Game> Table<G> {
                 self.finish_abandoned();
                 break;
             }
-            if let Some(abandonment) = self.abandonment() {
+            if let Some(abandonment) = self.abandonment(WentOn::NotStopped) {
                 self.abandon(abandonment);
                 continue;
             }
@@ -945,6 +958,13 @@ impl<G: Game> Table<G> {
                 Next::Private(_) => false,
             };
             if !progressed {
+                // Only once nothing here can be applied: a seat that went
+                // on past this position, where what it went on with reached
+                // no claimant, cannot be followed (3.6).
+                if let Some(abandonment) = self.abandonment(WentOn::Stopped) {
+                    self.abandon(abandonment);
+                    continue;
+                }
                 break;
             }
         }
@@ -1024,7 +1044,7 @@ impl<G: Game> Table<G> {
     }
 
     /// Whether `seat` has shown, by an envelope it signed at a later
-    /// position, that it went past `position`: such a seat has not stopped.
+    /// position, that it went past `position` (see [`WentOn`]).
     fn shown_past(&self, seat: u8, position: u64) -> bool {
         let s = &self.seats[usize::from(seat)];
         s.log
@@ -1036,13 +1056,13 @@ impl<G: Game> Table<G> {
     /// Whether the game is abandoned here (3.6). No single forfeit is
     /// complete (one always comes first), and the seats still in split
     /// into claimants and stopped seats: at least two stopped, none of them
-    /// seen past this position, and every claimant claimed every stopped
-    /// seat here. A seat claims another only when the game waited on it for
+    /// seen past this position unless `went_on` says such a seat counts as
+    /// stopped, and every claimant claimed every stopped seat here. A seat claims another only when the game waited on it for
     /// a stall timeout, or when it stayed silent for [`CO_CLAIM_TIMEOUTS`]
     /// while the game waited on a seat it claimed, so what the claims
     /// prove does not depend on which envelopes a peer has seen. Returns
     /// the stopped seats and the claims that prove it.
-    fn abandonment(&self) -> Option<Abandonment> {
+    fn abandonment(&self, went_on: WentOn) -> Option<Abandonment> {
         // Almost always there is no claim here at all.
         let run = self.forfeit_run_start()..=self.position();
         if !self.claims.keys().any(|(_, q)| run.contains(q)) {
@@ -1055,14 +1075,19 @@ impl<G: Game> Table<G> {
         let in_game: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|&s| self.seats[usize::from(s)].forfeited.is_none())
             .collect();
-        self.best_abandonment(self.position(), &in_game)
+        self.best_abandonment(self.position(), &in_game, went_on)
     }
 
     /// The abandonment the claims at `position` prove among `in_game`, if
     /// any: of several (claims that cross, as after a network split), the
     /// one whose claimants hold the lowest seat, then the one with the most
     /// claimants. Every peer that holds the same claims picks the same.
-    fn best_abandonment(&self, position: u64, in_game: &[u8]) -> Option<Abandonment> {
+    fn best_abandonment(
+        &self,
+        position: u64,
+        in_game: &[u8],
+        went_on: WentOn,
+    ) -> Option<Abandonment> {
         // A table seats at most a handful: every split of them is tried.
         let n = in_game.len().min(16);
         let mut best: Option<Abandonment> = None;
@@ -1075,7 +1100,10 @@ impl<G: Game> Table<G> {
                     stopped.push(seat);
                 }
             }
-            if stopped.len() < 2 || stopped.iter().any(|&s| self.shown_past(s, position)) {
+            if stopped.len() < 2
+                || (went_on == WentOn::NotStopped
+                    && stopped.iter().any(|&s| self.shown_past(s, position)))
+            {
                 continue;
             }
             let mut claims = Vec::new();
@@ -1340,7 +1368,7 @@ impl<G: Game> Table<G> {
                     .filter(|s| !stopped.contains(&Seat(*s)))
                     .collect();
                 let better = self
-                    .best_abandonment(p, &in_game)
+                    .best_abandonment(p, &in_game, WentOn::NotStopped)
                     .is_some_and(|b| precedence(&b.claimants) < precedence(&applied));
                 (single || better).then_some(p)
             })
