@@ -110,7 +110,15 @@ fn peers_that_crash_often_resume_from_torn_logs() {
 
 #[test]
 fn a_lossy_split_network_still_agrees() {
-    let seeds = sim::seeds_from_env(30_000, 16);
+    let mut seeds = sim::seeds_from_env(30_000, 16);
+    if std::env::var_os("SIM_SEED").is_none() {
+        // Found by a rotated seed: a seat that missed every other seat's
+        // reveal for a stall timeout claimed them all and abandoned the
+        // game, while they went on and forfeited it; once it heard them it
+        // kept its abandonment and the transcripts differed. An
+        // abandoned seat that shows it went on now overtakes it (3.6).
+        seeds.push(179_551_949_430_019);
+    }
     check_all(
         "a_lossy_split_network_still_agrees",
         &seeds,

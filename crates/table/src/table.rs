@@ -296,8 +296,9 @@ pub struct Table<G: Game> {
     /// The local seat's chains after the genesis one, by first event.
     local_chains: BTreeMap<u64, ChainSecret>,
     /// The position of the abandonment that ended the game, if one did
-    /// (asked at every step of the pump, so kept rather than searched for).
-    abandoned_at: Option<u64>,
+    /// (asked at every step of the pump, so kept rather than searched for),
+    /// and whether it counted a seat that went on as stopped.
+    abandoned_at: Option<(u64, WentOn)>,
 }
 
 impl<G: Game> Table<G> {
@@ -425,7 +426,7 @@ impl<G: Game> Table<G> {
 
     /// The seats that stopped, when the game was abandoned (3.6).
     pub fn abandoned(&self) -> Option<&[Seat]> {
-        match self.records.get(self.abandoned_at? as usize)? {
+        match self.records.get(self.abandoned_at?.0 as usize)? {
             Record::Abandon { stopped, .. } => Some(stopped.as_slice()),
             _ => None,
         }
@@ -945,7 +946,7 @@ impl<G: Game> Table<G> {
                 break;
             }
             if let Some(abandonment) = self.abandonment(WentOn::NotStopped) {
-                self.abandon(abandonment);
+                self.abandon(abandonment, WentOn::NotStopped);
                 continue;
             }
             let progressed = match self.game.next() {
@@ -962,7 +963,7 @@ impl<G: Game> Table<G> {
                 // on past this position, where what it went on with reached
                 // no claimant, cannot be followed (3.6).
                 if let Some(abandonment) = self.abandonment(WentOn::Stopped) {
-                    self.abandon(abandonment);
+                    self.abandon(abandonment, WentOn::Stopped);
                     continue;
                 }
                 break;
@@ -1152,7 +1153,7 @@ impl<G: Game> Table<G> {
     }
 
     /// Record the abandonment: the stopped seats forfeit together.
-    fn abandon(&mut self, abandonment: Abandonment) {
+    fn abandon(&mut self, abandonment: Abandonment, went_on: WentOn) {
         let Abandonment {
             stopped, claims, ..
         } = abandonment;
@@ -1161,7 +1162,7 @@ impl<G: Game> Table<G> {
             self.seats[seat.index()].forfeited = Some(position);
             self.pending_reveals[seat.index()] = None;
         }
-        self.abandoned_at = Some(position);
+        self.abandoned_at = Some((position, went_on));
         self.record(
             Record::Abandon {
                 stopped: stopped.clone(),
@@ -1350,8 +1351,12 @@ impl<G: Game> Table<G> {
         // abandonment stopped as still in), and a single forfeit always
         // comes first; or the claims now prove an abandonment that stands
         // before it. Every peer that hears the same claims ends the same.
+        // Or a seat it stopped has since shown that it went on past that
+        // position, so the table goes back to follow it; where the table
+        // cannot apply what that seat went on with, the abandonment comes
+        // again, counting the seat stopped, and stands (3.6).
         let overtaken = || {
-            self.abandoned_at.and_then(|p| {
+            self.abandoned_at.and_then(|(p, went_on)| {
                 let Some(Record::Abandon { stopped, .. }) = self.records.get(p as usize) else {
                     return None;
                 };
@@ -1370,7 +1375,9 @@ impl<G: Game> Table<G> {
                 let better = self
                     .best_abandonment(p, &in_game, WentOn::NotStopped)
                     .is_some_and(|b| precedence(&b.claimants) < precedence(&applied));
-                (single || better).then_some(p)
+                let went_on_since = went_on == WentOn::NotStopped
+                    && stopped.iter().any(|s| self.shown_past(s.0, p));
+                (single || better || went_on_since).then_some(p)
             })
         };
         let target = target.or_else(tie).map(|&(_, p)| p).or_else(overtaken);
@@ -1459,7 +1466,7 @@ impl<G: Game> Table<G> {
         }
         self.records.truncate(position as usize);
         self.hashes.truncate(position as usize + 1);
-        self.abandoned_at = self.abandoned_at.filter(|&p| p < position);
+        self.abandoned_at = self.abandoned_at.filter(|&(p, _)| p < position);
         self.queued.clear();
         self.pending_reveals.iter_mut().for_each(|r| *r = None);
         // A simultaneous decision under way starts over from its commitments
