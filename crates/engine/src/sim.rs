@@ -153,6 +153,11 @@ pub struct Playout {
 /// Play `game` to its end: chance from `uniform`, decisions from `policy`
 /// (given the seat, the state and its legal actions, returns an index into
 /// them). `inspect` sees the state after every input.
+///
+/// Nobody reads a playout's events, and every input comes from the game's
+/// own offer, so inputs go through [`Game::apply_legal_action`] and
+/// [`Game::apply_sampled_chance`]: the states are the ones
+/// [`Game::apply_action`] and [`Game::apply_chance`] would reach.
 pub fn play<G: Game>(
     game: &mut G,
     max_inputs: usize,
@@ -160,7 +165,8 @@ pub fn play<G: Game>(
     policy: &mut impl FnMut(Seat, &G, &[G::Action]) -> usize,
     inspect: &mut impl FnMut(&G),
 ) -> Result<Playout, SimError<G::Error>> {
-    let mut events = Vec::new();
+    // Only games that record events on the fast path write here.
+    let mut scratch = Vec::new();
     let mut actions = Vec::new();
     let mut outcome = ChanceOutcome::Cards(Vec::new());
     let mut counts = Playout::default();
@@ -168,14 +174,13 @@ pub fn play<G: Game>(
         if counts.decisions + counts.chances >= max_inputs {
             return Err(SimError::TooLong(max_inputs));
         }
-        events.clear();
         match game.next() {
             Next::Over => return Ok(counts),
             Next::Simultaneous(_) => return Err(SimError::Simultaneous),
             Next::Private(_) => return Err(SimError::Private),
             Next::Chance(request) => {
                 sample_into(&request.distribution, uniform, &mut outcome);
-                game.apply_chance(&outcome, &mut events)
+                game.apply_sampled_chance(&outcome, &mut scratch)
                     .map_err(SimError::Refused)?;
                 counts.chances += 1;
             }
@@ -186,7 +191,7 @@ pub fn play<G: Game>(
                 }
                 let i = policy(seat, game, &actions).min(actions.len() - 1);
                 let action = actions[i].clone();
-                game.apply_action(seat, &action, &mut events)
+                game.apply_legal_action(seat, &action, &mut scratch)
                     .map_err(SimError::Refused)?;
                 counts.decisions += 1;
             }

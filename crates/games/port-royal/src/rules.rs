@@ -296,6 +296,53 @@ fn fulfils(persons: [u32; 4], anchors: u8, crosses: u8, houses: u8) -> bool {
     short <= jacks
 }
 
+/// Where the rules report what happened: the caller's event list, or
+/// nowhere when nobody reads it. Playouts (a bot's search, the benchmark)
+/// read no events, and building, dropping and clearing them was an eighth
+/// of a random game's time. Every rule is written once against this trait,
+/// so the quiet path cannot apply an input differently from the recorded
+/// one; [`record!`] builds an event only for a log that keeps it.
+pub(crate) trait Log {
+    /// Whether pushed events are kept.
+    const RECORDS: bool;
+    /// Record `event`.
+    fn push(&mut self, event: Event);
+}
+
+impl Log for Vec<Event> {
+    const RECORDS: bool = true;
+    #[inline]
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+/// A [`Log`] that keeps nothing, for inputs whose events nobody reads.
+pub(crate) struct Unrecorded;
+
+impl Log for Unrecorded {
+    const RECORDS: bool = false;
+    #[inline]
+    fn push(&mut self, _event: Event) {}
+}
+
+/// `record!(log, event)`: push `event` onto `log`, building it only if the
+/// log keeps events.
+macro_rules! record {
+    ($log:expr, $event:expr) => {
+        if log_records($log) {
+            Log::push($log, $event);
+        }
+    };
+}
+pub(crate) use record;
+
+/// Whether `log` keeps events (its type's [`Log::RECORDS`]), for [`record!`].
+#[inline(always)]
+pub(crate) fn log_records<L: Log>(_log: &L) -> bool {
+    L::RECORDS
+}
+
 /// Where a Trade & Hire stands for the seat whose time it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum TradeStage {
@@ -528,10 +575,10 @@ impl PortRoyal {
             && (!self.options.expedition_required || !p.expeditions.is_empty())
     }
 
-    fn check_end(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    fn check_end(&mut self, seat: Seat, events: &mut impl Log) {
         if !self.end_triggered && self.qualifies_for_end(seat) {
             self.end_triggered = true;
-            events.push(Event::EndTriggered { seat });
+            record!(events, Event::EndTriggered { seat });
         }
     }
 
@@ -768,12 +815,12 @@ impl PortRoyal {
 
     // ----- applying -----------------------------------------------------
 
-    fn perform(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) {
+    fn perform(&mut self, seat: Seat, action: Action, events: &mut impl Log) {
         match action {
             Action::Draw => self.effects.push_back(Effect::RevealForDiscover),
             Action::Repel => {
                 if let Some(card) = self.take_pending_ship() {
-                    events.push(Event::Repelled { seat, card });
+                    record!(events, Event::Repelled { seat, card });
                     if !(self.options.expansion && self.keep_aside(seat, card, events)) {
                         self.discard(card);
                     }
@@ -791,7 +838,7 @@ impl PortRoyal {
                 } else {
                     self.idle_turns.saturating_add(1)
                 };
-                events.push(Event::Stopped { seat });
+                record!(events, Event::Stopped { seat });
                 self.phase = Phase::Trade {
                     taker: self.active,
                     stage: TradeStage::Bonus,
@@ -800,7 +847,7 @@ impl PortRoyal {
             Action::Claim(position) => self.claim(seat, position, events),
             Action::Take(position, mode) => self.take(seat, position, mode, events),
             Action::Pass => {
-                events.push(Event::Passed { seat });
+                record!(events, Event::Passed { seat });
                 if let Phase::Trade { stage, .. } = &mut self.phase {
                     *stage = TradeStage::Done;
                 }
@@ -815,7 +862,7 @@ impl PortRoyal {
         }
     }
 
-    fn claim(&mut self, seat: Seat, position: u8, events: &mut Vec<Event>) {
+    fn claim(&mut self, seat: Seat, position: u8, events: &mut impl Log) {
         let card = self.expeditions.remove(usize::from(position));
         let CardKind::Expedition {
             anchors,
@@ -839,11 +886,14 @@ impl PortRoyal {
         }
         discarded.reverse();
         self.player_mut(seat).add_expedition(card);
-        events.push(Event::Claimed {
-            seat,
-            card,
-            discarded,
-        });
+        record!(
+            events,
+            Event::Claimed {
+                seat,
+                card,
+                discarded,
+            }
+        );
         self.effects.push_back(Effect::Coins {
             seat,
             n: u32::from(coins),
@@ -855,7 +905,7 @@ impl PortRoyal {
         self.check_end(seat, events);
     }
 
-    fn take(&mut self, seat: Seat, position: u8, mode: TakeMode, events: &mut Vec<Event>) {
+    fn take(&mut self, seat: Seat, position: u8, mode: TakeMode, events: &mut impl Log) {
         let card = self.harbor.remove(usize::from(position));
         let active = self.active;
         let mut compensation_due = self.compensation(seat) > 0;
@@ -877,13 +927,16 @@ impl PortRoyal {
                 if declined {
                     // Validation made sure a non-active decliner had the
                     // compensation coin, so it is paid already.
-                    events.push(Event::Declined {
-                        seat,
-                        card,
-                        declined: income,
-                    });
+                    record!(
+                        events,
+                        Event::Declined {
+                            seat,
+                            card,
+                            declined: income,
+                        }
+                    );
                 } else {
-                    events.push(Event::Traded { seat, card, income });
+                    record!(events, Event::Traded { seat, card, income });
                     self.effects.push_back(Effect::Coins {
                         seat,
                         n: income,
@@ -910,10 +963,13 @@ impl PortRoyal {
                     extra_takes = self.player(seat).clerks(colour);
                 }
                 if extra_takes > 0 {
-                    events.push(Event::ClerkExtraTake {
-                        seat,
-                        takes: extra_takes,
-                    });
+                    record!(
+                        events,
+                        Event::ClerkExtraTake {
+                            seat,
+                            takes: extra_takes,
+                        }
+                    );
                 }
                 if declined {
                     self.declined(seat, colour, events);
@@ -928,7 +984,7 @@ impl PortRoyal {
                 } = self;
                 players[seat.index()].coins.move_to(discard_unseen, paid);
                 self.player_mut(seat).hire(card);
-                events.push(Event::Hired { seat, card, paid });
+                record!(events, Event::Hired { seat, card, paid });
                 if self.options.expansion {
                     self.check_display_contracts(seat, events);
                 }
@@ -946,32 +1002,32 @@ impl PortRoyal {
         }
     }
 
-    fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut Vec<Event>) {
+    fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut impl Log) {
         // Straight from pile to pile, oldest coin first, with no coin pile
         // in between to allocate.
         if let Some(epoch) = self.player_mut(from).coins.take_oldest() {
             self.player_mut(to).coins.add(epoch, 1);
-            events.push(Event::Compensation { from, to });
+            record!(events, Event::Compensation { from, to });
         }
     }
 
     /// A ship goes into the harbor, unless one of its colour is there: bust.
-    fn dock(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn dock(&mut self, card: CardId, events: &mut impl Log) {
         let colour = card.ship_colour();
         if colour.is_some_and(|c| self.harbor_colours() & c.bit() != 0) {
             self.bust(card, events);
         } else {
             self.harbor.push(card);
-            events.push(Event::Docked { card });
+            record!(events, Event::Docked { card });
             if self.options.expansion {
                 self.docked(events);
             }
         }
     }
 
-    fn bust(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn bust(&mut self, card: CardId, events: &mut impl Log) {
         let seat = self.active;
-        events.push(Event::Bust { seat, card });
+        record!(events, Event::Bust { seat, card });
         if self.options.expansion {
             self.went_bust(events);
         }
@@ -1000,9 +1056,9 @@ impl PortRoyal {
     }
 
     /// A revealed card in Discover.
-    fn discovered(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn discovered(&mut self, card: CardId, events: &mut impl Log) {
         let seat = self.active;
-        events.push(Event::Revealed { seat, card });
+        record!(events, Event::Revealed { seat, card });
         if let Phase::Discover { drawn, .. } = &mut self.phase {
             *drawn = true;
         }
@@ -1032,7 +1088,7 @@ impl PortRoyal {
 
     /// The halving of a tax increase: every player with 12 or more coins
     /// discards half of them, rounded down.
-    fn tax(&mut self, card: Option<CardId>, events: &mut Vec<Event>) {
+    fn tax(&mut self, card: Option<CardId>, events: &mut impl Log) {
         let mut halved = Vec::new();
         let mut paid = SeatSet::EMPTY;
         for s in self.seats_from(self.active) {
@@ -1049,7 +1105,7 @@ impl PortRoyal {
                 paid = paid.with(s);
             }
         }
-        events.push(Event::Tax { card, halved });
+        record!(events, Event::Tax { card, halved });
         if self.options.expansion && paid != SeatSet::EMPTY {
             // In seat order from the active seat, like the halving.
             for s in self.seats_from(self.active).filter(|&s| paid.contains(s)) {
@@ -1081,7 +1137,7 @@ impl PortRoyal {
     /// so that the new draw pile is a known multiset. In Discover the online
     /// table adds an extra tax increase before a refill when both piles are
     /// empty, and before the second and every later reshuffle of one Discover.
-    fn refill(&mut self, events: &mut Vec<Event>) -> Refill {
+    fn refill(&mut self, events: &mut impl Log) -> Refill {
         if let Phase::Discover {
             reshuffles,
             extra_tax_armed,
@@ -1111,9 +1167,12 @@ impl PortRoyal {
         self.discard_known_total = 0;
         // The draw pile is empty whenever a refill is asked for.
         if self.deck.reshuffle(counts).is_ok() {
-            events.push(Event::Reshuffled {
-                cards: self.deck.draw_pile(),
-            });
+            record!(
+                events,
+                Event::Reshuffled {
+                    cards: self.deck.draw_pile(),
+                }
+            );
         }
         if let Phase::Discover {
             reshuffles,
@@ -1127,7 +1186,7 @@ impl PortRoyal {
         Refill::Done
     }
 
-    fn resolve(&mut self, effect: Effect, events: &mut Vec<Event>) {
+    fn resolve(&mut self, effect: Effect, events: &mut impl Log) {
         match effect {
             Effect::Coins { seat, n, reason } => {
                 let mut gained = 0;
@@ -1146,24 +1205,30 @@ impl PortRoyal {
                                 reason,
                             });
                             if gained > 0 {
-                                events.push(Event::Coins {
-                                    seat,
-                                    gained,
-                                    due: gained,
-                                    reason,
-                                });
+                                record!(
+                                    events,
+                                    Event::Coins {
+                                        seat,
+                                        gained,
+                                        due: gained,
+                                        reason,
+                                    }
+                                );
                             }
                             return;
                         }
                         Refill::Exhausted => break,
                     }
                 }
-                events.push(Event::Coins {
-                    seat,
-                    gained,
-                    due: n,
-                    reason,
-                });
+                record!(
+                    events,
+                    Event::Coins {
+                        seat,
+                        gained,
+                        due: n,
+                        reason,
+                    }
+                );
             }
             Effect::Compensate { from, to } => self.pay_compensation(from, to, events),
             Effect::RevealForDiscover => {
@@ -1175,7 +1240,7 @@ impl PortRoyal {
                     Refill::Done | Refill::Waiting => {
                         self.effects.push_front(Effect::RevealForDiscover)
                     }
-                    Refill::Exhausted => events.push(Event::NothingToDraw),
+                    Refill::Exhausted => record!(events, Event::NothingToDraw),
                 }
             }
             Effect::Discard(card) => self.discard(card),
@@ -1197,16 +1262,19 @@ impl PortRoyal {
 
     /// The first turn begins, once the start player (and, with the
     /// expansion, the face-up contracts) are known.
-    fn begin(&mut self, events: &mut Vec<Event>) {
+    fn begin(&mut self, events: &mut impl Log) {
         self.turn = 1;
         self.phase = Phase::discover();
-        events.push(Event::TurnStarted {
-            seat: self.active,
-            turn: 1,
-        });
+        record!(
+            events,
+            Event::TurnStarted {
+                seat: self.active,
+                turn: 1,
+            }
+        );
     }
 
-    fn end_turn(&mut self, events: &mut Vec<Event>) {
+    fn end_turn(&mut self, events: &mut impl Log) {
         let next = self.active.next(self.seats);
         let round_over = next == self.start;
         // Nothing could be drawn for a whole round: every card is in someone's
@@ -1216,26 +1284,32 @@ impl PortRoyal {
         if (self.end_triggered && round_over) || dead || out_of_rounds {
             self.phase = Phase::Over;
             if out_of_rounds && !self.end_triggered && !dead {
-                events.push(Event::RoundLimitReached {
-                    rounds: self.round(),
-                });
+                record!(
+                    events,
+                    Event::RoundLimitReached {
+                        rounds: self.round(),
+                    }
+                );
             }
             let winners = self.result().map(|r| r.winners()).unwrap_or_default();
-            events.push(Event::GameOver { winners });
+            record!(events, Event::GameOver { winners });
             return;
         }
         self.active = next;
         self.turn += 1;
         self.phase = Phase::discover();
-        events.push(Event::TurnStarted {
-            seat: next,
-            turn: self.turn,
-        });
+        record!(
+            events,
+            Event::TurnStarted {
+                seat: next,
+                turn: self.turn,
+            }
+        );
     }
 
     /// Automatic progress when no effect is queued; `false` when the game
     /// waits for a decision.
-    fn advance(&mut self, events: &mut Vec<Event>) -> bool {
+    fn advance(&mut self, events: &mut impl Log) -> bool {
         let Phase::Trade { taker, stage } = self.phase else {
             return false;
         };
@@ -1314,7 +1388,7 @@ impl PortRoyal {
                     return false;
                 }
                 if takes_left > 0 {
-                    events.push(Event::Skipped { seat: taker });
+                    record!(events, Event::Skipped { seat: taker });
                 }
                 self.phase = Phase::Trade {
                     taker,
@@ -1325,9 +1399,12 @@ impl PortRoyal {
                 let next = taker.next(self.seats);
                 if next == self.active {
                     if !self.harbor.is_empty() {
-                        events.push(Event::LeftoversDiscarded {
-                            cards: self.harbor.len() as u32,
-                        });
+                        record!(
+                            events,
+                            Event::LeftoversDiscarded {
+                                cards: self.harbor.len() as u32,
+                            }
+                        );
                     }
                     self.discard_harbor();
                     self.effects.push_back(Effect::EndTurn);
@@ -1344,7 +1421,7 @@ impl PortRoyal {
 
     /// Resolve queued effects and automatic steps until a decision or a
     /// chance outcome is needed or the game is over.
-    fn run(&mut self, events: &mut Vec<Event>) {
+    fn run(&mut self, events: &mut impl Log) {
         while self.waiting.is_none() && self.phase != Phase::Over {
             if let Some(effect) = self.effects.pop_front() {
                 self.resolve(effect, events);
@@ -1352,6 +1429,61 @@ impl PortRoyal {
                 return;
             }
         }
+    }
+
+    /// Apply a chance outcome for `wait` that was checked (or sampled from
+    /// the distribution) and resolve what follows.
+    fn resolve_outcome(&mut self, wait: Wait, outcome: &ChanceOutcome, events: &mut impl Log) {
+        self.waiting = None;
+        match (wait, outcome) {
+            (Wait::StartPlayer, ChanceOutcome::Index(i)) => {
+                let seat = Seat(u8::try_from(*i).unwrap_or(0));
+                self.start = seat;
+                self.active = seat;
+                record!(events, Event::StartPlayer { seat });
+                if self.options.expansion {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
+            }
+            (Wait::Contract, ChanceOutcome::Cards(cards)) => {
+                if let Some(id) = cards.first().and_then(|&c| ContractId::from_index(c)) {
+                    if let Some(n) = self.contract_pile.get_mut(usize::from(id.0)) {
+                        *n = n.saturating_sub(1);
+                    }
+                    self.contracts.push(FaceUpContract {
+                        id,
+                        completed_by: Vec::new(),
+                    });
+                    record!(events, Event::ContractRevealed { contract: id });
+                }
+                if self.contracts.len() < FACE_UP_CONTRACTS {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
+            }
+            (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
+                {
+                    self.discovered(card, events);
+                }
+            }
+            (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
+                {
+                    self.discard_unseen.take_oldest();
+                    self.discard(card);
+                    record!(events, Event::SpentCoinRevealed { card });
+                }
+            }
+            // The outcome was admitted by the distribution, so its kind matches.
+            _ => {}
+        }
+        self.run(events);
     }
 
     fn check_outcome(&self, outcome: &ChanceOutcome) -> Result<Wait, RuleViolation> {
@@ -1658,56 +1790,36 @@ impl Game for PortRoyal {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let wait = self.check_outcome(outcome)?;
-        self.waiting = None;
-        match (wait, outcome) {
-            (Wait::StartPlayer, ChanceOutcome::Index(i)) => {
-                let seat = Seat(u8::try_from(*i).unwrap_or(0));
-                self.start = seat;
-                self.active = seat;
-                events.push(Event::StartPlayer { seat });
-                if self.options.expansion {
-                    self.waiting = Some(Wait::Contract);
-                } else {
-                    self.begin(events);
-                }
-            }
-            (Wait::Contract, ChanceOutcome::Cards(cards)) => {
-                if let Some(id) = cards.first().and_then(|&c| ContractId::from_index(c)) {
-                    if let Some(n) = self.contract_pile.get_mut(usize::from(id.0)) {
-                        *n = n.saturating_sub(1);
-                    }
-                    self.contracts.push(FaceUpContract {
-                        id,
-                        completed_by: Vec::new(),
-                    });
-                    events.push(Event::ContractRevealed { contract: id });
-                }
-                if self.contracts.len() < FACE_UP_CONTRACTS {
-                    self.waiting = Some(Wait::Contract);
-                } else {
-                    self.begin(events);
-                }
-            }
-            (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
-                {
-                    self.discovered(card, events);
-                }
-            }
-            (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
-                {
-                    self.discard_unseen.take_oldest();
-                    self.discard(card);
-                    events.push(Event::SpentCoinRevealed { card });
-                }
-            }
-            // `check_outcome` admitted the outcome, so its kind matches.
-            _ => {}
-        }
-        self.run(events);
+        self.resolve_outcome(wait, outcome, events);
+        Ok(())
+    }
+
+    /// Playouts skip the check of the action and its events; a debug build
+    /// still checks it, so a caller that passes an unlisted action fails
+    /// its tests.
+    fn apply_legal_action(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        _scratch: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        debug_assert_eq!(self.check_action(seat, *action), Ok(()));
+        self.perform(seat, *action, &mut Unrecorded);
+        self.run(&mut Unrecorded);
+        Ok(())
+    }
+
+    /// Playouts skip the check of the outcome against the distribution and
+    /// its events (a debug build still checks it); that a chance outcome is
+    /// pending at all is still checked, as it costs nothing.
+    fn apply_sampled_chance(
+        &mut self,
+        outcome: &ChanceOutcome,
+        _scratch: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        debug_assert_eq!(self.check_outcome(outcome).map(|_| ()), Ok(()));
+        let wait = self.waiting.ok_or(RuleViolation::NoChancePending)?;
+        self.resolve_outcome(wait, outcome, &mut Unrecorded);
         Ok(())
     }
 
