@@ -1309,120 +1309,141 @@ impl PortRoyal {
 
     /// Automatic progress when no effect is queued; `false` when the game
     /// waits for a decision.
+    ///
+    /// The stages of Trade & Hire follow one another in one pass, seat after
+    /// seat, until an effect is queued (bonus coins, the end of the turn) or
+    /// a seat must decide: a return to [`Self::run`] between stages was a
+    /// mispredicted jump for each of them, every seat, every turn. The phase
+    /// is written back wherever the pass stops, so the states between
+    /// inputs are the ones a step at a time left.
     fn advance(&mut self, events: &mut impl Log) -> bool {
-        let Phase::Trade { taker, stage } = self.phase else {
+        let Phase::Trade {
+            mut taker,
+            mut stage,
+        } = self.phase
+        else {
             return false;
         };
-        match stage {
-            TradeStage::Bonus => {
-                let p = self.player(taker);
-                let admirals = p.count(PersonKind::Admiral);
-                let jesters = p.count(PersonKind::Jester);
-                let (gunners, vice_admirals) = if self.options.expansion {
-                    (
-                        p.count(PersonKind::Gunner),
-                        p.count(PersonKind::ViceAdmiral),
-                    )
-                } else {
-                    (0, 0)
-                };
-                if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: ADMIRAL_COINS * admirals,
-                        reason: CoinReason::Admiral,
-                    });
+        loop {
+            if stage == TradeStage::Bonus {
+                self.pay_time_to_take_bonuses(taker);
+                stage = TradeStage::Offer;
+                if !self.effects.is_empty() {
+                    self.phase = Phase::Trade { taker, stage };
+                    return true;
                 }
-                if jesters > 0 && taker != self.active && self.harbor.is_empty() {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: jesters,
-                        reason: CoinReason::JesterEmptyHarbor,
-                    });
-                }
-                if gunners > 0 {
-                    let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
-                    // Each Gunner pays ships − 1; an empty harbor pays nothing.
-                    let n = gunners * (ships.count() as u32).saturating_sub(1);
-                    if n > 0 {
-                        self.effects.push_back(Effect::Coins {
-                            seat: taker,
-                            n,
-                            reason: CoinReason::Gunner,
-                        });
-                    }
-                }
-                if vice_admirals > 0 && VICE_ADMIRAL_HARBOR.contains(&self.harbor.len()) {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: VICE_ADMIRAL_COINS * vice_admirals,
-                        reason: CoinReason::ViceAdmiral,
-                    });
-                }
-                self.phase = Phase::Trade {
-                    taker,
-                    stage: TradeStage::Offer,
+            }
+            if stage == TradeStage::Offer {
+                stage = TradeStage::Choosing {
+                    takes_left: self.takes(taker),
                 };
             }
-            TradeStage::Offer => {
-                let governors = self.player(taker).count(PersonKind::Governor);
-                let base = if taker == self.active {
-                    match self.harbor_colours().count_ones() {
-                        0..=3 => 1,
-                        4 => 2,
-                        _ => 3,
-                    }
-                } else {
-                    1
-                };
-                let takes_left = u8::try_from(base + governors).unwrap_or(u8::MAX);
-                self.phase = Phase::Trade {
-                    taker,
-                    stage: TradeStage::Choosing { takes_left },
-                };
-            }
-            TradeStage::Choosing { takes_left } => {
+            if let TradeStage::Choosing { takes_left } = stage {
                 let can_take = takes_left > 0 && self.can_take_something(taker);
                 let can_claim = taker == self.active && self.can_claim_something(taker);
                 if can_take || can_claim {
+                    self.phase = Phase::Trade { taker, stage };
                     return false;
                 }
                 if takes_left > 0 {
                     record!(events, Event::Skipped { seat: taker });
                 }
+            }
+            // The seat is done: the next seat's time comes, or the turn ends.
+            let next = taker.next(self.seats);
+            if next == self.active {
                 self.phase = Phase::Trade {
                     taker,
                     stage: TradeStage::Done,
                 };
-            }
-            TradeStage::Done => {
-                let next = taker.next(self.seats);
-                if next == self.active {
-                    if !self.harbor.is_empty() {
-                        record!(
-                            events,
-                            Event::LeftoversDiscarded {
-                                cards: self.harbor.len() as u32,
-                            }
-                        );
-                    }
-                    self.discard_harbor();
-                    self.effects.push_back(Effect::EndTurn);
-                } else {
-                    self.phase = Phase::Trade {
-                        taker: next,
-                        stage: TradeStage::Bonus,
-                    };
+                if !self.harbor.is_empty() {
+                    record!(
+                        events,
+                        Event::LeftoversDiscarded {
+                            cards: self.harbor.len() as u32,
+                        }
+                    );
                 }
+                self.discard_harbor();
+                self.effects.push_back(Effect::EndTurn);
+                return true;
+            }
+            taker = next;
+            stage = TradeStage::Bonus;
+        }
+    }
+
+    /// Bonuses that come "whenever it is your time to take" (Admirals,
+    /// Jesters on an empty harbor; with the expansion Gunners and Vice
+    /// Admirals), queued as coins for `taker`.
+    fn pay_time_to_take_bonuses(&mut self, taker: Seat) {
+        let p = self.player(taker);
+        let admirals = p.count(PersonKind::Admiral);
+        let jesters = p.count(PersonKind::Jester);
+        let (gunners, vice_admirals) = if self.options.expansion {
+            (
+                p.count(PersonKind::Gunner),
+                p.count(PersonKind::ViceAdmiral),
+            )
+        } else {
+            (0, 0)
+        };
+        if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: ADMIRAL_COINS * admirals,
+                reason: CoinReason::Admiral,
+            });
+        }
+        if jesters > 0 && taker != self.active && self.harbor.is_empty() {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: jesters,
+                reason: CoinReason::JesterEmptyHarbor,
+            });
+        }
+        if gunners > 0 {
+            let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
+            // Each Gunner pays ships − 1; an empty harbor pays nothing.
+            let n = gunners * (ships.count() as u32).saturating_sub(1);
+            if n > 0 {
+                self.effects.push_back(Effect::Coins {
+                    seat: taker,
+                    n,
+                    reason: CoinReason::Gunner,
+                });
             }
         }
-        true
+        if vice_admirals > 0 && VICE_ADMIRAL_HARBOR.contains(&self.harbor.len()) {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: VICE_ADMIRAL_COINS * vice_admirals,
+                reason: CoinReason::ViceAdmiral,
+            });
+        }
+    }
+
+    /// How many cards `taker` may take, fixed at the start of its time to
+    /// take: colours in the harbor for the active seat (1 up to 3 colours, 2
+    /// for 4, 3 for 5), 1 for the others, plus one per Governor.
+    fn takes(&self, taker: Seat) -> u8 {
+        let governors = self.player(taker).count(PersonKind::Governor);
+        let base = if taker == self.active {
+            match self.harbor_colours().count_ones() {
+                0..=3 => 1,
+                4 => 2,
+                _ => 3,
+            }
+        } else {
+            1
+        };
+        u8::try_from(base + governors).unwrap_or(u8::MAX)
     }
 
     /// Resolve queued effects and automatic steps until a decision or a
     /// chance outcome is needed or the game is over.
     fn run(&mut self, events: &mut impl Log) {
-        while self.waiting.is_none() && self.phase != Phase::Over {
+        while self.waiting.is_none() && !matches!(self.phase, Phase::Over) {
             if let Some(effect) = self.effects.pop_front() {
                 self.resolve(effect, events);
             } else if !self.advance(events) {
