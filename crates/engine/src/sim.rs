@@ -105,6 +105,7 @@ fn draw_one(counts: &[u32], uniform: &mut impl FnMut(u64) -> u64) -> Option<usiz
 /// The index whose share of the running sum of `counts` holds `r` (which
 /// should be below the sum; `None` if it is not): the catalog-order walk of
 /// the protocol's sampler.
+#[inline]
 fn weighted_position(counts: &[u32], mut r: u64) -> Option<usize> {
     for (i, &c) in counts.iter().enumerate() {
         if r < u64::from(c) {

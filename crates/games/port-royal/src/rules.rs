@@ -286,6 +286,12 @@ impl Player {
     }
 }
 
+/// `index` (below twice `seats`) brought into `0..seats`: a seat index
+/// counted on past the last seat, without a division.
+fn wrap_seat(index: u8, seats: u8) -> u8 {
+    if index >= seats { index - seats } else { index }
+}
+
 /// Whether Captains, Priests, Settlers and Jacks (in that order) cover an
 /// expedition's anchors, crosses and houses, Jacks standing in for any symbol.
 fn fulfils(persons: [u32; 4], anchors: u8, crosses: u8, houses: u8) -> bool {
@@ -817,6 +823,10 @@ impl PortRoyal {
 
     fn perform(&mut self, seat: Seat, action: Action, events: &mut impl Log) {
         match action {
+            // A decision comes only once every effect is resolved, so a
+            // draw from a pile with cards waits for its card at once, as
+            // resolving `RevealForDiscover` would.
+            Action::Draw if self.deck.draw_pile() > 0 => self.waiting = Some(Wait::RevealTop),
             Action::Draw => self.effects.push_back(Effect::RevealForDiscover),
             Action::Repel => {
                 if let Some(card) = self.take_pending_ship() {
@@ -1052,7 +1062,14 @@ impl PortRoyal {
     /// Seats in clockwise order starting with `first`.
     fn seats_from(&self, first: Seat) -> impl Iterator<Item = Seat> + use<> {
         let seats = self.seats;
-        (0..seats).map(move |i| Seat((first.0 + i) % seats))
+        (0..seats).map(move |i| Seat(wrap_seat(first.0 + i, seats)))
+    }
+
+    /// The seat after `seat` in clockwise order: [`Seat::next`] for the
+    /// seats of this table, without its division (the turn passes seat to
+    /// seat several times an input).
+    fn seat_after(&self, seat: Seat) -> Seat {
+        Seat(wrap_seat(seat.0 + 1, self.seats))
     }
 
     /// A revealed card in Discover.
@@ -1191,9 +1208,12 @@ impl PortRoyal {
             Effect::Coins { seat, n, reason } => {
                 let mut gained = 0;
                 while gained < n {
-                    if let Some(epoch) = self.deck.draw_face_down() {
-                        self.player_mut(seat).coins.add(epoch, 1);
-                        gained += 1;
+                    // All the coins the draw pile holds at once: the same
+                    // count per epoch as drawing them one at a time.
+                    let (epoch, drawn) = self.deck.draw_face_down_up_to(n - gained);
+                    if drawn > 0 {
+                        self.player_mut(seat).coins.add(epoch, drawn);
+                        gained += drawn;
                         continue;
                     }
                     match self.refill(events) {
@@ -1275,7 +1295,7 @@ impl PortRoyal {
     }
 
     fn end_turn(&mut self, events: &mut impl Log) {
-        let next = self.active.next(self.seats);
+        let next = self.seat_after(self.active);
         let round_over = next == self.start;
         // Nothing could be drawn for a whole round: every card is in someone's
         // display and no tax can free one, so no one can ever gain again.
@@ -1350,7 +1370,7 @@ impl PortRoyal {
                 }
             }
             // The seat is done: the next seat's time comes, or the turn ends.
-            let next = taker.next(self.seats);
+            let next = self.seat_after(taker);
             if next == self.active {
                 self.phase = Phase::Trade {
                     taker,
