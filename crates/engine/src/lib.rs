@@ -181,17 +181,32 @@ pub enum Distribution<'a> {
     Multiset {
         /// How many copies of each catalog entry are in the multiset.
         counts: &'a [u32],
+        /// The sum of `counts`. Whoever holds the multiset keeps it (the
+        /// unseen pool counts every epoch's cards anyway), so a sampler need
+        /// not add up the whole catalog at every draw; a wrong total makes
+        /// samplers that rely on it draw wrongly.
+        total: u32,
         /// How many cards to draw; at most the sum of `counts`.
         take: u32,
     },
 }
 
-impl Distribution<'_> {
+impl<'a> Distribution<'a> {
+    /// A multiset distribution of `take` cards from `counts`, its total
+    /// added up here (for multisets nobody keeps a total of).
+    pub fn multiset(counts: &'a [u32], take: u32) -> Distribution<'a> {
+        Distribution::Multiset {
+            counts,
+            total: counts.iter().sum(),
+            take,
+        }
+    }
+
     /// Whether `outcome` is a possible result of this distribution.
     pub fn admits(&self, outcome: &ChanceOutcome) -> bool {
         match (self, outcome) {
             (Distribution::Uniform { n }, ChanceOutcome::Index(v)) => v < n,
-            (Distribution::Multiset { counts, take }, ChanceOutcome::Cards(cards)) => {
+            (Distribution::Multiset { counts, take, .. }, ChanceOutcome::Cards(cards)) => {
                 if cards.len() != *take as usize {
                     return false;
                 }

@@ -191,6 +191,7 @@ impl Deck {
     pub fn held_distribution(&self, epoch: EpochId) -> Distribution<'_> {
         Distribution::Multiset {
             counts: self.pool.unseen(epoch),
+            total: self.pool.unseen_total(epoch),
             take: 1,
         }
     }
@@ -338,13 +339,7 @@ mod tests {
         coins.add(deck.draw_face_down().unwrap(), 1);
         assert_eq!(deck.draw_pile(), 2);
         // The coin is still unseen: the top card may be any of the three.
-        assert_eq!(
-            deck.top_distribution(),
-            Distribution::Multiset {
-                counts: &[2, 1],
-                take: 1
-            }
-        );
+        assert_eq!(deck.top_distribution(), Distribution::multiset(&[2, 1], 1));
         deck.reveal_top(1).unwrap();
         assert_eq!(
             deck.reveal_top(1),
@@ -357,10 +352,7 @@ mod tests {
         let epoch = coins.take_oldest().unwrap();
         assert_eq!(
             deck.held_distribution(epoch),
-            Distribution::Multiset {
-                counts: &[1, 0],
-                take: 1
-            }
+            Distribution::multiset(&[1, 0], 1)
         );
         deck.reveal_held(epoch, 0).unwrap();
         let e1 = deck.reshuffle(vec![1, 1]).unwrap();

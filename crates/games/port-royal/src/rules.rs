@@ -1541,10 +1541,8 @@ impl PortRoyal {
             Wait::StartPlayer => Distribution::Uniform {
                 n: u64::from(self.seats),
             },
-            Wait::Contract => Distribution::Multiset {
-                counts: &self.contract_pile,
-                take: 1,
-            },
+            // Four draws a game: not worth a total kept in the state.
+            Wait::Contract => Distribution::multiset(&self.contract_pile, 1),
             Wait::RevealTop => self.deck.top_distribution(),
             Wait::RevealSpent(epoch) => self.deck.held_distribution(epoch),
         }
