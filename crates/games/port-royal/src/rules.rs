@@ -730,6 +730,7 @@ impl PortRoyal {
     }
 
     /// The seat that must decide now, if any.
+    #[inline]
     fn decider(&self) -> Option<Seat> {
         if self.waiting.is_some() {
             return None;
@@ -1536,6 +1537,7 @@ impl PortRoyal {
         }
     }
 
+    #[inline]
     fn chance_distribution(&self, wait: Wait) -> Distribution<'_> {
         match wait {
             Wait::StartPlayer => Distribution::Uniform {
@@ -1742,6 +1744,9 @@ impl Game for PortRoyal {
         })
     }
 
+    // Inlined into the driver's loop: it returns a large enum the loop
+    // matches on at once, once an input in a playout.
+    #[inline]
     fn next(&self) -> Next<'_> {
         if let Some(wait) = self.waiting {
             return Next::Chance(ChanceRequest {
