@@ -19,7 +19,7 @@ use roundtable_engine::{
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, TakeMode};
-use crate::catalog::{CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
+use crate::catalog::{CATALOG, CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
 use crate::contracts::{CUBES, ContractId, FACE_UP_CONTRACTS, contract_pile, contract_vp};
 use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
@@ -285,6 +285,30 @@ impl Player {
         chosen
     }
 }
+
+/// The fewest symbols (anchors, crosses, houses) any expedition of the
+/// catalog needs: a seat with fewer Captains, Priests, Settlers and Jacks
+/// together can claim none.
+const MIN_EXPEDITION_SYMBOLS: u32 = {
+    let mut fewest = u32::MAX;
+    let mut i = 0;
+    while i < CATALOG.len() {
+        if let CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            ..
+        } = CATALOG[i].kind
+        {
+            let symbols = anchors as u32 + crosses as u32 + houses as u32;
+            if symbols < fewest {
+                fewest = symbols;
+            }
+        }
+        i += 1;
+    }
+    fewest
+};
 
 /// `index` (below twice `seats`) brought into `0..seats`: a seat index
 /// counted on past the last seat, without a division.
@@ -696,16 +720,23 @@ impl PortRoyal {
 
     /// The positions of the expeditions `seat` may claim now, as a bit set;
     /// the same conditions as [`Self::check_claim`], with the persons counted once.
+    #[inline]
     fn claimable(&self, seat: Seat) -> u32 {
+        // Inlined up to here: nearly every decision asks, and nearly always
+        // the seat is not active, no expedition lies face up, or the seat
+        // holds too few of the persons any expedition needs.
         if seat != self.active || self.expeditions.is_empty() {
             return 0;
         }
-        // The harbor's colours are checked last: they are the dearest
-        // condition, and most players cannot fulfil any expedition anyway.
         let persons = self.player(seat).expedition_persons();
-        if persons == [0; 4] {
+        if persons.iter().sum::<u32>() < MIN_EXPEDITION_SYMBOLS {
             return 0;
         }
+        self.claimable_with(persons)
+    }
+
+    /// [`Self::claimable`] for the active seat holding `persons`.
+    fn claimable_with(&self, persons: [u32; 4]) -> u32 {
         let mut set = 0;
         for (i, card) in self.expeditions.iter().enumerate() {
             if let CardKind::Expedition {
@@ -719,6 +750,8 @@ impl PortRoyal {
                 set |= 1 << i;
             }
         }
+        // The harbor's colours are checked last: they are the dearest
+        // condition, and most players cannot fulfil any expedition anyway.
         if set != 0 && self.harbor_has_duplicate_colour() {
             return 0;
         }
