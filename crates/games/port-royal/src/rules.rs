@@ -720,7 +720,7 @@ impl PortRoyal {
 
     /// The positions of the expeditions `seat` may claim now, as a bit set;
     /// the same conditions as [`Self::check_claim`], with the persons counted once.
-    #[inline]
+    #[inline(always)]
     fn claimable(&self, seat: Seat) -> u32 {
         // Inlined up to here: nearly every decision asks, and nearly always
         // the seat is not active, no expedition lies face up, or the seat
@@ -1799,11 +1799,11 @@ impl Game for PortRoyal {
             return;
         }
         let claims = |out: &mut Vec<Action>| {
-            let set = self.claimable(seat);
-            for i in 0..self.expeditions.len() as u8 {
-                if set & (1 << i) != 0 {
-                    out.push(Action::Claim(i));
-                }
+            // Positions in ascending order, visiting only the claimable ones.
+            let mut set = self.claimable(seat);
+            while set != 0 {
+                out.push(Action::Claim(set.trailing_zeros() as u8));
+                set &= set - 1;
             }
         };
         match self.phase {
