@@ -110,11 +110,24 @@ impl UnseenPool {
     /// Reveal one unseen copy of `card` in `epoch`.
     #[inline]
     pub fn reveal(&mut self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
-        self.check_reveal(epoch, card)?;
-        let e = &mut self.epochs[usize::from(epoch.0)];
-        e.unseen[card as usize] -= 1;
-        e.total -= 1;
-        Ok(())
+        // The checks of `check_reveal`, made on the entry that changes: a
+        // reveal looked the epoch and the card up twice.
+        let e = self
+            .epochs
+            .get_mut(usize::from(epoch.0))
+            .ok_or(PoolError::NoEpoch(epoch.0))?;
+        match e.unseen.get_mut(card as usize) {
+            None => Err(PoolError::NoCard(card)),
+            Some(0) => Err(PoolError::NotUnseen {
+                epoch: epoch.0,
+                card,
+            }),
+            Some(n) => {
+                *n -= 1;
+                e.total -= 1;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -208,7 +221,10 @@ impl Deck {
     /// Reveal the top card of the draw pile as `card` and take it off the pile.
     #[inline]
     pub fn reveal_top(&mut self, card: u32) -> Result<(), PoolError> {
-        self.check_reveal_top(card)?;
+        // `check_reveal_top`'s checks, the pool's part made by the reveal.
+        if self.draw_remaining == 0 {
+            return Err(PoolError::EmptyDrawPile);
+        }
         self.pool.reveal(self.draw_epoch, card)?;
         self.draw_remaining -= 1;
         Ok(())
