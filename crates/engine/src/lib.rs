@@ -193,11 +193,12 @@ pub enum Distribution<'a> {
 
 impl<'a> Distribution<'a> {
     /// A multiset distribution of `take` cards from `counts`, its total
-    /// added up here (for multisets nobody keeps a total of).
+    /// added up here (for multisets nobody keeps a total of; the total
+    /// stops at `u32::MAX`, beyond what any deck holds).
     pub fn multiset(counts: &'a [u32], take: u32) -> Distribution<'a> {
         Distribution::Multiset {
             counts,
-            total: counts.iter().sum(),
+            total: counts.iter().fold(0u32, |sum, &c| sum.saturating_add(c)),
             take,
         }
     }

@@ -470,7 +470,7 @@ mod tests {
     #[test]
     fn one_card_draws_skip_blocks_to_the_same_card_as_the_plain_walk() {
         // 21 entries: two whole blocks and a partial one, with empty blocks,
-        // empty entries and counts whose blocks sum to more than 2^31.
+        // empty entries and large counts that add up to more than 2^31.
         for big in [3, 1 << 30] {
             let counts: Vec<u32> = (0..21u32)
                 .map(|i| match i {
