@@ -181,17 +181,33 @@ pub enum Distribution<'a> {
     Multiset {
         /// How many copies of each catalog entry are in the multiset.
         counts: &'a [u32],
+        /// The sum of `counts`. Whoever holds the multiset keeps it (the
+        /// unseen pool counts every epoch's cards anyway), so a sampler need
+        /// not add up the whole catalog at every draw; a wrong total makes
+        /// samplers that rely on it draw wrongly.
+        total: u32,
         /// How many cards to draw; at most the sum of `counts`.
         take: u32,
     },
 }
 
-impl Distribution<'_> {
+impl<'a> Distribution<'a> {
+    /// A multiset distribution of `take` cards from `counts`, its total
+    /// added up here (for multisets nobody keeps a total of; the total
+    /// stops at `u32::MAX`, beyond what any deck holds).
+    pub fn multiset(counts: &'a [u32], take: u32) -> Distribution<'a> {
+        Distribution::Multiset {
+            counts,
+            total: counts.iter().fold(0u32, |sum, &c| sum.saturating_add(c)),
+            take,
+        }
+    }
+
     /// Whether `outcome` is a possible result of this distribution.
     pub fn admits(&self, outcome: &ChanceOutcome) -> bool {
         match (self, outcome) {
             (Distribution::Uniform { n }, ChanceOutcome::Index(v)) => v < n,
-            (Distribution::Multiset { counts, take }, ChanceOutcome::Cards(cards)) => {
+            (Distribution::Multiset { counts, take, .. }, ChanceOutcome::Cards(cards)) => {
                 if cards.len() != *take as usize {
                     return false;
                 }
@@ -445,6 +461,44 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
         outcome: &ChanceOutcome,
         events: &mut Vec<Self::Event>,
     ) -> Result<(), Self::Error>;
+
+    /// Apply `action`, which [`Game::legal_actions`] listed for `seat` in
+    /// this very state, in a playout whose events nobody reads: a game may
+    /// skip checking the action again and may record no events. Playouts
+    /// (the simulator, a bot's search) spend their time here, and the check
+    /// and the events were a fifth of a Port Royal playout.
+    ///
+    /// Only for actions the caller took from that list: an input from a
+    /// peer, a file or a user goes through [`Game::apply_action`], since a
+    /// game may apply an action its list did not hold inconsistently here.
+    /// The state afterwards is the one [`Game::apply_action`] leaves.
+    /// `scratch` is only for games that do record: the default is
+    /// [`Game::apply_action`] into `scratch` (cleared first), which the
+    /// caller keeps for reuse and never reads.
+    fn apply_legal_action(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        scratch: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::Error> {
+        scratch.clear();
+        self.apply_action(seat, action, scratch)
+    }
+
+    /// Apply `outcome`, sampled from the pending request's own
+    /// distribution, in a playout whose events nobody reads: the chance
+    /// counterpart of [`Game::apply_legal_action`], under the same terms (a
+    /// game may skip the check and the events; outcomes from the table's
+    /// beacon, a file or a user go through [`Game::apply_chance`]; the
+    /// default is [`Game::apply_chance`] into `scratch`).
+    fn apply_sampled_chance(
+        &mut self,
+        outcome: &ChanceOutcome,
+        scratch: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::Error> {
+        scratch.clear();
+        self.apply_chance(outcome, scratch)
+    }
 
     /// What `observer` may know of the game now.
     fn view(&self, observer: Observer) -> Self::View;

@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::Distribution;
 
+// The small methods here are `#[inline]`: games call them at nearly every
+// input, from another crate, and without the attribute each was a call that
+// profiles of playouts showed on their own.
+
 /// One shuffle of the deck, counted from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct EpochId(pub u16);
@@ -68,6 +72,7 @@ impl UnseenPool {
         self.epochs.len()
     }
 
+    #[inline]
     fn epoch(&self, epoch: EpochId) -> Result<&Epoch, PoolError> {
         self.epochs
             .get(usize::from(epoch.0))
@@ -75,6 +80,7 @@ impl UnseenPool {
     }
 
     /// The unseen multiset of `epoch` (empty for an unknown epoch).
+    #[inline]
     pub fn unseen(&self, epoch: EpochId) -> &[u32] {
         self.epoch(epoch)
             .map(|e| e.unseen.as_slice())
@@ -82,11 +88,13 @@ impl UnseenPool {
     }
 
     /// How many cards of `epoch` are still unseen.
+    #[inline]
     pub fn unseen_total(&self, epoch: EpochId) -> u32 {
         self.epoch(epoch).map(|e| e.total).unwrap_or(0)
     }
 
     /// Check that `card` can be revealed from `epoch`, without changing anything.
+    #[inline]
     pub fn check_reveal(&self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
         let e = self.epoch(epoch)?;
         match e.unseen.get(card as usize) {
@@ -100,12 +108,26 @@ impl UnseenPool {
     }
 
     /// Reveal one unseen copy of `card` in `epoch`.
+    #[inline]
     pub fn reveal(&mut self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
-        self.check_reveal(epoch, card)?;
-        let e = &mut self.epochs[usize::from(epoch.0)];
-        e.unseen[card as usize] -= 1;
-        e.total -= 1;
-        Ok(())
+        // The checks of `check_reveal`, made on the entry that changes: a
+        // reveal looked the epoch and the card up twice.
+        let e = self
+            .epochs
+            .get_mut(usize::from(epoch.0))
+            .ok_or(PoolError::NoEpoch(epoch.0))?;
+        match e.unseen.get_mut(card as usize) {
+            None => Err(PoolError::NoCard(card)),
+            Some(0) => Err(PoolError::NotUnseen {
+                epoch: epoch.0,
+                card,
+            }),
+            Some(n) => {
+                *n -= 1;
+                e.total -= 1;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -139,17 +161,20 @@ impl Deck {
     }
 
     /// Cards left in the draw pile.
+    #[inline]
     pub fn draw_pile(&self) -> u32 {
         self.draw_remaining
     }
 
     /// The epoch the draw pile belongs to.
+    #[inline]
     pub fn draw_epoch(&self) -> EpochId {
         self.draw_epoch
     }
 
     /// Take the top card face down: only a count moves. Returns the card's
     /// epoch, or `None` when the draw pile is empty.
+    #[inline]
     pub fn draw_face_down(&mut self) -> Option<EpochId> {
         if self.draw_remaining == 0 {
             return None;
@@ -158,20 +183,34 @@ impl Deck {
         Some(self.draw_epoch)
     }
 
+    /// Take up to `n` cards off the top face down, as many as the draw pile
+    /// holds: the draw pile's epoch and how many were taken (none when the
+    /// pile is empty). The same as that many [`Deck::draw_face_down`]s.
+    #[inline]
+    pub fn draw_face_down_up_to(&mut self, n: u32) -> (EpochId, u32) {
+        let taken = n.min(self.draw_remaining);
+        self.draw_remaining -= taken;
+        (self.draw_epoch, taken)
+    }
+
     /// The distribution of the top card of the draw pile.
+    #[inline]
     pub fn top_distribution(&self) -> Distribution<'_> {
         self.held_distribution(self.draw_epoch)
     }
 
     /// The distribution of one unseen card of `epoch` held face down.
+    #[inline]
     pub fn held_distribution(&self, epoch: EpochId) -> Distribution<'_> {
         Distribution::Multiset {
             counts: self.pool.unseen(epoch),
+            total: self.pool.unseen_total(epoch),
             take: 1,
         }
     }
 
     /// Check that the top card can be revealed as `card`.
+    #[inline]
     pub fn check_reveal_top(&self, card: u32) -> Result<(), PoolError> {
         if self.draw_remaining == 0 {
             return Err(PoolError::EmptyDrawPile);
@@ -180,19 +219,25 @@ impl Deck {
     }
 
     /// Reveal the top card of the draw pile as `card` and take it off the pile.
+    #[inline]
     pub fn reveal_top(&mut self, card: u32) -> Result<(), PoolError> {
-        self.check_reveal_top(card)?;
+        // `check_reveal_top`'s checks, the pool's part made by the reveal.
+        if self.draw_remaining == 0 {
+            return Err(PoolError::EmptyDrawPile);
+        }
         self.pool.reveal(self.draw_epoch, card)?;
         self.draw_remaining -= 1;
         Ok(())
     }
 
     /// Check that a face-down card of `epoch` can be revealed as `card`.
+    #[inline]
     pub fn check_reveal_held(&self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
         self.pool.check_reveal(epoch, card)
     }
 
     /// Reveal a face-down card of `epoch` that someone holds as `card`.
+    #[inline]
     pub fn reveal_held(&mut self, epoch: EpochId, card: u32) -> Result<(), PoolError> {
         self.pool.reveal(epoch, card)
     }
@@ -219,16 +264,19 @@ pub struct FaceDown {
 
 impl FaceDown {
     /// How many cards.
+    #[inline]
     pub fn total(&self) -> u32 {
         self.total
     }
 
     /// Whether there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// How many cards of `epoch`.
+    #[inline]
     pub fn count(&self, epoch: EpochId) -> u32 {
         self.by_epoch
             .get(usize::from(epoch.0))
@@ -237,6 +285,7 @@ impl FaceDown {
     }
 
     /// Add `n` cards of `epoch`.
+    #[inline]
     pub fn add(&mut self, epoch: EpochId, n: u32) {
         let i = usize::from(epoch.0);
         if self.by_epoch.len() <= i {
@@ -247,6 +296,7 @@ impl FaceDown {
     }
 
     /// The oldest epoch of which a card is held.
+    #[inline]
     pub fn oldest(&self) -> Option<EpochId> {
         self.by_epoch
             .iter()
@@ -258,6 +308,7 @@ impl FaceDown {
     ///
     /// No rule reads the face of a face-down card, so which one leaves is a
     /// free choice; the oldest goes first so that old epochs retire early.
+    #[inline]
     pub fn take_oldest(&mut self) -> Option<EpochId> {
         let epoch = self.oldest()?;
         self.by_epoch[usize::from(epoch.0)] -= 1;
@@ -287,6 +338,7 @@ impl FaceDown {
     }
 
     /// Counts per epoch, indexed by epoch.
+    #[inline]
     pub fn by_epoch(&self) -> &[u32] {
         &self.by_epoch
     }
@@ -303,13 +355,7 @@ mod tests {
         coins.add(deck.draw_face_down().unwrap(), 1);
         assert_eq!(deck.draw_pile(), 2);
         // The coin is still unseen: the top card may be any of the three.
-        assert_eq!(
-            deck.top_distribution(),
-            Distribution::Multiset {
-                counts: &[2, 1],
-                take: 1
-            }
-        );
+        assert_eq!(deck.top_distribution(), Distribution::multiset(&[2, 1], 1));
         deck.reveal_top(1).unwrap();
         assert_eq!(
             deck.reveal_top(1),
@@ -322,16 +368,27 @@ mod tests {
         let epoch = coins.take_oldest().unwrap();
         assert_eq!(
             deck.held_distribution(epoch),
-            Distribution::Multiset {
-                counts: &[1, 0],
-                take: 1
-            }
+            Distribution::multiset(&[1, 0], 1)
         );
         deck.reveal_held(epoch, 0).unwrap();
         let e1 = deck.reshuffle(vec![1, 1]).unwrap();
         assert_eq!(e1, EpochId(1));
         assert_eq!(deck.draw_pile(), 2);
         assert_eq!(deck.reshuffle(vec![1]), Err(PoolError::DrawPileNotEmpty(2)));
+    }
+
+    #[test]
+    fn drawing_up_to_n_takes_what_the_pile_holds_like_single_draws() {
+        let mut bulk = Deck::new(vec![3, 2]);
+        let mut single = bulk.clone();
+        assert_eq!(bulk.draw_face_down_up_to(4), (EpochId(0), 4));
+        for _ in 0..4 {
+            assert_eq!(single.draw_face_down(), Some(EpochId(0)));
+        }
+        assert_eq!(bulk, single);
+        assert_eq!(bulk.draw_face_down_up_to(3), (EpochId(0), 1));
+        assert_eq!(bulk.draw_pile(), 0);
+        assert_eq!(bulk.draw_face_down_up_to(2), (EpochId(0), 0));
     }
 
     #[test]

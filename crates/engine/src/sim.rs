@@ -31,12 +31,16 @@ pub fn sample_into(
     uniform: &mut impl FnMut(u64) -> u64,
     outcome: &mut ChanceOutcome,
 ) {
-    let (counts, take) = match *distribution {
+    let (counts, total, take) = match *distribution {
         Distribution::Uniform { n } => {
             *outcome = ChanceOutcome::Index(uniform(n));
             return;
         }
-        Distribution::Multiset { counts, take } => (counts, take),
+        Distribution::Multiset {
+            counts,
+            total,
+            take,
+        } => (counts, total, take),
     };
     if !matches!(outcome, ChanceOutcome::Cards(_)) {
         *outcome = ChanceOutcome::Cards(Vec::new());
@@ -46,9 +50,9 @@ pub fn sample_into(
     };
     cards.clear();
     if take == 1 {
-        // A playout's usual request: one card. One pass sums the counts by
-        // blocks, the walk then skips whole blocks.
-        if let Some(card) = draw_one(counts, uniform) {
+        // A playout's usual request: one card, found by skipping whole
+        // blocks of the counts.
+        if let Some(card) = draw_one(counts, total, uniform) {
             cards.push(card as u32);
         }
         return;
@@ -69,27 +73,22 @@ pub fn sample_into(
 
 /// Entries per block the walk skips at once.
 const BLOCK: usize = 8;
-/// Below this every count, and so every sum of up to 256 counts, fits in
-/// 32 bits, which the compiler sums four or eight at a time.
-const SMALL_COUNT: u32 = 1 << 24;
 
-/// One card from the multiset `counts`, or `None` if it is empty. A
+/// One card from the multiset `counts` whose sum is `total`, or `None` if it
+/// is empty. The distribution's total saves adding up the whole catalog at
+/// every draw, and since every count is part of a sum that fits in 32 bits
+/// so is every block's, which the compiler adds eight at a time. A
 /// `uniform` out of its range gives the first entry, as the walk always has.
-fn draw_one(counts: &[u32], uniform: &mut impl FnMut(u64) -> u64) -> Option<usize> {
-    let (sum, all_bits) = counts.iter().fold((0u32, 0u32), |(sum, bits), &c| {
-        (sum.wrapping_add(c), bits | c)
-    });
-    if counts.len() > 256 || all_bits >= SMALL_COUNT {
-        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total == 0 {
-            return None;
-        }
-        return Some(weighted_position(counts, uniform(total)).unwrap_or(0));
-    }
-    if sum == 0 {
+fn draw_one(counts: &[u32], total: u32, uniform: &mut impl FnMut(u64) -> u64) -> Option<usize> {
+    debug_assert_eq!(
+        u64::from(total),
+        counts.iter().map(|&c| u64::from(c)).sum::<u64>(),
+        "a multiset distribution's total is the sum of its counts"
+    );
+    if total == 0 {
         return None;
     }
-    let mut r = uniform(u64::from(sum));
+    let mut r = uniform(u64::from(total));
     let mut first = 0;
     for block in counts.chunks_exact(BLOCK) {
         let block_sum = u64::from(block.iter().fold(0u32, |s, &c| s.wrapping_add(c)));
@@ -105,6 +104,7 @@ fn draw_one(counts: &[u32], uniform: &mut impl FnMut(u64) -> u64) -> Option<usiz
 /// The index whose share of the running sum of `counts` holds `r` (which
 /// should be below the sum; `None` if it is not): the catalog-order walk of
 /// the protocol's sampler.
+#[inline]
 fn weighted_position(counts: &[u32], mut r: u64) -> Option<usize> {
     for (i, &c) in counts.iter().enumerate() {
         if r < u64::from(c) {
@@ -153,6 +153,11 @@ pub struct Playout {
 /// Play `game` to its end: chance from `uniform`, decisions from `policy`
 /// (given the seat, the state and its legal actions, returns an index into
 /// them). `inspect` sees the state after every input.
+///
+/// Nobody reads a playout's events, and every input comes from the game's
+/// own offer, so inputs go through [`Game::apply_legal_action`] and
+/// [`Game::apply_sampled_chance`]: the states are the ones
+/// [`Game::apply_action`] and [`Game::apply_chance`] would reach.
 pub fn play<G: Game>(
     game: &mut G,
     max_inputs: usize,
@@ -160,7 +165,8 @@ pub fn play<G: Game>(
     policy: &mut impl FnMut(Seat, &G, &[G::Action]) -> usize,
     inspect: &mut impl FnMut(&G),
 ) -> Result<Playout, SimError<G::Error>> {
-    let mut events = Vec::new();
+    // Only games that record events on the fast path write here.
+    let mut scratch = Vec::new();
     let mut actions = Vec::new();
     let mut outcome = ChanceOutcome::Cards(Vec::new());
     let mut counts = Playout::default();
@@ -168,14 +174,13 @@ pub fn play<G: Game>(
         if counts.decisions + counts.chances >= max_inputs {
             return Err(SimError::TooLong(max_inputs));
         }
-        events.clear();
         match game.next() {
             Next::Over => return Ok(counts),
             Next::Simultaneous(_) => return Err(SimError::Simultaneous),
             Next::Private(_) => return Err(SimError::Private),
             Next::Chance(request) => {
                 sample_into(&request.distribution, uniform, &mut outcome);
-                game.apply_chance(&outcome, &mut events)
+                game.apply_sampled_chance(&outcome, &mut scratch)
                     .map_err(SimError::Refused)?;
                 counts.chances += 1;
             }
@@ -186,7 +191,7 @@ pub fn play<G: Game>(
                 }
                 let i = policy(seat, game, &actions).min(actions.len() - 1);
                 let action = actions[i].clone();
-                game.apply_action(seat, &action, &mut events)
+                game.apply_legal_action(seat, &action, &mut scratch)
                     .map_err(SimError::Refused)?;
                 counts.decisions += 1;
             }
@@ -465,8 +470,8 @@ mod tests {
     #[test]
     fn one_card_draws_skip_blocks_to_the_same_card_as_the_plain_walk() {
         // 21 entries: two whole blocks and a partial one, with empty blocks,
-        // empty entries and a count large enough to leave the 32-bit path.
-        for big in [3, SMALL_COUNT] {
+        // empty entries and large counts that add up to more than 2^31.
+        for big in [3, 1 << 30] {
             let counts: Vec<u32> = (0..21u32)
                 .map(|i| match i {
                     0..=7 => 0,
@@ -487,7 +492,7 @@ mod tests {
                     })
                     .unwrap_or(0);
                 let mut asked = None;
-                let drawn = draw_one(&counts, &mut |n| {
+                let drawn = draw_one(&counts, total as u32, &mut |n| {
                     asked = Some(n);
                     r
                 });
@@ -495,20 +500,16 @@ mod tests {
                 assert_eq!(drawn, Some(expected), "r = {r}, largest count {big}");
             }
         }
-        assert_eq!(draw_one(&[0, 0, 0], &mut |_| 0), None);
+        assert_eq!(draw_one(&[0, 0, 0], 0, &mut |_| 0), None);
     }
 
     #[test]
     fn multiset_sampling_walks_counts_in_catalog_order() {
         let counts = [2, 0, 1];
         let mut picks = [2u64, 0].into_iter();
-        let outcome = sample(
-            &Distribution::Multiset {
-                counts: &counts,
-                take: 2,
-            },
-            &mut |_| picks.next().unwrap_or(0),
-        );
+        let outcome = sample(&Distribution::multiset(&counts, 2), &mut |_| {
+            picks.next().unwrap_or(0)
+        });
         assert_eq!(outcome, ChanceOutcome::Cards(vec![2, 0]));
     }
 }

@@ -16,7 +16,7 @@ pub fn outcome(
 ) -> Result<ChanceOutcome, TableError> {
     let chance = match *distribution {
         Distribution::Uniform { n } => Chance::Uniform { n },
-        Distribution::Multiset { counts, take } => Chance::Multiset { counts, take },
+        Distribution::Multiset { counts, take, .. } => Chance::Multiset { counts, take },
     };
     match answer(beacon, chance).map_err(|e| TableError::Fairdeck(e.to_string()))? {
         ChanceValue::Index(i) => Ok(ChanceOutcome::Index(i)),
@@ -46,10 +46,7 @@ mod tests {
             serde_json::from_str(include_str!("../../../protocol/vectors/draw.json")).unwrap();
         let case = &vectors["cases"][0];
         assert_eq!(case["what"], "issue example");
-        let d = Distribution::Multiset {
-            counts: &[3, 0, 2, 5],
-            take: 3,
-        };
+        let d = Distribution::multiset(&[3, 0, 2, 5], 3);
         assert_eq!(case["counts"], serde_json::json!([3, 0, 2, 5]));
         let o = outcome(&beacon(case["beacon"].as_str().unwrap()), &d).unwrap();
         let expected: Vec<u32> = serde_json::from_value(case["indices"].clone()).unwrap();

@@ -4,7 +4,10 @@
 //! "Just One More Contract" expansion. Issue 18 asks for 40,000 four-seat
 //! games per CPU-second: the rate a search bot's playouts run at. The
 //! figures include the harness (ChaCha8 and a `%` per draw), as a bot's
-//! playouts would.
+//! playouts would. Games go through `sim::play`, so through the playout
+//! path (`Game::apply_legal_action`, `Game::apply_sampled_chance`: no
+//! second check of an input from the game's own offer, no events), as a
+//! search's playouts should.
 //!
 //! Games per second are given twice: by wall-clock time, and by the time
 //! the thread actually spent on a CPU (Linux `/proc/thread-self/schedstat`),

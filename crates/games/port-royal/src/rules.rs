@@ -19,7 +19,7 @@ use roundtable_engine::{
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, TakeMode};
-use crate::catalog::{CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
+use crate::catalog::{CATALOG, CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
 use crate::contracts::{CUBES, ContractId, FACE_UP_CONTRACTS, contract_pile, contract_vp};
 use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
@@ -286,6 +286,36 @@ impl Player {
     }
 }
 
+/// The fewest symbols (anchors, crosses, houses) any expedition of the
+/// catalog needs: a seat with fewer Captains, Priests, Settlers and Jacks
+/// together can claim none.
+const MIN_EXPEDITION_SYMBOLS: u32 = {
+    let mut fewest = u32::MAX;
+    let mut i = 0;
+    while i < CATALOG.len() {
+        if let CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            ..
+        } = CATALOG[i].kind
+        {
+            let symbols = anchors as u32 + crosses as u32 + houses as u32;
+            if symbols < fewest {
+                fewest = symbols;
+            }
+        }
+        i += 1;
+    }
+    fewest
+};
+
+/// `index` (below twice `seats`) brought into `0..seats`: a seat index
+/// counted on past the last seat, without a division.
+fn wrap_seat(index: u8, seats: u8) -> u8 {
+    if index >= seats { index - seats } else { index }
+}
+
 /// Whether Captains, Priests, Settlers and Jacks (in that order) cover an
 /// expedition's anchors, crosses and houses, Jacks standing in for any symbol.
 fn fulfils(persons: [u32; 4], anchors: u8, crosses: u8, houses: u8) -> bool {
@@ -294,6 +324,53 @@ fn fulfils(persons: [u32; 4], anchors: u8, crosses: u8, houses: u8) -> bool {
         + u32::from(crosses).saturating_sub(priests)
         + u32::from(houses).saturating_sub(settlers);
     short <= jacks
+}
+
+/// Where the rules report what happened: the caller's event list, or
+/// nowhere when nobody reads it. Playouts (a bot's search, the benchmark)
+/// read no events, and building, dropping and clearing them was an eighth
+/// of a random game's time. Every rule is written once against this trait,
+/// so the quiet path cannot apply an input differently from the recorded
+/// one; [`record!`] builds an event only for a log that keeps it.
+pub(crate) trait Log {
+    /// Whether pushed events are kept.
+    const RECORDS: bool;
+    /// Record `event`.
+    fn push(&mut self, event: Event);
+}
+
+impl Log for Vec<Event> {
+    const RECORDS: bool = true;
+    #[inline]
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+/// A [`Log`] that keeps nothing, for inputs whose events nobody reads.
+pub(crate) struct Unrecorded;
+
+impl Log for Unrecorded {
+    const RECORDS: bool = false;
+    #[inline]
+    fn push(&mut self, _event: Event) {}
+}
+
+/// `record!(log, event)`: push `event` onto `log`, building it only if the
+/// log keeps events.
+macro_rules! record {
+    ($log:expr, $event:expr) => {
+        if log_records($log) {
+            Log::push($log, $event);
+        }
+    };
+}
+pub(crate) use record;
+
+/// Whether `log` keeps events (its type's [`Log::RECORDS`]), for [`record!`].
+#[inline(always)]
+pub(crate) fn log_records<L: Log>(_log: &L) -> bool {
+    L::RECORDS
 }
 
 /// Where a Trade & Hire stands for the seat whose time it is.
@@ -528,10 +605,10 @@ impl PortRoyal {
             && (!self.options.expedition_required || !p.expeditions.is_empty())
     }
 
-    fn check_end(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    fn check_end(&mut self, seat: Seat, events: &mut impl Log) {
         if !self.end_triggered && self.qualifies_for_end(seat) {
             self.end_triggered = true;
-            events.push(Event::EndTriggered { seat });
+            record!(events, Event::EndTriggered { seat });
         }
     }
 
@@ -643,16 +720,23 @@ impl PortRoyal {
 
     /// The positions of the expeditions `seat` may claim now, as a bit set;
     /// the same conditions as [`Self::check_claim`], with the persons counted once.
+    #[inline(always)]
     fn claimable(&self, seat: Seat) -> u32 {
+        // Inlined up to here: nearly every decision asks, and nearly always
+        // the seat is not active, no expedition lies face up, or the seat
+        // holds too few of the persons any expedition needs.
         if seat != self.active || self.expeditions.is_empty() {
             return 0;
         }
-        // The harbor's colours are checked last: they are the dearest
-        // condition, and most players cannot fulfil any expedition anyway.
         let persons = self.player(seat).expedition_persons();
-        if persons == [0; 4] {
+        if persons.iter().sum::<u32>() < MIN_EXPEDITION_SYMBOLS {
             return 0;
         }
+        self.claimable_with(persons)
+    }
+
+    /// [`Self::claimable`] for the active seat holding `persons`.
+    fn claimable_with(&self, persons: [u32; 4]) -> u32 {
         let mut set = 0;
         for (i, card) in self.expeditions.iter().enumerate() {
             if let CardKind::Expedition {
@@ -666,6 +750,8 @@ impl PortRoyal {
                 set |= 1 << i;
             }
         }
+        // The harbor's colours are checked last: they are the dearest
+        // condition, and most players cannot fulfil any expedition anyway.
         if set != 0 && self.harbor_has_duplicate_colour() {
             return 0;
         }
@@ -677,6 +763,7 @@ impl PortRoyal {
     }
 
     /// The seat that must decide now, if any.
+    #[inline]
     fn decider(&self) -> Option<Seat> {
         if self.waiting.is_some() {
             return None;
@@ -768,12 +855,16 @@ impl PortRoyal {
 
     // ----- applying -----------------------------------------------------
 
-    fn perform(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) {
+    fn perform(&mut self, seat: Seat, action: Action, events: &mut impl Log) {
         match action {
+            // A decision comes only once every effect is resolved, so a
+            // draw from a pile with cards waits for its card at once, as
+            // resolving `RevealForDiscover` would.
+            Action::Draw if self.deck.draw_pile() > 0 => self.waiting = Some(Wait::RevealTop),
             Action::Draw => self.effects.push_back(Effect::RevealForDiscover),
             Action::Repel => {
                 if let Some(card) = self.take_pending_ship() {
-                    events.push(Event::Repelled { seat, card });
+                    record!(events, Event::Repelled { seat, card });
                     if !(self.options.expansion && self.keep_aside(seat, card, events)) {
                         self.discard(card);
                     }
@@ -791,7 +882,7 @@ impl PortRoyal {
                 } else {
                     self.idle_turns.saturating_add(1)
                 };
-                events.push(Event::Stopped { seat });
+                record!(events, Event::Stopped { seat });
                 self.phase = Phase::Trade {
                     taker: self.active,
                     stage: TradeStage::Bonus,
@@ -800,7 +891,7 @@ impl PortRoyal {
             Action::Claim(position) => self.claim(seat, position, events),
             Action::Take(position, mode) => self.take(seat, position, mode, events),
             Action::Pass => {
-                events.push(Event::Passed { seat });
+                record!(events, Event::Passed { seat });
                 if let Phase::Trade { stage, .. } = &mut self.phase {
                     *stage = TradeStage::Done;
                 }
@@ -815,7 +906,7 @@ impl PortRoyal {
         }
     }
 
-    fn claim(&mut self, seat: Seat, position: u8, events: &mut Vec<Event>) {
+    fn claim(&mut self, seat: Seat, position: u8, events: &mut impl Log) {
         let card = self.expeditions.remove(usize::from(position));
         let CardKind::Expedition {
             anchors,
@@ -839,11 +930,14 @@ impl PortRoyal {
         }
         discarded.reverse();
         self.player_mut(seat).add_expedition(card);
-        events.push(Event::Claimed {
-            seat,
-            card,
-            discarded,
-        });
+        record!(
+            events,
+            Event::Claimed {
+                seat,
+                card,
+                discarded,
+            }
+        );
         self.effects.push_back(Effect::Coins {
             seat,
             n: u32::from(coins),
@@ -855,7 +949,7 @@ impl PortRoyal {
         self.check_end(seat, events);
     }
 
-    fn take(&mut self, seat: Seat, position: u8, mode: TakeMode, events: &mut Vec<Event>) {
+    fn take(&mut self, seat: Seat, position: u8, mode: TakeMode, events: &mut impl Log) {
         let card = self.harbor.remove(usize::from(position));
         let active = self.active;
         let mut compensation_due = self.compensation(seat) > 0;
@@ -877,13 +971,16 @@ impl PortRoyal {
                 if declined {
                     // Validation made sure a non-active decliner had the
                     // compensation coin, so it is paid already.
-                    events.push(Event::Declined {
-                        seat,
-                        card,
-                        declined: income,
-                    });
+                    record!(
+                        events,
+                        Event::Declined {
+                            seat,
+                            card,
+                            declined: income,
+                        }
+                    );
                 } else {
-                    events.push(Event::Traded { seat, card, income });
+                    record!(events, Event::Traded { seat, card, income });
                     self.effects.push_back(Effect::Coins {
                         seat,
                         n: income,
@@ -910,10 +1007,13 @@ impl PortRoyal {
                     extra_takes = self.player(seat).clerks(colour);
                 }
                 if extra_takes > 0 {
-                    events.push(Event::ClerkExtraTake {
-                        seat,
-                        takes: extra_takes,
-                    });
+                    record!(
+                        events,
+                        Event::ClerkExtraTake {
+                            seat,
+                            takes: extra_takes,
+                        }
+                    );
                 }
                 if declined {
                     self.declined(seat, colour, events);
@@ -928,7 +1028,7 @@ impl PortRoyal {
                 } = self;
                 players[seat.index()].coins.move_to(discard_unseen, paid);
                 self.player_mut(seat).hire(card);
-                events.push(Event::Hired { seat, card, paid });
+                record!(events, Event::Hired { seat, card, paid });
                 if self.options.expansion {
                     self.check_display_contracts(seat, events);
                 }
@@ -946,32 +1046,32 @@ impl PortRoyal {
         }
     }
 
-    fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut Vec<Event>) {
+    fn pay_compensation(&mut self, from: Seat, to: Seat, events: &mut impl Log) {
         // Straight from pile to pile, oldest coin first, with no coin pile
         // in between to allocate.
         if let Some(epoch) = self.player_mut(from).coins.take_oldest() {
             self.player_mut(to).coins.add(epoch, 1);
-            events.push(Event::Compensation { from, to });
+            record!(events, Event::Compensation { from, to });
         }
     }
 
     /// A ship goes into the harbor, unless one of its colour is there: bust.
-    fn dock(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn dock(&mut self, card: CardId, events: &mut impl Log) {
         let colour = card.ship_colour();
         if colour.is_some_and(|c| self.harbor_colours() & c.bit() != 0) {
             self.bust(card, events);
         } else {
             self.harbor.push(card);
-            events.push(Event::Docked { card });
+            record!(events, Event::Docked { card });
             if self.options.expansion {
                 self.docked(events);
             }
         }
     }
 
-    fn bust(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn bust(&mut self, card: CardId, events: &mut impl Log) {
         let seat = self.active;
-        events.push(Event::Bust { seat, card });
+        record!(events, Event::Bust { seat, card });
         if self.options.expansion {
             self.went_bust(events);
         }
@@ -996,13 +1096,20 @@ impl PortRoyal {
     /// Seats in clockwise order starting with `first`.
     fn seats_from(&self, first: Seat) -> impl Iterator<Item = Seat> + use<> {
         let seats = self.seats;
-        (0..seats).map(move |i| Seat((first.0 + i) % seats))
+        (0..seats).map(move |i| Seat(wrap_seat(first.0 + i, seats)))
+    }
+
+    /// The seat after `seat` in clockwise order: [`Seat::next`] for the
+    /// seats of this table, without its division (the turn passes seat to
+    /// seat several times an input).
+    fn seat_after(&self, seat: Seat) -> Seat {
+        Seat(wrap_seat(seat.0 + 1, self.seats))
     }
 
     /// A revealed card in Discover.
-    fn discovered(&mut self, card: CardId, events: &mut Vec<Event>) {
+    fn discovered(&mut self, card: CardId, events: &mut impl Log) {
         let seat = self.active;
-        events.push(Event::Revealed { seat, card });
+        record!(events, Event::Revealed { seat, card });
         if let Phase::Discover { drawn, .. } = &mut self.phase {
             *drawn = true;
         }
@@ -1032,7 +1139,7 @@ impl PortRoyal {
 
     /// The halving of a tax increase: every player with 12 or more coins
     /// discards half of them, rounded down.
-    fn tax(&mut self, card: Option<CardId>, events: &mut Vec<Event>) {
+    fn tax(&mut self, card: Option<CardId>, events: &mut impl Log) {
         let mut halved = Vec::new();
         let mut paid = SeatSet::EMPTY;
         for s in self.seats_from(self.active) {
@@ -1049,7 +1156,7 @@ impl PortRoyal {
                 paid = paid.with(s);
             }
         }
-        events.push(Event::Tax { card, halved });
+        record!(events, Event::Tax { card, halved });
         if self.options.expansion && paid != SeatSet::EMPTY {
             // In seat order from the active seat, like the halving.
             for s in self.seats_from(self.active).filter(|&s| paid.contains(s)) {
@@ -1081,7 +1188,7 @@ impl PortRoyal {
     /// so that the new draw pile is a known multiset. In Discover the online
     /// table adds an extra tax increase before a refill when both piles are
     /// empty, and before the second and every later reshuffle of one Discover.
-    fn refill(&mut self, events: &mut Vec<Event>) -> Refill {
+    fn refill(&mut self, events: &mut impl Log) -> Refill {
         if let Phase::Discover {
             reshuffles,
             extra_tax_armed,
@@ -1111,9 +1218,12 @@ impl PortRoyal {
         self.discard_known_total = 0;
         // The draw pile is empty whenever a refill is asked for.
         if self.deck.reshuffle(counts).is_ok() {
-            events.push(Event::Reshuffled {
-                cards: self.deck.draw_pile(),
-            });
+            record!(
+                events,
+                Event::Reshuffled {
+                    cards: self.deck.draw_pile(),
+                }
+            );
         }
         if let Phase::Discover {
             reshuffles,
@@ -1127,14 +1237,17 @@ impl PortRoyal {
         Refill::Done
     }
 
-    fn resolve(&mut self, effect: Effect, events: &mut Vec<Event>) {
+    fn resolve(&mut self, effect: Effect, events: &mut impl Log) {
         match effect {
             Effect::Coins { seat, n, reason } => {
                 let mut gained = 0;
                 while gained < n {
-                    if let Some(epoch) = self.deck.draw_face_down() {
-                        self.player_mut(seat).coins.add(epoch, 1);
-                        gained += 1;
+                    // All the coins the draw pile holds at once: the same
+                    // count per epoch as drawing them one at a time.
+                    let (epoch, drawn) = self.deck.draw_face_down_up_to(n - gained);
+                    if drawn > 0 {
+                        self.player_mut(seat).coins.add(epoch, drawn);
+                        gained += drawn;
                         continue;
                     }
                     match self.refill(events) {
@@ -1146,24 +1259,30 @@ impl PortRoyal {
                                 reason,
                             });
                             if gained > 0 {
-                                events.push(Event::Coins {
-                                    seat,
-                                    gained,
-                                    due: gained,
-                                    reason,
-                                });
+                                record!(
+                                    events,
+                                    Event::Coins {
+                                        seat,
+                                        gained,
+                                        due: gained,
+                                        reason,
+                                    }
+                                );
                             }
                             return;
                         }
                         Refill::Exhausted => break,
                     }
                 }
-                events.push(Event::Coins {
-                    seat,
-                    gained,
-                    due: n,
-                    reason,
-                });
+                record!(
+                    events,
+                    Event::Coins {
+                        seat,
+                        gained,
+                        due: n,
+                        reason,
+                    }
+                );
             }
             Effect::Compensate { from, to } => self.pay_compensation(from, to, events),
             Effect::RevealForDiscover => {
@@ -1175,7 +1294,7 @@ impl PortRoyal {
                     Refill::Done | Refill::Waiting => {
                         self.effects.push_front(Effect::RevealForDiscover)
                     }
-                    Refill::Exhausted => events.push(Event::NothingToDraw),
+                    Refill::Exhausted => record!(events, Event::NothingToDraw),
                 }
             }
             Effect::Discard(card) => self.discard(card),
@@ -1197,17 +1316,20 @@ impl PortRoyal {
 
     /// The first turn begins, once the start player (and, with the
     /// expansion, the face-up contracts) are known.
-    fn begin(&mut self, events: &mut Vec<Event>) {
+    fn begin(&mut self, events: &mut impl Log) {
         self.turn = 1;
         self.phase = Phase::discover();
-        events.push(Event::TurnStarted {
-            seat: self.active,
-            turn: 1,
-        });
+        record!(
+            events,
+            Event::TurnStarted {
+                seat: self.active,
+                turn: 1,
+            }
+        );
     }
 
-    fn end_turn(&mut self, events: &mut Vec<Event>) {
-        let next = self.active.next(self.seats);
+    fn end_turn(&mut self, events: &mut impl Log) {
+        let next = self.seat_after(self.active);
         let round_over = next == self.start;
         // Nothing could be drawn for a whole round: every card is in someone's
         // display and no tax can free one, so no one can ever gain again.
@@ -1216,142 +1338,227 @@ impl PortRoyal {
         if (self.end_triggered && round_over) || dead || out_of_rounds {
             self.phase = Phase::Over;
             if out_of_rounds && !self.end_triggered && !dead {
-                events.push(Event::RoundLimitReached {
-                    rounds: self.round(),
-                });
+                record!(
+                    events,
+                    Event::RoundLimitReached {
+                        rounds: self.round(),
+                    }
+                );
             }
             let winners = self.result().map(|r| r.winners()).unwrap_or_default();
-            events.push(Event::GameOver { winners });
+            record!(events, Event::GameOver { winners });
             return;
         }
         self.active = next;
         self.turn += 1;
         self.phase = Phase::discover();
-        events.push(Event::TurnStarted {
-            seat: next,
-            turn: self.turn,
-        });
+        record!(
+            events,
+            Event::TurnStarted {
+                seat: next,
+                turn: self.turn,
+            }
+        );
     }
 
     /// Automatic progress when no effect is queued; `false` when the game
     /// waits for a decision.
-    fn advance(&mut self, events: &mut Vec<Event>) -> bool {
-        let Phase::Trade { taker, stage } = self.phase else {
+    ///
+    /// The stages of Trade & Hire follow one another in one pass, seat after
+    /// seat, until an effect is queued (bonus coins, the end of the turn) or
+    /// a seat must decide: a return to [`Self::run`] between stages was a
+    /// mispredicted jump for each of them, every seat, every turn. The phase
+    /// is written back wherever the pass stops, so the states between
+    /// inputs are the ones a step at a time left.
+    fn advance(&mut self, events: &mut impl Log) -> bool {
+        let Phase::Trade {
+            mut taker,
+            mut stage,
+        } = self.phase
+        else {
             return false;
         };
-        match stage {
-            TradeStage::Bonus => {
-                let p = self.player(taker);
-                let admirals = p.count(PersonKind::Admiral);
-                let jesters = p.count(PersonKind::Jester);
-                let (gunners, vice_admirals) = if self.options.expansion {
-                    (
-                        p.count(PersonKind::Gunner),
-                        p.count(PersonKind::ViceAdmiral),
-                    )
-                } else {
-                    (0, 0)
-                };
-                if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: ADMIRAL_COINS * admirals,
-                        reason: CoinReason::Admiral,
-                    });
+        loop {
+            if stage == TradeStage::Bonus {
+                self.pay_time_to_take_bonuses(taker);
+                stage = TradeStage::Offer;
+                if !self.effects.is_empty() {
+                    self.phase = Phase::Trade { taker, stage };
+                    return true;
                 }
-                if jesters > 0 && taker != self.active && self.harbor.is_empty() {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: jesters,
-                        reason: CoinReason::JesterEmptyHarbor,
-                    });
-                }
-                if gunners > 0 {
-                    let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
-                    // Each Gunner pays ships − 1; an empty harbor pays nothing.
-                    let n = gunners * (ships.count() as u32).saturating_sub(1);
-                    if n > 0 {
-                        self.effects.push_back(Effect::Coins {
-                            seat: taker,
-                            n,
-                            reason: CoinReason::Gunner,
-                        });
-                    }
-                }
-                if vice_admirals > 0 && VICE_ADMIRAL_HARBOR.contains(&self.harbor.len()) {
-                    self.effects.push_back(Effect::Coins {
-                        seat: taker,
-                        n: VICE_ADMIRAL_COINS * vice_admirals,
-                        reason: CoinReason::ViceAdmiral,
-                    });
-                }
-                self.phase = Phase::Trade {
-                    taker,
-                    stage: TradeStage::Offer,
+            }
+            if stage == TradeStage::Offer {
+                stage = TradeStage::Choosing {
+                    takes_left: self.takes(taker),
                 };
             }
-            TradeStage::Offer => {
-                let governors = self.player(taker).count(PersonKind::Governor);
-                let base = if taker == self.active {
-                    match self.harbor_colours().count_ones() {
-                        0..=3 => 1,
-                        4 => 2,
-                        _ => 3,
-                    }
-                } else {
-                    1
-                };
-                let takes_left = u8::try_from(base + governors).unwrap_or(u8::MAX);
-                self.phase = Phase::Trade {
-                    taker,
-                    stage: TradeStage::Choosing { takes_left },
-                };
-            }
-            TradeStage::Choosing { takes_left } => {
+            if let TradeStage::Choosing { takes_left } = stage {
                 let can_take = takes_left > 0 && self.can_take_something(taker);
                 let can_claim = taker == self.active && self.can_claim_something(taker);
                 if can_take || can_claim {
+                    self.phase = Phase::Trade { taker, stage };
                     return false;
                 }
                 if takes_left > 0 {
-                    events.push(Event::Skipped { seat: taker });
+                    record!(events, Event::Skipped { seat: taker });
                 }
+            }
+            // The seat is done: the next seat's time comes, or the turn ends.
+            let next = self.seat_after(taker);
+            if next == self.active {
                 self.phase = Phase::Trade {
                     taker,
                     stage: TradeStage::Done,
                 };
-            }
-            TradeStage::Done => {
-                let next = taker.next(self.seats);
-                if next == self.active {
-                    if !self.harbor.is_empty() {
-                        events.push(Event::LeftoversDiscarded {
+                if !self.harbor.is_empty() {
+                    record!(
+                        events,
+                        Event::LeftoversDiscarded {
                             cards: self.harbor.len() as u32,
-                        });
-                    }
-                    self.discard_harbor();
-                    self.effects.push_back(Effect::EndTurn);
-                } else {
-                    self.phase = Phase::Trade {
-                        taker: next,
-                        stage: TradeStage::Bonus,
-                    };
+                        }
+                    );
                 }
+                self.discard_harbor();
+                self.effects.push_back(Effect::EndTurn);
+                return true;
+            }
+            taker = next;
+            stage = TradeStage::Bonus;
+        }
+    }
+
+    /// Bonuses that come "whenever it is your time to take" (Admirals,
+    /// Jesters on an empty harbor; with the expansion Gunners and Vice
+    /// Admirals), queued as coins for `taker`.
+    fn pay_time_to_take_bonuses(&mut self, taker: Seat) {
+        let p = self.player(taker);
+        let admirals = p.count(PersonKind::Admiral);
+        let jesters = p.count(PersonKind::Jester);
+        let (gunners, vice_admirals) = if self.options.expansion {
+            (
+                p.count(PersonKind::Gunner),
+                p.count(PersonKind::ViceAdmiral),
+            )
+        } else {
+            (0, 0)
+        };
+        if admirals > 0 && self.harbor.len() >= ADMIRAL_HARBOR {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: ADMIRAL_COINS * admirals,
+                reason: CoinReason::Admiral,
+            });
+        }
+        if jesters > 0 && taker != self.active && self.harbor.is_empty() {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: jesters,
+                reason: CoinReason::JesterEmptyHarbor,
+            });
+        }
+        if gunners > 0 {
+            let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
+            // Each Gunner pays ships − 1; an empty harbor pays nothing.
+            let n = gunners * (ships.count() as u32).saturating_sub(1);
+            if n > 0 {
+                self.effects.push_back(Effect::Coins {
+                    seat: taker,
+                    n,
+                    reason: CoinReason::Gunner,
+                });
             }
         }
-        true
+        if vice_admirals > 0 && VICE_ADMIRAL_HARBOR.contains(&self.harbor.len()) {
+            self.effects.push_back(Effect::Coins {
+                seat: taker,
+                n: VICE_ADMIRAL_COINS * vice_admirals,
+                reason: CoinReason::ViceAdmiral,
+            });
+        }
+    }
+
+    /// How many cards `taker` may take, fixed at the start of its time to
+    /// take: colours in the harbor for the active seat (1 up to 3 colours, 2
+    /// for 4, 3 for 5), 1 for the others, plus one per Governor.
+    fn takes(&self, taker: Seat) -> u8 {
+        let governors = self.player(taker).count(PersonKind::Governor);
+        let base = if taker == self.active {
+            match self.harbor_colours().count_ones() {
+                0..=3 => 1,
+                4 => 2,
+                _ => 3,
+            }
+        } else {
+            1
+        };
+        u8::try_from(base + governors).unwrap_or(u8::MAX)
     }
 
     /// Resolve queued effects and automatic steps until a decision or a
     /// chance outcome is needed or the game is over.
-    fn run(&mut self, events: &mut Vec<Event>) {
-        while self.waiting.is_none() && self.phase != Phase::Over {
+    fn run(&mut self, events: &mut impl Log) {
+        while self.waiting.is_none() && !matches!(self.phase, Phase::Over) {
             if let Some(effect) = self.effects.pop_front() {
                 self.resolve(effect, events);
             } else if !self.advance(events) {
                 return;
             }
         }
+    }
+
+    /// Apply a chance outcome for `wait` that was checked (or sampled from
+    /// the distribution) and resolve what follows.
+    fn resolve_outcome(&mut self, wait: Wait, outcome: &ChanceOutcome, events: &mut impl Log) {
+        self.waiting = None;
+        match (wait, outcome) {
+            (Wait::StartPlayer, ChanceOutcome::Index(i)) => {
+                let seat = Seat(u8::try_from(*i).unwrap_or(0));
+                self.start = seat;
+                self.active = seat;
+                record!(events, Event::StartPlayer { seat });
+                if self.options.expansion {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
+            }
+            (Wait::Contract, ChanceOutcome::Cards(cards)) => {
+                if let Some(id) = cards.first().and_then(|&c| ContractId::from_index(c)) {
+                    if let Some(n) = self.contract_pile.get_mut(usize::from(id.0)) {
+                        *n = n.saturating_sub(1);
+                    }
+                    self.contracts.push(FaceUpContract {
+                        id,
+                        completed_by: Vec::new(),
+                    });
+                    record!(events, Event::ContractRevealed { contract: id });
+                }
+                if self.contracts.len() < FACE_UP_CONTRACTS {
+                    self.waiting = Some(Wait::Contract);
+                } else {
+                    self.begin(events);
+                }
+            }
+            (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
+                {
+                    self.discovered(card, events);
+                }
+            }
+            (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
+                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
+                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
+                {
+                    self.discard_unseen.take_oldest();
+                    self.discard(card);
+                    record!(events, Event::SpentCoinRevealed { card });
+                }
+            }
+            // The outcome was admitted by the distribution, so its kind matches.
+            _ => {}
+        }
+        self.run(events);
     }
 
     fn check_outcome(&self, outcome: &ChanceOutcome) -> Result<Wait, RuleViolation> {
@@ -1363,15 +1570,14 @@ impl PortRoyal {
         }
     }
 
+    #[inline]
     fn chance_distribution(&self, wait: Wait) -> Distribution<'_> {
         match wait {
             Wait::StartPlayer => Distribution::Uniform {
                 n: u64::from(self.seats),
             },
-            Wait::Contract => Distribution::Multiset {
-                counts: &self.contract_pile,
-                take: 1,
-            },
+            // Four draws a game: not worth a total kept in the state.
+            Wait::Contract => Distribution::multiset(&self.contract_pile, 1),
             Wait::RevealTop => self.deck.top_distribution(),
             Wait::RevealSpent(epoch) => self.deck.held_distribution(epoch),
         }
@@ -1571,6 +1777,9 @@ impl Game for PortRoyal {
         })
     }
 
+    // Inlined into the driver's loop: it returns a large enum the loop
+    // matches on at once, once an input in a playout.
+    #[inline]
     fn next(&self) -> Next<'_> {
         if let Some(wait) = self.waiting {
             return Next::Chance(ChanceRequest {
@@ -1590,11 +1799,11 @@ impl Game for PortRoyal {
             return;
         }
         let claims = |out: &mut Vec<Action>| {
-            let set = self.claimable(seat);
-            for i in 0..self.expeditions.len() as u8 {
-                if set & (1 << i) != 0 {
-                    out.push(Action::Claim(i));
-                }
+            // Positions in ascending order, visiting only the claimable ones.
+            let mut set = self.claimable(seat);
+            while set != 0 {
+                out.push(Action::Claim(set.trailing_zeros() as u8));
+                set &= set - 1;
             }
         };
         match self.phase {
@@ -1658,56 +1867,36 @@ impl Game for PortRoyal {
         events: &mut Vec<Event>,
     ) -> Result<(), RuleViolation> {
         let wait = self.check_outcome(outcome)?;
-        self.waiting = None;
-        match (wait, outcome) {
-            (Wait::StartPlayer, ChanceOutcome::Index(i)) => {
-                let seat = Seat(u8::try_from(*i).unwrap_or(0));
-                self.start = seat;
-                self.active = seat;
-                events.push(Event::StartPlayer { seat });
-                if self.options.expansion {
-                    self.waiting = Some(Wait::Contract);
-                } else {
-                    self.begin(events);
-                }
-            }
-            (Wait::Contract, ChanceOutcome::Cards(cards)) => {
-                if let Some(id) = cards.first().and_then(|&c| ContractId::from_index(c)) {
-                    if let Some(n) = self.contract_pile.get_mut(usize::from(id.0)) {
-                        *n = n.saturating_sub(1);
-                    }
-                    self.contracts.push(FaceUpContract {
-                        id,
-                        completed_by: Vec::new(),
-                    });
-                    events.push(Event::ContractRevealed { contract: id });
-                }
-                if self.contracts.len() < FACE_UP_CONTRACTS {
-                    self.waiting = Some(Wait::Contract);
-                } else {
-                    self.begin(events);
-                }
-            }
-            (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
-                {
-                    self.discovered(card, events);
-                }
-            }
-            (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
-                {
-                    self.discard_unseen.take_oldest();
-                    self.discard(card);
-                    events.push(Event::SpentCoinRevealed { card });
-                }
-            }
-            // `check_outcome` admitted the outcome, so its kind matches.
-            _ => {}
-        }
-        self.run(events);
+        self.resolve_outcome(wait, outcome, events);
+        Ok(())
+    }
+
+    /// Playouts skip the check of the action and its events; a debug build
+    /// still checks it, so a caller that passes an unlisted action fails
+    /// its tests.
+    fn apply_legal_action(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        _scratch: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        debug_assert_eq!(self.check_action(seat, *action), Ok(()));
+        self.perform(seat, *action, &mut Unrecorded);
+        self.run(&mut Unrecorded);
+        Ok(())
+    }
+
+    /// Playouts skip the check of the outcome against the distribution and
+    /// its events (a debug build still checks it); that a chance outcome is
+    /// pending at all is still checked, as it costs nothing.
+    fn apply_sampled_chance(
+        &mut self,
+        outcome: &ChanceOutcome,
+        _scratch: &mut Vec<Event>,
+    ) -> Result<(), RuleViolation> {
+        debug_assert_eq!(self.check_outcome(outcome).map(|_| ()), Ok(()));
+        let wait = self.waiting.ok_or(RuleViolation::NoChancePending)?;
+        self.resolve_outcome(wait, outcome, &mut Unrecorded);
         Ok(())
     }
 

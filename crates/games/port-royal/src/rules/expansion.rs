@@ -11,7 +11,7 @@ use std::cmp::Reverse;
 use roundtable_engine::Seat;
 use smallvec::SmallVec;
 
-use super::{Effect, PortRoyal};
+use super::{Effect, Log, PortRoyal, log_records, record};
 use crate::action::{Action, TakeMode};
 use crate::catalog::{CardId, CardKind, Colour};
 use crate::contracts::{CONTRACTS, CUBES, ContractId, FACE_UP_CONTRACTS, Requirement};
@@ -155,7 +155,7 @@ impl PortRoyal {
     /// `seat` met the requirements of the face-up contracts at `met` at once.
     /// When its cubes cannot cover all, the steps paying the most coins go
     /// first (the online table's rule), ties in face-up order.
-    fn contracts_met(&mut self, seat: Seat, mut met: Positions, events: &mut Vec<Event>) {
+    fn contracts_met(&mut self, seat: Seat, mut met: Positions, events: &mut impl Log) {
         if met.len() > 1 {
             met.sort_by_key(|&i| (Reverse(self.step_coins(seat, i)), i));
         }
@@ -168,7 +168,7 @@ impl PortRoyal {
 
     /// One step of contract `position` for `seat`: place or move the
     /// progress cube, or complete the contract.
-    fn step(&mut self, seat: Seat, position: usize, events: &mut Vec<Event>) {
+    fn step(&mut self, seat: Seat, position: usize, events: &mut impl Log) {
         let id = self.contracts[position].id;
         let steps = id.requirement().steps();
         let step = self.player(seat).progress_of(id) + 1;
@@ -178,12 +178,15 @@ impl PortRoyal {
                 Some(entry) => entry.1 = step,
                 None => progress.push((id, step)),
             }
-            events.push(Event::ContractProgress {
-                seat,
-                contract: id,
-                step,
-                steps,
-            });
+            record!(
+                events,
+                Event::ContractProgress {
+                    seat,
+                    contract: id,
+                    step,
+                    steps,
+                }
+            );
         } else {
             self.complete(seat, position, events);
         }
@@ -193,7 +196,7 @@ impl PortRoyal {
     /// `seat` completes contract `position`: a cube (its progress cube, if
     /// it has one there) goes onto the next coin space, the coins of that
     /// space are paid, and the 2nd and 3rd contract give victory points.
-    fn complete(&mut self, seat: Seat, position: usize, events: &mut Vec<Event>) {
+    fn complete(&mut self, seat: Seat, position: usize, events: &mut impl Log) {
         let id = self.contracts[position].id;
         let order = self.contracts[position].completed_by.len();
         let coins = id.coins_for(order);
@@ -203,12 +206,15 @@ impl PortRoyal {
         p.progress.retain(|(c, _)| *c != id);
         p.completed.push(id);
         let vp = p.contract_vp() - vp_before;
-        events.push(Event::ContractCompleted {
-            seat,
-            contract: id,
-            coins,
-            vp,
-        });
+        record!(
+            events,
+            Event::ContractCompleted {
+                seat,
+                contract: id,
+                coins,
+                vp,
+            }
+        );
         if id.requirement() == Requirement::RepelAllColours {
             self.return_pack(seat, events);
         }
@@ -239,7 +245,7 @@ impl PortRoyal {
 
     /// After `seat`'s display changed (a hire, a claim): complete every
     /// contract whose display requirement now holds.
-    pub(super) fn check_display_contracts(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    pub(super) fn check_display_contracts(&mut self, seat: Seat, events: &mut impl Log) {
         if self.player(seat).free_cubes() == 0 {
             return;
         }
@@ -261,7 +267,7 @@ impl PortRoyal {
 
     /// `seat` traded a ship of `colour` declining its coins (validated:
     /// a Foe contract of that colour is face up and can take the step).
-    pub(super) fn declined(&mut self, seat: Seat, colour: Colour, events: &mut Vec<Event>) {
+    pub(super) fn declined(&mut self, seat: Seat, colour: Colour, events: &mut impl Log) {
         let met = self
             .face_up_where(|r| matches!(r, Requirement::Decline { colour: c, .. } if c == colour));
         self.contracts_met(seat, met, events);
@@ -271,7 +277,7 @@ impl PortRoyal {
     /// moment the harbor reaches their number of colours. Ships only join
     /// the harbor in Discover and a bust ends it, so each number is reached
     /// at most once a turn: a Tiny Gamester's second time is a later turn.
-    pub(super) fn docked(&mut self, events: &mut Vec<Event>) {
+    pub(super) fn docked(&mut self, events: &mut impl Log) {
         let colours = self.harbor_colours().count_ones() as u8;
         let met = self.face_up_where(
             |r| matches!(r, Requirement::HarborColours { colours: n, .. } if n == colours),
@@ -282,7 +288,7 @@ impl PortRoyal {
     }
 
     /// The active seat went bust: Jinx.
-    pub(super) fn went_bust(&mut self, events: &mut Vec<Event>) {
+    pub(super) fn went_bust(&mut self, events: &mut impl Log) {
         let met = self.face_up_where(|r| r == Requirement::Bust);
         if !met.is_empty() {
             self.contracts_met(self.active, met, events);
@@ -290,7 +296,7 @@ impl PortRoyal {
     }
 
     /// `seat` lost coins to a tax increase: Tax Officer.
-    pub(super) fn paid_taxes(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    pub(super) fn paid_taxes(&mut self, seat: Seat, events: &mut impl Log) {
         let met = self.face_up_where(|r| r == Requirement::PayTaxes);
         if !met.is_empty() {
             self.contracts_met(seat, met, events);
@@ -301,7 +307,7 @@ impl PortRoyal {
     /// each colour is kept aside while the seat can still complete the
     /// contract; the fifth colour completes it. Returns whether the ship
     /// was kept aside (otherwise it goes onto the discard pile).
-    pub(super) fn keep_aside(&mut self, seat: Seat, card: CardId, events: &mut Vec<Event>) -> bool {
+    pub(super) fn keep_aside(&mut self, seat: Seat, card: CardId, events: &mut impl Log) -> bool {
         let Some(position) = self
             .face_up_where(|r| r == Requirement::RepelAllColours)
             .first()
@@ -321,7 +327,7 @@ impl PortRoyal {
         let p = self.player_mut(seat);
         p.kept_aside.push(card);
         let collected = p.kept_aside.len();
-        events.push(Event::KeptAside { seat, card });
+        record!(events, Event::KeptAside { seat, card });
         if collected == Colour::ALL.len() {
             self.contracts_met(seat, smallvec::smallvec![position], events);
         }
@@ -329,7 +335,7 @@ impl PortRoyal {
     }
 
     /// The ships `seat` kept aside go onto the discard pile.
-    fn return_pack(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    fn return_pack(&mut self, seat: Seat, events: &mut impl Log) {
         let cards = std::mem::take(&mut self.player_mut(seat).kept_aside);
         if cards.is_empty() {
             return;
@@ -337,13 +343,13 @@ impl PortRoyal {
         for &c in &cards {
             self.discard(c);
         }
-        events.push(Event::PackReturned { seat, cards });
+        record!(events, Event::PackReturned { seat, cards });
     }
 
     /// Ships kept aside for a Pack of Pirates that `seat` can no longer
     /// complete (its last cube went onto another contract) would be out of
     /// the game for nothing: they go onto the discard pile.
-    fn return_hopeless_pack(&mut self, seat: Seat, events: &mut Vec<Event>) {
+    fn return_hopeless_pack(&mut self, seat: Seat, events: &mut impl Log) {
         if !self.player(seat).kept_aside.is_empty() && self.player(seat).free_cubes() == 0 {
             self.return_pack(seat, events);
         }
