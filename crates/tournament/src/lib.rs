@@ -25,7 +25,9 @@ pub mod pairing;
 pub mod standings;
 mod wire;
 
-pub use manifest::{Format, Manifest, Registration, Terms, TournamentId, table_nonce};
+pub use manifest::{
+    Format, Manifest, Registration, Terms, TournamentId, encode_options, table_nonce,
+};
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 

@@ -414,6 +414,14 @@ pub fn table_nonce(tournament: &TournamentId, round: u32, table: u32) -> [u8; 32
     h.finalize().into()
 }
 
+/// A game's options as the terms and a genesis carry them (postcard).
+pub fn encode_options<T: Serialize>(options: &T) -> Result<Vec<u8>, TournamentError> {
+    postcard::to_allocvec(options).map_err(|e| TournamentError::Malformed {
+        what: "game options",
+        reason: e.to_string(),
+    })
+}
+
 fn json_text<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');

@@ -212,6 +212,11 @@ pub struct Standings {
     pub players: Vec<PlayerRow>,
     /// What did not count, in source order.
     pub refused: Vec<Refusal>,
+    /// Every round's pairing, as recomputed (a round after the games given
+    /// is paired as if its unplayed tables scored nothing: the round after
+    /// the last one played is the one to play next).
+    #[serde(skip)]
+    pub pairings: Vec<crate::Pairing>,
 }
 
 #[derive(Default)]
@@ -246,6 +251,7 @@ pub fn standings(
     let mut ratings: BTreeMap<PublicKey, Glicko2Rating> =
         players.iter().map(|k| (*k, Glicko2Rating::new())).collect();
     let mut reports = Vec::new();
+    let mut pairings = Vec::new();
     let mut bins = by_table;
 
     for round in 1..=rounds {
@@ -351,6 +357,7 @@ pub fn standings(
             tables,
             byes: pairing.byes.iter().map(name).collect(),
         });
+        pairings.push(pairing);
     }
     for ((round, table), games) in bins {
         for g in games {
@@ -415,6 +422,7 @@ pub fn standings(
         rounds: reports,
         players,
         refused,
+        pairings,
     }
 }
 
