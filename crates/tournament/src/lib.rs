@@ -35,9 +35,9 @@ pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TournamentError {
     /// A signature does not verify under the key it claims.
-    #[error("the {what} signature does not verify")]
+    #[error("the signature of {what} does not verify")]
     BadSignature {
-        /// Whose signature: "director's", "registration of NAME".
+        /// Whose signature: "the director", "the registration of NAME".
         what: String,
     },
     /// A registration names another tournament.

@@ -232,7 +232,7 @@ impl Registration {
             .verify(&message, &self.signature)
             .map_err(|e| match e {
                 roundtable_table::TableError::BadSignature => TournamentError::BadSignature {
-                    what: format!("registration of {who}"),
+                    what: format!("the registration of {who}"),
                 },
                 other => TournamentError::BadKey {
                     what: format!("the key of {who}"),
@@ -338,7 +338,7 @@ impl Manifest {
             .director
             .verify(&manifest_message(&id, &self.registrations), &self.signature)
             .map_err(|_| TournamentError::BadSignature {
-                what: "director's".into(),
+                what: "the director".into(),
             })?;
         Ok(id)
     }
@@ -491,7 +491,7 @@ mod tests {
         assert_eq!(
             swapped.verify(),
             Err(TournamentError::BadSignature {
-                what: "director's".into()
+                what: "the director".into()
             })
         );
         assert_eq!(players.len(), 4);

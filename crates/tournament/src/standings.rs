@@ -18,9 +18,9 @@
 //!   showed that it was played (the no-show rule).
 //!
 //! Refused, each with one line that says why: a game of another game or
-//! options, a game bound to no table of this tournament, a second game for a
-//! table (the one with the lowest game id counts) and a game whose players
-//! are not the pairing's. Ranking: points, then (Swiss) Buchholz, the sum of
+//! options, a game bound to no table of this tournament, a second copy of a
+//! game, two different games for one table (neither counts) and a game whose
+//! players are not the pairing's. Ranking: points, then (Swiss) Buchholz, the sum of
 //! the final points of every opponent met, then the sum of the game's own
 //! scores, then key order. Glicko-2 ratings (the `skillratings` crate, one
 //! rating period a round, every two players at a table one match) are shown
@@ -472,8 +472,11 @@ fn bin_by_table(
     bins
 }
 
-/// The game that counts for a table: of those whose players are the
-/// pairing's, the one with the lowest game id. Every other is refused.
+/// The game that counts for a table: the one game whose players are the
+/// pairing's. Further copies of it are refused; if there are two different
+/// such games, neither counts: every player at the table signed both, and
+/// nothing says which was meant (the lower game id would let the table
+/// choose its result by grinding).
 fn choose_game(
     round: u32,
     table: u32,
@@ -482,26 +485,19 @@ fn choose_game(
     refused: &mut Vec<Refusal>,
 ) -> Option<Submission> {
     let expected: BTreeSet<PublicKey> = paired.iter().copied().collect();
-    games.sort_by(|a, b| a.game_id.cmp(&b.game_id).then(a.source.cmp(&b.source)));
-    let mut chosen: Option<Submission> = None;
+    games.sort_by(|a, b| a.source.cmp(&b.source));
+    let mut kept: Vec<Submission> = Vec::new();
     for g in games {
         let seated: BTreeSet<PublicKey> = g.seats.iter().copied().collect();
         let reason = if seated != expected || g.seats.len() != paired.len() {
             format!("round {round} table {table}: its players are not the pairing's")
-        } else if let Some(first) = &chosen {
-            if first.game_id == g.game_id {
-                format!(
-                    "round {round} table {table}: a second copy of the game in {}",
-                    first.source
-                )
-            } else {
-                format!(
-                    "round {round} table {table}: a second game for the table (the one in {} counts)",
-                    first.source
-                )
-            }
+        } else if let Some(first) = kept.iter().find(|k| k.game_id == g.game_id) {
+            format!(
+                "round {round} table {table}: a second copy of the game in {}",
+                first.source
+            )
         } else {
-            chosen = Some(g);
+            kept.push(g);
             continue;
         };
         refused.push(Refusal {
@@ -509,7 +505,25 @@ fn choose_game(
             reason,
         });
     }
-    chosen
+    if kept.len() > 1 {
+        let sources: Vec<String> = kept.iter().map(|k| k.source.clone()).collect();
+        for k in kept {
+            let others: Vec<&str> = sources
+                .iter()
+                .filter(|s| **s != k.source)
+                .map(String::as_str)
+                .collect();
+            refused.push(Refusal {
+                source: k.source,
+                reason: format!(
+                    "round {round} table {table}: a second game for the table ({} too), so neither counts",
+                    others.join(", ")
+                ),
+            });
+        }
+        return None;
+    }
+    kept.pop()
 }
 
 /// Each seat's key, rank (0 best) and game score; cheaters last with no score.
