@@ -13,7 +13,6 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -417,7 +416,6 @@ fn audit_all(dir: &Path) -> Result<Vec<Result<Submission, Refusal>>> {
         ProgressStyle::with_template("auditing {bar:40} {pos}/{len} transcripts, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let done = AtomicUsize::new(0);
     let results = files
         .par_iter()
         .map(|path| {
@@ -427,7 +425,6 @@ fn audit_all(dir: &Path) -> Result<Vec<Result<Submission, Refusal>>> {
                 .to_string_lossy()
                 .into_owned();
             let result = audit_one(path, source);
-            done.fetch_add(1, Ordering::Relaxed);
             bar.inc(1);
             result
         })
@@ -515,17 +512,13 @@ fn pairings(args: &StandingsArgs) -> crate::Outcome {
             "table {}: {}{state}  nonce {}",
             table.number,
             report.players.join(", "),
-            hex_of(&table_nonce(&id, round.round, table.number))
+            roundtable_table::hex(&table_nonce(&id, round.round, table.number))
         )?;
     }
     if !round.byes.is_empty() {
         writeln!(out, "sitting out: {}", round.byes.join(", "))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn hex_of(bytes: &[u8]) -> String {
-    roundtable_table::hex(bytes)
 }
 
 /// 32 bytes for the demo, from its seed.
