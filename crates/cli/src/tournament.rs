@@ -147,8 +147,11 @@ struct DemoArgs {
     #[arg(long, default_value_t = 16)]
     players: u16,
     /// Swiss rounds.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "round_robin")]
     rounds: u32,
+    /// Round robin instead of Swiss.
+    #[arg(long)]
+    round_robin: bool,
     /// Seats at every table.
     #[arg(long, default_value_t = 4)]
     seats: u8,
@@ -555,8 +558,12 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
         name: format!("Demo {}", args.seed),
         game: PortRoyal::NAME.to_owned(),
         options: roundtable_tournament::encode_options(&options)?,
-        format: Format::Swiss {
-            rounds: args.rounds,
+        format: if args.round_robin {
+            Format::RoundRobin
+        } else {
+            Format::Swiss {
+                rounds: args.rounds,
+            }
         },
         seats_per_table: args.seats,
         stall_timeout_ms: Config::default().stall_timeout_ms,
@@ -598,10 +605,12 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
     writeln!(
         out,
         "tournament {id}: {} bots, {} rounds of {}-seat tables",
-        args.players, args.rounds, args.seats
+        args.players,
+        manifest.rounds(),
+        args.seats
     )?;
     let mut played: Vec<Submission> = Vec::new();
-    for round in 1..=args.rounds {
+    for round in 1..=manifest.rounds() {
         // The round is paired from the games so far, as anyone would.
         let so_far = standings(&manifest, played.clone(), Vec::new());
         let pairing = so_far

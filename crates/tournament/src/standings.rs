@@ -612,10 +612,15 @@ impl Standings {
             } else {
                 String::new()
             };
+            let buchholz = if self.tie_breaks.contains(&"buchholz") {
+                p.buchholz.to_string()
+            } else {
+                "-".to_owned()
+            };
             let _ = writeln!(
                 t,
                 "{:>4}  {:<20} {:>7} {:>9} {:>6} {:>5} {:>7.1} {:>5.1}{cheat}",
-                p.rank, p.name, p.points, p.buchholz, p.game_score, p.games, p.rating, p.deviation
+                p.rank, p.name, p.points, buchholz, p.game_score, p.games, p.rating, p.deviation
             );
         }
         let unplayed: Vec<String> = self
