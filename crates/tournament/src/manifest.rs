@@ -371,6 +371,11 @@ impl Manifest {
     /// The seed that orders players who are level: the hash of every
     /// player's seed commitment, so no one player (and not the director,
     /// who signs the registrations as the players made them) picks it.
+    ///
+    /// Its limit: the commitments are not opened later, so a player who
+    /// registers last having seen the others', or a director choosing
+    /// which registrations to accept, can try seeds before the manifest is
+    /// signed. A reveal round after the manifest would close that.
     pub fn seat_seed(&self) -> [u8; 32] {
         let mut h = Sha256::new();
         h.update(SEAT_SEED_DOMAIN);
