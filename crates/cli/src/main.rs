@@ -17,6 +17,7 @@ mod play;
 mod replay;
 mod scenario;
 mod selfplay;
+mod tournament;
 
 /// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
 /// With no command, a terminal opens the start menu; without a terminal
@@ -84,6 +85,9 @@ enum Command {
     Resume(net_cmd::ResumeArgs),
     /// Run a relay server for players behind NAT.
     Relay(net_cmd::RelayArgs),
+    /// Tournaments: signed terms and registrations, pairings anyone
+    /// recomputes, standings only from audited transcripts.
+    Tournament(tournament::TournamentArgs),
 }
 
 impl Command {
@@ -101,6 +105,7 @@ impl Command {
             Command::Watch(_) => "watch",
             Command::Resume(_) => "resume",
             Command::Relay(_) => "relay",
+            Command::Tournament(_) => "tournament",
         }
     }
 }
@@ -123,6 +128,7 @@ fn main() -> ExitCode {
         Some(Command::Watch(args)) => net_cmd::watch(&args).map_err(Failure::from),
         Some(Command::Resume(args)) => net_cmd::resume(&args).map_err(Failure::from),
         Some(Command::Relay(args)) => net_cmd::relay(&args).map_err(Failure::from),
+        Some(Command::Tournament(args)) => tournament::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -190,7 +196,7 @@ pub(crate) type Outcome = Result<ExitCode, Failure>;
 /// `error` and its causes as one line, each said once: a library error that
 /// already quotes its cause in its own message is not followed by the cause
 /// again, and a message over several lines is joined.
-fn one_line(error: &anyhow::Error) -> String {
+pub(crate) fn one_line(error: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in error.chain() {
         let text = cause

@@ -9,9 +9,19 @@ use std::process::{Command, Stdio};
 const README: &str = include_str!("../../../README.md");
 
 /// The subcommands, as `roundtable --help` lists them.
-const COMMANDS: [&str; 11] = [
-    "play", "scenario", "fairdeck", "selfplay", "audit", "replay", "host", "join", "watch",
-    "resume", "relay",
+const COMMANDS: [&str; 12] = [
+    "play",
+    "scenario",
+    "fairdeck",
+    "selfplay",
+    "audit",
+    "replay",
+    "host",
+    "join",
+    "watch",
+    "resume",
+    "relay",
+    "tournament",
 ];
 
 /// Flags the README gives to cargo, not to roundtable.

@@ -193,6 +193,21 @@ impl<G: Game> LocalGame<G> {
         Self::found(options, secrets, random()?, players, transcript, config)
     }
 
+    /// As [`LocalGame::new`], with each player's (key secret, chain seed)
+    /// given, in joining order, and the genesis nonce: a tournament's table,
+    /// whose players play with their registered keys and whose nonce names
+    /// the tournament, the round and the table.
+    pub fn with_secrets(
+        options: &G::Options,
+        secrets: Vec<([u8; 32], [u8; 32])>,
+        nonce: [u8; 32],
+        players: Vec<(String, Player<G>)>,
+        transcript: Option<&Path>,
+        config: Config,
+    ) -> Result<Self, LocalError> {
+        Self::found(options, secrets, nonce, players, transcript, config)
+    }
+
     /// Seat the players with these (key secret, chain seed) pairs, one per
     /// player, and found the game with `nonce`.
     fn found(

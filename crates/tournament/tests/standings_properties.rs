@@ -1,0 +1,121 @@
+//! Standings from synthetic audited games: the same games in any order give
+//! the same bytes, every table shares its points as the rule says, and a
+//! cheater never scores at the table it cheated at.
+
+use proptest::prelude::*;
+use roundtable_engine::{GameResult, Seat, Standing};
+use roundtable_table::{GameId, Identity};
+use roundtable_tournament::{
+    Format, Manifest, Outcome, Registration, Submission, Terms, standings, table_nonce,
+};
+
+fn manifest(players: u8, seats: u8, rounds: u32) -> Manifest {
+    let director = Identity::from_secret([200; 32]);
+    let terms = Terms {
+        name: "Property open".into(),
+        game: "port-royal".into(),
+        options: vec![0],
+        format: Format::Swiss { rounds },
+        seats_per_table: seats,
+        stall_timeout_ms: 1000,
+        show_up_ms: 1000,
+        director: director.public(),
+        nonce: [1; 32],
+    };
+    let regs = (0..players)
+        .map(|i| {
+            Registration::sign(
+                terms.id(),
+                &Identity::from_secret([i + 1; 32]),
+                &format!("P{i}"),
+                [i; 32],
+            )
+        })
+        .collect();
+    Manifest::sign(terms, regs, &director).expect("a valid manifest")
+}
+
+/// Play the tournament with `ranks` deciding each game (rank of each seat,
+/// taken in turn) and `cheat` marking games where seat 0 is caught.
+fn play(m: &Manifest, ranks: &[u8], cheats: &[bool]) -> Vec<Submission> {
+    let mut games = Vec::new();
+    let mut draw = 0usize;
+    for round in 1..=m.rounds() {
+        let pairing = standings(m, games.clone(), Vec::new()).pairings[round as usize - 1].clone();
+        for t in &pairing.tables {
+            let mut seats = t.players.clone();
+            seats.sort();
+            let standings = (0..seats.len())
+                .map(|s| {
+                    draw += 1;
+                    Standing {
+                        seat: Seat(s as u8),
+                        rank: ranks[draw % ranks.len()],
+                        score: i64::from(ranks[draw % ranks.len()]),
+                        tie_break: 0,
+                    }
+                })
+                .collect();
+            let result = GameResult { standings };
+            let outcome = if cheats[draw % cheats.len()] {
+                Outcome::Cheated {
+                    cheaters: vec![Seat(0)],
+                    result: Some(result),
+                }
+            } else {
+                Outcome::Finished(result)
+            };
+            let mut id = [0u8; 32];
+            id[..4].copy_from_slice(&round.to_le_bytes());
+            id[4..8].copy_from_slice(&t.number.to_le_bytes());
+            games.push(Submission {
+                source: format!("r{round}t{}", t.number),
+                game_id: GameId(id),
+                game: m.terms.game.clone(),
+                options: m.terms.options.clone(),
+                nonce: table_nonce(&m.id(), round, t.number),
+                seats,
+                outcome,
+            });
+        }
+    }
+    games
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn the_same_games_in_any_order_give_the_same_bytes(
+        ranks in proptest::collection::vec(0u8..4, 1..40),
+        cheats in proptest::collection::vec(prop::bool::weighted(0.1), 1..20),
+        rotate in 0usize..16,
+    ) {
+        let m = manifest(10, 4, 3);
+        let games = play(&m, &ranks, &cheats);
+        let first = standings(&m, games.clone(), Vec::new());
+        let mut shuffled = games.clone();
+        shuffled.reverse();
+        let len = shuffled.len();
+        shuffled.rotate_left(rotate % len.max(1));
+        let second = standings(&m, shuffled, Vec::new());
+        prop_assert_eq!(first.to_json(), second.to_json());
+        prop_assert_eq!(first.to_csv().ok(), second.to_csv().ok());
+        prop_assert!(first.refused.is_empty(), "{:?}", first.refused);
+
+        for round in &first.rounds {
+            prop_assert_eq!(round.byes.len(), 10 % 4);
+            for table in &round.tables {
+                let total: f64 = table.points.iter().sum();
+                // Four seats: six pairs, each worth one point between them.
+                prop_assert_eq!(total, 6.0);
+                if let roundtable_tournament::standings::TableStatus::Cheat { cheaters } = &table.status {
+                    for c in cheaters {
+                        let at = table.players.iter().position(|p| p == c).unwrap_or(0);
+                        prop_assert_eq!(table.points[at], 0.0);
+                    }
+                }
+            }
+        }
+    }
+}
