@@ -11,11 +11,10 @@
 //! peer, and the game must still end in agreement.
 
 use roundtable_engine::{Game, Next, Seat};
-use roundtable_port_royal::{Action, TakeMode};
 use roundtable_table::{Body, Envelope, Hash32, Record, Reveal, Signed};
 
 use super::net::{Event, Msg};
-use super::{Power, Role, Sim, legal};
+use super::{Power, Role, Sim, SimGame, legal};
 
 /// A way to cheat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,24 +106,11 @@ impl Cheat {
     }
 }
 
-/// Actions to look for an illegal one among.
-const CANDIDATES: [Action; 9] = [
-    Action::Draw,
-    Action::Repel,
-    Action::Keep,
-    Action::Stop,
-    Action::Pass,
-    Action::Claim(0),
-    Action::Claim(4),
-    Action::Take(0, TakeMode::Normal),
-    Action::Take(9, TakeMode::Normal),
-];
-
-fn encode_action(action: &Action) -> Vec<u8> {
+fn encode_action<G: Game>(action: &G::Action) -> Vec<u8> {
     postcard::to_allocvec(action).expect("actions serialise")
 }
 
-impl Sim {
+impl<G: SimGame> Sim<G> {
     /// Whether attacks need the gossip history.
     pub(super) fn needs_history(&self) -> bool {
         self.peers
@@ -176,7 +162,7 @@ impl Sim {
 
     /// The body of an honest action: it carries the actor's reveal when the
     /// action raises a chance event, as the table's own does.
-    fn action_body(&self, i: usize, action: &Action) -> Body {
+    fn action_body(&self, i: usize, action: &G::Action) -> Body {
         let seat = self.peers[i].seat;
         let table = self.peers[i].table.as_ref().expect("a running table");
         let mut after = table.game().clone();
@@ -193,7 +179,7 @@ impl Sim {
             _ => None,
         };
         Body::Action {
-            action: encode_action(action),
+            action: encode_action::<G>(action),
             reveal,
         }
     }
@@ -222,17 +208,20 @@ impl Sim {
         let seat = Seat(self.peers[i].seat);
         let table = self.peers[i].table.as_ref().expect("a running table");
         let legal = legal(table.game(), seat);
-        let Some(first) = legal.first().copied() else {
+        let Some(first) = legal.first().cloned() else {
             return false;
         };
         let others = self.others(i);
         let sends = match cheat {
             Cheat::IllegalAction => {
-                let Some(illegal) = CANDIDATES.iter().find(|a| !legal.contains(a)) else {
+                let Some(illegal) = G::illegal_candidates()
+                    .into_iter()
+                    .find(|a| !legal.contains(a))
+                else {
                     return false;
                 };
                 let body = Body::Action {
-                    action: encode_action(illegal),
+                    action: encode_action::<G>(&illegal),
                     reveal: None,
                 };
                 let forged = self.forge(i, body, |_| {});
@@ -249,7 +238,7 @@ impl Sim {
                 others.iter().map(|&to| (to, forged.clone())).collect()
             }
             Cheat::Equivocation => {
-                let Some(second) = legal.get(1).copied() else {
+                let Some(second) = legal.get(1).cloned() else {
                     // One legal action cannot be equivocated usefully; wait
                     // for a decision with a choice.
                     return false;
@@ -316,11 +305,11 @@ impl Sim {
             return;
         }
         // The move the seat to act could make, signed by the cheater.
-        let Some(action) = legal(table.game(), other).first().copied() else {
+        let Some(action) = legal(table.game(), other).first().cloned() else {
             return;
         };
         let body = Body::Action {
-            action: encode_action(&action),
+            action: encode_action::<G>(&action),
             reveal: None,
         };
         let forged = self.forge(i, body, |_| {});
@@ -355,7 +344,7 @@ impl Sim {
                 }),
             },
             (Cheat::ActionForSeedOpening, Body::SeedOpening { .. }) => Body::Action {
-                action: encode_action(&Action::Pass),
+                action: encode_action::<G>(&G::stray_action()),
                 reveal: None,
             },
             _ => return None,

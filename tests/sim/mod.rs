@@ -15,9 +15,14 @@
 //! A peer carries out its table's outputs in order, as a real driver must:
 //! `Persist` appends to its [`TranscriptLog`], `Broadcast` gossips to every
 //! other peer, `Finished` replaces the log by the canonical transcript
-//! (`TranscriptLog::finish`). Its bot ([`RandomBot`], or [`PortRoyalBot`] at
-//! odd seats) thinks for a while and submits through the table, exactly as
-//! a person's move would be.
+//! (`TranscriptLog::finish`). Its bot ([`RandomBot`], or the game's own
+//! heuristic bot at odd seats, see [`SimGame`]) thinks for a while, chooses
+//! from the shared state and its seat's knowledge only, and submits through
+//! the table, exactly as a person's move would be.
+//!
+//! The simulator plays any game that implements [`SimGame`]; its
+//! configuration and outcome name the game as a type parameter, Port Royal
+//! unless told otherwise.
 //!
 //! Lost messages are repaired the way the real network layer will repair
 //! them: every half second or so a peer sends one peer it is connected to
@@ -68,6 +73,7 @@
 
 mod cheat;
 mod config;
+mod game;
 mod net;
 mod outcome;
 mod seeds;
@@ -77,14 +83,14 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::path::PathBuf;
 
-use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
-use roundtable_port_royal::PortRoyal;
+use roundtable_bots::{Bot, RandomBot};
+use roundtable_engine::{Game, GameResult, Knowledge, Next, Seat};
 use roundtable_table::transcript::{Frame, TranscriptLog};
 use roundtable_table::{Config, Hash32, Output, Record, Signed, Table, TableError, Violation};
 
 pub use cheat::Cheat;
 pub use config::{Faults, Role, SimConfig};
+pub use game::SimGame;
 pub use outcome::{Outcome, PeerReport, Stats};
 pub use seeds::{for_seeds, replay_command, seeds_from_env};
 pub use setup::Players;
@@ -106,11 +112,11 @@ enum Power {
     Gone,
 }
 
-struct Peer {
+struct Peer<G: SimGame> {
     seat: u8,
     role: Role,
     power: Power,
-    table: Option<Table<PortRoyal>>,
+    table: Option<Table<G>>,
     /// `None` once the game is finished and the log became the transcript.
     log: Option<TranscriptLog>,
     path: PathBuf,
@@ -119,7 +125,7 @@ struct Peer {
     /// The envelopes in the log, by slot and signature (cheaper than their
     /// hashes), so that a restart's replay does not append them twice.
     logged: HashSet<(u8, u64, Hash32)>,
-    bot: Box<dyn Bot<PortRoyal>>,
+    bot: Box<dyn Bot<G>>,
     think_ms: (u64, u64),
     /// The position for which a bot decision is scheduled.
     bot_pending: Option<u64>,
@@ -145,7 +151,7 @@ struct Peer {
     cheated: bool,
 }
 
-impl Peer {
+impl<G: SimGame> Peer<G> {
     fn done(&self) -> bool {
         self.table
             .as_ref()
@@ -153,15 +159,15 @@ impl Peer {
     }
 }
 
-/// A running simulation.
-struct Sim {
-    cfg: SimConfig,
+/// A running simulation of a game of `G`.
+struct Sim<G: SimGame> {
+    cfg: SimConfig<G>,
     rng: Rng,
     queue: Queue,
     now: u64,
     players: Players,
     genesis_frames: Vec<Frame>,
-    peers: Vec<Peer>,
+    peers: Vec<Peer<G>>,
     /// Group of each peer while the network is split.
     partition: Option<Vec<u8>>,
     stats: Stats,
@@ -179,17 +185,18 @@ struct Sim {
 }
 
 /// Play one game as `cfg` says.
-pub fn run(cfg: SimConfig) -> Outcome {
+pub fn run<G: SimGame>(cfg: SimConfig<G>) -> Outcome<G> {
     let mut sim = Sim::new(cfg);
     sim.start();
     let stuck = sim.run();
     sim.outcome(stuck)
 }
 
-impl Sim {
-    fn new(cfg: SimConfig) -> Sim {
+impl<G: SimGame> Sim<G> {
+    fn new(cfg: SimConfig<G>) -> Sim<G> {
         let mut rng = Rng::new(cfg.seed);
-        let players = Players::new(cfg.seats, cfg.seed, &cfg.options, b"game", cfg.chain_length);
+        let players =
+            Players::new::<G>(cfg.seats, cfg.seed, &cfg.options, b"game", cfg.chain_length);
         let genesis = &players.genesis;
         let mut genesis_frames = vec![Frame::Proposal(genesis.proposal.clone())];
         genesis_frames.extend(genesis.acceptances.iter().cloned().map(Frame::Acceptance));
@@ -197,11 +204,12 @@ impl Sim {
         let peers = (0..cfg.seats)
             .map(|seat| {
                 let role = cfg.role(usize::from(seat));
-                let bot: Box<dyn Bot<PortRoyal>> = if cfg.smart_bots && seat % 2 == 1 {
-                    Box::new(PortRoyalBot::new(&cfg.options))
-                } else {
-                    Box::new(RandomBot::new(rng.u64()))
-                };
+                let smart = (cfg.smart_bots && seat % 2 == 1)
+                    .then(|| G::smart_bot(&cfg.options))
+                    .flatten();
+                // A seed is drawn only for a random bot, so a seat with the
+                // game's own bot leaves the run's later draws as they were.
+                let bot = smart.unwrap_or_else(|| Box::new(RandomBot::new(rng.u64())));
                 let think_ms = match role {
                     Role::Slow { think_ms } => think_ms,
                     _ => cfg.think_ms,
@@ -330,7 +338,7 @@ impl Sim {
                 ),
                 Role::Cheater { cheat, .. } if cheat.is_attack() => {
                     if cheat == Cheat::WrongGame {
-                        self.other_game = Some(Players::new(
+                        self.other_game = Some(Players::new::<G>(
                             self.cfg.seats,
                             self.cfg.seed,
                             &self.cfg.options,
@@ -449,14 +457,14 @@ impl Sim {
                     "deliver {from}->{to} {}",
                     match msg {
                         Msg::Envelope(b) => Signed::decode(b)
-                            .map(|s| describe(&s))
+                            .map(|s| describe::<G>(&s))
                             .unwrap_or_else(|e| e.to_string()),
                         Msg::SyncRequest { heads, .. } => format!("sync request {heads:?}"),
                         Msg::SyncResponse(envs) => format!(
                             "sync response [{}]",
                             envs.iter()
                                 .filter_map(|b| Signed::decode(b).ok())
-                                .map(|s| describe(&s))
+                                .map(|s| describe::<G>(&s))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
@@ -674,7 +682,7 @@ impl Sim {
                 match &output {
                     Output::Persist { .. } => {}
                     Output::Broadcast(s) => {
-                        eprintln!("{:>8}   peer {i} sends {}", self.now, describe(s))
+                        eprintln!("{:>8}   peer {i} sends {}", self.now, describe::<G>(s))
                     }
                     Output::Applied {
                         position, record, ..
@@ -844,9 +852,14 @@ impl Sim {
         let Some(table) = peer.table.as_mut() else {
             return;
         };
-        let legal = table.game().legal_actions_vec(seat);
-        let view = table.game().view(Observer::Seat(seat));
-        let pick = peer.bot.choose(seat, &view, &legal);
+        // A seat of a game without private cards knows nothing beyond the
+        // shared state.
+        let knowledge = Knowledge::new();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = peer.bot.choose_in(seat, table.game(), &knowledge, &legal);
         let Some(action) = legal.get(pick).or(legal.first()).cloned() else {
             return;
         };
@@ -949,7 +962,7 @@ impl Sim {
         peer.bot_pending = None;
     }
 
-    fn outcome(mut self, stuck: Option<String>) -> Outcome {
+    fn outcome(mut self, stuck: Option<String>) -> Outcome<G> {
         // A peer whose finished game took in more since writes its canonical
         // transcript again when it stops.
         for i in 0..self.peers.len() {
@@ -1022,13 +1035,13 @@ impl Sim {
     }
 }
 
-/// A one-line description of an envelope for traces.
-fn describe(s: &Signed) -> String {
+/// A one-line description of an envelope of a game of `G` for traces.
+fn describe<G: Game>(s: &Signed) -> String {
     let e = &s.envelope;
     let body = match &e.body {
         roundtable_table::Body::Action { action, reveal } => format!(
             "action {:?}{}",
-            postcard::from_bytes::<roundtable_port_royal::Action>(action)
+            postcard::from_bytes::<G::Action>(action)
                 .map(|a| a.to_string())
                 .unwrap_or_default(),
             reveal
@@ -1057,7 +1070,7 @@ fn fingerprint(signed: &Signed) -> Fingerprint {
     f
 }
 
-fn table_config(cfg: &SimConfig) -> Config {
+fn table_config<G: SimGame>(cfg: &SimConfig<G>) -> Config {
     Config {
         stall_timeout_ms: cfg.stall_timeout_ms,
         ..Config::default()
@@ -1075,6 +1088,6 @@ fn refusal_name(e: &TableError) -> String {
 }
 
 /// The legal actions `seat` has in `game` (for cheats that need one).
-fn legal(game: &PortRoyal, seat: Seat) -> Vec<<PortRoyal as Game>::Action> {
+fn legal<G: Game>(game: &G, seat: Seat) -> Vec<G::Action> {
     game.legal_actions_vec(seat)
 }

@@ -8,7 +8,7 @@ use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::Frame;
 use roundtable_table::{Genesis, Signed, Violation};
 
-use super::{Role, SimConfig};
+use super::{Role, SimConfig, SimGame};
 
 /// What happened to one peer.
 #[derive(Debug)]
@@ -74,11 +74,11 @@ pub struct Stats {
     pub sim_ms: u64,
 }
 
-/// The end of a run.
+/// The end of a run of a game of `G`.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Outcome<G: SimGame = PortRoyal> {
     /// The configuration.
-    pub config: SimConfig,
+    pub config: SimConfig<G>,
     /// The game's genesis.
     pub genesis: Genesis,
     /// Per seat.
@@ -91,7 +91,7 @@ pub struct Outcome {
     pub stuck: Option<String>,
 }
 
-impl Outcome {
+impl<G: SimGame> Outcome<G> {
     /// The peers that must agree.
     pub fn honest(&self) -> impl Iterator<Item = &PeerReport> {
         self.peers.iter().filter(|p| p.role.is_honest())
@@ -147,8 +147,7 @@ impl Outcome {
             }
         }
         let first = first.ok_or("no honest peer")?;
-        let report =
-            audit::<PortRoyal>(&first.transcript).map_err(|e| format!("audit refused: {e}"))?;
+        let report = audit::<G>(&first.transcript).map_err(|e| format!("audit refused: {e}"))?;
         if !report.is_valid() {
             return Err(format!(
                 "audit: violations {:?}, problems {:?}",
@@ -164,7 +163,7 @@ impl Outcome {
             return Err("audit: the transcript is not in canonical order".into());
         }
         for p in self.honest().filter(|p| !p.arrival.is_empty()) {
-            let log = audit::<PortRoyal>(&p.arrival)
+            let log = audit::<G>(&p.arrival)
                 .map_err(|e| format!("audit refused {}'s log: {e}", p.seat))?;
             if !log.is_valid() || log.result != report.result {
                 return Err(format!(
@@ -228,7 +227,7 @@ impl Outcome {
         let p = any.ok_or("no honest peer")?;
         // An honest peer's own log, in arrival order, blames nobody else.
         for q in self.honest().filter(|q| !q.arrival.is_empty()) {
-            let log = audit::<PortRoyal>(&q.arrival)
+            let log = audit::<G>(&q.arrival)
                 .map_err(|e| format!("audit refused {}'s log: {e}", q.seat))?;
             if let Some(v) = log.violations.iter().find(|v| v.seat() != cheater.0) {
                 return Err(format!("{}'s log blames an honest seat: {v}", q.seat));
@@ -236,7 +235,7 @@ impl Outcome {
         }
         let mut frames = p.transcript.clone();
         frames.extend(self.cheat_envelopes.iter().cloned().map(Frame::Envelope));
-        let report = audit::<PortRoyal>(&frames).map_err(|e| format!("audit refused: {e}"))?;
+        let report = audit::<G>(&frames).map_err(|e| format!("audit refused: {e}"))?;
         if !report.violations.iter().any(|v| v.seat() == cheater.0) {
             return Err(format!(
                 "the audit does not blame {cheater}: {:?}",
