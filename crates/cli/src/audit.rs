@@ -287,7 +287,12 @@ fn proof_json(violation: &Violation) -> Value {
             json!({ "envelopes": [wire(envelope)], "expected": expected })
         }
         Violation::BadSeedOpening { envelope } => json!({ "envelopes": [wire(envelope)] }),
-        Violation::BadContinuation { envelope, reason } => {
+        Violation::BadContinuation { envelope, reason }
+        | Violation::BadKeyShare { envelope, reason }
+        | Violation::BadShuffle { envelope, reason }
+        | Violation::BadShare { envelope, reason }
+        | Violation::UnaskedShares { envelope, reason }
+        | Violation::BadKeyRelease { envelope, reason } => {
             json!({ "envelopes": [wire(envelope)], "reason": reason })
         }
     }
