@@ -55,10 +55,36 @@ pub enum Cheat {
     /// Forty stall claims signed at once, for positions the seat is not at:
     /// one seat must not make every peer keep and scan claims without end.
     ClaimFlood,
+    /// A private deal's key share whose proof of knowledge fails (a byte of
+    /// the honest message flipped).
+    BadKeyShare,
+    /// A shuffle whose proof fails (a byte of the honest message flipped).
+    BadShuffle,
+    /// Decryption shares, one of whose proofs fails (a byte flipped).
+    BadShare,
+    /// Decryption shares for one slot more than the request asks of the
+    /// seat: a share for a slot not dealt.
+    SharesForUndealtSlot,
+    /// A play of a private card face up that claims another card than the
+    /// one in the slot, with the holder's honest share that opens the slot.
+    FalseClaim,
+    /// A key release after the game that does not match the seat's key
+    /// share.
+    BadKeyRelease,
 }
 
 impl Cheat {
-    /// Every cheat.
+    /// Every cheat of the private deal (games with private cards only).
+    pub const PRIVATE: [Cheat; 6] = [
+        Cheat::BadKeyShare,
+        Cheat::BadShuffle,
+        Cheat::BadShare,
+        Cheat::SharesForUndealtSlot,
+        Cheat::FalseClaim,
+        Cheat::BadKeyRelease,
+    ];
+
+    /// Every cheat of any game.
     pub const ALL: [Cheat; 14] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
@@ -91,6 +117,14 @@ impl Cheat {
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
             Cheat::ActionForSeedOpening | Cheat::ClaimFlood => Some(&["unexpected-body"]),
+            Cheat::BadKeyShare => Some(&["bad-key-share"]),
+            Cheat::BadShuffle => Some(&["bad-shuffle"]),
+            Cheat::BadShare => Some(&["bad-share"]),
+            Cheat::SharesForUndealtSlot => Some(&["unasked-shares"]),
+            // The opened card is not the claimed one: a rule of the game
+            // refuses the play.
+            Cheat::FalseClaim => Some(&["illegal-action"]),
+            Cheat::BadKeyRelease => Some(&["bad-key-release"]),
             Cheat::TrailingBytes
             | Cheat::BadSignature
             | Cheat::Impersonation
@@ -206,6 +240,9 @@ impl<G: SimGame> Sim<G> {
             return false;
         };
         let seat = Seat(self.peers[i].seat);
+        if cheat == Cheat::FalseClaim {
+            return self.play_to_claim_falsely(i, seat);
+        }
         let table = self.peers[i].table.as_ref().expect("a running table");
         let legal = legal(table.game(), seat);
         let Some(first) = legal.first().cloned() else {
@@ -291,6 +328,30 @@ impl<G: SimGame> Sim<G> {
         true
     }
 
+    /// A cheater about to claim a card falsely plays a private card face up
+    /// whenever it can (its table signs the honest play, which
+    /// [`Sim::tamper_outgoing`] then forges), so that there is a claim to
+    /// falsify. Returns whether it played.
+    fn play_to_claim_falsely(&mut self, i: usize, seat: Seat) -> bool {
+        let now = self.now;
+        let Some(table) = self.peers[i].table.as_mut() else {
+            return false;
+        };
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let Some(play) = legal.into_iter().find(|a| G::false_claim(a).is_some()) else {
+            return false;
+        };
+        if table.submit(now, play).is_err() {
+            return false;
+        }
+        self.drain(i);
+        true
+    }
+
     /// Cheats carried out whenever the cheater's table has taken an input.
     pub(super) fn cheat_after_input(&mut self, i: usize) {
         if self.armed(i) != Some(Cheat::OutOfTurn) {
@@ -347,6 +408,52 @@ impl<G: SimGame> Sim<G> {
                 action: encode_action::<G>(&G::stray_action()),
                 reveal: None,
             },
+            (Cheat::BadKeyShare, Body::KeyShare { message }) => {
+                let mut message = *message;
+                // In the proof's response: the key share itself stays.
+                message.0[80] ^= 0x01;
+                Body::KeyShare { message }
+            }
+            (Cheat::BadShuffle, Body::Shuffle { epoch, message }) => {
+                let mut message = message.clone();
+                let middle = message.len() / 2;
+                message[middle] ^= 0x01;
+                Body::Shuffle {
+                    epoch: *epoch,
+                    message,
+                }
+            }
+            (Cheat::BadShare, Body::Shares { shares }) if !shares.is_empty() => {
+                let mut shares = shares.clone();
+                // In the proof's challenge: the share's point stays.
+                shares[0].0[40] ^= 0x01;
+                Body::Shares { shares }
+            }
+            (Cheat::SharesForUndealtSlot, Body::Shares { shares }) if !shares.is_empty() => {
+                let mut shares = shares.clone();
+                shares.push(shares[shares.len() - 1]);
+                Body::Shares { shares }
+            }
+            (
+                Cheat::FalseClaim,
+                Body::ActionRevealing {
+                    action,
+                    reveal,
+                    shares,
+                },
+            ) => {
+                let honest: G::Action = postcard::from_bytes(action).ok()?;
+                Body::ActionRevealing {
+                    action: encode_action::<G>(&G::false_claim(&honest)?),
+                    reveal: *reveal,
+                    shares: shares.clone(),
+                }
+            }
+            (Cheat::BadKeyRelease, Body::KeyRelease { secret }) => {
+                let mut secret = *secret;
+                secret[0] ^= 0x01;
+                Body::KeyRelease { secret }
+            }
             _ => return None,
         };
         let forged = envelope.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);

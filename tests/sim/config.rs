@@ -93,6 +93,21 @@ pub enum Role {
         /// When (ms).
         at_ms: u64,
     },
+    /// Stops for good in place of sending its first envelope whose body is
+    /// of this kind (`Body::kind`, such as "shuffle") once `after` inputs
+    /// are applied: a seat that stalls the game exactly there.
+    StopsBefore {
+        /// The body's kind.
+        kind: &'static str,
+        /// Inputs before it may stop.
+        after: u64,
+    },
+    /// Plays honestly, then resigns at its first decision once `after`
+    /// inputs are applied, and follows the game to its end as a zombie.
+    Resigns {
+        /// Inputs before it resigns.
+        after: u64,
+    },
     /// Cheats once `after` inputs have been applied (see [`Cheat`]).
     Cheater {
         /// The cheat.
@@ -108,8 +123,8 @@ impl Role {
     /// sending garbage, still plays its own seat honestly).
     pub fn is_honest(&self) -> bool {
         match self {
-            Role::Honest | Role::Slow { .. } => true,
-            Role::Dies { .. } => false,
+            Role::Honest | Role::Slow { .. } | Role::Resigns { .. } => true,
+            Role::Dies { .. } | Role::StopsBefore { .. } => false,
             Role::Cheater { cheat, .. } => cheat.blame_kinds().is_none(),
         }
     }

@@ -149,6 +149,13 @@ struct Peer<G: SimGame> {
     ticks: u64,
     /// The cheat was carried out.
     cheated: bool,
+    /// What its table had opened of the private cards the last time it was
+    /// running before every key was released (its own seat's cards only;
+    /// the released keys open everyone's).
+    knowledge_in_play: Knowledge,
+    /// It resigned (once, as a player does; its table remembers it across
+    /// restarts from its log).
+    resigned: bool,
 }
 
 impl<G: SimGame> Peer<G> {
@@ -248,6 +255,8 @@ impl<G: SimGame> Sim<G> {
                     last_progress: None,
                     ticks: 0,
                     cheated: false,
+                    knowledge_in_play: Knowledge::new(),
+                    resigned: false,
                 }
             })
             .collect();
@@ -696,6 +705,10 @@ impl<G: SimGame> Sim<G> {
                 Output::Persist { envelope, sync } => self.persist(i, envelope, sync),
                 Output::Broadcast(signed) => {
                     self.stats.authored += 1;
+                    if self.stops_before(i, &signed) {
+                        self.leave(i);
+                        return;
+                    }
                     if let Some(forged) = self.tamper_outgoing(i, &signed) {
                         for (to, s) in forged {
                             self.send(i, to, Msg::Envelope(s.encode()));
@@ -720,8 +733,37 @@ impl<G: SimGame> Sim<G> {
                 Output::Finished(result) => self.finish(i, result),
             }
         }
+        self.note_knowledge(i);
         self.schedule_bot(i);
         self.cheat_after_input(i);
+    }
+
+    /// Whether peer `i` stops for good instead of sending `signed`
+    /// ([`Role::StopsBefore`]).
+    fn stops_before(&self, i: usize, signed: &Signed) -> bool {
+        let peer = &self.peers[i];
+        matches!(peer.role, Role::StopsBefore { kind, after }
+            if signed.envelope.body.kind() == kind
+                && peer.table.as_ref().is_some_and(|t| t.position() >= after))
+    }
+
+    /// Keep what the peer's seat has opened before the keys are released,
+    /// to hold it against the released keys after the game. (Not only while
+    /// the game is on: a peer that restarts after its last deal may replay
+    /// its log straight to the game's end.)
+    fn note_knowledge(&mut self, i: usize) {
+        let peer = &mut self.peers[i];
+        let Some(table) = peer.table.as_ref() else {
+            return;
+        };
+        if table.every_key_released() {
+            return;
+        }
+        if let Some(knowledge) = table.knowledge()
+            && *knowledge != peer.knowledge_in_play
+        {
+            peer.knowledge_in_play = knowledge.clone();
+        }
     }
 
     fn persist(&mut self, i: usize, envelope: Signed, sync: bool) {
@@ -849,12 +891,23 @@ impl<G: SimGame> Sim<G> {
             return;
         }
         let peer = &mut self.peers[i];
+        if let Role::Resigns { after } = peer.role
+            && position >= after
+            && !peer.resigned
+            && let Some(table) = peer.table.as_mut()
+        {
+            peer.resigned = true;
+            if let Err(e) = table.resign(now) {
+                *peer.refusals.entry(refusal_name(&e)).or_default() += 1;
+            }
+            self.drain(i);
+            return;
+        }
+        let peer = &mut self.peers[i];
         let Some(table) = peer.table.as_mut() else {
             return;
         };
-        // A seat of a game without private cards knows nothing beyond the
-        // shared state.
-        let knowledge = Knowledge::new();
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
         let mut legal = Vec::new();
         table
             .game()
@@ -954,7 +1007,8 @@ impl<G: SimGame> Sim<G> {
             .push(now + self.cfg.sync_interval_ms, Event::SyncTick { peer: i });
     }
 
-    /// A peer leaves for good (a cheater after its cheat).
+    /// A peer leaves for good (a cheater after its cheat, or a peer that
+    /// stops where its role says).
     fn leave(&mut self, i: usize) {
         let peer = &mut self.peers[i];
         peer.cheated = true;
@@ -1022,6 +1076,22 @@ impl<G: SimGame> Sim<G> {
                 refusals: p.refusals,
                 restarts: p.restarts,
                 rewinds: p.rewinds,
+                knowledge: p.knowledge_in_play,
+                opened: p
+                    .table
+                    .as_ref()
+                    .map(|t| {
+                        (0..self.cfg.seats)
+                            .map(|s| t.opened(Seat(s)).cloned().unwrap_or_default())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                dealt: p
+                    .table
+                    .as_ref()
+                    .map(|t| t.dealt().to_vec())
+                    .unwrap_or_default(),
+                every_key_released: p.table.as_ref().is_some_and(Table::every_key_released),
             })
             .collect();
         Outcome {

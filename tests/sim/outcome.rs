@@ -1,8 +1,8 @@
 //! The end of a run and the properties the tests check on it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use roundtable_engine::{GameResult, Seat};
+use roundtable_engine::{CardHandle, GameResult, Knowledge, Seat};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::Frame;
@@ -45,6 +45,16 @@ pub struct PeerReport {
     pub restarts: u32,
     /// Times its table went back to apply a forfeit it had passed.
     pub rewinds: u32,
+    /// What its table had opened of the private cards while the game was
+    /// on: its own seat's, and nothing else.
+    pub knowledge: Knowledge,
+    /// Per seat, what its table opened at the end: every seat's dealt cards
+    /// once every key was released.
+    pub opened: Vec<Knowledge>,
+    /// Every slot its table dealt, with the seat it went to.
+    pub dealt: Vec<(Seat, CardHandle)>,
+    /// Whether every seat's key was released to its table.
+    pub every_key_released: bool,
 }
 
 /// Counters of one run.
@@ -182,6 +192,58 @@ impl<G: SimGame> Outcome<G> {
         Ok(report)
     }
 
+    /// The property of a game with private cards, after
+    /// [`Outcome::check_agreement`] gave `report`: while the game was on,
+    /// every honest peer's seat had opened exactly the slots dealt to it,
+    /// and each holds the card that every other honest peer's table opens
+    /// with the keys released after the game. When the game ended normally,
+    /// every key was released to every honest peer. Returns how many cards
+    /// were held against the released keys.
+    pub fn check_private_knowledge(&self, report: &AuditReport) -> Result<usize, String> {
+        let peers: Vec<&PeerReport> = self.honest().filter(|p| !p.transcript.is_empty()).collect();
+        if report.abandoned.is_none()
+            && let Some(p) = peers.iter().find(|p| !p.every_key_released)
+        {
+            return Err(format!(
+                "the game ended, but not every key reached {}",
+                p.seat
+            ));
+        }
+        let mut checked = 0;
+        for p in &peers {
+            let dealt: BTreeSet<CardHandle> = p
+                .dealt
+                .iter()
+                .filter(|(to, _)| *to == p.seat)
+                .map(|(_, h)| *h)
+                .collect();
+            let known: BTreeSet<CardHandle> = p.knowledge.iter().map(|r| r.handle).collect();
+            if dealt != known {
+                return Err(format!(
+                    "{} opened {known:?} while the game was on, but was dealt {dealt:?}",
+                    p.seat
+                ));
+            }
+            for q in peers
+                .iter()
+                .filter(|q| q.seat != p.seat && q.every_key_released)
+            {
+                let opened = q.opened.get(p.seat.index()).cloned().unwrap_or_default();
+                if opened != p.knowledge {
+                    return Err(format!(
+                        "{} held {:?}, but the released keys open {:?} for it at {}",
+                        p.seat,
+                        p.knowledge.iter().collect::<Vec<_>>(),
+                        opened.iter().collect::<Vec<_>>(),
+                        q.seat
+                    ));
+                }
+                checked += opened.len();
+            }
+        }
+        Ok(checked)
+    }
+
     /// Whether two honest peers forfeited each other at the same position:
     /// the split brain of a two-seat game cut in two for longer than the
     /// stall timeout at a chance event both seats reveal for, where the
@@ -245,6 +307,41 @@ impl<G: SimGame> Outcome<G> {
                     .map(|v| v.to_string())
                     .collect::<Vec<_>>()
             ));
+        }
+        Ok(report)
+    }
+
+    /// [`Outcome::check_caught`], and more: the audit of every honest
+    /// peer's transcript, with the cheater's envelopes added, blames the
+    /// cheater by one of `kinds` and no other seat.
+    pub fn check_caught_by_every_audit(
+        &self,
+        cheater: Seat,
+        kinds: &[&str],
+    ) -> Result<AuditReport, String> {
+        let report = self.check_caught(cheater, kinds)?;
+        for p in self.honest() {
+            let mut frames = p.transcript.clone();
+            frames.extend(self.cheat_envelopes.iter().cloned().map(Frame::Envelope));
+            let audited =
+                audit::<G>(&frames).map_err(|e| format!("audit of {} refused: {e}", p.seat))?;
+            let blames: Vec<String> = audited.violations.iter().map(|v| v.to_string()).collect();
+            if let Some(v) = audited.violations.iter().find(|v| v.seat() != cheater.0) {
+                return Err(format!(
+                    "the audit of {} blames an honest seat: {v}",
+                    p.seat
+                ));
+            }
+            if !audited
+                .violations
+                .iter()
+                .any(|v| v.seat() == cheater.0 && kinds.contains(&v.kind()))
+            {
+                return Err(format!(
+                    "the audit of {} does not blame {cheater} by {kinds:?}: {blames:?}",
+                    p.seat
+                ));
+            }
         }
         Ok(report)
     }

@@ -161,7 +161,9 @@ impl<G: Game> Table<G> {
         }
         let mut progressed = false;
         loop {
-            let mut any = false;
+            // The open deck first: a later epoch's first shuffle may already
+            // be waiting in its seat's buffer, and is checked against it.
+            let mut any = self.advance_deal(&request);
             for seat in 0..self.seats.len() {
                 if self.failed.is_some() {
                     return false;
