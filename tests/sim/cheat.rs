@@ -416,8 +416,10 @@ impl<G: SimGame> Sim<G> {
             }
             (Cheat::BadShuffle, Body::Shuffle { epoch, message }) => {
                 let mut message = message.clone();
-                let middle = message.len() / 2;
-                message[middle] ^= 0x01;
+                // The lowest bit of the last response scalar: the message
+                // still decodes, and only the proof check can refuse it.
+                let last_scalar = message.len().saturating_sub(32);
+                message[last_scalar] ^= 0x01;
                 Body::Shuffle {
                     epoch: *epoch,
                     message,
