@@ -589,3 +589,97 @@ fn a_forfeit_after_the_key_ends_the_game_abandoned() {
     );
     let _ = Knowledge::new();
 }
+
+/// A peer that restarts in the middle of the deal reads its own envelopes
+/// back from its log and derives its deal secret again from its chain seed:
+/// it signs nothing new for what it already sent, and the game ends with
+/// the same transcript on every table.
+#[test]
+fn a_restarted_peer_deals_on_with_the_same_secret() {
+    let (genesis, _) = seated(3, 2, 21);
+    let fresh = || {
+        let (_, locals) = seated(3, 2, 21);
+        locals
+    };
+    let mut tables: Vec<Table<Hands>> = fresh()
+        .into_iter()
+        .map(|l| Table::new(genesis.clone(), Some(l), Config::default()).unwrap())
+        .collect();
+    let mut logs: Vec<Vec<Signed>> = vec![Vec::new(); 3];
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let mut restarted = false;
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    for _ in 0..10_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Persist { envelope, .. } => logs[i].push(envelope),
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        t.handle_envelope(0, s.clone()).unwrap();
+                    }
+                }
+            }
+            continue;
+        }
+        // Restart seat 1 once a card has been played: its log holds its
+        // key share, its shuffle and shares.
+        let played = tables[1].records().iter().any(|r| {
+            matches!(
+                r,
+                Record::Private {
+                    step: roundtable_table::PrivateStep::Play { .. },
+                    ..
+                }
+            )
+        });
+        if played && !restarted {
+            restarted = true;
+            let local = fresh().into_iter().nth(1).unwrap();
+            let mut again = Table::new(genesis.clone(), Some(local), Config::default()).unwrap();
+            for s in &logs[1] {
+                again.handle_envelope(0, s.clone()).unwrap();
+            }
+            again.handle_timeout(0);
+            // Catch-up: what the others sent, from their logs.
+            for i in [0usize, 2] {
+                for s in tables[i].envelopes_since(i as u8, 0, usize::MAX) {
+                    again.handle_envelope(0, s).unwrap();
+                }
+            }
+            let before = tables[1].knowledge().unwrap().clone();
+            assert_eq!(again.knowledge().unwrap(), &before);
+            assert_eq!(again.position(), tables[1].position());
+            tables[1] = again;
+            logs[1].clear();
+            continue;
+        }
+        let Next::Decision(seat) = tables[0].game().next() else {
+            break;
+        };
+        let table = &mut tables[seat.index()];
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+        table.submit(0, pick).unwrap();
+    }
+    assert!(restarted);
+    assert!(tables.iter().all(Table::is_finished));
+    let transcript = tables[0].transcript();
+    assert!(tables.iter().all(|t| t.transcript() == transcript));
+    assert!(audit::audit::<Hands>(&transcript).unwrap().is_valid());
+}
