@@ -15,6 +15,8 @@ use crate::{GameId, TableError};
 pub struct AuditReport {
     /// The game id.
     pub game_id: GameId,
+    /// The game's name (`Game::NAME`).
+    pub game: &'static str,
     /// Display names in seat order.
     pub names: Vec<String>,
     /// The result, when the game was played to its end.
@@ -195,6 +197,7 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     });
     Ok(AuditReport {
         game_id,
+        game: G::NAME,
         names,
         result,
         violations,
