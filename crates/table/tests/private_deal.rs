@@ -391,6 +391,38 @@ fn a_shuffle_with_a_flipped_proof_byte_is_caught() {
     });
 }
 
+/// A key share's proof is checked from the envelope and the genesis alone:
+/// an honest one is no proof of a bad key share.
+#[test]
+fn a_bad_key_share_is_proven_without_a_replay() {
+    let mut tables = tables(3, 1, 40);
+    honest(&mut tables, 1);
+    let genesis = tables[0].genesis().clone();
+    let honest_share = tables[0]
+        .transcript()
+        .into_iter()
+        .find_map(|f| match f {
+            Frame::Envelope(s) if matches!(s.envelope.body, Body::KeyShare { .. }) => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    let claimed = Violation::BadKeyShare {
+        envelope: honest_share.clone(),
+        reason: "none".into(),
+    };
+    assert!(claimed.check_signatures(&genesis).is_err());
+    let Body::KeyShare { mut message } = honest_share.envelope.body.clone() else {
+        unreachable!()
+    };
+    flip(&mut message.0, 50);
+    let bad = resign_body(&genesis, &honest_share, Body::KeyShare { message });
+    let proven = Violation::BadKeyShare {
+        envelope: bad,
+        reason: "flipped".into(),
+    };
+    assert!(proven.check_signatures(&genesis).is_ok());
+}
+
 #[test]
 fn a_key_share_with_a_flipped_proof_byte_is_caught() {
     caught("bad-key-share", |g, s| match &s.envelope.body {
