@@ -10,7 +10,7 @@ use curve25519_dalek::RistrettoPoint;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use roundtable_deal::{
-    CardTable, Context, DealError, DecryptionShare, Deck, DeckKey, KeyShare, SecretShare,
+    CardTable, Context, DealError, Deck, DeckKey, DecryptionShare, KeyShare, SecretShare,
     open_card, own_share,
 };
 use roundtable_engine::{CardHandle, EpochId, Knowledge, Revealed, Seat};
@@ -155,7 +155,10 @@ impl Dealing {
     }
 
     /// The ciphertext of `handle`, if its epoch's deck exists.
-    pub(crate) fn ciphertext(&self, handle: CardHandle) -> Result<&roundtable_deal::Ciphertext, DealError> {
+    pub(crate) fn ciphertext(
+        &self,
+        handle: CardHandle,
+    ) -> Result<&roundtable_deal::Ciphertext, DealError> {
         let deck = self
             .decks
             .get(&handle.epoch.0)
@@ -184,8 +187,9 @@ impl Dealing {
 
     fn note_share(&mut self, seat: u8, handle: CardHandle, point: RistrettoPoint) {
         let seats = self.key_shares.len();
-        self.shares.entry(handle).or_insert_with(|| vec![None; seats])[usize::from(seat)] =
-            Some(point);
+        self.shares
+            .entry(handle)
+            .or_insert_with(|| vec![None; seats])[usize::from(seat)] = Some(point);
     }
 
     /// Open `handle` from the shares of every key holder: the checked ones
@@ -197,7 +201,10 @@ impl Dealing {
         own: Option<(u8, &SecretShare)>,
     ) -> Result<u32, DealError> {
         let card = self.ciphertext(handle)?;
-        let epoch = self.decks.get(&handle.epoch.0).ok_or(DealError::NoKeyShares)?;
+        let epoch = self
+            .decks
+            .get(&handle.epoch.0)
+            .ok_or(DealError::NoKeyShares)?;
         let kept = self.shares.get(&handle);
         let mut points = Vec::new();
         for seat in 0..self.key_shares.len() {
@@ -207,11 +214,9 @@ impl Dealing {
             let point = match (&self.released[seat], own) {
                 (Some(secret), _) => own_share(secret, card),
                 (None, Some((me, secret))) if usize::from(me) == seat => own_share(secret, card),
-                _ => kept
-                    .and_then(|k| k[seat])
-                    .ok_or(DealError::UnknownCard {
-                        size: epoch.cards.size(),
-                    })?,
+                _ => kept.and_then(|k| k[seat]).ok_or(DealError::UnknownCard {
+                    size: epoch.cards.size(),
+                })?,
             };
             points.push(point);
         }

@@ -332,6 +332,35 @@ mod tests {
         );
     }
 
+    /// SPEC 4.8: one envelope carries a whole 120-card shuffle, with the
+    /// largest numbers its header can hold.
+    #[test]
+    fn a_shuffle_of_120_cards_fits_in_one_envelope() {
+        let message_len = roundtable_deal::ShuffleMessage::encoded_len(120);
+        assert_eq!(message_len, 23_202);
+        let envelope = Envelope {
+            game_id: GameId([0xff; 32]),
+            seat: u8::MAX,
+            seq: u64::MAX,
+            prev: Hash32([0xff; 32]),
+            position: u64::MAX,
+            state_hash: Hash32([0xff; 32]),
+            body: Body::Shuffle {
+                epoch: u32::MAX,
+                message: vec![0xff; message_len],
+            },
+        }
+        .sign(&Identity::from_secret([9; 32]));
+        let bytes = envelope.encode();
+        println!("a 120-card shuffle envelope: {} bytes", bytes.len());
+        assert!(
+            bytes.len() <= MAX_ENVELOPE_BYTES,
+            "{} bytes, the limit is {MAX_ENVELOPE_BYTES}",
+            bytes.len()
+        );
+        assert_eq!(Signed::decode(&bytes).unwrap(), envelope);
+    }
+
     #[test]
     fn trailing_and_oversized_input_is_refused() {
         let mut bytes = sample().encode();

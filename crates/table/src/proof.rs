@@ -224,6 +224,26 @@ impl Violation {
                     "the envelopes do follow each other".into(),
                 ))
             }
+            // A key share's proof is bound to the game, epoch 0 and its
+            // seat alone (SPEC 5.11): it is checked without any replay.
+            Violation::BadKeyShare { envelope, .. } => match &envelope.envelope.body {
+                crate::Body::KeyShare { message } => {
+                    let context = roundtable_deal::Context {
+                        game_id: game_id.0,
+                        epoch: 0,
+                        seat,
+                    };
+                    let verifies = roundtable_deal::KeyShareMessage::from_bytes(&message.0)
+                        .and_then(|m| m.verify(&context))
+                        .is_ok();
+                    if verifies {
+                        Err(TableError::Malformed("the key share verifies".into()))
+                    } else {
+                        Ok(())
+                    }
+                }
+                _ => Err(TableError::Malformed("not a key share".into())),
+            },
             _ => Ok(()),
         }
     }

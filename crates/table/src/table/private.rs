@@ -4,7 +4,7 @@
 //! play private cards face up. The cryptographic bookkeeping is
 //! [`Dealing`](crate::dealing::Dealing)'s.
 
-use roundtable_deal::{DecryptionShare, Deck, DeckKey, KeyShareMessage, ShuffleMessage};
+use roundtable_deal::{Deck, DeckKey, DecryptionShare, KeyShareMessage, ShuffleMessage};
 use roundtable_engine::{
     CardHandle, EpochId, Game, Knowledge, PrivateRequest, Revealed, RuleError, Seat,
 };
@@ -18,9 +18,18 @@ use crate::proof::Violation;
 /// steps below change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Request {
-    Reshuffle { pile: Vec<u32>, epoch: EpochId },
-    Deal { to: Seat, first: CardHandle, count: u32 },
-    Reveal { handles: Vec<CardHandle> },
+    Reshuffle {
+        pile: Vec<u32>,
+        epoch: EpochId,
+    },
+    Deal {
+        to: Seat,
+        first: CardHandle,
+        count: u32,
+    },
+    Reveal {
+        handles: Vec<CardHandle>,
+    },
 }
 
 impl Request {
@@ -116,10 +125,10 @@ impl<G: Game> Table<G> {
                     (self.next_shuffler() == Some(seat)).then_some(Owed::Shuffle(*epoch))
                 }
             }
-            Request::Deal { to, .. } => (seat != to.index()
-                && d.contributes(seat)
-                && !d.progress.shared[seat])
-                .then(|| Owed::Shares(request.handles())),
+            Request::Deal { to, .. } => {
+                (seat != to.index() && d.contributes(seat) && !d.progress.shared[seat])
+                    .then(|| Owed::Shares(request.handles()))
+            }
             Request::Reveal { .. } => (d.contributes(seat) && !d.progress.shared[seat])
                 .then(|| Owed::Shares(request.handles())),
         }
@@ -247,9 +256,8 @@ impl<G: Game> Table<G> {
         };
         let mut any = false;
         if self.dealing.deck_key.is_none() {
-            let every_share = (0..self.seats.len()).all(|s| {
-                self.seats[s].forfeited.is_some() || self.dealing.key_shares[s].is_some()
-            });
+            let every_share = (0..self.seats.len())
+                .all(|s| self.seats[s].forfeited.is_some() || self.dealing.key_shares[s].is_some());
             let shares: Vec<_> = self.dealing.key_shares.iter().flatten().copied().collect();
             if !every_share || shares.is_empty() {
                 return false;
@@ -272,7 +280,13 @@ impl<G: Game> Table<G> {
 
     /// Check and take in one seat's contribution; on a bad one, fail with
     /// the envelope as proof.
-    fn take_contribution(&mut self, request: &Request, owed: &Owed, signed: Signed, body: Body) -> bool {
+    fn take_contribution(
+        &mut self,
+        request: &Request,
+        owed: &Owed,
+        signed: Signed,
+        body: Body,
+    ) -> bool {
         let seat = signed.seat();
         let entry = (seat, signed.seq());
         let refusal = match (owed, body) {
@@ -312,12 +326,15 @@ impl<G: Game> Table<G> {
                         ),
                     })
                 } else {
-                    let bad = handles.iter().zip(&shares).enumerate().find_map(|(i, (h, s))| {
-                        self.dealing
-                            .take_share(seat, *h, &s.0)
-                            .err()
-                            .map(|e| format!("share {i} (slot {} of epoch {}): {e}", h.slot, h.epoch.0))
-                    });
+                    let bad = handles
+                        .iter()
+                        .zip(&shares)
+                        .enumerate()
+                        .find_map(|(i, (h, s))| {
+                            self.dealing.take_share(seat, *h, &s.0).err().map(|e| {
+                                format!("share {i} (slot {} of epoch {}): {e}", h.slot, h.epoch.0)
+                            })
+                        });
                     match bad {
                         Some(reason) => Some(Violation::BadShare {
                             envelope: signed,
@@ -330,13 +347,15 @@ impl<G: Game> Table<G> {
                     }
                 }
             }
-            (Owed::Release, Body::KeyRelease { secret }) => match self.take_release(seat, &secret) {
-                Ok(()) => None,
-                Err(reason) => Some(Violation::BadKeyRelease {
-                    envelope: signed,
-                    reason,
-                }),
-            },
+            (Owed::Release, Body::KeyRelease { secret }) => {
+                match self.take_release(seat, &secret) {
+                    Ok(()) => None,
+                    Err(reason) => Some(Violation::BadKeyRelease {
+                        envelope: signed,
+                        reason,
+                    }),
+                }
+            }
             (_, Body::Shares { .. }) => Some(Violation::UnaskedShares {
                 envelope: signed,
                 reason: format!("the request asks it for {}", owed.describe()),
@@ -356,11 +375,21 @@ impl<G: Game> Table<G> {
     }
 
     /// Check a shuffle of the deck of `epoch` against the deck before it.
-    fn check_shuffle(&self, seat: u8, epoch: EpochId, named: u32, message: &[u8]) -> Result<Deck, String> {
+    fn check_shuffle(
+        &self,
+        seat: u8,
+        epoch: EpochId,
+        named: u32,
+        message: &[u8],
+    ) -> Result<Deck, String> {
         if named != u32::from(epoch.0) {
-            return Err(format!("a shuffle for epoch {named} where epoch {} was due", epoch.0));
+            return Err(format!(
+                "a shuffle for epoch {named} where epoch {} was due",
+                epoch.0
+            ));
         }
-        let (Some(key), Some((input, _))) = (&self.dealing.deck_key, &self.dealing.progress.shuffled)
+        let (Some(key), Some((input, _))) =
+            (&self.dealing.deck_key, &self.dealing.progress.shuffled)
         else {
             return Err("no deck to shuffle yet".into());
         };
@@ -407,7 +436,8 @@ impl<G: Game> Table<G> {
                 let epoch = u32::from(epoch.0);
                 let context = self.dealing.context(epoch, me.0);
                 let mut rng = local.rng(MessageKind::Shuffle, epoch, position);
-                let message = ShuffleMessage::shuffle(&context, key, input, &local.secret, &mut rng);
+                let message =
+                    ShuffleMessage::shuffle(&context, key, input, &local.secret, &mut rng);
                 self.dealing.progress.shuffled = Some((message.output().clone(), Some(me.0)));
                 Body::Shuffle {
                     epoch,
@@ -422,8 +452,13 @@ impl<G: Game> Table<G> {
                         return false;
                     };
                     let context = self.dealing.context(u32::from(handle.epoch.0), me.0);
-                    let share =
-                        DecryptionShare::prove(&context, handle.slot, &local.secret, &card, &mut rng);
+                    let share = DecryptionShare::prove(
+                        &context,
+                        handle.slot,
+                        &local.secret,
+                        &card,
+                        &mut rng,
+                    );
                     shares.push(Proof96(share.to_bytes()));
                 }
                 for (handle, share) in handles.iter().zip(&shares) {
@@ -492,7 +527,10 @@ impl<G: Game> Table<G> {
                 PrivateStep::Reveal { cards }
             }
         };
-        let envelopes = std::mem::take(&mut self.dealing.progress.envelopes);
+        // In seat order, not arrival order: every table writes the same
+        // transcript whichever contribution reached it first.
+        let mut envelopes = std::mem::take(&mut self.dealing.progress.envelopes);
+        envelopes.sort_unstable();
         self.dealing.reset_progress();
         self.record(Record::Private { step, envelopes }, events);
         true
@@ -594,7 +632,9 @@ impl<G: Game> Table<G> {
             let Ok(card) = self.dealing.ciphertext(claim.handle).copied() else {
                 return false;
             };
-            let context = self.dealing.context(u32::from(claim.handle.epoch.0), seat.0);
+            let context = self
+                .dealing
+                .context(u32::from(claim.handle.epoch.0), seat.0);
             let share =
                 DecryptionShare::prove(&context, claim.handle.slot, &local.secret, &card, &mut rng);
             shares.push(share.to_bytes());
