@@ -2427,13 +2427,8 @@ impl<G: Game> Table<G> {
                     }
                 }
                 Record::Private { envelopes, .. } => {
-                    // Taken in arrival order (key shares and decryption
-                    // shares come in any order); written in seat order, so
-                    // that every peer writes the same transcript.
-                    let mut in_seat_order = envelopes.clone();
-                    in_seat_order.sort_unstable();
-                    for (seat, seq) in in_seat_order {
-                        write_up_to(&mut frames, usize::from(seat), seq);
+                    for (seat, seq) in envelopes {
+                        write_up_to(&mut frames, usize::from(*seat), *seq);
                     }
                 }
                 Record::Zombie { .. } => {}
