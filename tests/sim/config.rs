@@ -103,7 +103,9 @@ pub enum Role {
         after: u64,
     },
     /// Plays honestly, then resigns at its first decision once `after`
-    /// inputs are applied, and follows the game to its end as a zombie.
+    /// inputs are applied and leaves, as a player who resigns closes the
+    /// game. (Its own table does not apply its own resignation: kept
+    /// running, it would go on asking the seat for decisions.)
     Resigns {
         /// Inputs before it resigns.
         after: u64,
@@ -123,8 +125,8 @@ impl Role {
     /// sending garbage, still plays its own seat honestly).
     pub fn is_honest(&self) -> bool {
         match self {
-            Role::Honest | Role::Slow { .. } | Role::Resigns { .. } => true,
-            Role::Dies { .. } | Role::StopsBefore { .. } => false,
+            Role::Honest | Role::Slow { .. } => true,
+            Role::Dies { .. } | Role::StopsBefore { .. } | Role::Resigns { .. } => false,
             Role::Cheater { cheat, .. } => cheat.blame_kinds().is_none(),
         }
     }

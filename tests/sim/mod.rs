@@ -153,8 +153,7 @@ struct Peer<G: SimGame> {
     /// running before every key was released (its own seat's cards only;
     /// the released keys open everyone's).
     knowledge_in_play: Knowledge,
-    /// It resigned (once, as a player does; its table remembers it across
-    /// restarts from its log).
+    /// It resigned.
     resigned: bool,
 }
 
@@ -900,7 +899,9 @@ impl<G: SimGame> Sim<G> {
             if let Err(e) = table.resign(now) {
                 *peer.refusals.entry(refusal_name(&e)).or_default() += 1;
             }
+            // Its resignation and key release go out, then it leaves.
             self.drain(i);
+            self.leave(i);
             return;
         }
         let peer = &mut self.peers[i];
@@ -1010,6 +1011,7 @@ impl<G: SimGame> Sim<G> {
     /// A peer leaves for good (a cheater after its cheat, or a peer that
     /// stops where its role says).
     fn leave(&mut self, i: usize) {
+        self.note_knowledge(i);
         let peer = &mut self.peers[i];
         peer.cheated = true;
         peer.power = Power::Gone;

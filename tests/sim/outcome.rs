@@ -193,16 +193,17 @@ impl<G: SimGame> Outcome<G> {
     }
 
     /// The property of a game with private cards, after
-    /// [`Outcome::check_agreement`] gave `report`: while the game was on,
-    /// every honest peer's seat had opened exactly the slots dealt to it,
-    /// and each holds the card that every other honest peer's table opens
-    /// with the keys released after the game. When the game ended normally,
-    /// every key was released to every honest peer. Returns how many cards
-    /// were held against the released keys.
+    /// [`Outcome::check_agreement`] gave `report`: before the keys were
+    /// released, every peer's seat (honest, or gone with its table kept) had
+    /// opened exactly the slots its table dealt to it, and each holds the
+    /// card that every honest peer's table but its own opens with the keys
+    /// released after the game. When the game ended normally, every key
+    /// was released to every honest peer. Returns how many cards were held
+    /// against the released keys.
     pub fn check_private_knowledge(&self, report: &AuditReport) -> Result<usize, String> {
-        let peers: Vec<&PeerReport> = self.honest().filter(|p| !p.transcript.is_empty()).collect();
+        let honest: Vec<&PeerReport> = self.honest().filter(|p| !p.transcript.is_empty()).collect();
         if report.abandoned.is_none()
-            && let Some(p) = peers.iter().find(|p| !p.every_key_released)
+            && let Some(p) = honest.iter().find(|p| !p.every_key_released)
         {
             return Err(format!(
                 "the game ended, but not every key reached {}",
@@ -210,7 +211,7 @@ impl<G: SimGame> Outcome<G> {
             ));
         }
         let mut checked = 0;
-        for p in &peers {
+        for p in self.peers.iter().filter(|p| !p.transcript.is_empty()) {
             let dealt: BTreeSet<CardHandle> = p
                 .dealt
                 .iter()
@@ -224,7 +225,7 @@ impl<G: SimGame> Outcome<G> {
                     p.seat
                 ));
             }
-            for q in peers
+            for q in honest
                 .iter()
                 .filter(|q| q.seat != p.seat && q.every_key_released)
             {
