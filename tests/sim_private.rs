@@ -209,6 +209,8 @@ fn a_seat_that_resigns_releases_its_key_and_the_game_goes_on() {
         &seeds,
         |seed| {
             let mut c = HandsConfig::random(seed);
+            // Two seats stay to hold each other's cards against the keys.
+            c.seats = 3 + (seed % 2) as u8;
             let resigner = (seed % u64::from(c.seats)) as usize;
             c.roles = vec![Role::Honest; usize::from(c.seats)];
             c.roles[resigner] = Role::Resigns { after: seed % 12 };
@@ -239,12 +241,16 @@ fn a_seat_that_resigns_releases_its_key_and_the_game_goes_on() {
 /// cheater that sends and leaves is heard once).
 fn with_cheater(seed: u64, cheat: Cheat) -> (HandsConfig, Seat) {
     let mut c = HandsConfig::random(seed);
-    let cheater = (seed % u64::from(c.seats)) as u8;
-    // The key share and the first shuffle come before any input; shares and
-    // plays come all game long.
-    let after = match cheat {
-        Cheat::SharesForUndealtSlot | Cheat::BadShare | Cheat::FalseClaim => seed % 12,
-        _ => 0,
+    // The key share and the first shuffle come before any input; shares
+    // come all game long. A seat may never have a card to play after its
+    // first turn (none beats the top); seat 1's first turn is on an empty
+    // pile, where every card plays.
+    let (cheater, after) = match cheat {
+        Cheat::FalseClaim => (0, 0),
+        Cheat::SharesForUndealtSlot | Cheat::BadShare => {
+            ((seed % u64::from(c.seats)) as u8, seed % 12)
+        }
+        _ => ((seed % u64::from(c.seats)) as u8, 0),
     };
     c.roles = vec![Role::Honest; usize::from(c.seats)];
     c.roles[usize::from(cheater)] = Role::Cheater { cheat, after };

@@ -194,8 +194,9 @@ impl<G: SimGame> Outcome<G> {
 
     /// The property of a game with private cards, after
     /// [`Outcome::check_agreement`] gave `report`: before the keys were
-    /// released, every peer's seat (honest, or gone with its table kept) had
-    /// opened exactly the slots its table dealt to it, and each holds the
+    /// released, every peer's seat (honest, or gone with its table kept, but
+    /// not one that resigned: see [`Role::Resigns`]) had opened exactly the
+    /// slots its table dealt to it, and each holds the
     /// card that every honest peer's table but its own opens with the keys
     /// released after the game. When the game ended normally, every key
     /// was released to every honest peer. Returns how many cards were held
@@ -211,7 +212,9 @@ impl<G: SimGame> Outcome<G> {
             ));
         }
         let mut checked = 0;
-        for p in self.peers.iter().filter(|p| !p.transcript.is_empty()) {
+        let checkable =
+            |p: &&PeerReport| !p.transcript.is_empty() && !matches!(p.role, Role::Resigns { .. });
+        for p in self.peers.iter().filter(checkable) {
             let dealt: BTreeSet<CardHandle> = p
                 .dealt
                 .iter()
