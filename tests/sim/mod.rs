@@ -67,10 +67,6 @@
 //!   itself, since at a decision only the decider is waited on. Not done.
 //! * When the last seat still in stops, nobody is left to claim it and the
 //!   game never ends.
-//! * A seat that stops at the first shuffle of a game with private cards
-//!   has given its key share in the step under way, which no record lists:
-//!   the transcript leaves it out, so the audit does not end the game
-//!   abandoned as every table did (`sim_private`, ignored test).
 //! * A seat's own table never applies its own resignation (authored into
 //!   its log, never consumed): kept running, it is asked for the seat's
 //!   decisions again and goes one position off the others. The simulator's

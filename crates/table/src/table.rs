@@ -2422,6 +2422,16 @@ impl<G: Game> Table<G> {
                     }
                 }
                 Record::Abandon { claims, .. } => {
+                    // A private step under way when the game was abandoned
+                    // (it ends the game, so the step is the deal's last):
+                    // what it took in, a stopped seat's key share among it,
+                    // goes before the claims, so that a replay knows the
+                    // seat held part of the deck key when they complete.
+                    let mut under_way = self.dealing.progress.envelopes.clone();
+                    under_way.sort_unstable();
+                    for (seat, seq) in under_way {
+                        write_up_to(&mut frames, usize::from(seat), seq);
+                    }
                     for (claimant, _, seq) in claims {
                         write_up_to(&mut frames, usize::from(*claimant), *seq);
                     }
