@@ -1,4 +1,4 @@
-//! The private deal's bookkeeping at one table (protocol/SPEC.md 5.11–5.15):
+//! The private deal's bookkeeping at one table (protocol/SPEC.md 5.11–5.16):
 //! the seats' checked key shares, the deck of every epoch, every checked
 //! decryption share, released secrets, and what each seat opened. Pure: the
 //! table's pump feeds it checked messages in the order the game asks for
@@ -34,11 +34,18 @@ pub(crate) enum MessageKind {
 }
 
 /// The local seat's secrets for the deal, derived from its chain seed so
-/// that a restarted peer signs the very same messages again (SPEC 5.11).
-#[derive(Clone, Debug)]
+/// that a restarted peer signs the very same messages again (SPEC 5.16).
+#[derive(Clone)]
 pub(crate) struct LocalDeal {
     root: [u8; 32],
     pub(crate) secret: SecretShare,
+}
+
+/// Never printed: the root gives away every secret of the seat's deal.
+impl std::fmt::Debug for LocalDeal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LocalDeal(..)")
+    }
 }
 
 impl LocalDeal {

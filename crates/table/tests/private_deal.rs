@@ -715,3 +715,108 @@ fn a_restarted_peer_deals_on_with_the_same_secret() {
     assert!(tables.iter().all(|t| t.transcript() == transcript));
     assert!(audit::audit::<Hands>(&transcript).unwrap().is_valid());
 }
+
+/// A seat whose shares reached nobody applied the deal on its own table;
+/// the others claim it stalled there and end the game. When their claims
+/// reach it, it goes back to the deal (a rewind, with the deal's own state)
+/// and ends the same way, with the same records.
+#[test]
+fn a_seat_that_dealt_alone_rewinds_to_the_forfeit_that_ends_the_game() {
+    let mut tables = tables(3, 2, 50);
+    let mut withheld = Vec::new();
+    let mut muted = false;
+    let later = 500_000;
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    for _ in 0..10_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                // Once a card was played, seat 2's next shares reach nobody.
+                let played = tables[0].records().iter().any(|r| {
+                    matches!(
+                        r,
+                        Record::Private {
+                            step: roundtable_table::PrivateStep::Play { .. },
+                            ..
+                        }
+                    )
+                });
+                if from == 2 && played && matches!(s.envelope.body, Body::Shares { .. }) {
+                    muted = true;
+                }
+                if from == 2 && muted {
+                    withheld.push(s);
+                    continue;
+                }
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        t.handle_envelope(0, s.clone()).unwrap();
+                    }
+                }
+            }
+            continue;
+        }
+        if muted {
+            break;
+        }
+        let Next::Decision(seat) = tables[0].game().next() else {
+            panic!("the game ended before seat 2 went silent");
+        };
+        let table = &mut tables[seat.index()];
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+        table.submit(0, pick).unwrap();
+    }
+    assert!(muted && !withheld.is_empty());
+    let stuck_at = tables[0].position();
+    assert!(
+        tables[2].position() > stuck_at,
+        "seat 2 applied the deal alone"
+    );
+    // Seats 0 and 1 claim seat 2; every claim reaches every table.
+    for i in [0usize, 1] {
+        tables[i].handle_timeout(later);
+    }
+    for _ in 0..10 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Broadcast(s) if i != 2 => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        for (from, s) in wire {
+            for (i, t) in tables.iter_mut().enumerate() {
+                if i != from {
+                    let _ = t.handle_envelope(later, s.clone());
+                }
+            }
+        }
+    }
+    for (i, t) in tables.iter().enumerate() {
+        assert_eq!(t.abandoned(), Some(&[Seat(2)][..]), "table {i}");
+        assert!(t.violation().is_none());
+        assert_eq!(t.position(), stuck_at + 1, "table {i}");
+    }
+    assert_eq!(tables[2].records(), tables[0].records());
+    assert_eq!(tables[2].game().state_hash(), tables[0].game().state_hash());
+}

@@ -1,4 +1,4 @@
-//! The table's side of the private deal (protocol/SPEC.md 5.11–5.15): what
+//! The table's side of the private deal (protocol/SPEC.md 5.11–5.16): what
 //! each seat owes at a private request, taking its messages in (each checked
 //! before it counts), the local seat's own messages, and the decisions that
 //! play private cards face up. The cryptographic bookkeeping is
