@@ -6,6 +6,7 @@
 //! ```text
 //! cargo test -p roundtable-tests                      # every simulator test, CI seed counts
 //! SIM_GAMES=1000 cargo test -p roundtable-tests --test sim_games random_faults
+//! SIM_GAMES=50 cargo test -p roundtable-tests --test sim_private  # Hands, private cards
 //! SIM_SEED=1234 cargo test -p roundtable-tests --test sim_games NAME -- --exact --nocapture
 //! SIM_TRACE=1 SIM_SEED=1234 ...                       # every event and output of the run
 //! cargo run --release -p roundtable-tests --example sim_bench 200

@@ -11,11 +11,10 @@
 //! peer, and the game must still end in agreement.
 
 use roundtable_engine::{Game, Next, Seat};
-use roundtable_port_royal::{Action, TakeMode};
 use roundtable_table::{Body, Envelope, Hash32, Record, Reveal, Signed};
 
 use super::net::{Event, Msg};
-use super::{Power, Role, Sim, legal};
+use super::{Power, Role, Sim, SimGame, legal};
 
 /// A way to cheat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,10 +55,36 @@ pub enum Cheat {
     /// Forty stall claims signed at once, for positions the seat is not at:
     /// one seat must not make every peer keep and scan claims without end.
     ClaimFlood,
+    /// A private deal's key share whose proof of knowledge fails (a byte of
+    /// the honest message flipped).
+    BadKeyShare,
+    /// A shuffle whose proof fails (a byte of the honest message flipped).
+    BadShuffle,
+    /// Decryption shares, one of whose proofs fails (a byte flipped).
+    BadShare,
+    /// Decryption shares for one slot more than the request asks of the
+    /// seat: a share for a slot not dealt.
+    SharesForUndealtSlot,
+    /// A play of a private card face up that claims another card than the
+    /// one in the slot, with the holder's honest share that opens the slot.
+    FalseClaim,
+    /// A key release after the game that does not match the seat's key
+    /// share.
+    BadKeyRelease,
 }
 
 impl Cheat {
-    /// Every cheat.
+    /// Every cheat of the private deal (games with private cards only).
+    pub const PRIVATE: [Cheat; 6] = [
+        Cheat::BadKeyShare,
+        Cheat::BadShuffle,
+        Cheat::BadShare,
+        Cheat::SharesForUndealtSlot,
+        Cheat::FalseClaim,
+        Cheat::BadKeyRelease,
+    ];
+
+    /// Every cheat of any game.
     pub const ALL: [Cheat; 14] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
@@ -92,6 +117,14 @@ impl Cheat {
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
             Cheat::ActionForSeedOpening | Cheat::ClaimFlood => Some(&["unexpected-body"]),
+            Cheat::BadKeyShare => Some(&["bad-key-share"]),
+            Cheat::BadShuffle => Some(&["bad-shuffle"]),
+            Cheat::BadShare => Some(&["bad-share"]),
+            Cheat::SharesForUndealtSlot => Some(&["unasked-shares"]),
+            // The opened card is not the claimed one: a rule of the game
+            // refuses the play.
+            Cheat::FalseClaim => Some(&["illegal-action"]),
+            Cheat::BadKeyRelease => Some(&["bad-key-release"]),
             Cheat::TrailingBytes
             | Cheat::BadSignature
             | Cheat::Impersonation
@@ -107,24 +140,11 @@ impl Cheat {
     }
 }
 
-/// Actions to look for an illegal one among.
-const CANDIDATES: [Action; 9] = [
-    Action::Draw,
-    Action::Repel,
-    Action::Keep,
-    Action::Stop,
-    Action::Pass,
-    Action::Claim(0),
-    Action::Claim(4),
-    Action::Take(0, TakeMode::Normal),
-    Action::Take(9, TakeMode::Normal),
-];
-
-fn encode_action(action: &Action) -> Vec<u8> {
+fn encode_action<G: Game>(action: &G::Action) -> Vec<u8> {
     postcard::to_allocvec(action).expect("actions serialise")
 }
 
-impl Sim {
+impl<G: SimGame> Sim<G> {
     /// Whether attacks need the gossip history.
     pub(super) fn needs_history(&self) -> bool {
         self.peers
@@ -176,7 +196,7 @@ impl Sim {
 
     /// The body of an honest action: it carries the actor's reveal when the
     /// action raises a chance event, as the table's own does.
-    fn action_body(&self, i: usize, action: &Action) -> Body {
+    fn action_body(&self, i: usize, action: &G::Action) -> Body {
         let seat = self.peers[i].seat;
         let table = self.peers[i].table.as_ref().expect("a running table");
         let mut after = table.game().clone();
@@ -193,7 +213,7 @@ impl Sim {
             _ => None,
         };
         Body::Action {
-            action: encode_action(action),
+            action: encode_action::<G>(action),
             reveal,
         }
     }
@@ -220,19 +240,25 @@ impl Sim {
             return false;
         };
         let seat = Seat(self.peers[i].seat);
+        if cheat == Cheat::FalseClaim {
+            return self.play_to_claim_falsely(i, seat);
+        }
         let table = self.peers[i].table.as_ref().expect("a running table");
         let legal = legal(table.game(), seat);
-        let Some(first) = legal.first().copied() else {
+        let Some(first) = legal.first().cloned() else {
             return false;
         };
         let others = self.others(i);
         let sends = match cheat {
             Cheat::IllegalAction => {
-                let Some(illegal) = CANDIDATES.iter().find(|a| !legal.contains(a)) else {
+                let Some(illegal) = G::illegal_candidates()
+                    .into_iter()
+                    .find(|a| !legal.contains(a))
+                else {
                     return false;
                 };
                 let body = Body::Action {
-                    action: encode_action(illegal),
+                    action: encode_action::<G>(&illegal),
                     reveal: None,
                 };
                 let forged = self.forge(i, body, |_| {});
@@ -249,7 +275,7 @@ impl Sim {
                 others.iter().map(|&to| (to, forged.clone())).collect()
             }
             Cheat::Equivocation => {
-                let Some(second) = legal.get(1).copied() else {
+                let Some(second) = legal.get(1).cloned() else {
                     // One legal action cannot be equivocated usefully; wait
                     // for a decision with a choice.
                     return false;
@@ -302,6 +328,30 @@ impl Sim {
         true
     }
 
+    /// A cheater about to claim a card falsely plays a private card face up
+    /// whenever it can (its table signs the honest play, which
+    /// [`Sim::tamper_outgoing`] then forges), so that there is a claim to
+    /// falsify. Returns whether it played.
+    fn play_to_claim_falsely(&mut self, i: usize, seat: Seat) -> bool {
+        let now = self.now;
+        let Some(table) = self.peers[i].table.as_mut() else {
+            return false;
+        };
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let Some(play) = legal.into_iter().find(|a| G::false_claim(a).is_some()) else {
+            return false;
+        };
+        if table.submit(now, play).is_err() {
+            return false;
+        }
+        self.drain(i);
+        true
+    }
+
     /// Cheats carried out whenever the cheater's table has taken an input.
     pub(super) fn cheat_after_input(&mut self, i: usize) {
         if self.armed(i) != Some(Cheat::OutOfTurn) {
@@ -316,11 +366,11 @@ impl Sim {
             return;
         }
         // The move the seat to act could make, signed by the cheater.
-        let Some(action) = legal(table.game(), other).first().copied() else {
+        let Some(action) = legal(table.game(), other).first().cloned() else {
             return;
         };
         let body = Body::Action {
-            action: encode_action(&action),
+            action: encode_action::<G>(&action),
             reveal: None,
         };
         let forged = self.forge(i, body, |_| {});
@@ -355,9 +405,57 @@ impl Sim {
                 }),
             },
             (Cheat::ActionForSeedOpening, Body::SeedOpening { .. }) => Body::Action {
-                action: encode_action(&Action::Pass),
+                action: encode_action::<G>(&G::stray_action()),
                 reveal: None,
             },
+            (Cheat::BadKeyShare, Body::KeyShare { message }) => {
+                let mut message = *message;
+                // In the proof's response: the key share itself stays.
+                message.0[80] ^= 0x01;
+                Body::KeyShare { message }
+            }
+            (Cheat::BadShuffle, Body::Shuffle { epoch, message }) => {
+                let mut message = message.clone();
+                // The lowest bit of the last response scalar: the message
+                // still decodes, and only the proof check can refuse it.
+                let last_scalar = message.len().saturating_sub(32);
+                message[last_scalar] ^= 0x01;
+                Body::Shuffle {
+                    epoch: *epoch,
+                    message,
+                }
+            }
+            (Cheat::BadShare, Body::Shares { shares }) if !shares.is_empty() => {
+                let mut shares = shares.clone();
+                // In the proof's challenge: the share's point stays.
+                shares[0].0[40] ^= 0x01;
+                Body::Shares { shares }
+            }
+            (Cheat::SharesForUndealtSlot, Body::Shares { shares }) if !shares.is_empty() => {
+                let mut shares = shares.clone();
+                shares.push(shares[shares.len() - 1]);
+                Body::Shares { shares }
+            }
+            (
+                Cheat::FalseClaim,
+                Body::ActionRevealing {
+                    action,
+                    reveal,
+                    shares,
+                },
+            ) => {
+                let honest: G::Action = postcard::from_bytes(action).ok()?;
+                Body::ActionRevealing {
+                    action: encode_action::<G>(&G::false_claim(&honest)?),
+                    reveal: *reveal,
+                    shares: shares.clone(),
+                }
+            }
+            (Cheat::BadKeyRelease, Body::KeyRelease { secret }) => {
+                let mut secret = *secret;
+                secret[0] ^= 0x01;
+                Body::KeyRelease { secret }
+            }
             _ => return None,
         };
         let forged = envelope.sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);

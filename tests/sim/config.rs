@@ -2,10 +2,10 @@
 //! timing.
 
 use roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH;
-use roundtable_port_royal::Options;
+use roundtable_port_royal::PortRoyal;
 
-use super::Cheat;
 use super::net::Rng;
+use super::{Cheat, SimGame};
 
 /// How the network and the machines misbehave.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +93,23 @@ pub enum Role {
         /// When (ms).
         at_ms: u64,
     },
+    /// Stops for good in place of sending its first envelope whose body is
+    /// of this kind (`Body::kind`, such as "shuffle") once `after` inputs
+    /// are applied: a seat that stalls the game exactly there.
+    StopsBefore {
+        /// The body's kind.
+        kind: &'static str,
+        /// Inputs before it may stop.
+        after: u64,
+    },
+    /// Plays honestly, then resigns at its first decision once `after`
+    /// inputs are applied and leaves, as a player who resigns closes the
+    /// game. (Its own table does not apply its own resignation: kept
+    /// running, it would go on asking the seat for decisions.)
+    Resigns {
+        /// Inputs before it resigns.
+        after: u64,
+    },
     /// Cheats once `after` inputs have been applied (see [`Cheat`]).
     Cheater {
         /// The cheat.
@@ -109,21 +126,21 @@ impl Role {
     pub fn is_honest(&self) -> bool {
         match self {
             Role::Honest | Role::Slow { .. } => true,
-            Role::Dies { .. } => false,
+            Role::Dies { .. } | Role::StopsBefore { .. } | Role::Resigns { .. } => false,
             Role::Cheater { cheat, .. } => cheat.blame_kinds().is_none(),
         }
     }
 }
 
-/// One simulated game.
+/// One simulated game of `G` (Port Royal unless named).
 #[derive(Clone, Debug, PartialEq)]
-pub struct SimConfig {
+pub struct SimConfig<G: SimGame = PortRoyal> {
     /// Names the run: keys, chains, bots, faults and timing all follow from it.
     pub seed: u64,
-    /// Players (2–5).
+    /// Players (`G::MIN_SEATS` to `G::MAX_SEATS`).
     pub seats: u8,
     /// Rule options.
-    pub options: Options,
+    pub options: G::Options,
     /// Network and machine faults.
     pub faults: Faults,
     /// Per seat (in seat order); missing entries are honest.
@@ -139,20 +156,21 @@ pub struct SimConfig {
     /// Really fsync the log where the table asks for it (slow on a disk;
     /// the simulator models durability itself either way).
     pub fsync: bool,
-    /// Seat Port Royal heuristic bots at odd seats (random bots elsewhere).
+    /// Seat the game's heuristic bots ([`SimGame::smart_bot`]) at odd
+    /// seats (random bots elsewhere, and everywhere in a game without one).
     pub smart_bots: bool,
     /// The length of every seat's hash chain: short ones make the seats
     /// continue their chains many times in one game (SPEC 2.4).
     pub chain_length: u64,
 }
 
-impl SimConfig {
+impl<G: SimGame> SimConfig<G> {
     /// A game of `seats` on a perfect network: nothing lost, nobody cheats.
-    pub fn calm(seed: u64, seats: u8) -> SimConfig {
+    pub fn calm(seed: u64, seats: u8) -> SimConfig<G> {
         SimConfig {
             seed,
             seats,
-            options: Options::default(),
+            options: G::Options::default(),
             faults: Faults::none(),
             roles: Vec::new(),
             stall_timeout_ms: 10_000,
@@ -165,11 +183,12 @@ impl SimConfig {
         }
     }
 
-    /// Seats, bots and faults all chosen by `seed`: 2–5 seats, random
-    /// [`Faults`], every peer honest.
-    pub fn random(seed: u64) -> SimConfig {
+    /// Seats, bots and faults all chosen by `seed`: any seat count the game
+    /// allows, random [`Faults`], every peer honest.
+    pub fn random(seed: u64) -> SimConfig<G> {
         let mut rng = Rng::new(seed ^ 0x5eed_f417);
-        let seats = 2 + rng.below(4) as u8;
+        let seat_counts = u64::from(G::MAX_SEATS - G::MIN_SEATS) + 1;
+        let seats = G::MIN_SEATS + rng.below(seat_counts) as u8;
         let faults = Faults::random(&mut rng);
         let smart_bots = rng.chance(0.5);
         // A quarter of the games outlive their chains many times over.

@@ -15,9 +15,14 @@
 //! A peer carries out its table's outputs in order, as a real driver must:
 //! `Persist` appends to its [`TranscriptLog`], `Broadcast` gossips to every
 //! other peer, `Finished` replaces the log by the canonical transcript
-//! (`TranscriptLog::finish`). Its bot ([`RandomBot`], or [`PortRoyalBot`] at
-//! odd seats) thinks for a while and submits through the table, exactly as
-//! a person's move would be.
+//! (`TranscriptLog::finish`). Its bot ([`RandomBot`], or the game's own
+//! heuristic bot at odd seats, see [`SimGame`]) thinks for a while, chooses
+//! from the shared state and its seat's knowledge only, and submits through
+//! the table, exactly as a person's move would be.
+//!
+//! The simulator plays any game that implements [`SimGame`]; its
+//! configuration and outcome name the game as a type parameter, Port Royal
+//! unless told otherwise.
 //!
 //! Lost messages are repaired the way the real network layer will repair
 //! them: every half second or so a peer sends one peer it is connected to
@@ -62,12 +67,17 @@
 //!   itself, since at a decision only the decider is waited on. Not done.
 //! * When the last seat still in stops, nobody is left to claim it and the
 //!   game never ends.
+//! * A seat's own table never applies its own resignation (authored into
+//!   its log, never consumed): kept running, it is asked for the seat's
+//!   decisions again and goes one position off the others. The simulator's
+//!   resigning seat leaves, as a player who resigns does.
 //!
 //! [`run`] plays one game as configured by a [`SimConfig`] and returns an
 //! [`Outcome`], whose checks state the properties the tests assert.
 
 mod cheat;
 mod config;
+mod game;
 mod net;
 mod outcome;
 mod seeds;
@@ -77,14 +87,14 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::path::PathBuf;
 
-use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
-use roundtable_port_royal::PortRoyal;
+use roundtable_bots::{Bot, RandomBot};
+use roundtable_engine::{Game, GameResult, Knowledge, Next, Seat};
 use roundtable_table::transcript::{Frame, TranscriptLog};
 use roundtable_table::{Config, Hash32, Output, Record, Signed, Table, TableError, Violation};
 
 pub use cheat::Cheat;
 pub use config::{Faults, Role, SimConfig};
+pub use game::SimGame;
 pub use outcome::{Outcome, PeerReport, Stats};
 pub use seeds::{for_seeds, replay_command, seeds_from_env};
 pub use setup::Players;
@@ -106,11 +116,11 @@ enum Power {
     Gone,
 }
 
-struct Peer {
+struct Peer<G: SimGame> {
     seat: u8,
     role: Role,
     power: Power,
-    table: Option<Table<PortRoyal>>,
+    table: Option<Table<G>>,
     /// `None` once the game is finished and the log became the transcript.
     log: Option<TranscriptLog>,
     path: PathBuf,
@@ -119,7 +129,7 @@ struct Peer {
     /// The envelopes in the log, by slot and signature (cheaper than their
     /// hashes), so that a restart's replay does not append them twice.
     logged: HashSet<(u8, u64, Hash32)>,
-    bot: Box<dyn Bot<PortRoyal>>,
+    bot: Box<dyn Bot<G>>,
     think_ms: (u64, u64),
     /// The position for which a bot decision is scheduled.
     bot_pending: Option<u64>,
@@ -143,9 +153,15 @@ struct Peer {
     ticks: u64,
     /// The cheat was carried out.
     cheated: bool,
+    /// What its table had opened of the private cards the last time it was
+    /// running before every key was released (its own seat's cards only;
+    /// the released keys open everyone's).
+    knowledge_in_play: Knowledge,
+    /// It resigned.
+    resigned: bool,
 }
 
-impl Peer {
+impl<G: SimGame> Peer<G> {
     fn done(&self) -> bool {
         self.table
             .as_ref()
@@ -153,15 +169,15 @@ impl Peer {
     }
 }
 
-/// A running simulation.
-struct Sim {
-    cfg: SimConfig,
+/// A running simulation of a game of `G`.
+struct Sim<G: SimGame> {
+    cfg: SimConfig<G>,
     rng: Rng,
     queue: Queue,
     now: u64,
     players: Players,
     genesis_frames: Vec<Frame>,
-    peers: Vec<Peer>,
+    peers: Vec<Peer<G>>,
     /// Group of each peer while the network is split.
     partition: Option<Vec<u8>>,
     stats: Stats,
@@ -179,17 +195,18 @@ struct Sim {
 }
 
 /// Play one game as `cfg` says.
-pub fn run(cfg: SimConfig) -> Outcome {
+pub fn run<G: SimGame>(cfg: SimConfig<G>) -> Outcome<G> {
     let mut sim = Sim::new(cfg);
     sim.start();
     let stuck = sim.run();
     sim.outcome(stuck)
 }
 
-impl Sim {
-    fn new(cfg: SimConfig) -> Sim {
+impl<G: SimGame> Sim<G> {
+    fn new(cfg: SimConfig<G>) -> Sim<G> {
         let mut rng = Rng::new(cfg.seed);
-        let players = Players::new(cfg.seats, cfg.seed, &cfg.options, b"game", cfg.chain_length);
+        let players =
+            Players::new::<G>(cfg.seats, cfg.seed, &cfg.options, b"game", cfg.chain_length);
         let genesis = &players.genesis;
         let mut genesis_frames = vec![Frame::Proposal(genesis.proposal.clone())];
         genesis_frames.extend(genesis.acceptances.iter().cloned().map(Frame::Acceptance));
@@ -197,11 +214,12 @@ impl Sim {
         let peers = (0..cfg.seats)
             .map(|seat| {
                 let role = cfg.role(usize::from(seat));
-                let bot: Box<dyn Bot<PortRoyal>> = if cfg.smart_bots && seat % 2 == 1 {
-                    Box::new(PortRoyalBot::new(&cfg.options))
-                } else {
-                    Box::new(RandomBot::new(rng.u64()))
-                };
+                let smart = (cfg.smart_bots && seat % 2 == 1)
+                    .then(|| G::smart_bot(&cfg.options))
+                    .flatten();
+                // A seed is drawn only for a random bot, so a seat with the
+                // game's own bot leaves the run's later draws as they were.
+                let bot = smart.unwrap_or_else(|| Box::new(RandomBot::new(rng.u64())));
                 let think_ms = match role {
                     Role::Slow { think_ms } => think_ms,
                     _ => cfg.think_ms,
@@ -240,6 +258,8 @@ impl Sim {
                     last_progress: None,
                     ticks: 0,
                     cheated: false,
+                    knowledge_in_play: Knowledge::new(),
+                    resigned: false,
                 }
             })
             .collect();
@@ -330,7 +350,7 @@ impl Sim {
                 ),
                 Role::Cheater { cheat, .. } if cheat.is_attack() => {
                     if cheat == Cheat::WrongGame {
-                        self.other_game = Some(Players::new(
+                        self.other_game = Some(Players::new::<G>(
                             self.cfg.seats,
                             self.cfg.seed,
                             &self.cfg.options,
@@ -449,14 +469,14 @@ impl Sim {
                     "deliver {from}->{to} {}",
                     match msg {
                         Msg::Envelope(b) => Signed::decode(b)
-                            .map(|s| describe(&s))
+                            .map(|s| describe::<G>(&s))
                             .unwrap_or_else(|e| e.to_string()),
                         Msg::SyncRequest { heads, .. } => format!("sync request {heads:?}"),
                         Msg::SyncResponse(envs) => format!(
                             "sync response [{}]",
                             envs.iter()
                                 .filter_map(|b| Signed::decode(b).ok())
-                                .map(|s| describe(&s))
+                                .map(|s| describe::<G>(&s))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
@@ -674,7 +694,7 @@ impl Sim {
                 match &output {
                     Output::Persist { .. } => {}
                     Output::Broadcast(s) => {
-                        eprintln!("{:>8}   peer {i} sends {}", self.now, describe(s))
+                        eprintln!("{:>8}   peer {i} sends {}", self.now, describe::<G>(s))
                     }
                     Output::Applied {
                         position, record, ..
@@ -688,6 +708,10 @@ impl Sim {
                 Output::Persist { envelope, sync } => self.persist(i, envelope, sync),
                 Output::Broadcast(signed) => {
                     self.stats.authored += 1;
+                    if self.stops_before(i, &signed) {
+                        self.leave(i);
+                        return;
+                    }
                     if let Some(forged) = self.tamper_outgoing(i, &signed) {
                         for (to, s) in forged {
                             self.send(i, to, Msg::Envelope(s.encode()));
@@ -712,8 +736,37 @@ impl Sim {
                 Output::Finished(result) => self.finish(i, result),
             }
         }
+        self.note_knowledge(i);
         self.schedule_bot(i);
         self.cheat_after_input(i);
+    }
+
+    /// Whether peer `i` stops for good instead of sending `signed`
+    /// ([`Role::StopsBefore`]).
+    fn stops_before(&self, i: usize, signed: &Signed) -> bool {
+        let peer = &self.peers[i];
+        matches!(peer.role, Role::StopsBefore { kind, after }
+            if signed.envelope.body.kind() == kind
+                && peer.table.as_ref().is_some_and(|t| t.position() >= after))
+    }
+
+    /// Keep what the peer's seat has opened before the keys are released,
+    /// to hold it against the released keys after the game. (Not only while
+    /// the game is on: a peer that restarts after its last deal may replay
+    /// its log straight to the game's end.)
+    fn note_knowledge(&mut self, i: usize) {
+        let peer = &mut self.peers[i];
+        let Some(table) = peer.table.as_ref() else {
+            return;
+        };
+        if table.every_key_released() {
+            return;
+        }
+        if let Some(knowledge) = table.knowledge()
+            && *knowledge != peer.knowledge_in_play
+        {
+            peer.knowledge_in_play = knowledge.clone();
+        }
     }
 
     fn persist(&mut self, i: usize, envelope: Signed, sync: bool) {
@@ -841,12 +894,30 @@ impl Sim {
             return;
         }
         let peer = &mut self.peers[i];
+        if let Role::Resigns { after } = peer.role
+            && position >= after
+            && !peer.resigned
+            && let Some(table) = peer.table.as_mut()
+        {
+            peer.resigned = true;
+            if let Err(e) = table.resign(now) {
+                *peer.refusals.entry(refusal_name(&e)).or_default() += 1;
+            }
+            // Its resignation and key release go out, then it leaves.
+            self.drain(i);
+            self.leave(i);
+            return;
+        }
+        let peer = &mut self.peers[i];
         let Some(table) = peer.table.as_mut() else {
             return;
         };
-        let legal = table.game().legal_actions_vec(seat);
-        let view = table.game().view(Observer::Seat(seat));
-        let pick = peer.bot.choose(seat, &view, &legal);
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = peer.bot.choose_in(seat, table.game(), &knowledge, &legal);
         let Some(action) = legal.get(pick).or(legal.first()).cloned() else {
             return;
         };
@@ -941,15 +1012,17 @@ impl Sim {
             .push(now + self.cfg.sync_interval_ms, Event::SyncTick { peer: i });
     }
 
-    /// A peer leaves for good (a cheater after its cheat).
+    /// A peer leaves for good (a cheater after its cheat, or a peer that
+    /// stops where its role says).
     fn leave(&mut self, i: usize) {
+        self.note_knowledge(i);
         let peer = &mut self.peers[i];
         peer.cheated = true;
         peer.power = Power::Gone;
         peer.bot_pending = None;
     }
 
-    fn outcome(mut self, stuck: Option<String>) -> Outcome {
+    fn outcome(mut self, stuck: Option<String>) -> Outcome<G> {
         // A peer whose finished game took in more since writes its canonical
         // transcript again when it stops.
         for i in 0..self.peers.len() {
@@ -1009,6 +1082,22 @@ impl Sim {
                 refusals: p.refusals,
                 restarts: p.restarts,
                 rewinds: p.rewinds,
+                knowledge: p.knowledge_in_play,
+                opened: p
+                    .table
+                    .as_ref()
+                    .map(|t| {
+                        (0..self.cfg.seats)
+                            .map(|s| t.opened(Seat(s)).cloned().unwrap_or_default())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                dealt: p
+                    .table
+                    .as_ref()
+                    .map(|t| t.dealt().to_vec())
+                    .unwrap_or_default(),
+                every_key_released: p.table.as_ref().is_some_and(Table::every_key_released),
             })
             .collect();
         Outcome {
@@ -1022,13 +1111,13 @@ impl Sim {
     }
 }
 
-/// A one-line description of an envelope for traces.
-fn describe(s: &Signed) -> String {
+/// A one-line description of an envelope of a game of `G` for traces.
+fn describe<G: Game>(s: &Signed) -> String {
     let e = &s.envelope;
     let body = match &e.body {
         roundtable_table::Body::Action { action, reveal } => format!(
             "action {:?}{}",
-            postcard::from_bytes::<roundtable_port_royal::Action>(action)
+            postcard::from_bytes::<G::Action>(action)
                 .map(|a| a.to_string())
                 .unwrap_or_default(),
             reveal
@@ -1057,7 +1146,7 @@ fn fingerprint(signed: &Signed) -> Fingerprint {
     f
 }
 
-fn table_config(cfg: &SimConfig) -> Config {
+fn table_config<G: SimGame>(cfg: &SimConfig<G>) -> Config {
     Config {
         stall_timeout_ms: cfg.stall_timeout_ms,
         ..Config::default()
@@ -1075,6 +1164,6 @@ fn refusal_name(e: &TableError) -> String {
 }
 
 /// The legal actions `seat` has in `game` (for cheats that need one).
-fn legal(game: &PortRoyal, seat: Seat) -> Vec<<PortRoyal as Game>::Action> {
+fn legal<G: Game>(game: &G, seat: Seat) -> Vec<G::Action> {
     game.legal_actions_vec(seat)
 }

@@ -1,14 +1,14 @@
 //! The end of a run and the properties the tests check on it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use roundtable_engine::{GameResult, Seat};
+use roundtable_engine::{CardHandle, GameResult, Knowledge, Seat};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::Frame;
 use roundtable_table::{Genesis, Signed, Violation};
 
-use super::{Role, SimConfig};
+use super::{Role, SimConfig, SimGame};
 
 /// What happened to one peer.
 #[derive(Debug)]
@@ -45,6 +45,16 @@ pub struct PeerReport {
     pub restarts: u32,
     /// Times its table went back to apply a forfeit it had passed.
     pub rewinds: u32,
+    /// What its table had opened of the private cards while the game was
+    /// on: its own seat's, and nothing else.
+    pub knowledge: Knowledge,
+    /// Per seat, what its table opened at the end: every seat's dealt cards
+    /// once every key was released.
+    pub opened: Vec<Knowledge>,
+    /// Every slot its table dealt, with the seat it went to.
+    pub dealt: Vec<(Seat, CardHandle)>,
+    /// Whether every seat's key was released to its table.
+    pub every_key_released: bool,
 }
 
 /// Counters of one run.
@@ -74,11 +84,11 @@ pub struct Stats {
     pub sim_ms: u64,
 }
 
-/// The end of a run.
+/// The end of a run of a game of `G`.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Outcome<G: SimGame = PortRoyal> {
     /// The configuration.
-    pub config: SimConfig,
+    pub config: SimConfig<G>,
     /// The game's genesis.
     pub genesis: Genesis,
     /// Per seat.
@@ -91,7 +101,7 @@ pub struct Outcome {
     pub stuck: Option<String>,
 }
 
-impl Outcome {
+impl<G: SimGame> Outcome<G> {
     /// The peers that must agree.
     pub fn honest(&self) -> impl Iterator<Item = &PeerReport> {
         self.peers.iter().filter(|p| p.role.is_honest())
@@ -147,8 +157,7 @@ impl Outcome {
             }
         }
         let first = first.ok_or("no honest peer")?;
-        let report =
-            audit::<PortRoyal>(&first.transcript).map_err(|e| format!("audit refused: {e}"))?;
+        let report = audit::<G>(&first.transcript).map_err(|e| format!("audit refused: {e}"))?;
         if !report.is_valid() {
             return Err(format!(
                 "audit: violations {:?}, problems {:?}",
@@ -164,7 +173,7 @@ impl Outcome {
             return Err("audit: the transcript is not in canonical order".into());
         }
         for p in self.honest().filter(|p| !p.arrival.is_empty()) {
-            let log = audit::<PortRoyal>(&p.arrival)
+            let log = audit::<G>(&p.arrival)
                 .map_err(|e| format!("audit refused {}'s log: {e}", p.seat))?;
             if !log.is_valid() || log.result != report.result {
                 return Err(format!(
@@ -181,6 +190,62 @@ impl Outcome {
             }
         }
         Ok(report)
+    }
+
+    /// The property of a game with private cards, after
+    /// [`Outcome::check_agreement`] gave `report`: before the keys were
+    /// released, every peer's seat (honest, or gone with its table kept, but
+    /// not one that resigned: see [`Role::Resigns`]) had opened exactly the
+    /// slots its table dealt to it, and each holds the
+    /// card that every honest peer's table but its own opens with the keys
+    /// released after the game. When the game ended normally, every key
+    /// was released to every honest peer. Returns how many cards were held
+    /// against the released keys.
+    pub fn check_private_knowledge(&self, report: &AuditReport) -> Result<usize, String> {
+        let honest: Vec<&PeerReport> = self.honest().filter(|p| !p.transcript.is_empty()).collect();
+        if report.abandoned.is_none()
+            && let Some(p) = honest.iter().find(|p| !p.every_key_released)
+        {
+            return Err(format!(
+                "the game ended, but not every key reached {}",
+                p.seat
+            ));
+        }
+        let mut checked = 0;
+        let checkable =
+            |p: &&PeerReport| !p.transcript.is_empty() && !matches!(p.role, Role::Resigns { .. });
+        for p in self.peers.iter().filter(checkable) {
+            let dealt: BTreeSet<CardHandle> = p
+                .dealt
+                .iter()
+                .filter(|(to, _)| *to == p.seat)
+                .map(|(_, h)| *h)
+                .collect();
+            let known: BTreeSet<CardHandle> = p.knowledge.iter().map(|r| r.handle).collect();
+            if dealt != known {
+                return Err(format!(
+                    "{} opened {known:?} while the game was on, but was dealt {dealt:?}",
+                    p.seat
+                ));
+            }
+            for q in honest
+                .iter()
+                .filter(|q| q.seat != p.seat && q.every_key_released)
+            {
+                let opened = q.opened.get(p.seat.index()).cloned().unwrap_or_default();
+                if opened != p.knowledge {
+                    return Err(format!(
+                        "{} held {:?}, but the released keys open {:?} for it at {}",
+                        p.seat,
+                        p.knowledge.iter().collect::<Vec<_>>(),
+                        opened.iter().collect::<Vec<_>>(),
+                        q.seat
+                    ));
+                }
+                checked += opened.len();
+            }
+        }
+        Ok(checked)
     }
 
     /// Whether two honest peers forfeited each other at the same position:
@@ -228,7 +293,7 @@ impl Outcome {
         let p = any.ok_or("no honest peer")?;
         // An honest peer's own log, in arrival order, blames nobody else.
         for q in self.honest().filter(|q| !q.arrival.is_empty()) {
-            let log = audit::<PortRoyal>(&q.arrival)
+            let log = audit::<G>(&q.arrival)
                 .map_err(|e| format!("audit refused {}'s log: {e}", q.seat))?;
             if let Some(v) = log.violations.iter().find(|v| v.seat() != cheater.0) {
                 return Err(format!("{}'s log blames an honest seat: {v}", q.seat));
@@ -236,7 +301,7 @@ impl Outcome {
         }
         let mut frames = p.transcript.clone();
         frames.extend(self.cheat_envelopes.iter().cloned().map(Frame::Envelope));
-        let report = audit::<PortRoyal>(&frames).map_err(|e| format!("audit refused: {e}"))?;
+        let report = audit::<G>(&frames).map_err(|e| format!("audit refused: {e}"))?;
         if !report.violations.iter().any(|v| v.seat() == cheater.0) {
             return Err(format!(
                 "the audit does not blame {cheater}: {:?}",
@@ -246,6 +311,41 @@ impl Outcome {
                     .map(|v| v.to_string())
                     .collect::<Vec<_>>()
             ));
+        }
+        Ok(report)
+    }
+
+    /// [`Outcome::check_caught`], and more: the audit of every honest
+    /// peer's transcript, with the cheater's envelopes added, blames the
+    /// cheater by one of `kinds` and no other seat.
+    pub fn check_caught_by_every_audit(
+        &self,
+        cheater: Seat,
+        kinds: &[&str],
+    ) -> Result<AuditReport, String> {
+        let report = self.check_caught(cheater, kinds)?;
+        for p in self.honest() {
+            let mut frames = p.transcript.clone();
+            frames.extend(self.cheat_envelopes.iter().cloned().map(Frame::Envelope));
+            let audited =
+                audit::<G>(&frames).map_err(|e| format!("audit of {} refused: {e}", p.seat))?;
+            let blames: Vec<String> = audited.violations.iter().map(|v| v.to_string()).collect();
+            if let Some(v) = audited.violations.iter().find(|v| v.seat() != cheater.0) {
+                return Err(format!(
+                    "the audit of {} blames an honest seat: {v}",
+                    p.seat
+                ));
+            }
+            if !audited
+                .violations
+                .iter()
+                .any(|v| v.seat() == cheater.0 && kinds.contains(&v.kind()))
+            {
+                return Err(format!(
+                    "the audit of {} does not blame {cheater} by {kinds:?}: {blames:?}",
+                    p.seat
+                ));
+            }
         }
         Ok(report)
     }

@@ -1,7 +1,7 @@
 //! Players, keys, chains and the genesis of a simulated game.
 
+use roundtable_engine::Game;
 use roundtable_fairdeck::ChainSecret;
-use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::{Genesis, Identity, Local, Proposal, SeatInfo};
 use sha2::{Digest, Sha256};
 
@@ -26,14 +26,14 @@ pub struct Players {
 }
 
 impl Players {
-    /// `seats` players with keys and chains derived from `seed`. `label`
-    /// tells apart games of the same players (it goes into the proposal's
-    /// nonce only, so two labels give two game ids for the same keys: what a
-    /// replay from another game needs).
-    pub fn new(
+    /// `seats` players of a game of `G` with keys and chains derived from
+    /// `seed`. `label` tells apart games of the same players (it goes into
+    /// the proposal's nonce only, so two labels give two game ids for the
+    /// same keys: what a replay from another game needs).
+    pub fn new<G: Game>(
         seats: u8,
         seed: u64,
-        options: &Options,
+        options: &G::Options,
         label: &[u8],
         chain_length: u64,
     ) -> Players {
@@ -58,15 +58,14 @@ impl Players {
                 chain_length: chain.length(),
             })
             .collect();
-        let proposal = Proposal::new::<PortRoyal>(options, infos, derive(seed, label, "nonce", 0))
+        let proposal = Proposal::new::<G>(options, infos, derive(seed, label, "nonce", 0))
             .expect("a valid proposal");
         let acceptances = players
             .iter()
             .map(|(id, _)| proposal.accept(id))
             .collect::<Result<Vec<_>, _>>()
             .expect("every player is seated");
-        let genesis =
-            Genesis::assemble::<PortRoyal>(proposal, &acceptances).expect("a complete genesis");
+        let genesis = Genesis::assemble::<G>(proposal, &acceptances).expect("a complete genesis");
         Players {
             genesis,
             secrets: players,

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use roundtable_engine::Game;
+use roundtable_hands::Hands;
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::{AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
@@ -49,6 +50,7 @@ fn audit_file(path: &Path) -> FileVerdict {
     };
     let report = match game.as_str() {
         PortRoyal::NAME => audit::<PortRoyal>(&read.frames),
+        Hands::NAME => audit::<Hands>(&read.frames),
         other => return FileVerdict::Unreadable(format!("unknown game {other:?}")),
     };
     match report {
@@ -130,7 +132,15 @@ fn judge_games(args: &AuditArgs, verdicts: &[FileVerdict]) -> Vec<Judged> {
                 .iter()
                 .map(|r: &transcript::ReadTranscript| r.frames.as_slice())
                 .collect();
-            let mut verdict = verdict::<PortRoyal>(&frames).ok()?;
+            let game = match frames.first().and_then(|f| f.first()) {
+                Some(Frame::Proposal(p)) => p.game.clone(),
+                _ => return None,
+            };
+            let mut verdict = match game.as_str() {
+                PortRoyal::NAME => verdict::<PortRoyal>(&frames).ok()?,
+                Hands::NAME => verdict::<Hands>(&frames).ok()?,
+                _ => return None,
+            };
             for (report, r) in verdict.reports.iter_mut().zip(&read) {
                 torn_problem(report, r.torn_bytes);
             }
@@ -152,7 +162,7 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
         FileVerdict::Unreadable(e) => json!({"file": file, "verdict": "unreadable", "error": e}),
         FileVerdict::Valid(r) | FileVerdict::Invalid(r) => {
             let valid = matches!(verdict, FileVerdict::Valid(_));
-            json!({
+            let mut report = json!({
                 "file": file,
                 "verdict": if valid { "valid" } else { "invalid" },
                 "game_id": r.game_id.to_string(),
@@ -164,9 +174,28 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
                 "abandoned": abandoned_json(r),
                 "violations": violations_json(&r.violations),
                 "problems": r.problems,
-            })
+            });
+            // Only games with private cards have hands to show (SPEC 5.14).
+            if let (Some(hands), Some(object)) = (&r.hands, report.as_object_mut()) {
+                object.insert("hands".into(), hands_json(hands));
+            }
+            report
         }
     }
+}
+
+/// Every card dealt to each seat, in seat order: `[{epoch, slot, card}]`.
+fn hands_json(hands: &[roundtable_engine::Knowledge]) -> Value {
+    json!(
+        hands
+            .iter()
+            .map(|k| {
+                k.iter()
+                    .map(|r| json!({"epoch": r.handle.epoch.0, "slot": r.handle.slot, "card": r.card}))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    )
 }
 
 /// The result's standings, in seat order, or null.
@@ -287,7 +316,12 @@ fn proof_json(violation: &Violation) -> Value {
             json!({ "envelopes": [wire(envelope)], "expected": expected })
         }
         Violation::BadSeedOpening { envelope } => json!({ "envelopes": [wire(envelope)] }),
-        Violation::BadContinuation { envelope, reason } => {
+        Violation::BadContinuation { envelope, reason }
+        | Violation::BadKeyShare { envelope, reason }
+        | Violation::BadShuffle { envelope, reason }
+        | Violation::BadShare { envelope, reason }
+        | Violation::UnaskedShares { envelope, reason }
+        | Violation::BadKeyRelease { envelope, reason } => {
             json!({ "envelopes": [wire(envelope)], "reason": reason })
         }
     }
@@ -323,6 +357,18 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
                 )?;
             }
             result_text(r, out)?;
+            for (seat, hand) in r.hands.iter().flatten().enumerate() {
+                let cards: Vec<String> = hand
+                    .iter()
+                    .map(|c| format!("{}:{}={}", c.handle.epoch.0, c.handle.slot, c.card))
+                    .collect();
+                writeln!(
+                    out,
+                    "  seat {} was dealt (slot=card): {}",
+                    seat + 1,
+                    cards.join(" ")
+                )?;
+            }
             for v in &r.violations {
                 writeln!(out, "  VIOLATION {v}")?;
             }
@@ -348,10 +394,15 @@ fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(res) = &r.result {
         let mut standings = res.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
+        let (score, tie_break) = if r.game == PortRoyal::NAME {
+            ("VP", "coins")
+        } else {
+            ("points", "tie-break")
+        };
         for s in standings {
             writeln!(
                 out,
-                "  #{} seat {} {}: {} VP, {} coins",
+                "  #{} seat {} {}: {} {score}, {} {tie_break}",
                 s.rank + 1,
                 s.seat.number(),
                 r.names.get(s.seat.index()).map_or("", String::as_str),

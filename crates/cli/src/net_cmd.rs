@@ -369,6 +369,7 @@ impl Printer {
                     Record::Chance { event, .. } => {
                         writeln!(out, "{p}[{position}] chance #{event}")?
                     }
+                    Record::Private { .. } => writeln!(out, "{p}[{position}] private deal")?,
                     Record::Forfeit { seat, .. } => writeln!(
                         out,
                         "{p}[{position}] {} forfeits (stalled)",

@@ -165,5 +165,42 @@ fn private_draw(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, shuffles, shares, private_draw);
+/// The same draw's whole cost at the table: the three other seats each
+/// create their share, the drawer checks the three and opens the card. (At
+/// a real table the creations run on three machines at once.)
+fn private_draw_whole(c: &mut Criterion) {
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let s = setup(52, &mut rng);
+    let cards = CardTable::new(&GAME, 52).expect("a valid deck size");
+    let slot = 11;
+    let card = *s.deck.get(slot).expect("slot 11 exists");
+    let key_shares: Vec<_> = s.secrets.iter().map(SecretShare::public).collect();
+    c.bench_function(
+        "private draw at 4 seats (3 shares created and verified, open)",
+        |b| {
+            b.iter(|| {
+                let mut points = vec![own_share(&s.secrets[0], &card)];
+                for seat in 1..4u8 {
+                    let bytes = DecryptionShare::prove(
+                        &context(seat),
+                        slot,
+                        &s.secrets[usize::from(seat)],
+                        &card,
+                        &mut rng,
+                    )
+                    .to_bytes();
+                    points.push(
+                        DecryptionShare::from_bytes(&bytes)
+                            .expect("own encoding decodes")
+                            .verify(&context(seat), slot, &key_shares[usize::from(seat)], &card)
+                            .expect("honest share verifies"),
+                    );
+                }
+                open_card(&card, &points, &cards).expect("a card of the deck")
+            })
+        },
+    );
+}
+
+criterion_group!(benches, shuffles, shares, private_draw, private_draw_whole);
 criterion_main!(benches);

@@ -41,10 +41,11 @@ pub const MESH_N_LOW: usize = 1;
 pub const MESH_N_HIGH: usize = 8;
 /// Outbound mesh peers kept at least.
 pub const MESH_OUTBOUND_MIN: usize = 1;
-/// Largest gossip payload: one envelope (16 KiB) plus room to spare (an
-/// announcement is at most 4 KiB). Our validation refuses anything larger
-/// (and strikes its sender); our own payloads never are.
-pub const MAX_GOSSIP_BYTES: usize = 16 * 1024 + 1024;
+/// Largest gossip payload: one envelope (24 KiB, room for a 120-card
+/// shuffle, SPEC 4.8) plus room to spare (an announcement is at most 4 KiB).
+/// Our validation refuses anything larger (and strikes its sender); our own
+/// payloads never are.
+pub const MAX_GOSSIP_BYTES: usize = roundtable_table::envelope::MAX_ENVELOPE_BYTES + 1024;
 
 /// Largest gossip frame (one length-prefixed protobuf RPC as gossipsub
 /// sends it), which is what gossipsub's `max_transmit_size` bounds on the

@@ -150,7 +150,10 @@ async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
                 game.apply_action(*seat, action, &mut events).unwrap()
             }
             Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut events).unwrap(),
-            Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => {}
+            Record::Forfeit { .. }
+            | Record::Resign { .. }
+            | Record::Abandon { .. }
+            | Record::Private { .. } => {}
         }
     }
     assert!(decisions > 0, "the joiner never decided");

@@ -90,7 +90,7 @@ async fn the_largest_gossip_payload_is_delivered() {
     ];
     let got = tokio::time::timeout(Duration::from_secs(30), deliver(payloads.clone()))
         .await
-        .expect("every payload of at most 17 KiB arrives");
+        .expect("every payload of at most MAX_GOSSIP_BYTES arrives");
     assert_eq!(got, payloads);
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use roundtable_engine::{Game, GameResult, Seat};
+use roundtable_engine::{Game, GameResult, Knowledge, Seat};
 
 use crate::proof::Violation;
 use crate::table::{Config, Output, Table};
@@ -15,6 +15,8 @@ use crate::{GameId, TableError};
 pub struct AuditReport {
     /// The game id.
     pub game_id: GameId,
+    /// The game's name (`Game::NAME`).
+    pub game: &'static str,
     /// Display names in seat order.
     pub names: Vec<String>,
     /// The result, when the game was played to its end.
@@ -30,6 +32,12 @@ pub struct AuditReport {
     pub abandoned: Option<Vec<Seat>>,
     /// Game inputs replayed.
     pub inputs: u64,
+    /// In a game with private cards whose every seat released its key after
+    /// the game: per seat, every card dealt to it (handle and card). With
+    /// the state after any record, `Game::view_with` shows that seat's hand
+    /// at that point. Each card was opened from shares whose proofs the
+    /// replay checked.
+    pub hands: Option<Vec<Knowledge>>,
     /// Whether the file is in canonical order (as every honest peer writes it
     /// once the game is finished).
     pub canonical: bool,
@@ -182,8 +190,14 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         });
     }
     let canonical = table.transcript() == frames;
+    let hands = (table.is_finished() && table.every_key_released()).then(|| {
+        (0..table.genesis().proposal.seats.len())
+            .map(|s| table.opened(Seat(s as u8)).cloned().unwrap_or_default())
+            .collect()
+    });
     Ok(AuditReport {
         game_id,
+        game: G::NAME,
         names,
         result,
         violations,
@@ -191,6 +205,7 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         forfeited,
         abandoned: table.abandoned().map(<[Seat]>::to_vec),
         inputs: table.position(),
+        hands,
         canonical,
     })
 }

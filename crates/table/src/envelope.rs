@@ -1,6 +1,7 @@
 //! Signed envelopes: every message a seat sends about a game.
 
 use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
 use sha2::{Digest, Sha256};
 
 use crate::identity::{Identity, PublicKey, SignatureBytes};
@@ -10,8 +11,10 @@ use crate::{GameId, Hash32, TableError};
 pub const ENVELOPE_DOMAIN: &[u8] = b"roundtable/envelope/v1";
 /// Domain string hashed before a signed envelope to make its hash.
 pub const ENVELOPE_HASH_DOMAIN: &[u8] = b"roundtable/envelope-hash/v1";
-/// Largest encoded envelope accepted from the network, in bytes.
-pub const MAX_ENVELOPE_BYTES: usize = 16 * 1024;
+/// Largest encoded envelope accepted from the network, in bytes: room for a
+/// [`Body::Shuffle`] of a 120-card deck (its message alone is 23,202 bytes)
+/// with the envelope around it (protocol/SPEC.md 4.8).
+pub const MAX_ENVELOPE_BYTES: usize = 24 * 1024;
 /// Longest chat text, in bytes.
 pub const MAX_CHAT_BYTES: usize = 500;
 
@@ -22,6 +25,18 @@ pub struct Reveal {
     pub event: u64,
     /// The link `x_{L-event}` of the seat's hash chain.
     pub link: [u8; 32],
+}
+
+/// A 96-byte proof message of the private deal (a key share message or a
+/// decryption share, SPEC 5.5 and 5.7). On the wire it is its 96 bytes,
+/// with no length (a fixed-size array in postcard).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Proof96(#[serde(with = "BigArray")] pub [u8; 96]);
+
+impl std::fmt::Debug for Proof96 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Proof96({})", &crate::hex(&self.0)[..16])
+    }
 }
 
 /// What an envelope says.
@@ -85,6 +100,48 @@ pub enum Body {
         /// The new chain's tip.
         commitment: [u8; 32],
     },
+    /// The author's key share for the private deal with its proof of
+    /// knowledge (`roundtable_deal::KeyShareMessage` bytes), bound to the
+    /// context (game id, epoch 0, author). Sent once, before the first
+    /// shuffle (protocol/SPEC.md 5.11).
+    KeyShare {
+        /// `X || c || s`.
+        message: Proof96,
+    },
+    /// The author's shuffle of the deck of `epoch`: the previous seat's
+    /// output (or the open deck of the pile) re-encrypted and permuted, with
+    /// its proof (`roundtable_deal::ShuffleMessage` bytes).
+    Shuffle {
+        /// The deck's epoch.
+        epoch: u32,
+        /// The shuffle message.
+        message: Vec<u8>,
+    },
+    /// The author's decryption shares (`roundtable_deal::DecryptionShare`
+    /// bytes) for exactly the slots the private request at the envelope's
+    /// position asks of it, in the request's order.
+    Shares {
+        /// One share per slot.
+        shares: Vec<Proof96>,
+    },
+    /// A decision that plays private cards face up: the action, and the
+    /// holder's decryption share for each handle it claims, in claims order.
+    /// An action that claims nothing is a plain [`Body::Action`].
+    ActionRevealing {
+        /// The game's action, postcard-encoded.
+        action: Vec<u8>,
+        /// The actor's reveal for the chance event the action raises.
+        reveal: Option<Reveal>,
+        /// One share per claimed handle.
+        shares: Vec<Proof96>,
+    },
+    /// The author's secret key share, released after the game (after its
+    /// seed opening) or right after its resignation: with it anyone computes
+    /// the author's decryption shares.
+    KeyRelease {
+        /// The secret scalar, little-endian.
+        secret: [u8; 32],
+    },
 }
 
 impl Body {
@@ -99,6 +156,11 @@ impl Body {
             Body::Resign => "resignation",
             Body::SeedOpening { .. } => "seed opening",
             Body::ChainContinuation { .. } => "chain continuation",
+            Body::KeyShare { .. } => "key share",
+            Body::Shuffle { .. } => "shuffle",
+            Body::Shares { .. } => "decryption shares",
+            Body::ActionRevealing { .. } => "action with revealed cards",
+            Body::KeyRelease { .. } => "key release",
         }
     }
 }
@@ -268,6 +330,35 @@ mod tests {
             back.verify(&Identity::from_secret([8; 32]).public()),
             Err(TableError::BadSignature)
         );
+    }
+
+    /// SPEC 4.8: one envelope carries a whole 120-card shuffle, with the
+    /// largest numbers its header can hold.
+    #[test]
+    fn a_shuffle_of_120_cards_fits_in_one_envelope() {
+        let message_len = roundtable_deal::ShuffleMessage::encoded_len(120);
+        assert_eq!(message_len, 23_202);
+        let envelope = Envelope {
+            game_id: GameId([0xff; 32]),
+            seat: u8::MAX,
+            seq: u64::MAX,
+            prev: Hash32([0xff; 32]),
+            position: u64::MAX,
+            state_hash: Hash32([0xff; 32]),
+            body: Body::Shuffle {
+                epoch: u32::MAX,
+                message: vec![0xff; message_len],
+            },
+        }
+        .sign(&Identity::from_secret([9; 32]));
+        let bytes = envelope.encode();
+        println!("a 120-card shuffle envelope: {} bytes", bytes.len());
+        assert!(
+            bytes.len() <= MAX_ENVELOPE_BYTES,
+            "{} bytes, the limit is {MAX_ENVELOPE_BYTES}",
+            bytes.len()
+        );
+        assert_eq!(Signed::decode(&bytes).unwrap(), envelope);
     }
 
     #[test]

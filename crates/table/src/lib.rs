@@ -32,6 +32,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod audit;
 pub mod chance;
+mod dealing;
+pub use dealing::{DEAL_MESSAGE_DOMAIN, DEAL_ROOT_DOMAIN, DEAL_SECRET_DOMAIN};
 pub mod envelope;
 pub mod genesis;
 pub mod identity;
@@ -40,11 +42,11 @@ mod table;
 pub mod transcript;
 pub mod verdict;
 
-pub use envelope::{Body, Envelope, Reveal, Signed};
+pub use envelope::{Body, Envelope, Proof96, Reveal, Signed};
 pub use genesis::{Acceptance, Genesis, Proposal, SeatInfo};
 pub use identity::{Identity, PublicKey, SignatureBytes};
 pub use proof::Violation;
-pub use table::{CO_CLAIM_TIMEOUTS, Config, Local, Output, Record, Table};
+pub use table::{CO_CLAIM_TIMEOUTS, Config, Local, Output, PrivateStep, Record, Table};
 
 /// A game id: the hash of the genesis proposal.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -82,6 +82,46 @@ pub enum Violation {
         /// What is wrong with it.
         reason: String,
     },
+    /// A key share whose proof of knowledge does not verify, or that does
+    /// not decode (protocol/SPEC.md 5.5, 5.11).
+    BadKeyShare {
+        /// The envelope.
+        envelope: Signed,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A shuffle whose proof does not verify against the deck it had to
+    /// shuffle, that does not decode, or that names another epoch (5.6).
+    BadShuffle {
+        /// The envelope.
+        envelope: Signed,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A decryption share whose proof does not verify against the author's
+    /// key share and the slot's ciphertext, or that does not decode (5.7).
+    BadShare {
+        /// The envelope (shares or an action with revealed cards).
+        envelope: Signed,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Decryption shares the private request at the envelope's position did
+    /// not ask of the author: none were due from it there, or not that many.
+    UnaskedShares {
+        /// The envelope.
+        envelope: Signed,
+        /// What was asked instead.
+        reason: String,
+    },
+    /// A released secret key share that does not match the author's key
+    /// share (5.9).
+    BadKeyRelease {
+        /// The envelope.
+        envelope: Signed,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl Violation {
@@ -98,7 +138,12 @@ impl Violation {
             | Violation::BadReveal { envelope, .. }
             | Violation::UnexpectedBody { envelope, .. }
             | Violation::BadSeedOpening { envelope }
-            | Violation::BadContinuation { envelope, .. } => envelope.seat(),
+            | Violation::BadContinuation { envelope, .. }
+            | Violation::BadKeyShare { envelope, .. }
+            | Violation::BadShuffle { envelope, .. }
+            | Violation::BadShare { envelope, .. }
+            | Violation::UnaskedShares { envelope, .. }
+            | Violation::BadKeyRelease { envelope, .. } => envelope.seat(),
         }
     }
 
@@ -113,7 +158,12 @@ impl Violation {
             | Violation::BadReveal { envelope, .. }
             | Violation::UnexpectedBody { envelope, .. }
             | Violation::BadSeedOpening { envelope }
-            | Violation::BadContinuation { envelope, .. } => vec![envelope],
+            | Violation::BadContinuation { envelope, .. }
+            | Violation::BadKeyShare { envelope, .. }
+            | Violation::BadShuffle { envelope, .. }
+            | Violation::BadShare { envelope, .. }
+            | Violation::UnaskedShares { envelope, .. }
+            | Violation::BadKeyRelease { envelope, .. } => vec![envelope],
         }
     }
 
@@ -129,6 +179,11 @@ impl Violation {
             Violation::UnexpectedBody { .. } => "unexpected-body",
             Violation::BadSeedOpening { .. } => "bad-seed-opening",
             Violation::BadContinuation { .. } => "bad-continuation",
+            Violation::BadKeyShare { .. } => "bad-key-share",
+            Violation::BadShuffle { .. } => "bad-shuffle",
+            Violation::BadShare { .. } => "bad-share",
+            Violation::UnaskedShares { .. } => "unasked-shares",
+            Violation::BadKeyRelease { .. } => "bad-key-release",
         }
     }
 
@@ -169,6 +224,26 @@ impl Violation {
                     "the envelopes do follow each other".into(),
                 ))
             }
+            // A key share's proof is bound to the game, epoch 0 and its
+            // seat alone (SPEC 5.11): it is checked without any replay.
+            Violation::BadKeyShare { envelope, .. } => match &envelope.envelope.body {
+                crate::Body::KeyShare { message } => {
+                    let context = roundtable_deal::Context {
+                        game_id: game_id.0,
+                        epoch: 0,
+                        seat,
+                    };
+                    let verifies = roundtable_deal::KeyShareMessage::from_bytes(&message.0)
+                        .and_then(|m| m.verify(&context))
+                        .is_ok();
+                    if verifies {
+                        Err(TableError::Malformed("the key share verifies".into()))
+                    } else {
+                        Ok(())
+                    }
+                }
+                _ => Err(TableError::Malformed("not a key share".into())),
+            },
             _ => Ok(()),
         }
     }
@@ -186,7 +261,13 @@ impl std::fmt::Display for Violation {
                     envelope.envelope.position
                 )
             }
-            Violation::BadReveal { reason, .. } | Violation::BadContinuation { reason, .. } => {
+            Violation::BadReveal { reason, .. }
+            | Violation::BadContinuation { reason, .. }
+            | Violation::BadKeyShare { reason, .. }
+            | Violation::BadShuffle { reason, .. }
+            | Violation::BadShare { reason, .. }
+            | Violation::UnaskedShares { reason, .. }
+            | Violation::BadKeyRelease { reason, .. } => {
                 write!(f, " ({reason})")
             }
             Violation::UnexpectedBody { envelope, expected } => {

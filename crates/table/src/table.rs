@@ -2,18 +2,23 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use roundtable_engine::{ChanceOutcome, Game, GameResult, Next, RuleError, Seat};
+use roundtable_engine::{
+    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Next, Revealed, RuleError, Seat,
+};
 use roundtable_fairdeck::{
     ChainContinuation, ChainSecret, ChainTracker, FairdeckError, MAX_CHAIN_LENGTH, beacon,
     chain_commitment, continuation_seed,
 };
 
+use crate::dealing::{Dealing, LocalDeal};
 use crate::envelope::{Body, Envelope, Reveal, Signed};
 use crate::genesis::Genesis;
 use crate::identity::Identity;
 use crate::proof::Violation;
 use crate::transcript::Frame;
 use crate::{GameId, Hash32, TableError, chance};
+
+mod private;
 
 /// How many stall timeouts after a position began a seat that has not
 /// joined the claims against a stalled seat there is claimed itself.
@@ -154,6 +159,53 @@ pub enum Record<G: Game> {
         /// The claims that prove it: (claimant, accused, the claimant's
         /// envelope sequence number).
         claims: Vec<(u8, u8, u64)>,
+    },
+    /// A step of the private deal, or a decision that revealed cards.
+    Private {
+        /// What was applied.
+        step: PrivateStep<G::Action>,
+        /// The envelopes it took, (seat, sequence number), in the order they
+        /// were taken in.
+        envelopes: Vec<(u8, u64)>,
+    },
+}
+
+/// A step of the private deal that was applied (protocol/SPEC.md 5.11), or a
+/// decision that played private cards face up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrivateStep<A> {
+    /// A pile became the deck of `epoch`: every key share (the first time)
+    /// and every seat's shuffle are in.
+    Reshuffle {
+        /// The new deck's epoch.
+        epoch: EpochId,
+    },
+    /// Slots `first..first + count` went to seat `to`: every other seat's
+    /// decryption shares are in.
+    Deal {
+        /// The receiving seat.
+        to: Seat,
+        /// The first slot.
+        first: CardHandle,
+        /// How many slots.
+        count: u32,
+    },
+    /// Cards shown to everyone, opened from every seat's shares.
+    Reveal {
+        /// The opened cards, in the request's order.
+        cards: Vec<Revealed>,
+    },
+    /// A decision that played cards face up, opened from the holder's shares
+    /// in its envelope `seq` and the other seats' shares from the deal.
+    Play {
+        /// The seat.
+        seat: Seat,
+        /// Its envelope.
+        seq: u64,
+        /// The decoded action.
+        action: A,
+        /// The cards it played, as opened.
+        revealed: Vec<Revealed>,
     },
 }
 
@@ -299,6 +351,13 @@ pub struct Table<G: Game> {
     /// (asked at every step of the pump, so kept rather than searched for),
     /// and whether it counted a seat that went on as stopped.
     abandoned_at: Option<(u64, WentOn)>,
+    /// The private deal (protocol/SPEC.md 5.11).
+    dealing: Dealing,
+    /// The deal as it was before each private step, by position, so that a
+    /// rewind can go back to it.
+    dealing_at: BTreeMap<u64, Dealing>,
+    /// The local seat's secrets for the deal, derived from its chain seed.
+    local_deal: Option<LocalDeal>,
 }
 
 impl<G: Game> Table<G> {
@@ -346,7 +405,11 @@ impl<G: Game> Table<G> {
             .iter()
             .map(|s| s.key.verifier())
             .collect::<Result<_, _>>()?;
+        let local_deal = local.as_ref().map(|l| LocalDeal::new(l.chain.seed()));
         Ok(Table {
+            dealing: Dealing::new(game_id.0, n),
+            dealing_at: BTreeMap::new(),
+            local_deal,
             keys,
             genesis,
             game_id,
@@ -588,8 +651,9 @@ impl<G: Game> Table<G> {
             return Err(TableError::NotYourDecision);
         }
         let mut probe = self.game.clone();
+        let revealed = self.known_claims(seat, &action);
         probe
-            .apply_action(seat, &action, &mut Vec::new())
+            .apply_action_revealing(seat, &action, &revealed, &mut Vec::new())
             .map_err(|e| TableError::Refused {
                 rule: e.rule(),
                 message: e.to_string(),
@@ -605,6 +669,8 @@ impl<G: Game> Table<G> {
             return Err(TableError::NotSeated);
         }
         self.author(Body::Resign);
+        // Right after it, its secret (5.15): play goes on without it.
+        self.author_release();
         self.pump(now);
         Ok(())
     }
@@ -954,9 +1020,10 @@ impl<G: Game> Table<G> {
                 Next::Decision(seat) => self.step_decision(seat),
                 Next::Chance(_) => self.step_chance(),
                 Next::Simultaneous(set) => self.step_simultaneous(set),
-                // The table does not deal private cards yet (issue 14, the
-                // table's part); no game it hosts asks for them.
-                Next::Private(_) => false,
+                Next::Private(request) => {
+                    let request = private::Request::of(&request);
+                    self.step_private(request)
+                }
             };
             if !progressed {
                 // Only once nothing here can be applied: a seat that went
@@ -1002,9 +1069,12 @@ impl<G: Game> Table<G> {
                     })
                     .collect()
             }
-            Next::Private(_) => Vec::new(),
+            Next::Private(request) => self.private_waited_on(&private::Request::of(&request)),
             Next::Over => (0..self.seats.len())
-                .filter(|&i| self.seats[i].seed.is_none() && self.seats[i].forfeited.is_none())
+                .filter(|&i| {
+                    self.seats[i].forfeited.is_none()
+                        && (self.seats[i].seed.is_none() || self.owes_release(i))
+                })
                 .map(|i| Seat(i as u8))
                 .collect(),
         }
@@ -1360,6 +1430,11 @@ impl<G: Game> Table<G> {
                 let Some(Record::Abandon { stopped, .. }) = self.records.get(p as usize) else {
                     return None;
                 };
+                if stopped.len() < 2 {
+                    // A stall forfeit that ended a game with private cards
+                    // (5.15): no single forfeit comes before it.
+                    return None;
+                }
                 let in_game: Vec<u8> = (0..self.seats.len() as u8)
                     .filter(|&s| self.seats[usize::from(s)].forfeited.is_none_or(|q| q >= p))
                     .collect();
@@ -1432,8 +1507,17 @@ impl<G: Game> Table<G> {
                         note(usize::from(*seat), *seq);
                     }
                 }
+                Record::Private { envelopes, .. } => {
+                    for (seat, seq) in envelopes {
+                        note(usize::from(*seat), *seq);
+                    }
+                }
                 Record::Zombie { .. } => {}
             }
+        }
+        for (seat, seq) in self.rewind_dealing(position) {
+            let seat = usize::from(seat);
+            first_dropped[seat] = Some(first_dropped[seat].map_or(seq, |s| s.min(seq)));
         }
         // So do reveals taken in for the chance event pending now: a reveal
         // names no position, so one written after the forfeit was taken in
@@ -1533,6 +1617,20 @@ impl<G: Game> Table<G> {
                         }
                     }
                     self.pending_reveals.iter_mut().for_each(|r| *r = None);
+                }
+                Record::Private { step, .. } => {
+                    let replayed = match step {
+                        PrivateStep::Reshuffle { .. } => game.apply_reshuffle(&mut events),
+                        PrivateStep::Deal { .. } => game.apply_deal(&mut events),
+                        PrivateStep::Reveal { cards } => game.apply_reveal(cards, &mut events),
+                        PrivateStep::Play {
+                            seat,
+                            action,
+                            revealed,
+                            ..
+                        } => game.apply_action_revealing(*seat, action, revealed, &mut events),
+                    };
+                    debug_assert!(replayed.is_ok(), "a rewind replays a refused private step");
                 }
                 Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => {}
             }
@@ -1680,6 +1778,12 @@ impl<G: Game> Table<G> {
     }
 
     fn forfeit(&mut self, seat: Seat, record: Record<G>, reason: &'static str) {
+        if let Record::Forfeit { claims, .. } = &record
+            && self.forfeit_ends_game(seat)
+        {
+            self.abandon_for_forfeit(seat, claims.clone());
+            return;
+        }
         self.seats[seat.index()].forfeited = Some(self.position());
         self.pending_reveals[seat.index()] = None;
         // A forfeit changes no game state; it is recorded so that every peer
@@ -1750,6 +1854,19 @@ impl<G: Game> Table<G> {
                 }
                 true
             }
+            Body::ActionRevealing {
+                action,
+                reveal,
+                shares,
+            } => {
+                let Some(signed) = self.consume(i) else {
+                    return false;
+                };
+                if !self.check_position(&signed) {
+                    return false;
+                }
+                self.take_revealing_action(seat, signed, &action, reveal, &shares)
+            }
             Body::Resign => {
                 let Some(signed) = self.consume(i) else {
                     return false;
@@ -1763,6 +1880,16 @@ impl<G: Game> Table<G> {
                     "resigned",
                 );
                 true
+            }
+            Body::Shares { .. } => {
+                if let Some(signed) = self.consume(i) {
+                    self.fail(Violation::UnaskedShares {
+                        envelope: signed,
+                        reason: "no shares were due from it: the game waited for its decision"
+                            .into(),
+                    });
+                }
+                false
             }
             _ => {
                 if let Some(signed) = self.consume(i) {
@@ -1779,6 +1906,9 @@ impl<G: Game> Table<G> {
     /// Apply a local decision: sign it, carrying the local reveal when it
     /// raises a chance event.
     fn author_action(&mut self, seat: Seat, action: G::Action) -> bool {
+        if !G::claims(&action).is_empty() {
+            return self.author_revealing_action(seat, action);
+        }
         let position_hash = self.current_hash();
         let mut after = self.game.clone();
         let mut events = Vec::new();
@@ -2167,12 +2297,16 @@ impl<G: Game> Table<G> {
                 if self.seats[seat].peek().is_none() {
                     self.author(Body::SeedOpening { seed });
                     self.seats[seat].seed = Some(seed);
+                    // With its seed, its deal secret (5.15).
+                    self.author_release();
                 }
             }
         }
         let mut progressed = false;
         for i in 0..self.seats.len() {
-            if self.seats[i].forfeited.is_some() || self.seats[i].seed.is_some() {
+            if self.seats[i].forfeited.is_some()
+                || (self.seats[i].seed.is_some() && !self.owes_release(i))
+            {
                 continue;
             }
             if let Some(claims) = self.claims_complete(Seat(i as u8)) {
@@ -2193,7 +2327,18 @@ impl<G: Game> Table<G> {
                 return false;
             };
             let seed = match body {
-                Body::SeedOpening { seed } => seed,
+                Body::SeedOpening { seed } if self.seats[i].seed.is_none() => seed,
+                Body::KeyRelease { secret } if self.seats[i].seed.is_some() => {
+                    if let Err(reason) = self.take_release(i as u8, &secret) {
+                        self.fail(Violation::BadKeyRelease {
+                            envelope: signed,
+                            reason,
+                        });
+                        return false;
+                    }
+                    progressed = true;
+                    continue;
+                }
                 // As at a decision: resigning forfeits when the game next
                 // needs the seat, here for its opening.
                 Body::Resign => {
@@ -2207,9 +2352,14 @@ impl<G: Game> Table<G> {
                 // else it signed there is proof of a breach, as it would be
                 // at a decision, not a stall to be claimed.
                 _ => {
+                    let expected = if self.seats[i].seed.is_some() {
+                        "its key release after its seed opening"
+                    } else {
+                        "its seed opening, the game being over"
+                    };
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
-                        expected: "its seed opening, the game being over".into(),
+                        expected: expected.into(),
                     });
                     return false;
                 }
@@ -2224,12 +2374,13 @@ impl<G: Game> Table<G> {
             progressed = true;
         }
         if !self.finished
-            && self
-                .seats
-                .iter()
-                .all(|s| s.forfeited.is_some() || s.seed.is_some())
+            && (0..self.seats.len()).all(|i| {
+                self.seats[i].forfeited.is_some()
+                    || (self.seats[i].seed.is_some() && !self.owes_release(i))
+            })
         {
             self.finished = true;
+            self.open_hands();
             if let Some(result) = self.game.result() {
                 self.outputs.push_back(Output::Finished(result));
             }
@@ -2278,8 +2429,23 @@ impl<G: Game> Table<G> {
                     }
                 }
                 Record::Abandon { claims, .. } => {
+                    // A private step under way when the game was abandoned
+                    // (it ends the game, so the step is the deal's last):
+                    // what it took in, a stopped seat's key share among it,
+                    // goes before the claims, so that a replay knows the
+                    // seat held part of the deck key when they complete.
+                    let mut under_way = self.dealing.progress.envelopes.clone();
+                    under_way.sort_unstable();
+                    for (seat, seq) in under_way {
+                        write_up_to(&mut frames, usize::from(seat), seq);
+                    }
                     for (claimant, _, seq) in claims {
                         write_up_to(&mut frames, usize::from(*claimant), *seq);
+                    }
+                }
+                Record::Private { envelopes, .. } => {
+                    for (seat, seq) in envelopes {
+                        write_up_to(&mut frames, usize::from(*seat), *seq);
                     }
                 }
                 Record::Zombie { .. } => {}
@@ -2309,6 +2475,7 @@ fn used_input_of<G: Game>(record: &Record<G>, accused: u8) -> bool {
         Record::Chance { reveals, .. } => reveals
             .get(usize::from(accused))
             .is_some_and(Option::is_some),
+        Record::Private { envelopes, .. } => envelopes.iter().any(|(s, _)| *s == accused),
         Record::Zombie { .. } | Record::Forfeit { .. } | Record::Abandon { .. } => false,
     }
 }

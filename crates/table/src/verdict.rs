@@ -147,6 +147,7 @@ enum Input<A> {
     Forfeit { seat: Seat },
     Resign { seat: Seat },
     Abandon { stopped: Vec<Seat> },
+    Private(crate::PrivateStep<A>),
 }
 
 /// A transcript's applied inputs, each with the forfeit or abandonment
@@ -265,6 +266,7 @@ fn history<G: Game>(genesis: &crate::Genesis, frames: &[Frame]) -> History<G::Ac
                     claimants: seats(claims.iter().map(|(c, _)| *c)),
                 }),
             ),
+            Record::Private { step, .. } => (Input::Private(step.clone()), None),
             Record::Abandon { stopped, claims } => (
                 Input::Abandon {
                     stopped: stopped.clone(),

@@ -223,6 +223,8 @@ impl Replay {
                     ));
                     Ok(())
                 }
+                // Port Royal deals no private cards.
+                Record::Private { .. } => Ok(()),
             };
             // The table applied this very record to the same game, so a
             // refusal here is a bug, not a bad file; it is still reported
@@ -524,7 +526,10 @@ mod tests {
                     game.apply_action(*seat, action, &mut Vec::new())
                 }
                 Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut Vec::new()),
-                Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
+                Record::Forfeit { .. }
+                | Record::Resign { .. }
+                | Record::Abandon { .. }
+                | Record::Private { .. } => Ok(()),
             }
             .unwrap_or_else(|e| panic!("{e}"));
             straight.push(game.state_hash());

@@ -341,7 +341,8 @@ impl Chronicle {
         match record {
             Record::Action { .. } => self.auto = None,
             Record::Zombie { seat, .. } => self.auto = Some(*seat),
-            Record::Chance { .. } => {}
+            // Port Royal deals no private cards.
+            Record::Chance { .. } | Record::Private { .. } => {}
             Record::Forfeit { seat, .. } => {
                 self.note(forfeit_line(names, *seat, me, false));
             }
@@ -462,7 +463,10 @@ impl Follower {
                 self.game.apply_action(*seat, action, &mut events)
             }
             Record::Chance { outcome, .. } => self.game.apply_chance(outcome, &mut events),
-            Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
+            Record::Forfeit { .. }
+            | Record::Resign { .. }
+            | Record::Abandon { .. }
+            | Record::Private { .. } => Ok(()),
         };
         self.records.push(record.clone());
         applied.ok()?;

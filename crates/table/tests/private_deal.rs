@@ -1,0 +1,822 @@
+//! Private cards at the table (protocol/SPEC.md 5.11–5.15): Hands games
+//! between in-process tables with no dealer, every envelope delivered to
+//! every table, and every new violation caught from a hand-made bad
+//! envelope, by the table and by the audit.
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use roundtable_engine::{Game, Knowledge, Next, Observer, Seat};
+use roundtable_fairdeck::ChainSecret;
+use roundtable_hands::{Action, Hands, Options};
+use roundtable_table::transcript::Frame;
+use roundtable_table::{
+    Body, Config, Envelope, Genesis, Identity, Local, Output, Proof96, Proposal, Record, SeatInfo,
+    Signed, Table, Violation, audit,
+};
+
+/// The genesis of a Hands game and each seat's secrets. `salt` changes the
+/// chain seeds, and with them every seat's deal secrets and shuffles.
+fn seated(seats: u8, rounds: u8, salt: u8) -> (Genesis, Vec<Local>) {
+    let ids: Vec<Identity> = (0..seats)
+        .map(|i| Identity::from_secret([i + 1; 32]))
+        .collect();
+    let chains: Vec<ChainSecret> = (0..seats)
+        .map(|i| ChainSecret::new([i.wrapping_mul(7).wrapping_add(salt); 32], 16).unwrap())
+        .collect();
+    let infos = ids
+        .iter()
+        .zip(&chains)
+        .enumerate()
+        .map(|(i, (id, c))| SeatInfo {
+            key: id.public(),
+            name: format!("p{i}"),
+            chain_commitment: c.commitment(),
+            chain_length: c.length(),
+        })
+        .collect();
+    let proposal = Proposal::new::<Hands>(&Options { rounds }, infos, [salt; 32]).unwrap();
+    let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
+    let genesis = Genesis::assemble::<Hands>(proposal.clone(), &acc).unwrap();
+    let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
+    for (identity, chain) in ids.into_iter().zip(chains) {
+        let seat = proposal.seat_of(&identity.public()).unwrap();
+        locals[seat.index()] = Some(Local {
+            seat,
+            identity,
+            chain,
+        });
+    }
+    (genesis, locals.into_iter().map(Option::unwrap).collect())
+}
+
+fn tables(seats: u8, rounds: u8, salt: u8) -> Vec<Table<Hands>> {
+    let (genesis, locals) = seated(seats, rounds, salt);
+    locals
+        .into_iter()
+        .map(|l| Table::new(genesis.clone(), Some(l), Config::default()).unwrap())
+        .collect()
+}
+
+/// What a run of the network did.
+#[derive(Default)]
+struct Run {
+    violations: Vec<(usize, Violation)>,
+    finished: Vec<bool>,
+}
+
+/// Deliver every broadcast to every other table and let the seat to move
+/// pick at random from its legal actions (as its table's knowledge lists
+/// them), until nothing moves. `tamper(from, envelope)` may replace an
+/// envelope on the wire (a byzantine sender). `decide` may take over a
+/// decision: `None` leaves it to the random bot, `Some(true)` says it took
+/// it, `Some(false)` stops the run there.
+fn run(
+    tables: &mut [Table<Hands>],
+    rng: &mut ChaCha20Rng,
+    mut tamper: impl FnMut(usize, Signed) -> Signed,
+    mut decide: impl FnMut(&mut [Table<Hands>], Seat) -> Option<bool>,
+) -> Run {
+    let mut out = Run {
+        finished: vec![false; tables.len()],
+        ..Run::default()
+    };
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    for _ in 0..10_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => out.violations.push((i, *v)),
+                    Output::Finished(_) => out.finished[i] = true,
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                let s = tamper(from, s);
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        let _ = t.handle_envelope(0, s.clone());
+                    }
+                }
+            }
+            continue;
+        }
+        let live: Vec<usize> = (0..tables.len())
+            .filter(|&i| tables[i].violation().is_none() && !tables[i].is_forfeited(Seat(i as u8)))
+            .collect();
+        let Some(&reference) = live.first() else {
+            return out;
+        };
+        if tables.iter().any(|t| t.violation().is_some()) {
+            return out;
+        }
+        let Next::Decision(seat) = tables[reference].game().next() else {
+            return out;
+        };
+        match decide(tables, seat) {
+            Some(true) => continue,
+            Some(false) => return out,
+            None => {}
+        }
+        let table = &mut tables[seat.index()];
+        if table.violation().is_some() || table.is_forfeited(seat) {
+            return out;
+        }
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        if legal.is_empty() {
+            return out;
+        }
+        let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+        table.submit(0, pick).unwrap();
+    }
+    panic!("the game never settled");
+}
+
+fn honest(tables: &mut [Table<Hands>], seed: u64) -> Run {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    run(tables, &mut rng, |_, s| s, |_, _| None)
+}
+
+fn frames_of(table: &Table<Hands>) -> Vec<Frame> {
+    table.transcript()
+}
+
+/// A full game between three tables: identical transcripts, a valid audit
+/// that opens every hand, and each seat knowing exactly its own cards.
+#[test]
+fn a_hands_game_is_dealt_by_the_tables_alone_and_audited() {
+    for seed in 0..3u64 {
+        let mut tables = tables(3, 4, 30 + seed as u8);
+        let run = honest(&mut tables, seed);
+        assert!(run.violations.is_empty(), "{:?}", run.violations);
+        assert_eq!(run.finished, vec![true; 3], "seed {seed}");
+        let transcript = frames_of(&tables[0]);
+        for (i, t) in tables.iter().enumerate().skip(1) {
+            let other = t.transcript();
+            let first_difference = transcript.iter().zip(&other).position(|(a, b)| a != b);
+            assert!(
+                other.len() == transcript.len() && first_difference.is_none(),
+                "seed {seed}: table {i}'s transcript differs at frame {first_difference:?}"
+            );
+        }
+        let plays = tables[0]
+            .records()
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r,
+                    Record::Private {
+                        step: roundtable_table::PrivateStep::Play { .. },
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(plays > 0, "seed {seed}: nobody played a card");
+
+        // Each seat knew exactly the cards dealt to it, no other slot.
+        let dealt = tables[0].dealt().to_vec();
+        for (i, t) in tables.iter().enumerate() {
+            let mine: Vec<_> = dealt
+                .iter()
+                .filter(|(s, _)| s.index() == i)
+                .map(|(_, h)| *h)
+                .collect();
+            let knowledge = t.knowledge().unwrap();
+            assert!(!mine.is_empty());
+            for h in &mine {
+                assert!(knowledge.card(*h).is_some(), "seat {i} did not open {h:?}");
+            }
+        }
+
+        let report = audit::audit::<Hands>(&transcript).unwrap();
+        assert!(
+            report.is_valid(),
+            "{:?} {:?}",
+            report.problems,
+            report.violations
+        );
+        assert!(report.canonical);
+        // The audit opened every hand, and agrees with each seat's table.
+        let hands = report.hands.as_ref().expect("every key was released");
+        for (i, t) in tables.iter().enumerate() {
+            let mine = t.knowledge().unwrap();
+            for r in mine.iter() {
+                let own_cards = dealt.iter().any(|(s, h)| s.index() == i && *h == r.handle);
+                if own_cards {
+                    assert_eq!(hands[i].card(r.handle), Some(r.card));
+                }
+            }
+            assert_eq!(
+                hands[i].len(),
+                dealt.iter().filter(|(s, _)| s.index() == i).count()
+            );
+        }
+    }
+}
+
+/// Deliver every broadcast to every other table until nothing moves.
+fn settle(tables: &mut [Table<Hands>]) {
+    loop {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                if let Output::Broadcast(s) = o {
+                    wire.push((i, s));
+                }
+            }
+        }
+        if wire.is_empty() {
+            return;
+        }
+        for (from, s) in wire {
+            for (i, t) in tables.iter_mut().enumerate() {
+                if i != from {
+                    t.handle_envelope(0, s.clone()).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// Two real deals (other seeds, so other shuffles) after which seat 1
+/// holds other cards: the shared states are identical, and seat 0's views
+/// differ only in its own cards. Seat 0's table learns nothing of seat 1's
+/// cards, and handing the game seat 1's knowledge too changes nothing.
+#[test]
+fn a_seat_view_holds_only_its_own_cards() {
+    let dealt = |salt: u8| {
+        let mut tables = tables(3, 1, salt);
+        for t in tables.iter_mut() {
+            t.handle_timeout(0);
+        }
+        settle(&mut tables);
+        assert!(matches!(tables[0].game().next(), Next::Decision(_)));
+        tables
+    };
+    let a = dealt(1);
+    let b = dealt(2);
+    let cards = |t: &Table<Hands>| -> Vec<u32> {
+        let mut c: Vec<u32> = t.knowledge().unwrap().iter().map(|r| r.card).collect();
+        c.sort();
+        c
+    };
+    assert_ne!(cards(&a[1]), cards(&b[1]), "the deals should differ");
+    assert_eq!(a[0].game().state_hash(), b[0].game().state_hash());
+    let without_own_cards = |t: &Table<Hands>| {
+        let mut view = t
+            .game()
+            .view_with(Observer::Seat(Seat(0)), t.knowledge().unwrap());
+        assert!(view.my_hand.iter().all(|h| h.card.is_some()));
+        view.my_hand.iter_mut().for_each(|h| h.card = None);
+        view
+    };
+    assert_eq!(without_own_cards(&a[0]), without_own_cards(&b[0]));
+    // Seat 0's table opened only its own slots.
+    for (s, h) in a[0].dealt() {
+        assert_eq!(a[0].knowledge().unwrap().card(*h).is_some(), s.index() == 0);
+    }
+    // A game given more than the seat's own knowledge shows no more.
+    let mut everything = a[0].knowledge().unwrap().clone();
+    for r in a[1].knowledge().unwrap().iter() {
+        everything.learn(r.handle, r.card);
+    }
+    assert_eq!(
+        a[0].game().view_with(Observer::Seat(Seat(0)), &everything),
+        a[0].game()
+            .view_with(Observer::Seat(Seat(0)), a[0].knowledge().unwrap())
+    );
+}
+
+/// Re-sign `signed` by its seat with `body` replaced (what a byzantine seat
+/// can do: its own key signs anything).
+fn resign_body(genesis: &Genesis, signed: &Signed, body: Body) -> Signed {
+    let key = genesis.proposal.seats[usize::from(signed.envelope.seat)].key;
+    let identity = (1..=4u8)
+        .map(|i| Identity::from_secret([i; 32]))
+        .find(|id| id.public() == key)
+        .unwrap();
+    Envelope {
+        body,
+        ..signed.envelope.clone()
+    }
+    .sign(&identity)
+}
+
+/// Runs a game where seat 1 sends `tampered(envelope)` in place of the first
+/// envelope `pick` chooses; every honest table must catch it with a
+/// violation of `kind`, and the audit of the honest tables' log must too.
+fn caught(kind: &str, mut bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) {
+    let mut tables = tables(3, 2, 77);
+    let genesis = tables[0].genesis().clone();
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let mut done = false;
+    let run = run(
+        &mut tables,
+        &mut rng,
+        |from, s| {
+            if done || from != 1 {
+                return s;
+            }
+            match bad(&genesis, &s) {
+                Some(b) => {
+                    done = true;
+                    b
+                }
+                None => s,
+            }
+        },
+        |_, _| None,
+    );
+    assert!(done, "{kind}: the envelope to tamper with never came");
+    for honest in [0usize, 2] {
+        let v = tables[honest]
+            .violation()
+            .unwrap_or_else(|| panic!("{kind}: table {honest} saw nothing"));
+        assert_eq!(v.kind(), kind, "{v}");
+        assert_eq!(v.seat(), 1);
+        assert!(v.check_signatures(tables[honest].genesis()).is_ok());
+    }
+    assert!(
+        run.violations
+            .iter()
+            .any(|(i, v)| *i == 0 && v.kind() == kind)
+    );
+    // The audit of what the honest table took in finds the same.
+    let report = audit::audit::<Hands>(&tables[0].transcript()).unwrap();
+    assert!(!report.is_valid());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| v.kind() == kind && v.seat() == 1),
+        "{kind}: {:?} {:?}",
+        report.violations,
+        report.problems
+    );
+}
+
+fn flip(bytes: &mut [u8], at: usize) {
+    let i = at % bytes.len();
+    bytes[i] ^= 1;
+}
+
+#[test]
+fn a_shuffle_with_a_flipped_proof_byte_is_caught() {
+    caught("bad-shuffle", |g, s| match &s.envelope.body {
+        Body::Shuffle { epoch, message } => {
+            let mut message = message.clone();
+            // A byte of the proof, well past the output deck.
+            let at = message.len() - 40;
+            flip(&mut message, at);
+            Some(resign_body(
+                g,
+                s,
+                Body::Shuffle {
+                    epoch: *epoch,
+                    message,
+                },
+            ))
+        }
+        _ => None,
+    });
+}
+
+/// A key share's proof is checked from the envelope and the genesis alone:
+/// an honest one is no proof of a bad key share.
+#[test]
+fn a_bad_key_share_is_proven_without_a_replay() {
+    let mut tables = tables(3, 1, 40);
+    honest(&mut tables, 1);
+    let genesis = tables[0].genesis().clone();
+    let honest_share = tables[0]
+        .transcript()
+        .into_iter()
+        .find_map(|f| match f {
+            Frame::Envelope(s) if matches!(s.envelope.body, Body::KeyShare { .. }) => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    let claimed = Violation::BadKeyShare {
+        envelope: honest_share.clone(),
+        reason: "none".into(),
+    };
+    assert!(claimed.check_signatures(&genesis).is_err());
+    let Body::KeyShare { mut message } = honest_share.envelope.body.clone() else {
+        unreachable!()
+    };
+    flip(&mut message.0, 50);
+    let bad = resign_body(&genesis, &honest_share, Body::KeyShare { message });
+    let proven = Violation::BadKeyShare {
+        envelope: bad,
+        reason: "flipped".into(),
+    };
+    assert!(proven.check_signatures(&genesis).is_ok());
+}
+
+#[test]
+fn a_key_share_with_a_flipped_proof_byte_is_caught() {
+    caught("bad-key-share", |g, s| match &s.envelope.body {
+        Body::KeyShare { message } => {
+            let mut message = *message;
+            flip(&mut message.0, 90);
+            Some(resign_body(g, s, Body::KeyShare { message }))
+        }
+        _ => None,
+    });
+}
+
+#[test]
+fn a_decryption_share_with_a_flipped_byte_is_caught() {
+    caught("bad-share", |g, s| match &s.envelope.body {
+        Body::Shares { shares } => {
+            let mut shares = shares.clone();
+            flip(&mut shares[0].0, 70);
+            Some(resign_body(g, s, Body::Shares { shares }))
+        }
+        _ => None,
+    });
+}
+
+#[test]
+fn shares_beyond_what_the_request_asks_are_caught() {
+    caught("unasked-shares", |g, s| match &s.envelope.body {
+        Body::Shares { shares } => {
+            let mut shares = shares.clone();
+            shares.push(shares[0]);
+            Some(resign_body(g, s, Body::Shares { shares }))
+        }
+        _ => None,
+    });
+}
+
+#[test]
+fn a_wrong_key_release_is_caught() {
+    caught("bad-key-release", |g, s| match &s.envelope.body {
+        Body::KeyRelease { secret } => {
+            let mut secret = *secret;
+            secret[0] ^= 1;
+            Some(resign_body(g, s, Body::KeyRelease { secret }))
+        }
+        _ => None,
+    });
+}
+
+/// A play that claims a card the slot does not hold: the opened card
+/// differs, so the rules refuse it and the envelope proves it.
+#[test]
+fn a_false_claim_is_an_illegal_action() {
+    caught("illegal-action", |g, s| match &s.envelope.body {
+        Body::ActionRevealing {
+            action,
+            reveal,
+            shares,
+        } => {
+            let Ok(Action::Play { handle, card }) = postcard::from_bytes::<Action>(action) else {
+                return None;
+            };
+            let lie = Action::Play {
+                handle,
+                card: (card + 1) % 24,
+            };
+            Some(resign_body(
+                g,
+                s,
+                Body::ActionRevealing {
+                    action: postcard::to_allocvec(&lie).unwrap(),
+                    reveal: *reveal,
+                    shares: shares.clone(),
+                },
+            ))
+        }
+        _ => None,
+    });
+}
+
+/// Shares from a seat at a decision, where none are due.
+#[test]
+fn shares_where_none_are_due_are_caught() {
+    let mut sent = false;
+    caught("unasked-shares", |g, s| {
+        if sent {
+            return None;
+        }
+        match &s.envelope.body {
+            Body::Action { .. } => {
+                sent = true;
+                Some(resign_body(
+                    g,
+                    s,
+                    Body::Shares {
+                        shares: vec![Proof96([0; 96])],
+                    },
+                ))
+            }
+            _ => None,
+        }
+    });
+}
+
+/// A seat resigns in the middle of a Hands game: its key release follows
+/// its resignation, every other table computes its shares, and the game
+/// goes on to the end with it as a zombie.
+#[test]
+fn a_resignation_releases_the_key_and_the_game_goes_on() {
+    let mut tables = tables(3, 3, 12);
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut resigned = false;
+    let run = run(
+        &mut tables,
+        &mut rng,
+        |_, s| s,
+        |tables, seat| {
+            if !resigned && seat == Seat(2) && tables[2].game().view(Observer::Spectator).round >= 2
+            {
+                resigned = true;
+                tables[2].resign(0).unwrap();
+                return Some(true);
+            }
+            None
+        },
+    );
+    assert!(resigned);
+    assert!(run.violations.is_empty(), "{:?}", run.violations);
+    for t in &tables[..2] {
+        assert!(t.is_forfeited(Seat(2)));
+        assert!(t.is_finished());
+        assert!(t.abandoned().is_none());
+        assert_eq!(t.game().next(), Next::Over);
+    }
+    assert!(tables[0].transcript() == tables[1].transcript());
+    let report = audit::audit::<Hands>(&tables[0].transcript()).unwrap();
+    assert!(
+        report.is_valid(),
+        "{:?} {:?}",
+        report.problems,
+        report.violations
+    );
+}
+
+/// A seat that stops answering after the deck key exists is claimed, and
+/// its forfeit ends the game abandoned, with it last.
+#[test]
+fn a_forfeit_after_the_key_ends_the_game_abandoned() {
+    let mut tables = tables(3, 3, 13);
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    // Play to the first decision of seat 1, then cut seat 1 off.
+    let _ = run(
+        &mut tables,
+        &mut rng,
+        |_, s| s,
+        |tables, seat| {
+            (seat == Seat(1) && tables[1].game().next() == Next::Decision(Seat(1))).then_some(false)
+        },
+    );
+    assert_eq!(tables[0].game().next(), Next::Decision(Seat(1)));
+    let later = 200_000;
+    for i in [0usize, 2] {
+        tables[i].handle_timeout(later);
+    }
+    // Claims go between the two live tables only.
+    for _ in 0..10 {
+        let mut wire = Vec::new();
+        for i in [0usize, 2] {
+            while let Some(o) = tables[i].poll_output() {
+                if let Output::Broadcast(s) = o {
+                    wire.push((i, s));
+                }
+            }
+        }
+        for (from, s) in wire {
+            let to = 2 - from;
+            tables[to].handle_envelope(later, s).unwrap();
+        }
+    }
+    for i in [0usize, 2] {
+        let t = &tables[i];
+        assert_eq!(t.abandoned(), Some(&[Seat(1)][..]), "table {i}");
+        assert!(t.is_finished());
+    }
+    let report = audit::audit::<Hands>(&tables[0].transcript()).unwrap();
+    assert_eq!(report.abandoned, Some(vec![Seat(1)]));
+    let result = report.result.expect("an abandoned game has a result");
+    let last = result.standings.iter().map(|s| s.rank).max().unwrap();
+    assert_eq!(
+        result
+            .standings
+            .iter()
+            .find(|s| s.seat == Seat(1))
+            .unwrap()
+            .rank,
+        last
+    );
+    let _ = Knowledge::new();
+}
+
+/// A peer that restarts in the middle of the deal reads its own envelopes
+/// back from its log and derives its deal secret again from its chain seed:
+/// it signs nothing new for what it already sent, and the game ends with
+/// the same transcript on every table.
+#[test]
+fn a_restarted_peer_deals_on_with_the_same_secret() {
+    let (genesis, _) = seated(3, 2, 21);
+    let fresh = || {
+        let (_, locals) = seated(3, 2, 21);
+        locals
+    };
+    let mut tables: Vec<Table<Hands>> = fresh()
+        .into_iter()
+        .map(|l| Table::new(genesis.clone(), Some(l), Config::default()).unwrap())
+        .collect();
+    let mut logs: Vec<Vec<Signed>> = vec![Vec::new(); 3];
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let mut restarted = false;
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    for _ in 0..10_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Persist { envelope, .. } => logs[i].push(envelope),
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        t.handle_envelope(0, s.clone()).unwrap();
+                    }
+                }
+            }
+            continue;
+        }
+        // Restart seat 1 once a card has been played: its log holds its
+        // key share, its shuffle and shares.
+        let played = tables[1].records().iter().any(|r| {
+            matches!(
+                r,
+                Record::Private {
+                    step: roundtable_table::PrivateStep::Play { .. },
+                    ..
+                }
+            )
+        });
+        if played && !restarted {
+            restarted = true;
+            let local = fresh().into_iter().nth(1).unwrap();
+            let mut again = Table::new(genesis.clone(), Some(local), Config::default()).unwrap();
+            for s in &logs[1] {
+                again.handle_envelope(0, s.clone()).unwrap();
+            }
+            again.handle_timeout(0);
+            // Catch-up: what the others sent, from their logs.
+            for i in [0usize, 2] {
+                for s in tables[i].envelopes_since(i as u8, 0, usize::MAX) {
+                    again.handle_envelope(0, s).unwrap();
+                }
+            }
+            let before = tables[1].knowledge().unwrap().clone();
+            assert_eq!(again.knowledge().unwrap(), &before);
+            assert_eq!(again.position(), tables[1].position());
+            tables[1] = again;
+            logs[1].clear();
+            continue;
+        }
+        let Next::Decision(seat) = tables[0].game().next() else {
+            break;
+        };
+        let table = &mut tables[seat.index()];
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+        table.submit(0, pick).unwrap();
+    }
+    assert!(restarted);
+    assert!(tables.iter().all(Table::is_finished));
+    let transcript = tables[0].transcript();
+    assert!(tables.iter().all(|t| t.transcript() == transcript));
+    assert!(audit::audit::<Hands>(&transcript).unwrap().is_valid());
+}
+
+/// A seat whose shares reached nobody applied the deal on its own table;
+/// the others claim it stalled there and end the game. When their claims
+/// reach it, it goes back to the deal (a rewind, with the deal's own state)
+/// and ends the same way, with the same records.
+#[test]
+fn a_seat_that_dealt_alone_rewinds_to_the_forfeit_that_ends_the_game() {
+    let mut tables = tables(3, 2, 50);
+    let mut withheld = Vec::new();
+    let mut muted = false;
+    let later = 500_000;
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    for _ in 0..10_000 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Broadcast(s) => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        if !wire.is_empty() {
+            for (from, s) in wire {
+                // Once a card was played, seat 2's next shares reach nobody.
+                let played = tables[0].records().iter().any(|r| {
+                    matches!(
+                        r,
+                        Record::Private {
+                            step: roundtable_table::PrivateStep::Play { .. },
+                            ..
+                        }
+                    )
+                });
+                if from == 2 && played && matches!(s.envelope.body, Body::Shares { .. }) {
+                    muted = true;
+                }
+                if from == 2 && muted {
+                    withheld.push(s);
+                    continue;
+                }
+                for (i, t) in tables.iter_mut().enumerate() {
+                    if i != from {
+                        t.handle_envelope(0, s.clone()).unwrap();
+                    }
+                }
+            }
+            continue;
+        }
+        if muted {
+            break;
+        }
+        let Next::Decision(seat) = tables[0].game().next() else {
+            panic!("the game ended before seat 2 went silent");
+        };
+        let table = &mut tables[seat.index()];
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
+        let pick = legal[(rng.next_u64() % legal.len() as u64) as usize];
+        table.submit(0, pick).unwrap();
+    }
+    assert!(muted && !withheld.is_empty());
+    let stuck_at = tables[0].position();
+    assert!(
+        tables[2].position() > stuck_at,
+        "seat 2 applied the deal alone"
+    );
+    // Seats 0 and 1 claim seat 2; every claim reaches every table.
+    for i in [0usize, 1] {
+        tables[i].handle_timeout(later);
+    }
+    for _ in 0..10 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                match o {
+                    Output::Broadcast(s) if i != 2 => wire.push((i, s)),
+                    Output::Violation(v) => panic!("table {i}: {v}"),
+                    _ => {}
+                }
+            }
+        }
+        for (from, s) in wire {
+            for (i, t) in tables.iter_mut().enumerate() {
+                if i != from {
+                    let _ = t.handle_envelope(later, s.clone());
+                }
+            }
+        }
+    }
+    for (i, t) in tables.iter().enumerate() {
+        assert_eq!(t.abandoned(), Some(&[Seat(2)][..]), "table {i}");
+        assert!(t.violation().is_none());
+        assert_eq!(t.position(), stuck_at + 1, "table {i}");
+    }
+    assert_eq!(tables[2].records(), tables[0].records());
+    assert_eq!(tables[2].game().state_hash(), tables[0].game().state_hash());
+}
