@@ -282,7 +282,10 @@ const fn vp(
 
 /// The VP card kind named `name`.
 pub fn vp_kind(name: &str) -> Option<u8> {
-    VP_TABLE.iter().position(|v| v.name == name).map(|i| i as u8)
+    VP_TABLE
+        .iter()
+        .position(|v| v.name == name)
+        .map(|i| i as u8)
 }
 
 /// The VP deck's count per kind for `seats` players.
