@@ -564,7 +564,8 @@ impl Guildhall {
         let opened = match (claims.as_slice(), revealed) {
             ([], []) => None,
             ([claim], [open]) if claim.handle == open.handle => Some(open.card),
-            ([_], []) => return Err(E::CardNotRevealed),
+            // The slot is checked first: an unheld one is refused as such.
+            ([_], []) => None,
             _ => return Err(E::RevealMismatch),
         };
         let mut next = self.clone();

@@ -200,3 +200,27 @@ impl WithKnowledge for Guildhall {
         out
     }
 }
+
+/// How random games end (printed with --nocapture): most reach 20 VP.
+#[test]
+fn how_random_games_end() {
+    let mut by_vp = 0;
+    let mut rounds = 0;
+    for seed in 0..games() {
+        let (game, _) = play(4, seed, &Options::default());
+        let view = game.view(Observer::Spectator);
+        if view
+            .vp
+            .iter()
+            .any(|&v| v >= roundtable_guildhall::TARGET_VP)
+        {
+            by_vp += 1;
+        }
+        rounds += view.round;
+    }
+    println!(
+        "{by_vp} of {} random 4-seat games reached 20 VP; {} rounds on average",
+        games(),
+        rounds / games() as u32
+    );
+}
