@@ -204,6 +204,31 @@ impl Guildhall {
             .collect()
     }
 
+    /// Completed chapters `seat` holds.
+    pub fn completed_chapters(&self, seat: Seat) -> usize {
+        self.completed[seat.index()].len()
+    }
+
+    /// Cards in `seat`'s hand, counting those owed to it by a pending deal.
+    pub fn hand_size(&self, seat: Seat) -> usize {
+        self.hands[seat.index()].len() + self.owed[seat.index()] as usize
+    }
+
+    /// The action area of the seat whose turn it is.
+    pub fn action_area(&self) -> &[AreaCard] {
+        &self.area
+    }
+
+    /// Whose turn it is.
+    pub fn turn_seat(&self) -> Seat {
+        self.turn
+    }
+
+    /// Seats at the table.
+    pub fn seat_count(&self) -> u8 {
+        self.seats
+    }
+
     fn hall_count(&self, seat: Seat) -> u32 {
         self.halls[seat.index()]
             .iter()
