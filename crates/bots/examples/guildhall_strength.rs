@@ -21,6 +21,7 @@ fn main() {
     let mut decisions = 0u64;
     let mut thinking = Duration::ZERO;
     let mut slowest = Duration::ZERO;
+    let mut times: Vec<Duration> = Vec::new();
     for seed in 0..games {
         // The heuristic bot sits at every seat in turn.
         let hero = Seat((seed % 4) as u8);
@@ -40,6 +41,7 @@ fn main() {
                     let pick = bot.choose_in(seat, state, knowledge, legal);
                     let took = start.elapsed();
                     thinking += took;
+                    times.push(took);
                     slowest = slowest.max(took);
                     decisions += 1;
                     pick
@@ -64,6 +66,17 @@ fn main() {
     println!(
         "heuristic bot won {wins} of {games} 4-seat games against three random bots ({:.1} %)",
         100.0 * f64::from(wins) / games as f64
+    );
+    times.sort_unstable();
+    let percentile = |p: f64| {
+        let at = ((times.len() as f64 * p) as usize).min(times.len().saturating_sub(1));
+        times.get(at).map_or(0.0, |t| t.as_secs_f64() * 1e6)
+    };
+    println!(
+        "decision time percentiles: 50 % {:.1} µs, 99 % {:.1} µs, 99.9 % {:.1} µs",
+        percentile(0.5),
+        percentile(0.99),
+        percentile(0.999)
     );
     println!(
         "{decisions} decisions, {:.1} µs on average, slowest {:.1} µs",

@@ -11,9 +11,10 @@
 //! same way, one at a time. Nothing is random and nothing is searched, so a
 //! decision takes well under a millisecond.
 
-use roundtable_engine::{CardHandle, Game, Knowledge, Observer, Revealed, Seat};
+use roundtable_engine::{CardHandle, Game, Knowledge, Revealed, Seat};
 use roundtable_guildhall::{
-    Action, AreaCard, CHAPTER_CAP, Card, Guildhall, PROFESSIONS, Profession, VP_TABLE, View,
+    Action, AreaCard, CHAPTER_CAP, Card, Guildhall, HandCard, PROFESSIONS, Profession, VP_TABLE,
+    View,
 };
 
 use crate::Bot;
@@ -72,10 +73,14 @@ fn standing_of(state: &Guildhall, seat: Seat, knowledge: Option<&Knowledge>) -> 
 /// second copy or a card its guildhall holds is clutter to discard, and a
 /// card still to be drawn counts a little less than a known good one.
 fn hand_value(state: &Guildhall, seat: Seat, knowledge: &Knowledge) -> f64 {
-    let view = state.view_with(Observer::Seat(seat), knowledge);
+    let hand = state.hand(seat);
     let mut seen = [false; 30];
     let mut value = 0.0;
-    for (_, card) in &view.my_hand {
+    for held in hand {
+        let card = match *held {
+            HandCard::Dealt(handle) => knowledge.card(handle),
+            HandCard::Open(card) => Some(card),
+        };
         match card.and_then(Card::from_index) {
             Some(c) if !seen[c.index() as usize] && !state.holds(seat, c) => {
                 seen[c.index() as usize] = true;
@@ -85,7 +90,7 @@ fn hand_value(state: &Guildhall, seat: Seat, knowledge: &Knowledge) -> f64 {
             None => value += 0.6,
         }
     }
-    let owed = state.hand_size(seat) - view.my_hand.len();
+    let owed = state.hand_size(seat) - hand.len();
     value + 0.6 * owed as f64
 }
 

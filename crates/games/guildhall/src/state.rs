@@ -219,6 +219,11 @@ impl Guildhall {
         &self.area
     }
 
+    /// `seat`'s hand: dealt slots and cards everyone knows.
+    pub fn hand(&self, seat: Seat) -> &[HandCard] {
+        &self.hands[seat.index()]
+    }
+
     /// Whose turn it is.
     pub fn turn_seat(&self) -> Seat {
         self.turn
@@ -374,6 +379,62 @@ impl Guildhall {
                 hand >= to_place && self.hall_count(seat) + to_place >= u32::from(then_return)
             }
             Pending::Discarding | Pending::Pay { .. } | Pending::VpAbility(_) => true,
+            // The one-target steps are counted, not searched: taking a card
+            // never makes another target of the same kind impossible.
+            Pending::Return { left } => self.hall_count(seat) >= u32::from(left),
+            Pending::Search { left } => {
+                let mut kinds = [false; 30];
+                for &c in &self.discard {
+                    if let Some(card) = Card::from_index(c)
+                        && !self.holds(seat, card)
+                    {
+                        kinds[c as usize] = true;
+                    }
+                }
+                kinds.iter().filter(|&&k| k).count() >= usize::from(left)
+            }
+            Pending::Swap { with, left } => (0..self.seats).map(Seat).any(|o| {
+                if o == seat || with.is_some_and(|w| w != o) {
+                    return false;
+                }
+                let mut swaps = self.valid_swaps(seat, o);
+                if left <= 1 {
+                    return swaps.next().is_some();
+                }
+                swaps.any(|(m, t)| {
+                    let mut next = self.clone();
+                    next.apply_step(
+                        seat,
+                        &Action::Swap {
+                            mine: m.index(),
+                            seat: o,
+                            theirs: t.index(),
+                        },
+                        None,
+                    )
+                    .is_ok()
+                        && next.valid_swaps(seat, o).next().is_some()
+                })
+            }),
+            Pending::Assassinate {
+                victim,
+                left,
+                distinct,
+                hit,
+            } => (0..self.seats).map(Seat).any(|o| {
+                o != seat
+                    && victim.is_none_or(|v| v == o)
+                    && if distinct {
+                        self.halls[o.index()]
+                            .iter()
+                            .enumerate()
+                            .filter(|&(p, &mask)| mask != 0 && hit & (1 << p) == 0)
+                            .count()
+                            >= usize::from(left)
+                    } else {
+                        self.hall_count(o) >= u32::from(left)
+                    }
+            }),
             _ => {
                 if depth == 0 {
                     return true;
@@ -426,8 +487,9 @@ impl Guildhall {
             }
             Some(Pending::Swap { with, .. }) => {
                 for &o in opponents.iter().filter(|&&o| with.is_none_or(|w| w == o)) {
+                    let theirs = self.guildhall_cards(o);
                     for &m in &mine {
-                        for t in self.guildhall_cards(o) {
+                        for &t in &theirs {
                             let ok_mine = t == m || !self.holds(seat, t);
                             let ok_theirs = t == m || !self.holds(o, m);
                             if ok_mine && ok_theirs {
@@ -462,6 +524,20 @@ impl Guildhall {
             }
             _ => {}
         }
+    }
+
+    /// Every swap of one card of `seat`'s guildhall for one of `other`'s
+    /// that leaves no duplicate on either side.
+    fn valid_swaps(&self, seat: Seat, other: Seat) -> impl Iterator<Item = (Card, Card)> + '_ {
+        let mine = self.guildhall_cards(seat);
+        let theirs = self.guildhall_cards(other);
+        mine.into_iter().flat_map(move |m| {
+            theirs
+                .clone()
+                .into_iter()
+                .filter(move |&t| t == m || (!self.holds(seat, t) && !self.holds(other, m)))
+                .map(move |t| (m, t))
+        })
     }
 
     fn check_swap_chapter(
