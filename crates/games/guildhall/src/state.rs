@@ -224,6 +224,11 @@ impl Guildhall {
         &self.hands[seat.index()]
     }
 
+    /// The step of an action under way, if any.
+    pub fn pending_step(&self) -> Option<Pending> {
+        self.pending
+    }
+
     /// Whose turn it is.
     pub fn turn_seat(&self) -> Seat {
         self.turn

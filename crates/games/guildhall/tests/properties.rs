@@ -7,7 +7,7 @@ use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{
     CardHandle, ChanceOutcome, Game, Knowledge, Next, Observer, PrivateRequest, Seat, sim,
 };
-use roundtable_guildhall::{AreaCard, Guildhall, HandCard, Options};
+use roundtable_guildhall::{Action, AreaCard, Guildhall, HandCard, Options, Pending};
 
 fn games() -> u64 {
     std::env::var("GUILDHALL_GAMES")
@@ -223,4 +223,97 @@ fn how_random_games_end() {
         games(),
         rounds / games() as u32
     );
+}
+
+/// Candidate actions for the seat that decides: every hand card in every
+/// role and at every level, and every action without a target.
+fn candidates(game: &Guildhall, seat: Seat, knowledge: &Knowledge) -> Vec<Action> {
+    let mut out = vec![
+        Action::Refill,
+        Action::Draw,
+        Action::Stop,
+        Action::Use,
+        Action::Skip,
+    ];
+    out.extend((0..9u8).map(|kind| Action::Buy { kind }));
+    for &from in game.hand(seat) {
+        let card = match from {
+            HandCard::Dealt(handle) => knowledge.card(handle).expect("own card"),
+            HandCard::Open(card) => card,
+        };
+        out.push(Action::Discard { from, card });
+        out.push(Action::Place { from, card });
+        out.push(Action::Play {
+            from,
+            card,
+            level: None,
+        });
+        out.extend((0..=4).map(|l| Action::Play {
+            from,
+            card,
+            level: Some(l),
+        }));
+    }
+    out
+}
+
+/// What `legal_actions_with` lists is exactly what `apply_action_revealing`
+/// accepts, among every candidate; the one difference allowed is a
+/// placement the seat's own list leaves out because its hand (which only it
+/// knows) could not finish the ability.
+#[test]
+fn legal_lists_match_what_apply_accepts() {
+    for seed in 0..games() / 3 {
+        for seats in [2u8, 4] {
+            let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+            let mut dealer = sim::OracleDealer::new(seats);
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let mut picks = ChaCha20Rng::seed_from_u64(seed + 7);
+            sim::play_private(
+                &mut game,
+                &mut dealer,
+                200_000,
+                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+                &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+                &mut |state: &Guildhall, dealer| {
+                    let Next::Decision(seat) = state.next() else {
+                        return;
+                    };
+                    let knowledge = dealer.knowledge(seat);
+                    let mut legal = Vec::new();
+                    state.legal_actions_with(seat, knowledge, &mut legal);
+                    for action in candidates(state, seat, knowledge) {
+                        let handles: Vec<CardHandle> = Guildhall::claims(&action)
+                            .iter()
+                            .map(|c| c.handle)
+                            .collect();
+                        let revealed = dealer.reveal(&handles).expect("open");
+                        let mut probe = state.clone();
+                        let applied = probe
+                            .apply_action_revealing(seat, &action, &revealed, &mut Vec::new())
+                            .is_ok();
+                        let listed = legal.contains(&action);
+                        let hidden_hand_filter = !listed
+                            && matches!(state.pending_step(), Some(Pending::Place { .. }))
+                                | matches!(probe.pending_step(), Some(Pending::Place { .. }));
+                        assert!(
+                            applied == listed || hidden_hand_filter,
+                            "seed {seed}: {action} listed {listed}, applied {applied}"
+                        );
+                    }
+                    // No other seat may act.
+                    let other = seat.next(state.seat_count());
+                    if other != seat {
+                        let mut probe = state.clone();
+                        assert!(
+                            probe
+                                .apply_action(other, &Action::Refill, &mut Vec::new())
+                                .is_err()
+                        );
+                    }
+                },
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
 }
