@@ -1,6 +1,9 @@
 //! Whole random 4-seat games with the oracle dealer: how long a playout of
 //! Guildhall takes (the rules, the deal's bookkeeping and the legal lists).
 
+// criterion's macros generate undocumented items.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};

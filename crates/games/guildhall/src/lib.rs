@@ -29,6 +29,40 @@
 //! * **VP card counts per kind** (3 of each, 6 fives) come from one source
 //!   (JN); the 2–3 player deck removes two 5s and one of every other kind.
 
+//!
+//! # Decisions of this implementation
+//!
+//! * **The game always ends.** It ends at the end of a turn in which the
+//!   active seat has 20 VP or more (the rules), or when the centre row and
+//!   the VP deck are both empty (no VP card is left to buy; then the seat
+//!   with the most VP wins, completed chapters breaking ties), or after
+//!   [`Options::max_rounds`] rounds (default 100; random games end by VP in
+//!   about 22). Pinned by the scenario `rounds-limit-ends-the-game` and the
+//!   property that every random game ends.
+//! * **Yucata's three changes are options, on by default**: the centre row
+//!   is refilled after paying ([`Options::refill_after_paying`]), chapters
+//!   beyond the third are shed at the start of the holder's next turn
+//!   ([`Options::late_chapter_cap`]; off: at once, by that seat's decision
+//!   even in another seat's turn), and a discarded chapter's order is chosen
+//!   ([`Options::choose_chapter_order`]).
+//! * **A chapter's order is chosen by its top card**: the seat names the
+//!   colour laid last; the other four go down in catalog colour order. The
+//!   top card is the one a Historian at level 0 reads.
+//! * **Searching the discard pile takes the topmost copy** of the card
+//!   named, so the rest of the pile keeps its order.
+//! * **Abilities are chosen step by step**: `play` names the level, then each
+//!   step its target. A level is accepted only if its whole effect can still
+//!   be done from the public state, and every step only if the rest can
+//!   (rule `ability-incomplete`), so a level is never done in part. Steps
+//!   that place hand cards are judged from the hand's size (the cards are
+//!   private); a seat's own legal list checks its actual cards.
+//! * **Hands are private** through the engine's contract: the deck is dealt
+//!   with `PrivateRequest::Deal`, the discard pile reshuffled with
+//!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,
+//!   placed or discarded from the hand is named with its slot and checked
+//!   against the opened card. A card taken back from a guildhall to a hand
+//!   stays known to everyone ([`HandCard::Open`]).
+
 pub mod catalog;
 
 pub use catalog::{
