@@ -431,7 +431,7 @@ impl Guildhall {
                 _ => Err(E::WrongStep("while buying, only paying chapters")),
             },
             Some(_) => {
-                self.apply_step(seat, action, None)?;
+                self.apply_step(seat, action)?;
                 if !self.completable(seat, 3) {
                     return Err(E::AbilityIncomplete);
                 }

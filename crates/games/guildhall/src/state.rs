@@ -415,7 +415,6 @@ impl Guildhall {
                             seat: o,
                             theirs: t.index(),
                         },
-                        None,
                     )
                     .is_ok()
                         && next.valid_swaps(seat, o).next().is_some()
@@ -448,7 +447,7 @@ impl Guildhall {
                 self.step_actions(seat, &mut steps);
                 steps.iter().any(|step| {
                     let mut next = self.clone();
-                    next.apply_step(seat, step, None).is_ok() && next.completable(seat, depth - 1)
+                    next.apply_step(seat, step).is_ok() && next.completable(seat, depth - 1)
                 })
             }
         }
@@ -600,12 +599,7 @@ impl Guildhall {
 
     /// Apply one step of a pending ability (targets in guildhalls and the
     /// discard pile; hand placements go through `place_from_hand`).
-    pub(crate) fn apply_step(
-        &mut self,
-        seat: Seat,
-        action: &Action,
-        _unused: Option<()>,
-    ) -> Result<(), E> {
+    pub(crate) fn apply_step(&mut self, seat: Seat, action: &Action) -> Result<(), E> {
         let pending = self.pending.ok_or(E::WrongStep("an ability step"))?;
         match (pending, *action) {
             (
