@@ -14,9 +14,11 @@
 //!   search, from its seat's knowledge only ([`search`]).
 
 pub mod arena;
+pub mod guildhall;
 pub mod port_royal;
 pub mod search;
 
+pub use guildhall::GuildhallBot;
 pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
 pub use search::{Budget, SearchBot, SearchStats, Tuning};
 

@@ -1,0 +1,1002 @@
+//! Guildhall (AEG 2012, "Old World Economy"), for 2 to 4 seats: the catalog
+//! as data ([`catalog`]) and the rules.
+//!
+//! The rules text `shared/rules/guildhall.txt` is the authority; the card
+//! abilities come from `shared/rules/guildhall-cards.md`, which gathered them
+//! from unofficial sources.
+//!
+//! # Reconstructions
+//!
+//! Where the card data has a gap, this crate follows the labelled
+//! RECONSTRUCTION of guildhall-cards.md. Each is one data entry or one named
+//! rule, so the printed value can replace it later:
+//!
+//! * **Ability texts** are the hobbyist paraphrases (JN), implemented as given.
+//! * **Trader 4**: any non-empty chapter of yours for any non-empty chapter of
+//!   one opponent, of any professions; received cards merge into the
+//!   receiver's chapter of that profession; the swap is refused if either
+//!   side would hold a duplicate; a merge that reaches five colours
+//!   completes at once.
+//! * **Trader 0/2**: any card for any card, no profession restriction; both
+//!   swaps of level 2 are with the same opponent.
+//! * **Historian 0 on a duplicate**: the ability does nothing; nobody digs
+//!   deeper.
+//! * **The 7 VP card gives +2 actions** (two sources against one): the single
+//!   entry `VpAbility::ExtraActions(2)` in [`VP_TABLE`].
+//! * **"Another player"** for the VP cards 2, 3-a and 4-c: one opponent;
+//!   completed chapters are immune; every move follows the duplicate rules.
+//! * **The VP deck runs out**: the centre row shrinks and is not refilled.
+//! * **VP card counts per kind** (3 of each, 6 fives) come from one source
+//!   (JN); the 2–3 player deck removes two 5s and one of every other kind.
+
+//!
+//! # Decisions of this implementation
+//!
+//! * **The game always ends.** It ends at the end of a turn in which the
+//!   active seat has 20 VP or more (the rules), or when the centre row and
+//!   the VP deck are both empty (no VP card is left to buy; then the seat
+//!   with the most VP wins, completed chapters breaking ties), or after
+//!   [`Options::max_rounds`] rounds (default 100; random games end by VP in
+//!   about 22). Pinned by the scenario `rounds-limit-ends-the-game` and the
+//!   property that every random game ends.
+//! * **Yucata's three changes are options, on by default**: the centre row
+//!   is refilled after paying ([`Options::refill_after_paying`]), chapters
+//!   beyond the third are shed at the start of the holder's next turn
+//!   ([`Options::late_chapter_cap`]; off: at once, by that seat's decision
+//!   even in another seat's turn), and a discarded chapter's order is chosen
+//!   ([`Options::choose_chapter_order`]).
+//! * **A chapter's order is chosen by its top card**: the seat names the
+//!   colour laid last; the other four go down in catalog colour order. The
+//!   top card is the one a Historian at level 0 reads.
+//! * **Searching the discard pile takes the topmost copy** of the card
+//!   named, so the rest of the pile keeps its order.
+//! * **Abilities are chosen step by step**: `play` names the level, then each
+//!   step its target. A level is accepted only if its whole effect can still
+//!   be done from the public state, and every step only if the rest can
+//!   (rule `ability-incomplete`), so a level is never done in part. Steps
+//!   that place hand cards are judged from the hand's size (the cards are
+//!   private); a seat's own legal list checks its actual cards.
+//! * **Hands are private** through the engine's contract: the deck is dealt
+//!   with `PrivateRequest::Deal`, the discard pile reshuffled with
+//!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,
+//!   placed or discarded from the hand is named with its slot and checked
+//!   against the opened card. A card taken back from a guildhall to a hand
+//!   stays known to everyone ([`HandCard::Open`]).
+
+pub mod catalog;
+
+pub use catalog::{
+    CARD_KINDS, COLOURS, Card, Colour, PROFESSION_TABLE, PROFESSIONS, Profession, ProfessionSpec,
+    VP_TABLE, VpAbility, VpSpec, profession_deck, vp_deck, vp_kind,
+};
+mod action;
+mod determinize;
+mod error;
+mod state;
+
+use roundtable_engine::{
+    CardHandle, ChanceOutcome, Distribution, Game, GameResult, Knowledge, Next, Observer,
+    ParseError, PrivateError, PrivateRequest, Revealed, Seat, SetupError, Standing,
+};
+use serde::{Deserialize, Serialize};
+
+pub use action::{Action, HandCard};
+pub use error::GuildhallError;
+pub use state::{
+    AreaCard, CHAPTER_CAP, DeckSlots, Guildhall, Options, Pending, Phase, REFILL_HAND, ROW_SIZE,
+    SETUP_HAND, SETUP_PLACE, TARGET_VP,
+};
+
+use error::GuildhallError as E;
+use state::card_of;
+
+/// Something that happened, for the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// The discard pile (or, first, the whole deck) became a new deck.
+    Shuffled {
+        /// Cards in it.
+        cards: u32,
+    },
+    /// Slots were dealt to a seat.
+    Dealt {
+        /// The receiving seat.
+        seat: Seat,
+        /// How many.
+        count: u32,
+    },
+    /// VP cards came into the centre row.
+    RowFilled(Vec<u8>),
+    /// A seat's decision, as taken.
+    Acted {
+        /// Who.
+        seat: Seat,
+        /// What.
+        action: Action,
+    },
+    /// A turn ended with the seat's VP.
+    TurnEnded {
+        /// Whose turn.
+        seat: Seat,
+        /// Its VP.
+        vp: u32,
+    },
+}
+
+/// What one observer may know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// Seats at the table.
+    pub seats: u8,
+    /// The seat that decides now, if a decision is due.
+    pub deciding: Option<Seat>,
+    /// Whose turn it is.
+    pub turn: Seat,
+    /// Where the game stands.
+    pub phase: Phase,
+    /// The step under way.
+    pub pending: Option<Pending>,
+    /// Actions left this turn.
+    pub actions_left: u8,
+    /// The round, from 1.
+    pub round: u32,
+    /// Cards left in the deck.
+    pub deck_left: u32,
+    /// The discard pile, bottom first (its top is public; the rest was seen
+    /// going down).
+    pub discard: Vec<u32>,
+    /// The centre row (VP card kinds).
+    pub row: Vec<u8>,
+    /// VP cards left in the VP deck.
+    pub vp_deck_left: u32,
+    /// Every guildhall: per profession, the colours held (bit = colour).
+    pub halls: Vec<[u8; 6]>,
+    /// Every seat's completed chapters.
+    pub completed: Vec<Vec<catalog::Profession>>,
+    /// The turn seat's action area.
+    pub area: Vec<AreaCard>,
+    /// Every seat's VP cards.
+    pub vp_cards: Vec<Vec<u8>>,
+    /// Every seat's VP tokens.
+    pub tokens: Vec<u32>,
+    /// Every seat's VP.
+    pub vp: Vec<u32>,
+    /// Every hand: dealt slots and the cards everyone knows.
+    pub hands: Vec<Vec<HandCard>>,
+    /// The observer's own hand with the cards it knows; empty for a spectator.
+    pub my_hand: Vec<(HandCard, Option<u32>)>,
+}
+
+impl Guildhall {
+    fn waiting(&self) -> bool {
+        self.owed.iter().any(|&n| n > 0) || self.row_owed > 0
+    }
+
+    /// The seat whose decision is due, if one is.
+    pub fn decider(&self) -> Option<Seat> {
+        if self.phase == Phase::Over || self.waiting() {
+            return None;
+        }
+        if let Some(seat) = self.shedding_seat() {
+            return Some(seat);
+        }
+        match self.phase {
+            Phase::SetupDiscard(s) | Phase::SetupPlace(s, _) => Some(s),
+            Phase::Turn => Some(self.turn),
+            Phase::Over => None,
+        }
+    }
+
+    /// Move past every state that needs no input.
+    fn settle(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if self.phase == Phase::Over {
+                return;
+            }
+            if let Some(i) = self.owed.iter().position(|&n| n > 0) {
+                if self.deck_left() > 0 || !self.discard.is_empty() {
+                    return;
+                }
+                // Deck and discard pile are both empty: nothing to draw.
+                self.owed[i] = 0;
+                continue;
+            }
+            if self.row_owed > 0 {
+                if self.vp_left.iter().any(|&n| n > 0) {
+                    return;
+                }
+                self.row_owed = 0;
+                continue;
+            }
+            if self.phase == Phase::Turn
+                && self.pending.is_none()
+                && self.actions_left == 0
+                && self.shedding_seat().is_none()
+            {
+                let seat = self.turn;
+                self.end_turn();
+                events.push(Event::TurnEnded {
+                    seat,
+                    vp: self.vp(seat),
+                });
+                continue;
+            }
+            return;
+        }
+    }
+
+    /// Distinct cards of `seat`'s hand, known by `knowledge` or public,
+    /// that its guildhall does not hold.
+    fn known_placeable(&self, seat: Seat, knowledge: &Knowledge) -> u32 {
+        let mut kinds = 0u32;
+        let mut seen = [false; 30];
+        for &h in &self.hands[seat.index()] {
+            let card = match h {
+                HandCard::Dealt(handle) => knowledge.card(handle),
+                HandCard::Open(c) => Some(c),
+            };
+            if let Some(c) = card.and_then(Card::from_index)
+                && !seen[c.index() as usize]
+                && !self.holds(seat, c)
+            {
+                seen[c.index() as usize] = true;
+                kinds += 1;
+            }
+        }
+        kinds
+    }
+
+    /// Whether the pending step can be finished by `seat`, knowing its hand.
+    fn finishable_with(&self, seat: Seat, knowledge: &Knowledge) -> bool {
+        if let Some(Pending::Place {
+            left: Some(n),
+            then_return,
+        }) = self.pending
+        {
+            return self.known_placeable(seat, knowledge) >= u32::from(n)
+                && self.completable(seat, 3)
+                && (then_return == 0 || n > 0 || self.completable(seat, 3));
+        }
+        self.completable(seat, 3)
+    }
+
+    fn known_hand(&self, seat: Seat, knowledge: &Knowledge) -> Vec<(HandCard, u32)> {
+        self.hands[seat.index()]
+            .iter()
+            .filter_map(|&h| match h {
+                HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
+                HandCard::Open(c) => Some((h, c)),
+            })
+            .collect()
+    }
+
+    fn chapter_actions(&self, seat: Seat, out: &mut Vec<Action>, shed: bool) {
+        let mut professions = self.completed[seat.index()].clone();
+        professions.sort();
+        professions.dedup();
+        let tops: Vec<Option<catalog::Colour>> = if self.options.choose_chapter_order {
+            COLOURS.iter().copied().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for profession in professions {
+            for &top in &tops {
+                out.push(if shed {
+                    Action::Shed { profession, top }
+                } else {
+                    Action::Pay { profession, top }
+                });
+            }
+        }
+    }
+
+    /// Whether `action` applied to a copy leaves a step `seat` can finish.
+    fn keeps_finishable(
+        &self,
+        seat: Seat,
+        action: &Action,
+        opened: Option<u32>,
+        knowledge: &Knowledge,
+    ) -> bool {
+        let mut probe = self.clone();
+        probe.apply_inner(seat, action, opened).is_ok() && probe.finishable_with(seat, knowledge)
+    }
+
+    fn apply_inner(&mut self, seat: Seat, action: &Action, opened: Option<u32>) -> Result<(), E> {
+        if self.shedding_seat() == Some(seat) {
+            return match *action {
+                Action::Shed { profession, top } => self.discard_chapter(seat, profession, top),
+                _ => Err(E::WrongStep(
+                    "anything but shedding chapters beyond the third",
+                )),
+            };
+        }
+        if let Action::Shed { .. } = action {
+            return Err(E::NoExcessChapters(seat));
+        }
+        match self.phase {
+            Phase::Over => Err(E::GameOver),
+            Phase::SetupDiscard(s) => match *action {
+                Action::Discard { from, card } => self.discard_from_hand(s, from, card, opened),
+                Action::Draw => {
+                    let held = self.hands[s.index()].len() as u32;
+                    self.owed[s.index()] = SETUP_HAND.saturating_sub(held);
+                    self.phase = Phase::SetupPlace(s, SETUP_PLACE);
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("in the setup, only discarding and drawing")),
+            },
+            Phase::SetupPlace(s, left) => match *action {
+                Action::Place { from, card } => {
+                    self.place_from_hand(s, from, card, opened)?;
+                    self.phase = if left > 1 {
+                        Phase::SetupPlace(s, left - 1)
+                    } else if s.0 + 1 < self.seats {
+                        Phase::SetupDiscard(Seat(s.0 + 1))
+                    } else {
+                        Phase::Turn
+                    };
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("in the setup, only placing three cards")),
+            },
+            Phase::Turn => self.apply_turn(seat, action, opened),
+        }
+    }
+
+    fn discard_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, _) = self.check_hand_card(seat, from, card, opened)?;
+        self.hands[seat.index()].remove(at);
+        self.discard.push(card);
+        Ok(())
+    }
+
+    fn place_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, c) = self.check_hand_card(seat, from, card, opened)?;
+        self.add_to_hall(seat, c)?;
+        self.hands[seat.index()].remove(at);
+        Ok(())
+    }
+
+    fn apply_turn(&mut self, seat: Seat, action: &Action, opened: Option<u32>) -> Result<(), E> {
+        match self.pending {
+            Some(Pending::Discarding) => match *action {
+                Action::Discard { from, card } => self.discard_from_hand(seat, from, card, opened),
+                Action::Draw => {
+                    let held = self.hands[seat.index()].len() as u32;
+                    self.owed[seat.index()] = REFILL_HAND.saturating_sub(held);
+                    self.pending = None;
+                    Ok(())
+                }
+                _ => Err(E::WrongStep(
+                    "while discarding, only discarding and drawing",
+                )),
+            },
+            Some(Pending::Place { left, then_return }) => {
+                match *action {
+                    Action::Place { from, card } => {
+                        self.place_from_hand(seat, from, card, opened)?;
+                        self.pending = match left {
+                            Some(n) if n <= 1 => {
+                                (then_return > 0).then_some(Pending::Return { left: then_return })
+                            }
+                            Some(n) => Some(Pending::Place {
+                                left: Some(n - 1),
+                                then_return,
+                            }),
+                            None => self.pending,
+                        };
+                    }
+                    Action::Stop if left.is_none() => {
+                        self.pending =
+                            (then_return > 0).then_some(Pending::Return { left: then_return });
+                    }
+                    _ => return Err(E::WrongStep("while placing, only placing cards")),
+                }
+                if !self.completable(seat, 3) {
+                    return Err(E::AbilityIncomplete);
+                }
+                Ok(())
+            }
+            Some(Pending::Pay { kind, left }) => match *action {
+                Action::Pay { profession, top } => {
+                    self.discard_chapter(seat, profession, top)?;
+                    if left > 1 {
+                        self.pending = Some(Pending::Pay {
+                            kind,
+                            left: left - 1,
+                        });
+                    } else {
+                        if self.options.refill_after_paying {
+                            self.row_owed += 1;
+                        }
+                        let ability = VP_TABLE[usize::from(kind)].ability;
+                        self.pending =
+                            (ability != VpAbility::None).then_some(Pending::VpAbility(kind));
+                    }
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("while buying, only paying chapters")),
+            },
+            Some(_) => {
+                self.apply_step(seat, action)?;
+                if !self.completable(seat, 3) {
+                    return Err(E::AbilityIncomplete);
+                }
+                Ok(())
+            }
+            None => {
+                if matches!(
+                    action,
+                    Action::Play { .. } | Action::Refill | Action::Buy { .. }
+                ) && self.actions_left == 0
+                {
+                    return Err(E::NoActionsLeft);
+                }
+                match *action {
+                    Action::Refill => {
+                        self.pending = Some(Pending::Discarding);
+                    }
+                    Action::Buy { kind } => {
+                        let spec = VP_TABLE
+                            .get(usize::from(kind))
+                            .ok_or(E::WrongStep("an unknown VP card"))?;
+                        let at = self
+                            .row
+                            .iter()
+                            .position(|&k| k == kind)
+                            .ok_or(E::NotInRow(spec.name))?;
+                        let has = self.completed[seat.index()].len() as u32;
+                        if has < spec.chapters {
+                            return Err(E::NotEnoughChapters {
+                                seat,
+                                cost: spec.chapters,
+                                has,
+                            });
+                        }
+                        self.row.remove(at);
+                        self.area.push(AreaCard::Vp(kind));
+                        if !self.options.refill_after_paying {
+                            self.row_owed += 1;
+                        }
+                        self.pending = Some(Pending::Pay {
+                            kind,
+                            left: spec.chapters as u8,
+                        });
+                    }
+                    Action::Play { from, card, level } => {
+                        self.play(seat, from, card, level, opened)?
+                    }
+                    _ => return Err(E::WrongStep("this action outside an ability")),
+                }
+                self.actions_left -= 1;
+                self.turn_started = false;
+                Ok(())
+            }
+        }
+    }
+
+    fn play(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        level: Option<u8>,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, c) = self.check_hand_card(seat, from, card, opened)?;
+        if self.holds(seat, c) {
+            return Err(E::Duplicate { seat, card: c });
+        }
+        let p = c.profession;
+        if self.played & (1 << p.index()) != 0 {
+            return Err(E::ProfessionPlayedThisTurn(p));
+        }
+        let has = self.chapter_size(seat, p);
+        if let Some(l) = level
+            && (l > has || !p.thresholds().contains(&l))
+        {
+            return Err(E::LevelNotAvailable {
+                level: l,
+                has,
+                levels: p.thresholds(),
+            });
+        }
+        self.hands[seat.index()].remove(at);
+        self.area.push(AreaCard::Profession(card));
+        self.played |= 1 << p.index();
+        if let Some(l) = level {
+            self.use_ability(seat, p, l);
+            if !self.completable(seat, 3) {
+                return Err(E::AbilityIncomplete);
+            }
+        }
+        Ok(())
+    }
+
+    fn use_ability(&mut self, seat: Seat, profession: Profession, level: u8) {
+        use Profession as P;
+        self.pending = match profession {
+            P::Assassin => Some(Pending::Assassinate {
+                victim: None,
+                left: if level == 0 { 1 } else { 2 },
+                distinct: level == 2,
+                hit: 0,
+            }),
+            P::Dancer => {
+                self.owed[seat.index()] += u32::from(level);
+                self.actions_left += 1;
+                None
+            }
+            P::Farmer => {
+                self.tokens[seat.index()] += if level >= 3 { 2 } else { 1 };
+                None
+            }
+            P::Historian if level == 0 => {
+                if let Some(&top) = self.discard.last()
+                    && let Some(card) = Card::from_index(top)
+                    && !self.holds(seat, card)
+                {
+                    self.discard.pop();
+                    // Not a duplicate: checked just above.
+                    let _ = self.add_to_hall(seat, card);
+                }
+                None
+            }
+            P::Historian => Some(Pending::Search {
+                left: if level >= 4 { 2 } else { 1 },
+            }),
+            P::Trader if level >= 4 => Some(Pending::SwapChapter),
+            P::Trader => Some(Pending::Swap {
+                with: None,
+                left: if level >= 2 { 2 } else { 1 },
+            }),
+            P::Weaver => Some(match level {
+                0 => Pending::Place {
+                    left: Some(1),
+                    then_return: 0,
+                },
+                2 => Pending::Place {
+                    left: Some(2),
+                    then_return: 1,
+                },
+                _ => Pending::Place {
+                    left: None,
+                    then_return: 2,
+                },
+            }),
+        };
+    }
+
+    fn apply_checked(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: &[Revealed],
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        if self.phase == Phase::Over {
+            return Err(E::GameOver);
+        }
+        let expected = self.decider().ok_or(E::WaitingForDeal)?;
+        if seat != expected {
+            return Err(E::NotYourTurn { seat, expected });
+        }
+        let claims = Self::claims(action);
+        let opened = match (claims.as_slice(), revealed) {
+            ([], []) => None,
+            ([claim], [open]) if claim.handle == open.handle => Some(open.card),
+            // The slot is checked first: an unheld one is refused as such.
+            ([_], []) => None,
+            _ => return Err(E::RevealMismatch),
+        };
+        let mut next = self.clone();
+        next.apply_inner(seat, action, opened)?;
+        *self = next;
+        events.push(Event::Acted {
+            seat,
+            action: *action,
+        });
+        self.settle(events);
+        Ok(())
+    }
+}
+
+impl Game for Guildhall {
+    const NAME: &'static str = "guildhall";
+    const MIN_SEATS: u8 = 2;
+    const MAX_SEATS: u8 = 4;
+
+    type Options = Options;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Error = GuildhallError;
+
+    fn new_game(seats: u8, options: &Options) -> Result<Self, SetupError> {
+        SetupError::check_seats::<Self>(seats)?;
+        if options.max_rounds == 0 {
+            return Err(SetupError::Option {
+                name: "max_rounds".into(),
+                reason: "must be at least 1".into(),
+            });
+        }
+        let n = usize::from(seats);
+        let mut game = Guildhall {
+            seats,
+            options: options.clone(),
+            deck: None,
+            discard: profession_deck(),
+            hands: vec![Vec::new(); n],
+            owed: vec![SETUP_HAND; n],
+            halls: vec![[0; 6]; n],
+            completed: vec![Vec::new(); n],
+            area: Vec::new(),
+            vp_cards: vec![Vec::new(); n],
+            tokens: vec![0; n],
+            row: Vec::new(),
+            vp_left: vp_deck(seats),
+            row_owed: ROW_SIZE,
+            turn: Seat(0),
+            actions_left: 2,
+            played: 0,
+            turn_started: true,
+            round: 1,
+            phase: Phase::SetupDiscard(Seat(0)),
+            pending: None,
+        };
+        game.settle(&mut Vec::new());
+        Ok(game)
+    }
+
+    fn next(&self) -> Next<'_> {
+        if self.phase == Phase::Over {
+            return Next::Over;
+        }
+        if let Some(i) = self.owed.iter().position(|&n| n > 0) {
+            let to = Seat(i as u8);
+            return match self.next_handle() {
+                Some(first) => Next::Private(PrivateRequest::Deal {
+                    to,
+                    first,
+                    count: self.owed[i].min(self.deck_left()),
+                }),
+                None => Next::Private(PrivateRequest::Reshuffle {
+                    pile: &self.discard,
+                    epoch: self.next_epoch(),
+                }),
+            };
+        }
+        if self.row_owed > 0 {
+            let left: u32 = self.vp_left.iter().sum();
+            return Next::Chance(roundtable_engine::ChanceRequest {
+                purpose: "fill the centre row",
+                distribution: Distribution::Multiset {
+                    counts: &self.vp_left,
+                    total: left,
+                    take: self.row_owed.min(left),
+                },
+            });
+        }
+        match self.decider() {
+            Some(seat) => Next::Decision(seat),
+            None => Next::Over,
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        self.legal_actions_with(seat, &Knowledge::new(), out);
+    }
+
+    fn legal_actions_with(&self, seat: Seat, knowledge: &Knowledge, out: &mut Vec<Action>) {
+        out.clear();
+        if self.decider() != Some(seat) {
+            return;
+        }
+        if self.shedding_seat() == Some(seat) {
+            self.chapter_actions(seat, out, true);
+            out.sort();
+            return;
+        }
+        let hand = self.known_hand(seat, knowledge);
+        let opened = |from: HandCard, card: u32| match from {
+            HandCard::Dealt(_) => Some(card),
+            HandCard::Open(_) => None,
+        };
+        match (self.phase, self.pending) {
+            (Phase::SetupDiscard(_), _) | (Phase::Turn, Some(Pending::Discarding)) => {
+                out.push(Action::Draw);
+                out.extend(
+                    hand.iter()
+                        .map(|&(from, card)| Action::Discard { from, card }),
+                );
+            }
+            (Phase::SetupPlace(..), _) => {
+                out.extend(
+                    hand.iter()
+                        .filter(|&&(_, c)| {
+                            Card::from_index(c).is_some_and(|c| !self.holds(seat, c))
+                        })
+                        .map(|&(from, card)| Action::Place { from, card }),
+                );
+            }
+            (Phase::Turn, Some(Pending::Place { left, then_return })) => {
+                for &(from, card) in &hand {
+                    let action = Action::Place { from, card };
+                    if self.keeps_finishable(seat, &action, opened(from, card), knowledge) {
+                        out.push(action);
+                    }
+                }
+                if left.is_none() && self.keeps_finishable(seat, &Action::Stop, None, knowledge) {
+                    let _ = then_return;
+                    out.push(Action::Stop);
+                }
+            }
+            (Phase::Turn, Some(Pending::Pay { .. })) => self.chapter_actions(seat, out, false),
+            (Phase::Turn, Some(Pending::VpAbility(kind))) => {
+                self.vp_ability_actions(seat, kind, out)
+            }
+            (Phase::Turn, Some(_)) => {
+                let mut steps = Vec::new();
+                self.step_actions(seat, &mut steps);
+                out.extend(
+                    steps
+                        .into_iter()
+                        .filter(|a| self.keeps_finishable(seat, a, None, knowledge)),
+                );
+            }
+            (Phase::Turn, None) if self.actions_left > 0 => {
+                out.push(Action::Refill);
+                let mut kinds = self.row.clone();
+                kinds.sort_unstable();
+                kinds.dedup();
+                let has = self.completed[seat.index()].len() as u32;
+                out.extend(
+                    kinds
+                        .into_iter()
+                        .filter(|&k| VP_TABLE[usize::from(k)].chapters <= has)
+                        .map(|kind| Action::Buy { kind }),
+                );
+                for &(from, card) in &hand {
+                    let Some(c) = Card::from_index(card) else {
+                        continue;
+                    };
+                    if self.holds(seat, c) || self.played & (1 << c.profession.index()) != 0 {
+                        continue;
+                    }
+                    out.push(Action::Play {
+                        from,
+                        card,
+                        level: None,
+                    });
+                    let has = self.chapter_size(seat, c.profession);
+                    for &level in c.profession.thresholds().iter().filter(|&&l| l <= has) {
+                        let action = Action::Play {
+                            from,
+                            card,
+                            level: Some(level),
+                        };
+                        if self.keeps_finishable(seat, &action, opened(from, card), knowledge) {
+                            out.push(action);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out.sort();
+        out.dedup();
+    }
+
+    fn apply_action(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), GuildhallError> {
+        self.apply_checked(seat, action, &[], events)
+    }
+
+    fn apply_action_revealing(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: &[Revealed],
+        events: &mut Vec<Event>,
+    ) -> Result<(), PrivateError<GuildhallError>> {
+        Ok(self.apply_checked(seat, action, revealed, events)?)
+    }
+
+    fn claims(action: &Action) -> Vec<Revealed> {
+        match *action {
+            Action::Play {
+                from: HandCard::Dealt(handle),
+                card,
+                ..
+            }
+            | Action::Discard {
+                from: HandCard::Dealt(handle),
+                card,
+            }
+            | Action::Place {
+                from: HandCard::Dealt(handle),
+                card,
+            } => vec![Revealed { handle, card }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn apply_chance(
+        &mut self,
+        outcome: &ChanceOutcome,
+        events: &mut Vec<Event>,
+    ) -> Result<(), GuildhallError> {
+        let Next::Chance(request) = self.next() else {
+            return Err(E::BadOutcome);
+        };
+        if !request.distribution.admits(outcome) {
+            return Err(E::BadOutcome);
+        }
+        let ChanceOutcome::Cards(kinds) = outcome else {
+            return Err(E::BadOutcome);
+        };
+        let kinds: Vec<u8> = kinds.iter().map(|&k| k as u8).collect();
+        for &k in &kinds {
+            self.vp_left[usize::from(k)] -= 1;
+            self.row.push(k);
+        }
+        self.row_owed = 0;
+        events.push(Event::RowFilled(kinds));
+        self.settle(events);
+        Ok(())
+    }
+
+    fn apply_deal(&mut self, events: &mut Vec<Event>) -> Result<(), PrivateError<GuildhallError>> {
+        let Next::Private(PrivateRequest::Deal { to, first, count }) = self.next() else {
+            return Err(E::NotPending("deal").into());
+        };
+        let handles =
+            (0..count).map(|i| HandCard::Dealt(CardHandle::new(first.epoch, first.slot + i)));
+        self.hands[to.index()].extend(handles);
+        if let Some(deck) = &mut self.deck {
+            deck.next_slot += count;
+        }
+        self.owed[to.index()] -= count;
+        events.push(Event::Dealt { seat: to, count });
+        self.settle(events);
+        Ok(())
+    }
+
+    fn apply_reshuffle(
+        &mut self,
+        events: &mut Vec<Event>,
+    ) -> Result<(), PrivateError<GuildhallError>> {
+        let Next::Private(PrivateRequest::Reshuffle { epoch, .. }) = self.next() else {
+            return Err(E::NotPending("reshuffle").into());
+        };
+        let size = self.discard.len() as u32;
+        self.discard.clear();
+        self.deck = Some(DeckSlots {
+            epoch,
+            size,
+            next_slot: 0,
+        });
+        events.push(Event::Shuffled { cards: size });
+        self.settle(events);
+        Ok(())
+    }
+
+    fn apply_reveal(
+        &mut self,
+        _cards: &[Revealed],
+        _events: &mut Vec<Event>,
+    ) -> Result<(), PrivateError<GuildhallError>> {
+        Err(E::NotPending("reveal").into())
+    }
+
+    fn view(&self, observer: Observer) -> View {
+        self.view_with(observer, &Knowledge::new())
+    }
+
+    fn view_with(&self, observer: Observer, knowledge: &Knowledge) -> View {
+        let my_hand = match observer {
+            Observer::Spectator => Vec::new(),
+            Observer::Seat(seat) => self
+                .hands
+                .get(seat.index())
+                .into_iter()
+                .flatten()
+                .map(|&h| match h {
+                    HandCard::Dealt(handle) => (h, knowledge.card(handle)),
+                    HandCard::Open(c) => (h, Some(c)),
+                })
+                .collect(),
+        };
+        View {
+            seats: self.seats,
+            deciding: self.decider(),
+            turn: self.turn,
+            phase: self.phase,
+            pending: self.pending,
+            actions_left: self.actions_left,
+            round: self.round,
+            deck_left: self.deck_left(),
+            discard: self.discard.clone(),
+            row: self.row.clone(),
+            vp_deck_left: self.vp_left.iter().sum(),
+            halls: self.halls.clone(),
+            completed: self.completed.clone(),
+            area: self.area.clone(),
+            vp_cards: self.vp_cards.clone(),
+            tokens: self.tokens.clone(),
+            vp: (0..self.seats).map(|s| self.vp(Seat(s))).collect(),
+            hands: self.hands.clone(),
+            my_hand,
+        }
+    }
+
+    fn standing(&self) -> GameResult {
+        let scores: Vec<(i64, i64)> = (0..self.seats)
+            .map(|s| {
+                (
+                    i64::from(self.vp(Seat(s))),
+                    self.completed[usize::from(s)].len() as i64,
+                )
+            })
+            .collect();
+        let standings = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &(score, tie_break))| Standing {
+                seat: Seat(i as u8),
+                rank: scores.iter().filter(|&&o| o > (score, tie_break)).count() as u8,
+                score,
+                tie_break,
+            })
+            .collect();
+        GameResult { standings }
+    }
+
+    fn parse_action(text: &str) -> Result<Action, ParseError> {
+        Action::parse(text)
+    }
+
+    fn parse_outcome(&self, text: &str) -> Result<ChanceOutcome, ParseError> {
+        text.split_whitespace()
+            .map(|w| {
+                vp_kind(w)
+                    .map(u32::from)
+                    .ok_or_else(|| ParseError::new(text, format!("{w:?} is not a VP card kind")))
+            })
+            .collect::<Result<Vec<u32>, ParseError>>()
+            .map(ChanceOutcome::Cards)
+    }
+
+    fn outcome_name(&self, outcome: &ChanceOutcome) -> String {
+        match outcome {
+            ChanceOutcome::Cards(kinds) => kinds
+                .iter()
+                .map(|&k| VP_TABLE.get(k as usize).map_or("?", |v| v.name))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ChanceOutcome::Index(i) => i.to_string(),
+        }
+    }
+}
+
+/// Where card `index` of the catalog is, for messages.
+pub fn card_name(index: u32) -> String {
+    card_of(index).map_or_else(|e| e.to_string(), |c| c.to_string())
+}

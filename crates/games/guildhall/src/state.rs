@@ -1,0 +1,917 @@
+//! The state and the rules' moves on it, apart from the engine contract.
+
+use roundtable_engine::{CardHandle, EpochId, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, HandCard};
+use crate::catalog::{COLOURS, Card, Colour, PROFESSIONS, Profession, VP_TABLE, VpAbility};
+use crate::error::GuildhallError as E;
+
+/// VP at the end of a turn that end the game.
+pub const TARGET_VP: u32 = 20;
+/// Cards dealt to each seat, and the setup's draw-back target.
+pub const SETUP_HAND: u32 = 9;
+/// Cards placed in the setup.
+pub const SETUP_PLACE: u8 = 3;
+/// The discard-and-draw action's target.
+pub const REFILL_HAND: u32 = 6;
+/// Completed chapters a guildhall may hold.
+pub const CHAPTER_CAP: usize = 3;
+/// Cards of the centre row.
+pub const ROW_SIZE: u32 = 5;
+
+/// Rule options: Yucata's three changes (on by default) and the end guard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Yucata 1: the centre row is refilled after the chapters are paid.
+    pub refill_after_paying: bool,
+    /// Yucata 2: chapters beyond the third are shed at the start of the
+    /// holder's next turn, not at once.
+    pub late_chapter_cap: bool,
+    /// Yucata 3: a discarded chapter's top card is chosen (else the cards go
+    /// in catalog colour order, purple on top).
+    pub choose_chapter_order: bool,
+    /// The game ends after this many rounds whatever the scores (the rules
+    /// have no such limit; it makes every game end, see the crate docs).
+    pub max_rounds: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            refill_after_paying: true,
+            late_chapter_cap: true,
+            choose_chapter_order: true,
+            max_rounds: 100,
+        }
+    }
+}
+
+/// The slots of the current deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckSlots {
+    /// Its epoch.
+    pub epoch: EpochId,
+    /// Slots in it.
+    pub size: u32,
+    /// The next slot to deal.
+    pub next_slot: u32,
+}
+
+/// A card in the action area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AreaCard {
+    /// A profession card (catalog index).
+    Profession(u32),
+    /// A VP card (index into `VP_TABLE`).
+    Vp(u8),
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Setup: the seat discards, then draws back to 9.
+    SetupDiscard(Seat),
+    /// Setup: the seat places `left` more cards.
+    SetupPlace(Seat, u8),
+    /// The turn seat's turn.
+    Turn,
+    /// The game is over.
+    Over,
+}
+
+/// The step of an action under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pending {
+    /// The discard-and-draw action: discard, then draw.
+    Discarding,
+    /// Assassin: `left` cards to discard from one victim.
+    Assassinate {
+        /// The victim, once chosen.
+        victim: Option<Seat>,
+        /// Cards still to discard.
+        left: u8,
+        /// Level 2: from different chapters.
+        distinct: bool,
+        /// Professions already hit (bitmask).
+        hit: u8,
+    },
+    /// Historian 2/4: `left` cards to take from the discard pile.
+    Search {
+        /// Cards still to take.
+        left: u8,
+    },
+    /// Trader 0/2: `left` swaps with one opponent.
+    Swap {
+        /// The opponent, once chosen.
+        with: Option<Seat>,
+        /// Swaps still to make.
+        left: u8,
+    },
+    /// Trader 4: one chapter swap.
+    SwapChapter,
+    /// Place hand cards: `left` more (`None`: any number, ended by `stop`),
+    /// then take `then_return` back.
+    Place {
+        /// Cards still to place.
+        left: Option<u8>,
+        /// Cards to take back after.
+        then_return: u8,
+    },
+    /// Weaver: take `left` guildhall cards back to the hand.
+    Return {
+        /// Cards still to take back.
+        left: u8,
+    },
+    /// Pay `left` more chapters for the VP card `kind`.
+    Pay {
+        /// The card bought.
+        kind: u8,
+        /// Chapters still to pay.
+        left: u8,
+    },
+    /// The bought VP card's ability, to use or skip.
+    VpAbility(u8),
+}
+
+/// The whole game state: public, identical on every peer. Hands hold
+/// handles, never the identity of a dealt card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guildhall {
+    pub(crate) seats: u8,
+    pub(crate) options: Options,
+    pub(crate) deck: Option<DeckSlots>,
+    /// Bottom first; the top is the last entry.
+    pub(crate) discard: Vec<u32>,
+    pub(crate) hands: Vec<Vec<HandCard>>,
+    pub(crate) owed: Vec<u32>,
+    /// Per seat, per profession: the colours in the guildhall (bit = colour).
+    pub(crate) halls: Vec<[u8; 6]>,
+    pub(crate) completed: Vec<Vec<Profession>>,
+    pub(crate) area: Vec<AreaCard>,
+    pub(crate) vp_cards: Vec<Vec<u8>>,
+    pub(crate) tokens: Vec<u32>,
+    pub(crate) row: Vec<u8>,
+    pub(crate) vp_left: Vec<u32>,
+    pub(crate) row_owed: u32,
+    pub(crate) turn: Seat,
+    pub(crate) actions_left: u8,
+    pub(crate) played: u8,
+    pub(crate) turn_started: bool,
+    pub(crate) round: u32,
+    pub(crate) phase: Phase,
+    pub(crate) pending: Option<Pending>,
+}
+
+pub(crate) fn card_of(index: u32) -> Result<Card, E> {
+    Card::from_index(index).ok_or(E::NoSuchCard(index))
+}
+
+fn bit(colour: Colour) -> u8 {
+    1 << colour.index()
+}
+
+impl Guildhall {
+    pub(crate) fn deck_left(&self) -> u32 {
+        self.deck.map_or(0, |d| d.size - d.next_slot)
+    }
+
+    pub(crate) fn next_epoch(&self) -> EpochId {
+        self.deck
+            .map_or(EpochId(0), |d| EpochId(d.epoch.0.saturating_add(1)))
+    }
+
+    /// Whether `seat`'s guildhall holds `card` (in an incomplete chapter).
+    pub fn holds(&self, seat: Seat, card: Card) -> bool {
+        self.halls[seat.index()][card.profession.index()] & bit(card.colour) != 0
+    }
+
+    /// Cards of `profession` in `seat`'s guildhall: the level.
+    pub fn chapter_size(&self, seat: Seat, profession: Profession) -> u8 {
+        self.halls[seat.index()][profession.index()].count_ones() as u8
+    }
+
+    /// Every card in `seat`'s guildhall (incomplete chapters), in catalog order.
+    pub fn guildhall_cards(&self, seat: Seat) -> Vec<Card> {
+        PROFESSIONS
+            .iter()
+            .flat_map(|&profession| {
+                COLOURS
+                    .iter()
+                    .map(move |&colour| Card { profession, colour })
+            })
+            .filter(|&c| self.holds(seat, c))
+            .collect()
+    }
+
+    /// Completed chapters `seat` holds.
+    pub fn completed_chapters(&self, seat: Seat) -> usize {
+        self.completed[seat.index()].len()
+    }
+
+    /// Cards in `seat`'s hand, counting those owed to it by a pending deal.
+    pub fn hand_size(&self, seat: Seat) -> usize {
+        self.hands[seat.index()].len() + self.owed[seat.index()] as usize
+    }
+
+    /// The action area of the seat whose turn it is.
+    pub fn action_area(&self) -> &[AreaCard] {
+        &self.area
+    }
+
+    /// `seat`'s hand: dealt slots and cards everyone knows.
+    pub fn hand(&self, seat: Seat) -> &[HandCard] {
+        &self.hands[seat.index()]
+    }
+
+    /// The step of an action under way, if any.
+    pub fn pending_step(&self) -> Option<Pending> {
+        self.pending
+    }
+
+    /// Whose turn it is.
+    pub fn turn_seat(&self) -> Seat {
+        self.turn
+    }
+
+    /// Seats at the table.
+    pub fn seat_count(&self) -> u8 {
+        self.seats
+    }
+
+    fn hall_count(&self, seat: Seat) -> u32 {
+        self.halls[seat.index()]
+            .iter()
+            .map(|m| m.count_ones())
+            .sum()
+    }
+
+    /// VP of `seat`: its VP cards and tokens (cards in the action area count
+    /// once the turn ends).
+    pub fn vp(&self, seat: Seat) -> u32 {
+        let cards: u32 = self.vp_cards[seat.index()]
+            .iter()
+            .map(|&k| VP_TABLE[usize::from(k)].vp)
+            .sum();
+        cards + self.tokens[seat.index()]
+    }
+
+    /// Put `card` into `seat`'s guildhall (refusing a duplicate), completing
+    /// its chapter at once when all five colours are there.
+    pub(crate) fn add_to_hall(&mut self, seat: Seat, card: Card) -> Result<(), E> {
+        if self.holds(seat, card) {
+            return Err(E::Duplicate { seat, card });
+        }
+        let mask = &mut self.halls[seat.index()][card.profession.index()];
+        *mask |= bit(card.colour);
+        if *mask == 0b1_1111 {
+            *mask = 0;
+            self.completed[seat.index()].push(card.profession);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn remove_from_hall(&mut self, seat: Seat, card: Card) -> Result<(), E> {
+        if !self.holds(seat, card) {
+            return Err(E::NotInGuildhall { seat, card });
+        }
+        self.halls[seat.index()][card.profession.index()] &= !bit(card.colour);
+        Ok(())
+    }
+
+    fn opponent(&self, seat: Seat, other: Seat) -> Result<(), E> {
+        if other == seat || other.0 >= self.seats {
+            return Err(E::NotAnOpponent(other));
+        }
+        Ok(())
+    }
+
+    /// Lay a completed chapter's five cards on the discard pile, `top` last.
+    pub(crate) fn discard_chapter(
+        &mut self,
+        seat: Seat,
+        profession: Profession,
+        top: Option<Colour>,
+    ) -> Result<(), E> {
+        match (self.options.choose_chapter_order, top) {
+            (true, None) => return Err(E::ChapterOrder("must be chosen (Yucata's third change)")),
+            (false, Some(_)) => return Err(E::ChapterOrder("is not chosen with this option off")),
+            _ => {}
+        }
+        let chapters = &mut self.completed[seat.index()];
+        let at = chapters
+            .iter()
+            .position(|&p| p == profession)
+            .ok_or(E::NoCompletedChapter { seat, profession })?;
+        chapters.remove(at);
+        let top = top.unwrap_or(Colour::Purple);
+        for colour in COLOURS.iter().filter(|&&c| c != top).chain([&top]) {
+            self.discard.push(
+                Card {
+                    profession,
+                    colour: *colour,
+                }
+                .index(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The seat that must shed chapters now, if any.
+    pub(crate) fn shedding_seat(&self) -> Option<Seat> {
+        if self.phase != Phase::Turn {
+            return None;
+        }
+        if self.options.late_chapter_cap {
+            let turn = self.turn;
+            (self.turn_started
+                && self.pending.is_none()
+                && self.completed[turn.index()].len() > CHAPTER_CAP)
+                .then_some(turn)
+        } else {
+            (0..self.seats)
+                .map(Seat)
+                .find(|s| self.completed[s.index()].len() > CHAPTER_CAP)
+        }
+    }
+
+    /// Find `from` in `seat`'s hand and check the claimed card against the
+    /// opened one (for a dealt slot) or the public one.
+    pub(crate) fn check_hand_card(
+        &self,
+        seat: Seat,
+        from: HandCard,
+        claimed: u32,
+        opened: Option<u32>,
+    ) -> Result<(usize, Card), E> {
+        let card = card_of(claimed)?;
+        let at = self.hands[seat.index()]
+            .iter()
+            .position(|&h| h == from)
+            .ok_or(match from {
+                HandCard::Dealt(handle) => E::HandleNotHeld { seat, handle },
+                HandCard::Open(_) => E::CardNotHeld {
+                    seat,
+                    claimed: card,
+                },
+            })?;
+        if let HandCard::Dealt(_) = from {
+            match opened {
+                None => return Err(E::CardNotRevealed),
+                Some(held) if held != claimed => {
+                    return Err(E::CardNotHeld {
+                        seat,
+                        claimed: card,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+        Ok((at, card))
+    }
+
+    /// Whether the step `pending` can be done in full for `seat` from here.
+    /// Steps that place hand cards are judged by the hand's size (the cards
+    /// are private; the seat's own legal list checks them by identity).
+    pub(crate) fn completable(&self, seat: Seat, depth: u8) -> bool {
+        let Some(pending) = self.pending else {
+            return true;
+        };
+        match pending {
+            Pending::Place { left, then_return } => {
+                let hand = self.hands[seat.index()].len() as u32;
+                let to_place = u32::from(left.unwrap_or(0));
+                hand >= to_place && self.hall_count(seat) + to_place >= u32::from(then_return)
+            }
+            Pending::Discarding | Pending::Pay { .. } | Pending::VpAbility(_) => true,
+            // The one-target steps are counted, not searched: taking a card
+            // never makes another target of the same kind impossible.
+            Pending::Return { left } => self.hall_count(seat) >= u32::from(left),
+            Pending::Search { left } => {
+                let mut kinds = [false; 30];
+                for &c in &self.discard {
+                    if let Some(card) = Card::from_index(c)
+                        && !self.holds(seat, card)
+                    {
+                        kinds[c as usize] = true;
+                    }
+                }
+                kinds.iter().filter(|&&k| k).count() >= usize::from(left)
+            }
+            Pending::Swap { with, left } => (0..self.seats).map(Seat).any(|o| {
+                if o == seat || with.is_some_and(|w| w != o) {
+                    return false;
+                }
+                let mut swaps = self.valid_swaps(seat, o);
+                if left <= 1 {
+                    return swaps.next().is_some();
+                }
+                swaps.any(|(m, t)| {
+                    let mut next = self.clone();
+                    next.apply_step(
+                        seat,
+                        &Action::Swap {
+                            mine: m.index(),
+                            seat: o,
+                            theirs: t.index(),
+                        },
+                    )
+                    .is_ok()
+                        && next.valid_swaps(seat, o).next().is_some()
+                })
+            }),
+            Pending::Assassinate {
+                victim,
+                left,
+                distinct,
+                hit,
+            } => (0..self.seats).map(Seat).any(|o| {
+                o != seat
+                    && victim.is_none_or(|v| v == o)
+                    && if distinct {
+                        self.halls[o.index()]
+                            .iter()
+                            .enumerate()
+                            .filter(|&(p, &mask)| mask != 0 && hit & (1 << p) == 0)
+                            .count()
+                            >= usize::from(left)
+                    } else {
+                        self.hall_count(o) >= u32::from(left)
+                    }
+            }),
+            _ => {
+                if depth == 0 {
+                    return true;
+                }
+                let mut steps = Vec::new();
+                self.step_actions(seat, &mut steps);
+                steps.iter().any(|step| {
+                    let mut next = self.clone();
+                    next.apply_step(seat, step).is_ok() && next.completable(seat, depth - 1)
+                })
+            }
+        }
+    }
+
+    /// The targeted steps of the pending ability (not hand placements),
+    /// without checking that the rest stays possible.
+    pub(crate) fn step_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let opponents: Vec<Seat> = (0..self.seats).map(Seat).filter(|&s| s != seat).collect();
+        let mine = self.guildhall_cards(seat);
+        match self.pending {
+            Some(Pending::Assassinate {
+                victim,
+                distinct,
+                hit,
+                ..
+            }) => {
+                for &o in opponents.iter().filter(|&&o| victim.is_none_or(|v| v == o)) {
+                    for card in self.guildhall_cards(o) {
+                        if distinct && hit & (1 << card.profession.index()) != 0 {
+                            continue;
+                        }
+                        out.push(Action::Assassinate {
+                            seat: o,
+                            card: card.index(),
+                        });
+                    }
+                }
+            }
+            Some(Pending::Search { .. }) => {
+                let mut seen = [false; 30];
+                for &c in &self.discard {
+                    if let Some(card) = Card::from_index(c)
+                        && !seen[c as usize]
+                        && !self.holds(seat, card)
+                    {
+                        seen[c as usize] = true;
+                        out.push(Action::Search { card: c });
+                    }
+                }
+            }
+            Some(Pending::Swap { with, .. }) => {
+                for &o in opponents.iter().filter(|&&o| with.is_none_or(|w| w == o)) {
+                    let theirs = self.guildhall_cards(o);
+                    for &m in &mine {
+                        for &t in &theirs {
+                            let ok_mine = t == m || !self.holds(seat, t);
+                            let ok_theirs = t == m || !self.holds(o, m);
+                            if ok_mine && ok_theirs {
+                                out.push(Action::Swap {
+                                    mine: m.index(),
+                                    seat: o,
+                                    theirs: t.index(),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Pending::SwapChapter) => {
+                for &o in &opponents {
+                    for pm in PROFESSIONS {
+                        for pt in PROFESSIONS {
+                            let action = Action::SwapChapter {
+                                mine: pm,
+                                seat: o,
+                                theirs: pt,
+                            };
+                            if self.check_swap_chapter(seat, o, pm, pt).is_ok() {
+                                out.push(action);
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Pending::Return { .. }) => {
+                out.extend(mine.iter().map(|c| Action::Return { card: c.index() }));
+            }
+            _ => {}
+        }
+    }
+
+    /// Every swap of one card of `seat`'s guildhall for one of `other`'s
+    /// that leaves no duplicate on either side.
+    fn valid_swaps(&self, seat: Seat, other: Seat) -> impl Iterator<Item = (Card, Card)> + '_ {
+        let mine = self.guildhall_cards(seat);
+        let theirs = self.guildhall_cards(other);
+        mine.into_iter().flat_map(move |m| {
+            theirs
+                .clone()
+                .into_iter()
+                .filter(move |&t| t == m || (!self.holds(seat, t) && !self.holds(other, m)))
+                .map(move |t| (m, t))
+        })
+    }
+
+    fn check_swap_chapter(
+        &self,
+        seat: Seat,
+        other: Seat,
+        mine: Profession,
+        theirs: Profession,
+    ) -> Result<(), E> {
+        self.opponent(seat, other)?;
+        let my = self.halls[seat.index()];
+        let their = self.halls[other.index()];
+        if my[mine.index()] == 0 {
+            return Err(E::EmptyChapter {
+                seat,
+                profession: mine,
+            });
+        }
+        if their[theirs.index()] == 0 {
+            return Err(E::EmptyChapter {
+                seat: other,
+                profession: theirs,
+            });
+        }
+        let mut my_after = my;
+        my_after[mine.index()] = 0;
+        let mut their_after = their;
+        their_after[theirs.index()] = 0;
+        let clash_mine = my_after[theirs.index()] & their[theirs.index()];
+        let clash_theirs = their_after[mine.index()] & my[mine.index()];
+        if let Some((s, p, m)) = [(seat, theirs, clash_mine), (other, mine, clash_theirs)]
+            .into_iter()
+            .find(|(_, _, m)| *m != 0)
+        {
+            let colour = COLOURS[m.trailing_zeros() as usize];
+            return Err(E::Duplicate {
+                seat: s,
+                card: Card {
+                    profession: p,
+                    colour,
+                },
+            });
+        }
+        Ok(())
+    }
+
+    fn add_chapter(&mut self, seat: Seat, profession: Profession, mask: u8) {
+        for colour in COLOURS {
+            if mask & bit(colour) != 0 {
+                // Checked free of duplicates by the caller.
+                let _ = self.add_to_hall(seat, Card { profession, colour });
+            }
+        }
+    }
+
+    /// Apply one step of a pending ability (targets in guildhalls and the
+    /// discard pile; hand placements go through `place_from_hand`).
+    pub(crate) fn apply_step(&mut self, seat: Seat, action: &Action) -> Result<(), E> {
+        let pending = self.pending.ok_or(E::WrongStep("an ability step"))?;
+        match (pending, *action) {
+            (
+                Pending::Assassinate {
+                    victim,
+                    left,
+                    distinct,
+                    hit,
+                },
+                Action::Assassinate { seat: o, card },
+            ) => {
+                self.opponent(seat, o)?;
+                if victim.is_some_and(|v| v != o) {
+                    return Err(E::OneOpponentOnly(victim.unwrap_or(o)));
+                }
+                let card = card_of(card)?;
+                if distinct && hit & (1 << card.profession.index()) != 0 {
+                    return Err(E::SameChapter);
+                }
+                self.remove_from_hall(o, card)?;
+                self.discard.push(card.index());
+                self.pending = (left > 1).then_some(Pending::Assassinate {
+                    victim: Some(o),
+                    left: left - 1,
+                    distinct,
+                    hit: hit | (1 << card.profession.index()),
+                });
+            }
+            (Pending::Search { left }, Action::Search { card }) => {
+                let c = card_of(card)?;
+                let at = self
+                    .discard
+                    .iter()
+                    .rposition(|&d| d == card)
+                    .ok_or(E::NotInDiscard(c))?;
+                if self.holds(seat, c) {
+                    return Err(E::Duplicate { seat, card: c });
+                }
+                self.discard.remove(at);
+                self.add_to_hall(seat, c)?;
+                self.pending = (left > 1).then_some(Pending::Search { left: left - 1 });
+            }
+            (
+                Pending::Swap { with, left },
+                Action::Swap {
+                    mine,
+                    seat: o,
+                    theirs,
+                },
+            ) => {
+                self.opponent(seat, o)?;
+                if with.is_some_and(|w| w != o) {
+                    return Err(E::OneOpponentOnly(with.unwrap_or(o)));
+                }
+                let (m, t) = (card_of(mine)?, card_of(theirs)?);
+                if !self.holds(seat, m) {
+                    return Err(E::NotInGuildhall { seat, card: m });
+                }
+                if !self.holds(o, t) {
+                    return Err(E::NotInGuildhall { seat: o, card: t });
+                }
+                if m != t {
+                    if self.holds(seat, t) {
+                        return Err(E::Duplicate { seat, card: t });
+                    }
+                    if self.holds(o, m) {
+                        return Err(E::Duplicate { seat: o, card: m });
+                    }
+                    self.remove_from_hall(seat, m)?;
+                    self.remove_from_hall(o, t)?;
+                    self.add_to_hall(seat, t)?;
+                    self.add_to_hall(o, m)?;
+                }
+                self.pending = (left > 1).then_some(Pending::Swap {
+                    with: Some(o),
+                    left: left - 1,
+                });
+            }
+            (
+                Pending::SwapChapter,
+                Action::SwapChapter {
+                    mine,
+                    seat: o,
+                    theirs,
+                },
+            ) => {
+                self.check_swap_chapter(seat, o, mine, theirs)?;
+                let my_mask = self.halls[seat.index()][mine.index()];
+                let their_mask = self.halls[o.index()][theirs.index()];
+                self.halls[seat.index()][mine.index()] = 0;
+                self.halls[o.index()][theirs.index()] = 0;
+                self.add_chapter(seat, theirs, their_mask);
+                self.add_chapter(o, mine, my_mask);
+                self.pending = None;
+            }
+            (Pending::Return { left }, Action::Return { card }) => {
+                let c = card_of(card)?;
+                self.remove_from_hall(seat, c)?;
+                self.hands[seat.index()].push(HandCard::Open(card));
+                self.pending = (left > 1).then_some(Pending::Return { left: left - 1 });
+            }
+            (Pending::VpAbility(kind), action) => {
+                let ability = VP_TABLE[usize::from(kind)].ability;
+                self.apply_vp_ability(seat, ability, &action)?;
+            }
+            _ => return Err(E::WrongStep("this action at this step")),
+        }
+        Ok(())
+    }
+
+    fn apply_vp_ability(
+        &mut self,
+        seat: Seat,
+        ability: VpAbility,
+        action: &Action,
+    ) -> Result<(), E> {
+        match (ability, *action) {
+            (_, Action::Skip) => self.pending = None,
+            (VpAbility::PlaceAny, Action::Use) => {
+                self.pending = Some(Pending::Place {
+                    left: None,
+                    then_return: 0,
+                });
+            }
+            (VpAbility::DrawFive, Action::Use) => {
+                self.owed[seat.index()] += 5;
+                self.pending = None;
+            }
+            (VpAbility::ExtraActions(n), Action::Use) => {
+                self.actions_left += n;
+                self.pending = None;
+            }
+            (
+                VpAbility::MoveChapter,
+                Action::MoveChapter {
+                    seat: o,
+                    profession,
+                },
+            ) => {
+                self.opponent(seat, o)?;
+                let mask = self.halls[o.index()][profession.index()];
+                if mask == 0 {
+                    return Err(E::EmptyChapter {
+                        seat: o,
+                        profession,
+                    });
+                }
+                let clash = self.halls[seat.index()][profession.index()] & mask;
+                if clash != 0 {
+                    return Err(E::Duplicate {
+                        seat,
+                        card: Card {
+                            profession,
+                            colour: COLOURS[clash.trailing_zeros() as usize],
+                        },
+                    });
+                }
+                self.halls[o.index()][profession.index()] = 0;
+                self.add_chapter(seat, profession, mask);
+                self.pending = None;
+            }
+            (VpAbility::TakeCard, Action::Take { seat: o, card }) => {
+                self.opponent(seat, o)?;
+                let c = card_of(card)?;
+                if !self.holds(o, c) {
+                    return Err(E::NotInGuildhall { seat: o, card: c });
+                }
+                if self.holds(seat, c) {
+                    return Err(E::Duplicate { seat, card: c });
+                }
+                self.remove_from_hall(o, c)?;
+                self.add_to_hall(seat, c)?;
+                self.pending = None;
+            }
+            (
+                VpAbility::SwapOneForTwo,
+                Action::SwapOneForTwo {
+                    mine,
+                    seat: o,
+                    first,
+                    second,
+                },
+            ) => {
+                self.opponent(seat, o)?;
+                let (m, a, b) = (card_of(mine)?, card_of(first)?, card_of(second)?);
+                if !self.holds(seat, m) {
+                    return Err(E::NotInGuildhall { seat, card: m });
+                }
+                for t in [a, b] {
+                    if !self.holds(o, t) {
+                        return Err(E::NotInGuildhall { seat: o, card: t });
+                    }
+                    if t != m && self.holds(seat, t) {
+                        return Err(E::Duplicate { seat, card: t });
+                    }
+                }
+                if a == b {
+                    return Err(E::Duplicate { seat, card: a });
+                }
+                if m != a && m != b && self.holds(o, m) {
+                    return Err(E::Duplicate { seat: o, card: m });
+                }
+                self.remove_from_hall(seat, m)?;
+                self.remove_from_hall(o, a)?;
+                self.remove_from_hall(o, b)?;
+                self.add_to_hall(seat, a)?;
+                self.add_to_hall(seat, b)?;
+                self.add_to_hall(o, m)?;
+                self.pending = None;
+            }
+            _ => return Err(E::WrongStep("this action for the VP card's ability")),
+        }
+        Ok(())
+    }
+
+    /// The VP-ability actions open to `seat` now (skip included).
+    pub(crate) fn vp_ability_actions(&self, seat: Seat, kind: u8, out: &mut Vec<Action>) {
+        out.push(Action::Skip);
+        let opponents = (0..self.seats).map(Seat).filter(move |&s| s != seat);
+        match VP_TABLE[usize::from(kind)].ability {
+            VpAbility::None => {}
+            VpAbility::PlaceAny | VpAbility::DrawFive | VpAbility::ExtraActions(_) => {
+                out.push(Action::Use)
+            }
+            VpAbility::MoveChapter => {
+                for o in opponents {
+                    for p in PROFESSIONS {
+                        let mask = self.halls[o.index()][p.index()];
+                        if mask != 0 && self.halls[seat.index()][p.index()] & mask == 0 {
+                            out.push(Action::MoveChapter {
+                                seat: o,
+                                profession: p,
+                            });
+                        }
+                    }
+                }
+            }
+            VpAbility::TakeCard => {
+                for o in opponents {
+                    for c in self.guildhall_cards(o) {
+                        if !self.holds(seat, c) {
+                            out.push(Action::Take {
+                                seat: o,
+                                card: c.index(),
+                            });
+                        }
+                    }
+                }
+            }
+            VpAbility::SwapOneForTwo => {
+                let mine = self.guildhall_cards(seat);
+                for o in opponents {
+                    let theirs = self.guildhall_cards(o);
+                    for &m in &mine {
+                        for (i, &a) in theirs.iter().enumerate() {
+                            for &b in &theirs[i + 1..] {
+                                let action = Action::SwapOneForTwo {
+                                    mine: m.index(),
+                                    seat: o,
+                                    first: a.index(),
+                                    second: b.index(),
+                                };
+                                let mut probe = self.clone();
+                                if probe
+                                    .apply_vp_ability(seat, VpAbility::SwapOneForTwo, &action)
+                                    .is_ok()
+                                {
+                                    out.push(action);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The start of the next seat's turn, or the end of the game.
+    pub(crate) fn end_turn(&mut self) {
+        let seat = self.turn;
+        for card in std::mem::take(&mut self.area) {
+            match card {
+                AreaCard::Vp(kind) => self.vp_cards[seat.index()].push(kind),
+                AreaCard::Profession(c) => {
+                    if let Some(card) = Card::from_index(c)
+                        && self.add_to_hall(seat, card).is_err()
+                    {
+                        // A duplicate is discarded instead.
+                        self.discard.push(c);
+                    }
+                }
+            }
+        }
+        let exhausted = self.row.is_empty() && self.vp_left.iter().all(|&n| n == 0);
+        let last_round = seat.0 + 1 == self.seats && self.round >= self.options.max_rounds;
+        if self.vp(seat) >= TARGET_VP || exhausted || last_round {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.turn = seat.next(self.seats);
+        if self.turn == Seat(0) {
+            self.round += 1;
+        }
+        self.actions_left = 2;
+        self.played = 0;
+        self.turn_started = true;
+    }
+
+    /// The handle a deal would give next, for the request.
+    pub(crate) fn next_handle(&self) -> Option<CardHandle> {
+        self.deck
+            .filter(|d| d.next_slot < d.size)
+            .map(|d| CardHandle::new(d.epoch, d.next_slot))
+    }
+}

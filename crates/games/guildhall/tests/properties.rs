@@ -1,0 +1,319 @@
+//! Whole random games: every game ends, every card is in exactly one place,
+//! what `legal_actions_with` lists is accepted, a replay gives the same
+//! hash, and no view holds a card its observer has not seen.
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use roundtable_engine::{
+    CardHandle, ChanceOutcome, Game, Knowledge, Next, Observer, PrivateRequest, Seat, sim,
+};
+use roundtable_guildhall::{Action, AreaCard, Guildhall, HandCard, Options, Pending};
+
+fn games() -> u64 {
+    std::env::var("GUILDHALL_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60)
+}
+
+/// Every profession card, counted where it lies: 120 in all, 4 of each.
+fn cards_in_one_place(game: &Guildhall, dealer: &sim::OracleDealer) {
+    let view = game.view(Observer::Spectator);
+    let mut counts = [0u32; 30];
+    for &c in &view.discard {
+        counts[c as usize] += 1;
+    }
+    for hall in &view.halls {
+        for (p, mask) in hall.iter().enumerate() {
+            for colour in 0..5 {
+                if mask & (1 << colour) != 0 {
+                    counts[p * 5 + colour] += 1;
+                }
+            }
+        }
+    }
+    for chapters in &view.completed {
+        for &p in chapters {
+            for colour in 0..5 {
+                counts[p.index() * 5 + colour] += 1;
+            }
+        }
+    }
+    for card in &view.area {
+        if let AreaCard::Profession(c) = card {
+            counts[*c as usize] += 1;
+        }
+    }
+    for hand in &view.hands {
+        for h in hand {
+            let card = match *h {
+                HandCard::Open(c) => c,
+                HandCard::Dealt(handle) => dealer.card(handle).expect("a dealt slot"),
+            };
+            counts[card as usize] += 1;
+        }
+    }
+    for card in dealer.undealt() {
+        counts[card as usize] += 1;
+    }
+    assert_eq!(counts, [4u32; 30], "a card is lost or doubled: {counts:?}");
+}
+
+fn play(seats: u8, seed: u64, options: &Options) -> (Guildhall, Vec<(Option<Seat>, String)>) {
+    let mut game = Guildhall::new_game(seats, options).expect("a legal seat count");
+    let mut dealer = sim::OracleDealer::new(seats);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut picks = ChaCha20Rng::seed_from_u64(seed ^ 0xface);
+    let log = Vec::new();
+    sim::play_private(
+        &mut game,
+        &mut dealer,
+        200_000,
+        &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+        &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+        &mut |state: &Guildhall, dealer| cards_in_one_place(state, dealer),
+    )
+    .unwrap_or_else(|e| panic!("seed {seed}, {seats} seats: {e}"));
+    (game, log)
+}
+
+#[test]
+fn random_games_end_with_every_card_in_one_place() {
+    for seed in 0..games() {
+        for seats in 2..=4 {
+            let (game, _) = play(seats, seed, &Options::default());
+            assert_eq!(game.next(), Next::Over);
+        }
+    }
+}
+
+#[test]
+fn random_games_end_with_yucatas_changes_off() {
+    let options = Options {
+        refill_after_paying: false,
+        late_chapter_cap: false,
+        choose_chapter_order: false,
+        ..Options::default()
+    };
+    for seed in 0..games() / 2 {
+        let (game, _) = play(4, seed, &options);
+        assert_eq!(game.next(), Next::Over);
+    }
+}
+
+/// The same seeds give the same final state, hash for hash.
+#[test]
+fn a_replay_gives_the_same_hash() {
+    for seed in 0..5 {
+        let (a, _) = play(3, seed, &Options::default());
+        let (b, _) = play(3, seed, &Options::default());
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+}
+
+/// Two deals that differ only in another seat's hand give a seat and a
+/// spectator identical views at every step of the same script.
+#[test]
+fn views_hold_no_unseen_identity() {
+    for seed in 0..20u64 {
+        let mut game = Guildhall::new_game(3, &Options::default()).expect("3 seats");
+        let Next::Private(PrivateRequest::Reshuffle { pile, epoch }) = game.next() else {
+            panic!("the game opens with the first shuffle");
+        };
+        let pile = pile.to_vec();
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut order = pile.clone();
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        // Slots 9..18 are seat 2's first hand; a swap inside them changes
+        // nothing else, a swap with another seat's hand changes seat 2's
+        // cards and nothing seat 1 sees until seat 2 shows them.
+        let mut other = order.clone();
+        let k = (9 + seed % 9) as usize;
+        other.swap(k, 9 + (k + 1 - 9) % 9);
+        let mut a = sim::OracleDealer::new(3);
+        a.stack_next(order);
+        a.reshuffle(&pile, epoch, &mut |_| 0).expect("stacked");
+        let mut b = sim::OracleDealer::new(3);
+        b.stack_next(other);
+        b.reshuffle(&pile, epoch, &mut |_| 0).expect("stacked");
+        game.apply_reshuffle(&mut Vec::new())
+            .expect("the first shuffle");
+        let mut row = ChaCha20Rng::seed_from_u64(seed + 1);
+        // Deal, fill the row, and play seat 1's setup from its own cards.
+        for _ in 0..40 {
+            let seat1 = Observer::Seat(Seat(0));
+            assert_eq!(
+                game.view_with(seat1, a.knowledge(Seat(0))),
+                game.view_with(seat1, b.knowledge(Seat(0)))
+            );
+            assert_eq!(
+                game.view(Observer::Spectator),
+                game.view_with(Observer::Spectator, a.knowledge(Seat(1)))
+            );
+            match game.next() {
+                Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                    a.deal(to, first, count).expect("deal a");
+                    b.deal(to, first, count).expect("deal b");
+                    game.apply_deal(&mut Vec::new()).expect("deal");
+                }
+                Next::Chance(request) => {
+                    let outcome: ChanceOutcome =
+                        sim::sample(&request.distribution, &mut |n| row.next_u64() % n);
+                    game.apply_chance(&outcome, &mut Vec::new()).expect("row");
+                }
+                Next::Decision(Seat(0)) => {
+                    let legal = game.legal_actions_vec_with(Seat(0), a.knowledge(Seat(0)));
+                    let action = legal[(row.next_u64() % legal.len() as u64) as usize];
+                    let handles: Vec<CardHandle> = Guildhall::claims(&action)
+                        .iter()
+                        .map(|c| c.handle)
+                        .collect();
+                    let revealed = a.reveal(&handles).expect("open");
+                    game.apply_action_revealing(Seat(0), &action, &revealed, &mut Vec::new())
+                        .expect("a listed action");
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
+trait WithKnowledge {
+    fn legal_actions_vec_with(
+        &self,
+        seat: Seat,
+        knowledge: &Knowledge,
+    ) -> Vec<roundtable_guildhall::Action>;
+}
+
+impl WithKnowledge for Guildhall {
+    fn legal_actions_vec_with(
+        &self,
+        seat: Seat,
+        knowledge: &Knowledge,
+    ) -> Vec<roundtable_guildhall::Action> {
+        let mut out = Vec::new();
+        self.legal_actions_with(seat, knowledge, &mut out);
+        out
+    }
+}
+
+/// How random games end (printed with --nocapture): most reach 20 VP.
+#[test]
+fn how_random_games_end() {
+    let mut by_vp = 0;
+    let mut rounds = 0;
+    for seed in 0..games() {
+        let (game, _) = play(4, seed, &Options::default());
+        let view = game.view(Observer::Spectator);
+        if view
+            .vp
+            .iter()
+            .any(|&v| v >= roundtable_guildhall::TARGET_VP)
+        {
+            by_vp += 1;
+        }
+        rounds += view.round;
+    }
+    println!(
+        "{by_vp} of {} random 4-seat games reached 20 VP; {} rounds on average",
+        games(),
+        rounds / games() as u32
+    );
+}
+
+/// Candidate actions for the seat that decides: every hand card in every
+/// role and at every level, and every action without a target.
+fn candidates(game: &Guildhall, seat: Seat, knowledge: &Knowledge) -> Vec<Action> {
+    let mut out = vec![
+        Action::Refill,
+        Action::Draw,
+        Action::Stop,
+        Action::Use,
+        Action::Skip,
+    ];
+    out.extend((0..9u8).map(|kind| Action::Buy { kind }));
+    for &from in game.hand(seat) {
+        let card = match from {
+            HandCard::Dealt(handle) => knowledge.card(handle).expect("own card"),
+            HandCard::Open(card) => card,
+        };
+        out.push(Action::Discard { from, card });
+        out.push(Action::Place { from, card });
+        out.push(Action::Play {
+            from,
+            card,
+            level: None,
+        });
+        out.extend((0..=4).map(|l| Action::Play {
+            from,
+            card,
+            level: Some(l),
+        }));
+    }
+    out
+}
+
+/// What `legal_actions_with` lists is exactly what `apply_action_revealing`
+/// accepts, among every candidate; the one difference allowed is a
+/// placement the seat's own list leaves out because its hand (which only it
+/// knows) could not finish the ability.
+#[test]
+fn legal_lists_match_what_apply_accepts() {
+    for seed in 0..games() / 3 {
+        for seats in [2u8, 4] {
+            let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+            let mut dealer = sim::OracleDealer::new(seats);
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let mut picks = ChaCha20Rng::seed_from_u64(seed + 7);
+            sim::play_private(
+                &mut game,
+                &mut dealer,
+                200_000,
+                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+                &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+                &mut |state: &Guildhall, dealer| {
+                    let Next::Decision(seat) = state.next() else {
+                        return;
+                    };
+                    let knowledge = dealer.knowledge(seat);
+                    let mut legal = Vec::new();
+                    state.legal_actions_with(seat, knowledge, &mut legal);
+                    for action in candidates(state, seat, knowledge) {
+                        let handles: Vec<CardHandle> = Guildhall::claims(&action)
+                            .iter()
+                            .map(|c| c.handle)
+                            .collect();
+                        let revealed = dealer.reveal(&handles).expect("open");
+                        let mut probe = state.clone();
+                        let applied = probe
+                            .apply_action_revealing(seat, &action, &revealed, &mut Vec::new())
+                            .is_ok();
+                        let listed = legal.contains(&action);
+                        let hidden_hand_filter = !listed
+                            && matches!(state.pending_step(), Some(Pending::Place { .. }))
+                                | matches!(probe.pending_step(), Some(Pending::Place { .. }));
+                        assert!(
+                            applied == listed || hidden_hand_filter,
+                            "seed {seed}: {action} listed {listed}, applied {applied}"
+                        );
+                    }
+                    // No other seat may act.
+                    let other = seat.next(state.seat_count());
+                    if other != seat {
+                        let mut probe = state.clone();
+                        assert!(
+                            probe
+                                .apply_action(other, &Action::Refill, &mut Vec::new())
+                                .is_err()
+                        );
+                    }
+                },
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
+}
