@@ -13,6 +13,12 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
+            // Guildhall's scenarios have their own grammar and runner
+            // (crates/games/guildhall/tests/scenarios.rs) until the binary's
+            // `scenario` command learns every game (issue 15).
+            if path.file_name().is_some_and(|n| n == "guildhall") {
+                continue;
+            }
             scenario_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
