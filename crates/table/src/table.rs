@@ -670,7 +670,7 @@ impl<G: Game> Table<G> {
         }
         self.author(Body::Resign);
         // Right after it, its secret (5.15): play goes on without it.
-        self.author_release();
+        self.author_release(private::Release::AfterResigning);
         self.pump(now);
         Ok(())
     }
@@ -1015,6 +1015,10 @@ impl<G: Game> Table<G> {
                 self.abandon(abandonment, WentOn::NotStopped);
                 continue;
             }
+            if let Some((me, seq)) = self.local_resignation_due() {
+                self.forfeit(me, Record::Resign { seat: me, seq }, "resigned");
+                continue;
+            }
             let progressed = match self.game.next() {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
@@ -1040,6 +1044,24 @@ impl<G: Game> Table<G> {
         if self.waiting.is_none_or(|(p, _)| p != position) {
             self.waiting = Some((position, now));
         }
+    }
+
+    /// The local seat's own resignation, once the game waits for the seat:
+    /// the table signs it straight into its log, where no step consumes it
+    /// as it does another seat's, so it is applied here, at the point where
+    /// every other table applies it.
+    fn local_resignation_due(&self) -> Option<(Seat, u64)> {
+        let me = self.local_seat()?;
+        let seat = &self.seats[me.index()];
+        if seat.forfeited.is_some() {
+            return None;
+        }
+        let seq = seat
+            .log
+            .iter()
+            .find(|e| matches!(e.envelope.body, Body::Resign))?
+            .seq();
+        self.waited_on().contains(&me).then_some((me, seq))
     }
 
     /// Seats the game waits for at this position.
@@ -2298,7 +2320,7 @@ impl<G: Game> Table<G> {
                     self.author(Body::SeedOpening { seed });
                     self.seats[seat].seed = Some(seed);
                     // With its seed, its deal secret (5.15).
-                    self.author_release();
+                    self.author_release(private::Release::AfterTheGame);
                 }
             }
         }

@@ -469,7 +469,27 @@ impl<G: Game> Table<G> {
                 self.dealing.progress.shared[me.index()] = true;
                 Body::Shares { shares }
             }
-            Owed::Release => return false,
+            Owed::Release => {
+                // Signed right after the resignation (`Table::resign`), and
+                // taken here, where every other table takes it, so that it
+                // lies in the same step of every transcript.
+                let Some((seq, secret)) =
+                    self.seats[me.index()]
+                        .log
+                        .iter()
+                        .find_map(|e| match e.envelope.body {
+                            Body::KeyRelease { secret } => Some((e.seq(), secret)),
+                            _ => None,
+                        })
+                else {
+                    return false;
+                };
+                if self.take_release(me.0, &secret).is_err() {
+                    return false;
+                }
+                self.dealing.progress.envelopes.push((me.0, seq));
+                return true;
+            }
         };
         let _ = request;
         match self.author(body) {
@@ -739,10 +759,22 @@ impl<G: Game> Table<G> {
         self.dealing.reset_progress();
         pending
     }
+}
 
+/// When the local seat releases its key (5.15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Release {
+    /// Right after its resignation: taken at the next private step, where
+    /// every other table takes it.
+    AfterResigning,
+    /// With its seed opening after the game: taken at once.
+    AfterTheGame,
+}
+
+impl<G: Game> Table<G> {
     /// The local seat's key release, due after its seed opening or its
     /// resignation, if it gave a key share.
-    pub(super) fn author_release(&mut self) {
+    pub(super) fn author_release(&mut self, when: Release) {
         let (Some(me), Some(local)) = (self.local_seat(), self.local_deal.clone()) else {
             return;
         };
@@ -750,12 +782,10 @@ impl<G: Game> Table<G> {
         if self.dealing.key_shares[i].is_none() || self.dealing.released[i].is_some() {
             return;
         }
-        if self
-            .author(Body::KeyRelease {
-                secret: local.secret.to_bytes(),
-            })
-            .is_some()
-        {
+        let signed = self.author(Body::KeyRelease {
+            secret: local.secret.to_bytes(),
+        });
+        if signed.is_some() && when == Release::AfterTheGame {
             self.dealing.released[i] = Some(local.secret.clone());
         }
     }
