@@ -139,7 +139,7 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
 /// A think time in a few characters ("500 ms", "2 s").
 fn think_words(think: std::time::Duration) -> String {
     let ms = think.as_millis();
-    if ms < 1000 || ms % 1000 != 0 {
+    if ms < 1000 || !ms.is_multiple_of(1000) {
         format!("{ms} ms")
     } else {
         format!("{} s", ms / 1000)
