@@ -386,8 +386,14 @@ impl<G: crate::NetGame> Node<G> {
         if legal.is_empty() {
             return false;
         }
-        let view = play.table.game().view(Observer::Seat(seat));
-        let pick = bot.choose(seat, &view, &legal).min(legal.len() - 1);
+        // The table's state, so that a search bot searches from it. Its
+        // think time is bounded by whoever made it (`roundtable` keeps it
+        // under a quarter of the shortest stall timeout), and the node
+        // waits for it. The tables hold no private cards yet: the seat
+        // knows nothing beyond the shared state.
+        let pick = bot
+            .choose_in(seat, play.table.game(), &Knowledge::new(), &legal)
+            .min(legal.len() - 1);
         play.last_bot_position = Some(position);
         let now = self.clock.elapsed().as_millis() as u64;
         match play.table.submit(now, legal[pick].clone()) {
