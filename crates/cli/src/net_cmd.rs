@@ -169,7 +169,7 @@ impl SeatArgs {
     }
 }
 
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     // A bot's choices need no protocol randomness; the standard library
     // seeds each RandomState from the OS.

@@ -129,9 +129,11 @@ pub const MENU_REPLAY: usize = 5;
 pub const MENU_NAME: usize = 6;
 
 /// Rows of the host set-up.
-pub const HOST_ROWS: usize = 7;
+pub const HOST_ROWS: usize = 8;
+/// The host set-up row that chooses the bots' level.
+pub const HOST_BOT_LEVEL: usize = 6;
 /// The host set-up row that opens the table.
-pub const HOST_START: usize = 6;
+pub const HOST_START: usize = 7;
 
 /// Rows of the local game set-up before the bots' levels: seats, victory
 /// points, the two toggles, the pace, the expansion.
@@ -756,6 +758,14 @@ impl App {
             3 => o.pass_automatically = !o.pass_automatically,
             4 => o.expedition_required = !o.expedition_required,
             5 => o.expansion = !o.expansion,
+            HOST_BOT_LEVEL => {
+                let at = Level::ALL
+                    .iter()
+                    .position(|l| *l == h.bot_level)
+                    .unwrap_or(1) as i64;
+                let last = Level::ALL.len() as i64 - 1;
+                h.bot_level = Level::ALL[change.apply(at, 0, last) as usize];
+            }
             _ => {}
         }
     }

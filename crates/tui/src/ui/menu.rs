@@ -191,6 +191,17 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             "Just One More Contract".into(),
         ),
+        (
+            format!("Bot level           < {} >", h.bot_level),
+            if h.bot_level.thinks() {
+                format!(
+                    "searches ahead {} a move",
+                    think_words(roundtable_bots::DEFAULT_THINK)
+                )
+            } else {
+                h.bot_level.describe().to_owned()
+            },
+        ),
         ("Open the table".into(), String::new()),
     ];
     let mut lines = vec![Line::raw("")];
