@@ -12,13 +12,17 @@
 //! * [`SearchBot`] searches any game that implements
 //!   [`roundtable_engine::Determinize`] by information-set Monte Carlo tree
 //!   search, from its seat's knowledge only ([`search`]).
+//! * [`Level`] names the three a player chooses between (easy, normal,
+//!   hard) and makes them ([`level`]).
 
 pub mod arena;
 pub mod guildhall;
+pub mod level;
 pub mod port_royal;
 pub mod search;
 
 pub use guildhall::GuildhallBot;
+pub use level::{DEFAULT_THINK, EasyBot, Level};
 pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
 pub use search::{Budget, SearchBot, SearchStats, Tuning};
 

@@ -1,17 +1,27 @@
-//! Which computer player plays a seat: one flag, `--bot heuristic|random`,
-//! parsed the same way by `play`, `selfplay`, `host`, `join` and `resume`.
+//! Which computer player plays a seat: `--bot` for every bot of a command,
+//! `--bots` for each bot in turn, `--think-ms` for how long a search bot
+//! thinks, parsed the same way by `play`, `selfplay`, `host`, `join` and
+//! `resume`.
 
-use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
-use roundtable_port_royal::PortRoyal;
+use std::time::Duration;
 
-/// A kind of computer player, as `--bot` names it.
+use roundtable_bots::{Bot, Level, RandomBot};
+use roundtable_port_royal::{Options, PortRoyal};
+
+/// A kind of computer player, as `--bot` and `--bots` name it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum BotKind {
-    /// Plays Port Royal to win, the same way every time.
+    /// Plays Port Royal by rules of thumb, at once (the normal level).
     #[default]
+    #[value(alias = "normal")]
     Heuristic,
     /// Picks any legal move at random (from `--bot-seed`).
     Random,
+    /// Plays the heuristic's move half the time, else a random one.
+    Easy,
+    /// Searches ahead for `--think-ms` a move (the hard level).
+    #[value(alias = "hard")]
+    Search,
 }
 
 impl BotKind {
@@ -20,50 +30,186 @@ impl BotKind {
         match self {
             BotKind::Heuristic => "heuristic",
             BotKind::Random => "random",
+            BotKind::Easy => "easy",
+            BotKind::Search => "search",
         }
     }
 
-    /// A bot of this kind; `seed` steers only a random bot's choices. The
-    /// table tells a bot its options from the genesis
-    /// (`Bot::table_options`): a joiner does not know them beforehand.
-    pub(crate) fn make(self, seed: u64) -> Box<dyn Bot<PortRoyal>> {
+    /// A bot of this kind, thinking `think` a move if it searches; `seed`
+    /// steers its random choices. The table tells a bot its options from
+    /// the genesis (`Bot::table_options`): a joiner does not know them
+    /// beforehand.
+    pub(crate) fn make(self, think: Duration, seed: u64) -> Box<dyn Bot<PortRoyal>> {
+        let options = Options::default();
         match self {
-            BotKind::Heuristic => Box::new(PortRoyalBot::default()),
             BotKind::Random => Box::new(RandomBot::new(seed)),
+            BotKind::Easy => Level::Easy.port_royal(&options, think, seed),
+            BotKind::Heuristic => Level::Normal.port_royal(&options, think, seed),
+            BotKind::Search => Level::Hard.port_royal(&options, think, seed),
         }
     }
 }
 
+/// Longest `--think-ms` anywhere: a minute a move.
+const MAX_THINK_MS: u64 = 60_000;
+
+/// Longest `--think-ms` of a bot at a network table: a quarter of the
+/// shortest stall timeout a table may have, so that a thinking bot is
+/// never claimed stalled, whatever table it joins.
+pub(crate) const MAX_NET_THINK_MS: u64 = *roundtable_net::STALL_TIMEOUT_BOUNDS_MS.start() / 4;
+
 /// The bot flags of every command where bots play.
-#[derive(Clone, Debug, Default, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct BotArgs {
-    /// The computer player.
+    /// The computer player (`normal` is `heuristic`, `hard` is `search`).
     #[arg(long, value_enum, default_value_t = BotKind::Heuristic)]
     pub(crate) bot: BotKind,
-    /// Seed of a random bot's choices (default: from `--seed` where the
+    /// Seed of the bots' random choices (default: from `--seed` where the
     /// command has one, else a fresh one).
     #[arg(long)]
     pub(crate) bot_seed: Option<u64>,
+    /// Milliseconds a search bot thinks a move (1 to 60000; at a network
+    /// table at most 2500).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_THINK_MS))]
+    pub(crate) think_ms: u64,
 }
 
-/// One bot of `kind` per seat of a game of `seats` seats whose keys come
-/// from `game_seed` ([`roundtable_local::LocalGame::new`]), in joining
-/// order, each named after the seat it will take ("Bot 3" sits at seat 3),
-/// so that the log, the result and the transcript agree. A random bot's
+impl Default for BotArgs {
+    fn default() -> Self {
+        BotArgs {
+            bot: BotKind::Heuristic,
+            bot_seed: None,
+            think_ms: 1000,
+        }
+    }
+}
+
+impl BotArgs {
+    /// How long a search bot thinks a move.
+    pub(crate) fn think(&self) -> Duration {
+        Duration::from_millis(self.think_ms)
+    }
+
+    /// Refuse a think time too long for a network table's clock.
+    pub(crate) fn check_for_network(&self, kinds: &[BotKind]) -> anyhow::Result<()> {
+        let searching = kinds.contains(&BotKind::Search);
+        if searching && self.think_ms > MAX_NET_THINK_MS {
+            anyhow::bail!(
+                "--think-ms {}: a bot at a network table thinks at most {MAX_NET_THINK_MS} ms a move, \
+                 a quarter of the shortest stall timeout a table may have",
+                self.think_ms
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The bots `--bots` asks for: a number of bots of the `--bot` kind, or a
+/// kind for each bot in turn (`search,heuristic,easy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Lineup {
+    /// This many bots of the `--bot` kind.
+    Count(u8),
+    /// One bot of each kind, in seat order.
+    Kinds(Vec<BotKind>),
+}
+
+impl Default for Lineup {
+    fn default() -> Self {
+        Lineup::Count(0)
+    }
+}
+
+impl std::str::FromStr for Lineup {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        use clap::ValueEnum;
+        if let Ok(count) = text.trim().parse::<u8>() {
+            return Ok(Lineup::Count(count));
+        }
+        let kinds = text
+            .split(',')
+            .map(|word| {
+                let word = word.trim();
+                BotKind::from_str(word, true).map_err(|_| {
+                    format!(
+                        "{word:?} is not a bot (a number of bots, or bots from: \
+                         easy, normal or heuristic, hard or search, random)"
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Lineup::Kinds(kinds))
+    }
+}
+
+impl Lineup {
+    /// Each bot's kind, `default` where only a count was given.
+    pub(crate) fn kinds(&self, default: BotKind) -> Vec<BotKind> {
+        match self {
+            Lineup::Count(n) => vec![default; usize::from(*n)],
+            Lineup::Kinds(kinds) => kinds.clone(),
+        }
+    }
+
+    /// How many bots.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Lineup::Count(n) => usize::from(*n),
+            Lineup::Kinds(kinds) => kinds.len(),
+        }
+    }
+}
+
+/// The kinds as `--bots` takes them back.
+pub(crate) fn lineup_words(kinds: &[BotKind]) -> String {
+    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")
+}
+
+/// The seats of a bots-only game (`play`, `selfplay`): `--bots` if given
+/// (its length is the seat count unless `--seats` says otherwise, which
+/// must then agree), else `--seats` (default 4) bots of the `--bot` kind.
+pub(crate) fn lineup_for_seats(
+    seats: Option<u8>,
+    lineup: Option<&Lineup>,
+    bots: &BotArgs,
+) -> anyhow::Result<Vec<BotKind>> {
+    let kinds = match (lineup, seats) {
+        (None, seats) => vec![bots.bot; usize::from(seats.unwrap_or(4))],
+        (Some(lineup), _) => lineup.kinds(bots.bot),
+    };
+    if let Some(seats) = seats
+        && usize::from(seats) != kinds.len()
+    {
+        anyhow::bail!(
+            "--bots names {} bots for --seats {seats}: give one bot a seat",
+            kinds.len()
+        );
+    }
+    Ok(kinds)
+}
+
+/// One bot per seat of a game whose keys come from `game_seed`
+/// ([`roundtable_local::LocalGame::new`]), `kinds[i]` at seat `i + 1`, in
+/// joining order, each named after the seat it will take ("Bot 3" sits at
+/// seat 3), so that the log, the result and the transcript agree. A bot's
 /// seed is `bot_seed` plus its seat number.
 pub(crate) fn seated_bots(
-    kind: BotKind,
+    kinds: &[BotKind],
+    think: Duration,
     game_seed: u64,
     bot_seed: u64,
-    seats: u8,
 ) -> Vec<(String, roundtable_local::Player<PortRoyal>)> {
+    let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
     roundtable_local::seeded_seats(game_seed, seats)
         .into_iter()
         .map(|seat| {
             let number = u64::from(seat.number());
+            let kind = kinds.get(seat.index()).copied().unwrap_or_default();
             (
                 format!("Bot {number}"),
-                roundtable_local::Player::Bot(kind.make(bot_seed.wrapping_add(number))),
+                roundtable_local::Player::Bot(kind.make(think, bot_seed.wrapping_add(number))),
             )
         })
         .collect()
@@ -73,7 +219,7 @@ pub(crate) fn seated_bots(
 mod tests {
     use clap::ValueEnum;
 
-    use super::BotKind;
+    use super::*;
 
     /// The name a log prints for a kind is the one `--bot` takes back.
     #[test]
@@ -81,5 +227,24 @@ mod tests {
         for kind in BotKind::value_variants() {
             assert_eq!(BotKind::from_str(kind.name(), false), Ok(*kind));
         }
+    }
+
+    #[test]
+    fn a_lineup_is_a_count_or_a_kind_per_bot() {
+        assert_eq!("2".parse(), Ok(Lineup::Count(2)));
+        assert_eq!(
+            "hard,normal, easy,random,search".parse(),
+            Ok(Lineup::Kinds(vec![
+                BotKind::Search,
+                BotKind::Heuristic,
+                BotKind::Easy,
+                BotKind::Random,
+                BotKind::Search
+            ]))
+        );
+        let refused = "hard,clever".parse::<Lineup>().unwrap_err();
+        assert!(refused.contains("\"clever\" is not a bot"), "{refused}");
+        assert!("".parse::<Lineup>().is_err());
+        assert!("hard,".parse::<Lineup>().is_err());
     }
 }

@@ -22,7 +22,7 @@ use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
 use roundtable_tui::text::event_line;
 
-use crate::bot_choice::BotArgs;
+use crate::bot_choice::{BotArgs, BotKind, Lineup};
 use crate::net_session::NetSession;
 use crate::output::printable;
 
@@ -152,19 +152,24 @@ impl SeatArgs {
         config
     }
 
-    /// The bot for a seat; `salt` tells apart the seeds of the random bots
-    /// of one process.
+    /// The `--bot` bot for a seat; `salt` tells apart the seeds of the
+    /// random bots of one process.
     fn bot(&self, salt: u64) -> Box<dyn Bot<PortRoyal>> {
+        self.bot_of(self.bots.bot, salt)
+    }
+
+    /// A bot of `kind` for a seat, as [`SeatArgs::bot`].
+    fn bot_of(&self, kind: BotKind, salt: u64) -> Box<dyn Bot<PortRoyal>> {
         let seed = self
             .bots
             .bot_seed
             .unwrap_or_else(fresh_seed)
             .wrapping_add(salt);
-        self.bots.bot.make(seed)
+        kind.make(self.bots.think(), seed)
     }
 }
 
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     // A bot's choices need no protocol randomness; the standard library
     // seeds each RandomState from the OS.
@@ -184,9 +189,10 @@ pub(crate) struct HostArgs {
     #[arg(long, default_value_t = 4)]
     seats: u8,
     /// Seats filled by bots running in this process, each a full peer with
-    /// its own key and chain.
-    #[arg(long, default_value_t = 0)]
-    bots: u8,
+    /// its own key and chain: a number of `--bot` bots, or the bots one by
+    /// one (`hard,normal`; easy, normal, hard, or heuristic, search, random).
+    #[arg(long, default_value = "0", value_name = "N|BOT,BOT,...")]
+    bots: Lineup,
     /// The game.
     #[arg(long, default_value = "port-royal")]
     game: String,
@@ -470,18 +476,22 @@ fn spawn_bots(
     net: &NetArgs,
     data: &DataDir,
     ticket: &Ticket,
-    count: u8,
+    kinds: &[BotKind],
     role: impl Fn(usize) -> Role<PortRoyal>,
 ) -> Result<Vec<tokio::task::JoinHandle<Result<Outcome>>>> {
     let mut tasks = Vec::new();
-    for n in 1..=usize::from(count) {
+    for (n, kind) in (1..).zip(kinds) {
         let mut config = seat.config(net, data.bot(n), &format!("bot {n}"));
         // A host reachable only through a relay keeps its bots there too.
         if !net.no_listen {
             config.listen = bot_listen(&net.listen);
         }
         let _ = ticket;
-        let handle = spawn::<PortRoyal>(config, role(n), Controller::Bot(seat.bot(n as u64)))?;
+        let handle = spawn::<PortRoyal>(
+            config,
+            role(n),
+            Controller::Bot(seat.bot_of(*kind, n as u64)),
+        )?;
         let printer = Printer::quiet(format!("[bot {n}] "), net.verbose);
         tasks.push(tokio::spawn(follow(handle, printer)));
     }
@@ -518,9 +528,14 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     // proposal can carry fills its seats and then never starts.
     let options: Options = crate::parse_options(&args.options)?;
     roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
-    if args.bots >= args.seats {
-        bail!("{} bots leave no seat for the host", args.bots);
+    if args.bots.len() >= usize::from(args.seats) {
+        bail!("{} bots leave no seat for the host", args.bots.len());
     }
+    let mut kinds = args.bots.kinds(args.seat.bots.bot);
+    if args.seat.headless {
+        kinds.push(args.seat.bots.bot);
+    }
+    args.seat.bots.check_for_network(&kinds)?;
     if !STALL_TIMEOUT_MS.contains(&args.stall_timeout_ms) {
         bail!(
             "--stall-timeout-ms must be from {} (10 s) to {} (a day), not {}",
@@ -560,10 +575,10 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                 if !bots_started {
                     bots_started = true;
                     let t = ticket.clone();
-                    bots =
-                        spawn_bots(&args.seat, &args.net, &data, ticket, args.bots, move |_| {
-                            Role::Join { ticket: t.clone() }
-                        })?;
+                    let kinds = args.bots.kinds(args.seat.bots.bot);
+                    bots = spawn_bots(&args.seat, &args.net, &data, ticket, &kinds, move |_| {
+                        Role::Join { ticket: t.clone() }
+                    })?;
                 }
             }
         }
@@ -619,7 +634,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     }
     // Bots that print nothing: the terminal UI owns the screen.
     let mut bots = Vec::new();
-    for n in 1..=usize::from(args.bots) {
+    for (n, kind) in (1..).zip(args.bots.kinds(args.seat.bots.bot)) {
         let mut config = args
             .seat
             .config(&args.net, data.bot(n), &format!("bot {n}"));
@@ -627,7 +642,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        bots.push((config, args.seat.bot(n as u64)));
+        bots.push((config, args.seat.bot_of(kind, n as u64)));
     }
     let join = || Role::Join {
         ticket: ticket.clone(),
@@ -661,6 +676,7 @@ fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
 }
 
 pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
+    args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let Some(text) = &args.ticket else {
         return list_tables(args);
     };
@@ -766,6 +782,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
 }
 
 pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
+    args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let data = args.net.data_dir();
     let lobby = match &args.lobby {
         Some(text) => {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use roundtable_bots::{Bot, PortRoyalBot};
+use roundtable_bots::Bot;
 use roundtable_engine::{Game, Observer, Seat};
 use roundtable_net::{
     Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Ticket, default_listen,
@@ -630,7 +630,13 @@ impl Launcher for NetLauncher {
         };
         let bots = (1..=usize::from(config.bots))
             .map(|n| {
-                let bot: Box<dyn Bot<PortRoyal>> = Box::new(PortRoyalBot::new(&config.options));
+                // A hard bot's default think time is far under the table's
+                // stall timeout (`MAX_NET_THINK_MS`).
+                let bot = config.bot_level.port_royal(
+                    &config.options,
+                    roundtable_bots::DEFAULT_THINK,
+                    crate::net_cmd::fresh_seed().wrapping_add(n as u64),
+                );
                 (self.config(self.data.bot(n), &format!("bot {n}")), bot)
             })
             .collect();

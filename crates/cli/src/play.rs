@@ -12,19 +12,24 @@ use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
 use roundtable_tui::text::event_line;
 
-use crate::bot_choice::{BotArgs, BotKind, seated_bots};
+use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words, seated_bots};
 
 /// Options of `roundtable play`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub(crate) struct PlayArgs {
-    /// Seats at the table (2 to 5).
-    #[arg(long, default_value_t = 4)]
-    seats: u8,
+    /// Seats at the table, 2 to 5 (default 4, or one for each of `--bots`).
+    #[arg(long)]
+    seats: Option<u8>,
     /// Seed for the keys, the chains and the bots; a fresh one when omitted.
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
     bots: BotArgs,
+    /// The bot of each seat in turn, comma-separated
+    /// (`search,heuristic,heuristic,heuristic`; `easy`, `normal`, `hard`
+    /// name the levels), instead of `--bot` for every seat.
+    #[arg(long = "bots", value_name = "BOT,BOT,...", conflicts_with = "bot")]
+    lineup: Option<Lineup>,
     /// A rule option as key=value (victory_points=8, pass_automatically=true, ...).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
@@ -33,28 +38,18 @@ pub(crate) struct PlayArgs {
     transcript: Option<PathBuf>,
 }
 
-impl Default for PlayArgs {
-    fn default() -> Self {
-        PlayArgs {
-            seats: 4,
-            seed: None,
-            bots: BotArgs::default(),
-            options: Vec::new(),
-            transcript: None,
-        }
-    }
-}
-
 pub(crate) fn run(args: &PlayArgs) -> crate::Outcome {
     Ok(play(args, &mut crate::output::stdout())?)
 }
 
 fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let options: Options = crate::parse_options(&args.options)?;
-    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
+    let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
+    let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
+    roundtable_table::genesis::check_terms::<PortRoyal>(seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
     let bot_seed = args.bots.bot_seed.unwrap_or(seed);
-    let players = seated_bots(args.bots.bot, seed, bot_seed, args.seats);
+    let players = seated_bots(&kinds, args.bots.think(), seed, bot_seed);
     let mut game = LocalGame::new(
         &options,
         seed,
@@ -65,10 +60,14 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     .context("setting up the game")?;
     writeln!(
         out,
-        "Port Royal, {} seats, {} bots, seed {seed} (replay with --seed {seed}{})",
-        args.seats,
-        args.bots.bot.name(),
-        replay_flags(&args.bots)
+        "Port Royal, {seats} seats, {}, seed {seed} (replay with --seed {seed}{}){}",
+        bots_words(&kinds),
+        replay_flags(&kinds, &args.bots),
+        if kinds.contains(&BotKind::Search) {
+            "; a search bot thinks for a time, so its moves depend on the machine's speed"
+        } else {
+            ""
+        }
     )?;
     // The names are in the genesis, fixed for the game.
     let names = game.names().to_vec();
@@ -98,10 +97,17 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     writeln!(out, "\nResult:")?;
     let mut standings = result.standings;
     standings.sort_by_key(|s| (s.rank, s.seat));
+    let mixed = kinds.iter().any(|k| *k != kinds[0]);
     for s in &standings {
+        // A mixed table's ranking says which bot is which.
+        let kind = kinds
+            .get(s.seat.index())
+            .filter(|_| mixed)
+            .map(|k| format!(" ({})", k.name()))
+            .unwrap_or_default();
         writeln!(
             out,
-            "  #{} {}: {} VP, {} coins",
+            "  #{} {}{kind}: {} VP, {} coins",
             s.rank + 1,
             roundtable_tui::text::seat_name(&names, s.seat),
             s.score,
@@ -114,11 +120,30 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The bot flags that, with `--seed`, play the same game again.
-fn replay_flags(bots: &BotArgs) -> String {
-    match (bots.bot, bots.bot_seed) {
-        (BotKind::Heuristic, _) => String::new(),
-        (BotKind::Random, None) => " --bot random".into(),
-        (BotKind::Random, Some(seed)) => format!(" --bot random --bot-seed {seed}"),
+/// The bots of a table in words: "heuristic bots", or each in seat order.
+fn bots_words(kinds: &[BotKind]) -> String {
+    match kinds.first() {
+        Some(first) if kinds.iter().all(|k| k == first) => format!("{} bots", first.name()),
+        _ => format!("bots {}", lineup_words(kinds)),
     }
+}
+
+/// The bot flags that, with `--seed`, play the same game again.
+fn replay_flags(kinds: &[BotKind], bots: &BotArgs) -> String {
+    let mut flags = match kinds.first() {
+        Some(BotKind::Heuristic) if kinds.iter().all(|k| *k == BotKind::Heuristic) => String::new(),
+        Some(first) if kinds.iter().all(|k| k == first) => format!(" --bot {}", first.name()),
+        _ => format!(" --bots {}", lineup_words(kinds)),
+    };
+    // Only the bots that draw at random have a seed to give.
+    let random = kinds
+        .iter()
+        .any(|k| matches!(k, BotKind::Random | BotKind::Easy | BotKind::Search));
+    if let (true, Some(seed)) = (random, bots.bot_seed) {
+        flags.push_str(&format!(" --bot-seed {seed}"));
+    }
+    if kinds.contains(&BotKind::Search) {
+        flags.push_str(&format!(" --think-ms {}", bots.think_ms));
+    }
+    flags
 }

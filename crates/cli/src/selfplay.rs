@@ -12,7 +12,7 @@ use roundtable_local::{LocalGame, Progress};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::Config;
 
-use crate::bot_choice::{BotArgs, seated_bots};
+use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
 
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
@@ -20,14 +20,20 @@ pub(crate) struct SelfplayArgs {
     /// The game.
     #[arg(long, default_value = "port-royal")]
     game: String,
-    /// Seats (each a bot with its own key and chain).
-    #[arg(long, default_value_t = 4)]
-    seats: u8,
+    /// Seats, each a bot with its own key and chain (default 4, or one for
+    /// each of `--bots`).
+    #[arg(long)]
+    seats: Option<u8>,
     /// Makes keys, chain seeds and the bots' choices reproducible.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[command(flatten)]
     bots: BotArgs,
+    /// The bot of each seat in turn, comma-separated
+    /// (`search,heuristic,heuristic,heuristic`), instead of `--bot` for
+    /// every seat.
+    #[arg(long = "bots", value_name = "BOT,BOT,...", conflicts_with = "bot")]
+    lineup: Option<Lineup>,
     /// Where to write the transcript.
     #[arg(long)]
     transcript: PathBuf,
@@ -45,9 +51,11 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
         bail!("unknown game {:?} (known: {})", args.game, PortRoyal::NAME);
     }
     let options = crate::parse_options(&args.options)?;
-    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
+    let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
+    let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
+    roundtable_table::genesis::check_terms::<PortRoyal>(seats, &options)?;
     let bot_seed = args.bots.bot_seed.unwrap_or(args.seed);
-    let players = seated_bots(args.bots.bot, args.seed, bot_seed, args.seats);
+    let players = seated_bots(&kinds, args.bots.think(), args.seed, bot_seed);
     let mut game = LocalGame::<PortRoyal>::new(
         &options,
         args.seed,
@@ -65,10 +73,17 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
         .ok_or_else(|| anyhow::anyhow!("no result"))?;
     let mut standings = result.standings;
     standings.sort_by_key(|s| (s.rank, s.seat));
+    let mixed = kinds.iter().any(|k| *k != kinds[0]);
     for s in &standings {
+        // A mixed table's ranking says which bot is which.
+        let kind = kinds
+            .get(s.seat.index())
+            .filter(|_| mixed)
+            .map(|k| format!(" ({})", k.name()))
+            .unwrap_or_default();
         writeln!(
             out,
-            "#{} {}: {} VP, {} coins",
+            "#{} {}{kind}: {} VP, {} coins",
             s.rank + 1,
             roundtable_tui::text::seat_name(game.names(), s.seat),
             s.score,

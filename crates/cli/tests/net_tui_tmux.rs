@@ -278,7 +278,8 @@ fn hosting_from_the_start_menu_with_bots() {
         s.contains("Bots                < 2 >") && s.contains("Victory points      < 4 >")
     });
     assert!(screen.contains("Seats               < 3 >"), "{screen}");
-    for _ in 0..4 {
+    // Past the toggles, the expansion and the bots' level.
+    for _ in 0..5 {
         tmux.keys(&["j"]);
     }
     let screen = wait(&tmux, "the open row selected", |s| {
@@ -391,7 +392,7 @@ fn the_start_menu_hosts_behind_a_relay() {
     // Three seats, one bot (the defaults): open the table.
     tmux.keys(&["2"]);
     wait(&tmux, "host set-up", |s| s.contains("Open the table"));
-    for _ in 0..6 {
+    for _ in 0..7 {
         tmux.keys(&["j"]);
     }
     wait(&tmux, "the open row selected", |s| {

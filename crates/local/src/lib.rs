@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 use roundtable_bots::Bot;
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
+use roundtable_engine::{Game, GameResult, Knowledge, Next, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
 use roundtable_table::transcript::{Frame, TranscriptError, TranscriptLog};
 use roundtable_table::{
@@ -26,6 +26,63 @@ pub enum Player<G: Game> {
     Bot(Box<dyn Bot<G>>),
     /// A person: the game waits for [`LocalGame::submit`].
     Human,
+}
+
+/// Who sits at a seat, once the game is founded: a bot may be out
+/// deciding ([`LocalGame::take_bot_turn`]).
+enum Seated<G: Game> {
+    Bot(Option<Box<dyn Bot<G>>>),
+    Human,
+}
+
+/// A bot's decision, taken out of the game ([`LocalGame::take_bot_turn`])
+/// so that it can be made on another thread while the caller goes on (a
+/// terminal UI redraws and answers keys while a search bot thinks). It owns
+/// the bot and a copy of what the bot's seat may know.
+pub struct BotTurn<G: Game> {
+    seat: Seat,
+    position: u64,
+    bot: Box<dyn Bot<G>>,
+    state: G,
+    knowledge: Knowledge,
+    legal: Vec<G::Action>,
+}
+
+impl<G: Game> BotTurn<G> {
+    /// The seat deciding.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Let the bot decide: this is where a search bot spends its think
+    /// time. Give the result to [`LocalGame::play_bot_move`].
+    pub fn decide(mut self) -> BotMove<G> {
+        let pick = self
+            .bot
+            .choose_in(self.seat, &self.state, &self.knowledge, &self.legal);
+        let action = self.legal.get(pick).or(self.legal.first()).cloned();
+        BotMove {
+            seat: self.seat,
+            position: self.position,
+            bot: self.bot,
+            action,
+        }
+    }
+}
+
+/// A bot's decision, made: the bot goes back to its seat with it.
+pub struct BotMove<G: Game> {
+    seat: Seat,
+    position: u64,
+    bot: Box<dyn Bot<G>>,
+    action: Option<G::Action>,
+}
+
+impl<G: Game> BotMove<G> {
+    /// The seat that decided.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
 }
 
 /// Why a local game failed.
@@ -63,6 +120,10 @@ pub enum LocalError {
     /// could not be made.
     #[error("the operating system's random source failed: {0}")]
     Random(String),
+    /// A bot's move came back for a seat or a position the game is no
+    /// longer at, or a bot was asked while out deciding (a driver's bug).
+    #[error("{0}'s bot move does not fit the game as it stands")]
+    StaleBotMove(Seat),
 }
 
 /// What the game waits for once the tables are quiet.
@@ -128,7 +189,7 @@ pub fn seeded_seats(seed: u64, players: u8) -> Vec<Seat> {
 /// A game between in-process tables.
 pub struct LocalGame<G: Game> {
     tables: Vec<Table<G>>,
-    players: Vec<Player<G>>,
+    players: Vec<Seated<G>>,
     names: Vec<String>,
     /// Joining order → seat.
     player_seats: Vec<Seat>,
@@ -274,12 +335,15 @@ impl<G: Game> LocalGame<G> {
         for entry in seated {
             let (local, name, player) = entry.ok_or(TableError::NotSeated)?;
             tables.push(Table::new(genesis.clone(), Some(local), config.clone())?);
-            players.push(player);
+            players.push(match player {
+                Player::Bot(bot) => Seated::Bot(Some(bot)),
+                Player::Human => Seated::Human,
+            });
             names.push(name);
         }
         let observed = players
             .iter()
-            .position(|p| matches!(p, Player::Human))
+            .position(|p| matches!(p, Seated::Human))
             .unwrap_or(0);
         let log = match transcript {
             Some(path) => {
@@ -354,7 +418,7 @@ impl<G: Game> LocalGame<G> {
 
     /// A person's decision at `seat`.
     pub fn submit(&mut self, seat: Seat, action: G::Action) -> Result<(), TableError> {
-        if !matches!(self.players.get(seat.index()), Some(Player::Human)) {
+        if !matches!(self.players.get(seat.index()), Some(Seated::Human)) {
             return Err(TableError::NotYourDecision);
         }
         self.tables[seat.index()].submit(0, action)
@@ -423,8 +487,8 @@ impl<G: Game> LocalGame<G> {
             let seat = Seat(i as u8);
             if table.game().next() == Next::Decision(seat) && !table.is_forfeited(seat) {
                 return Ok(match self.players[i] {
-                    Player::Human => Progress::Human(seat),
-                    Player::Bot(_) => Progress::Bot(seat),
+                    Seated::Human => Progress::Human(seat),
+                    Seated::Bot(_) => Progress::Bot(seat),
                 });
             }
         }
@@ -433,22 +497,56 @@ impl<G: Game> LocalGame<G> {
         Err(LocalError::Stuck(self.tables[self.observed].position()))
     }
 
-    /// Let the bot at `seat` make its decision.
+    /// Let the bot at `seat` make its decision, here and now.
     pub fn move_bot(&mut self, seat: Seat) -> Result<(), LocalError> {
+        let turn = self.take_bot_turn(seat)?;
+        self.play_bot_move(turn.decide())
+    }
+
+    /// Take the bot at `seat` out of the game with what it decides from,
+    /// for [`BotTurn::decide`] to run anywhere; until its move comes back
+    /// ([`LocalGame::play_bot_move`]) the game waits for it.
+    pub fn take_bot_turn(&mut self, seat: Seat) -> Result<BotTurn<G>, LocalError> {
         let i = seat.index();
-        let table = &self.tables[i];
-        let Player::Bot(bot) = &mut self.players[i] else {
+        let Some(table) = self.tables.get(i) else {
             return Err(TableError::NotYourDecision.into());
         };
-        let legal = table.game().legal_actions_vec(seat);
-        let view = table.game().view(Observer::Seat(seat));
-        let pick = bot.choose(seat, &view, &legal);
-        let action = legal
-            .get(pick)
-            .or(legal.first())
-            .cloned()
-            .ok_or(LocalError::NoLegalAction(seat))?;
-        self.tables[i].submit(0, action)?;
+        if table.game().next() != Next::Decision(seat) {
+            return Err(TableError::NotYourDecision.into());
+        }
+        let Some(Seated::Bot(slot)) = self.players.get_mut(i) else {
+            return Err(TableError::NotYourDecision.into());
+        };
+        let bot = slot.take().ok_or(LocalError::StaleBotMove(seat))?;
+        let state = table.game().clone();
+        let legal = state.legal_actions_vec(seat);
+        Ok(BotTurn {
+            seat,
+            position: table.position(),
+            bot,
+            state,
+            // The tables hold no private cards yet (Port Royal has none):
+            // a seat knows nothing beyond the shared state.
+            knowledge: Knowledge::new(),
+            legal,
+        })
+    }
+
+    /// Seat the bot of `decided` again and submit its move, if the game is
+    /// still where the bot decided.
+    pub fn play_bot_move(&mut self, decided: BotMove<G>) -> Result<(), LocalError> {
+        let seat = decided.seat;
+        let i = seat.index();
+        let Some(Seated::Bot(slot @ None)) = self.players.get_mut(i) else {
+            return Err(LocalError::StaleBotMove(seat));
+        };
+        *slot = Some(decided.bot);
+        let table = &mut self.tables[i];
+        if table.position() != decided.position {
+            return Err(LocalError::StaleBotMove(seat));
+        }
+        let action = decided.action.ok_or(LocalError::NoLegalAction(seat))?;
+        table.submit(0, action)?;
         Ok(())
     }
 

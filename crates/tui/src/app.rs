@@ -4,7 +4,9 @@
 //! the game: moves leave as [`Effect`]s for the runner to submit.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use roundtable_bots::Level;
 use roundtable_port_royal::{Action, VICTORY_POINTS};
 
 use crate::keymap::{Context, Msg};
@@ -127,14 +129,25 @@ pub const MENU_REPLAY: usize = 5;
 pub const MENU_NAME: usize = 6;
 
 /// Rows of the host set-up.
-pub const HOST_ROWS: usize = 7;
+pub const HOST_ROWS: usize = 8;
+/// The host set-up row that chooses the bots' level.
+pub const HOST_BOT_LEVEL: usize = 6;
 /// The host set-up row that opens the table.
-pub const HOST_START: usize = 6;
+pub const HOST_START: usize = 7;
 
-/// Rows of the local game set-up.
-pub const SETUP_ROWS: usize = 7;
-/// The set-up row that starts the game.
-pub const SETUP_START: usize = 6;
+/// Rows of the local game set-up before the bots' levels: seats, victory
+/// points, the two toggles, the pace, the expansion.
+pub const SETUP_FIXED_ROWS: usize = 6;
+
+/// The think times the local set-up offers a hard bot, shortest first.
+pub const THINK_TIMES: [Duration; 6] = [
+    Duration::from_millis(100),
+    Duration::from_millis(250),
+    Duration::from_millis(500),
+    Duration::from_millis(1000),
+    Duration::from_millis(2000),
+    Duration::from_millis(5000),
+];
 
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
@@ -745,19 +758,45 @@ impl App {
             3 => o.pass_automatically = !o.pass_automatically,
             4 => o.expedition_required = !o.expedition_required,
             5 => o.expansion = !o.expansion,
+            HOST_BOT_LEVEL => {
+                let at = Level::ALL
+                    .iter()
+                    .position(|l| *l == h.bot_level)
+                    .unwrap_or(1) as i64;
+                let last = Level::ALL.len() as i64 - 1;
+                h.bot_level = Level::ALL[change.apply(at, 0, last) as usize];
+            }
             _ => {}
         }
     }
 
+    /// The bots of the local set-up: one per seat but yours.
+    pub fn setup_bots(&self) -> usize {
+        usize::from(self.setup.seats.saturating_sub(1)).min(self.setup.bot_levels.len())
+    }
+
+    /// The local set-up's think-time row (after a row per bot).
+    pub fn setup_think_row(&self) -> usize {
+        SETUP_FIXED_ROWS + self.setup_bots()
+    }
+
+    /// The local set-up's last row, which starts the game.
+    pub fn setup_start(&self) -> usize {
+        self.setup_think_row() + 1
+    }
+
     fn update_setup(&mut self, msg: Msg) -> Option<Effect> {
         let row = self.setup_selected;
+        let rows = self.setup_start() + 1;
         match msg {
-            Msg::Up => self.setup_selected = (row + SETUP_ROWS - 1) % SETUP_ROWS,
-            Msg::Down => self.setup_selected = (row + 1) % SETUP_ROWS,
+            Msg::Up => self.setup_selected = (row + rows - 1) % rows,
+            Msg::Down => self.setup_selected = (row + 1) % rows,
             Msg::Back => self.screen = Screen::Menu,
             Msg::Left => self.change_setup_row(Change::Less),
             Msg::Right => self.change_setup_row(Change::More),
-            Msg::Confirm if row == SETUP_START => return Some(Effect::Start(self.setup.clone())),
+            Msg::Confirm if row == self.setup_start() => {
+                return Some(Effect::Start(self.setup.clone()));
+            }
             Msg::Confirm => self.change_setup_row(Change::Cycle),
             _ => {}
         }
@@ -765,9 +804,12 @@ impl App {
     }
 
     fn change_setup_row(&mut self, change: Change) {
+        let think_row = self.setup_think_row();
         let s = &mut self.setup;
         match self.setup_selected {
-            0 => s.seats = change.apply(s.seats.into(), 2, 5) as u8,
+            0 => {
+                s.seats = change.apply(s.seats.into(), 2, 5) as u8;
+            }
             1 => s.options.victory_points = change.victory_points(s.options.victory_points),
             2 => s.options.pass_automatically = !s.options.pass_automatically,
             3 => s.options.expedition_required = !s.options.expedition_required,
@@ -777,6 +819,20 @@ impl App {
                 s.pace = Pace::ALL[change.apply(at, 0, last) as usize];
             }
             5 => s.options.expansion = !s.options.expansion,
+            row if row == think_row => {
+                let at = THINK_TIMES
+                    .iter()
+                    .position(|t| *t >= s.think)
+                    .unwrap_or(THINK_TIMES.len() - 1) as i64;
+                let last = THINK_TIMES.len() as i64 - 1;
+                s.think = THINK_TIMES[change.apply(at, 0, last) as usize];
+            }
+            row if row > SETUP_FIXED_ROWS - 1 && row < think_row => {
+                let level = &mut s.bot_levels[row - SETUP_FIXED_ROWS];
+                let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1) as i64;
+                let last = Level::ALL.len() as i64 - 1;
+                *level = Level::ALL[change.apply(at, 0, last) as usize];
+            }
             _ => {}
         }
     }
@@ -923,11 +979,23 @@ mod tests {
             "Expansion starts nothing"
         );
         assert_eq!(app.setup.options.expansion, !expansion);
-        app.setup_selected = SETUP_START;
-        assert!(matches!(
-            app.update(Msg::Confirm, None),
-            Some(Effect::Start(_))
-        ));
+        // A row per bot (3 seats: 2 bots), then the think time.
+        assert_eq!(app.setup_start(), SETUP_FIXED_ROWS + 3);
+        app.setup_selected = SETUP_FIXED_ROWS + 1;
+        assert_eq!(app.update(Msg::Right, None), None);
+        assert_eq!(app.update(Msg::Right, None), None, "hard is the last");
+        app.setup_selected = SETUP_FIXED_ROWS;
+        assert_eq!(app.update(Msg::Left, None), None);
+        app.setup_selected = app.setup_think_row();
+        assert_eq!(app.update(Msg::Left, None), None);
+        app.setup_selected = app.setup_start();
+        match app.update(Msg::Confirm, None) {
+            Some(Effect::Start(config)) => {
+                assert_eq!(config.bot_levels[..2], [Level::Easy, Level::Hard]);
+                assert_eq!(config.think, Duration::from_millis(500));
+            }
+            other => panic!("{other:?}"),
+        }
 
         let mut app = setup_app(Screen::HostSetup);
         app.host_selected = 5;
@@ -1063,7 +1131,7 @@ mod tests {
         );
         assert_eq!(app.screen, Screen::Menu);
         assert_eq!(app.setup.name, "Mary Read");
-        app.setup_selected = SETUP_START;
+        app.setup_selected = app.setup_start();
         app.screen = Screen::Setup;
         match app.update(Msg::Confirm, None) {
             Some(Effect::Start(config)) => assert_eq!(config.name, "Mary Read"),

@@ -4,6 +4,7 @@
 //! the I/O (starting a peer, listening for tables) and returns a
 //! [`Session`] the screens then show like any other.
 
+use roundtable_bots::Level;
 use roundtable_port_royal::Options;
 
 use crate::session::Session;
@@ -15,6 +16,9 @@ pub struct HostConfig {
     pub seats: u8,
     /// Seats filled by bots that run in this process, each a full peer.
     pub bots: u8,
+    /// How well those bots play (a hard one thinks
+    /// [`roundtable_bots::DEFAULT_THINK`] a move).
+    pub bot_level: Level,
     /// The game's options.
     pub options: Options,
 }
@@ -24,6 +28,7 @@ impl Default for HostConfig {
         HostConfig {
             seats: 3,
             bots: 1,
+            bot_level: Level::Normal,
             options: Options::default(),
         }
     }

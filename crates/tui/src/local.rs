@@ -1,16 +1,22 @@
-//! A game in this process: you and heuristic bots, every one a full peer.
+//! A game in this process: you and bots of the levels you chose, every one
+//! a full peer.
 //!
 //! Each seat has its own key, hash chain and table ([`roundtable_local`]):
 //! your moves and the bots' go out as signed envelopes, chance comes from
 //! every seat's reveals, and the game ends with a transcript that
 //! `roundtable audit` accepts — the same protocol as a game over the network.
+//!
+//! A bot that thinks (the hard level searches for its think time) decides
+//! on a thread of its own, so the screen redraws and answers keys
+//! meanwhile; the others decide at once, in [`Session::poll`].
 
 use std::path::PathBuf;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use roundtable_bots::PortRoyalBot;
+use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Game, Next, Observer, Seat};
-use roundtable_local::{LocalGame, Player, Progress};
+use roundtable_local::{BotMove, LocalGame, Player, Progress};
 use roundtable_port_royal::{Action, Options, PortRoyal};
 use roundtable_table::Config;
 
@@ -72,6 +78,11 @@ pub struct LocalConfig {
     pub seed: Option<u64>,
     /// How quickly the bots move.
     pub pace: Pace,
+    /// The level of each bot, in seat order after yours (only the first
+    /// `seats - 1` play).
+    pub bot_levels: [Level; 4],
+    /// How long a hard bot thinks a move.
+    pub think: Duration,
     /// Your name at the table.
     pub name: String,
     /// The folder to save each game's transcript in (as `local-SEED.rts`
@@ -86,6 +97,8 @@ impl Default for LocalConfig {
             options: Options::default(),
             seed: None,
             pace: Pace::Normal,
+            bot_levels: [Level::Normal; 4],
+            think: DEFAULT_THINK,
             name: "You".into(),
             transcript_dir: None,
         }
@@ -112,7 +125,25 @@ pub enum LocalError {
 }
 
 /// Names of the computer players, one per bot seat.
-const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
+pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
+
+/// A bot to seat at a local game.
+pub(crate) struct LocalBot {
+    name: String,
+    bot: Box<dyn Bot<PortRoyal>>,
+    /// Whether it decides on a thread of its own (it takes long enough to
+    /// be seen).
+    thinks: bool,
+}
+
+/// How often the screen looks whether a thinking bot is done.
+const THINKING_POLL: Duration = Duration::from_millis(30);
+
+/// A bot deciding on its own thread.
+struct Thinking {
+    seat: Seat,
+    worker: JoinHandle<BotMove<PortRoyal>>,
+}
 
 /// A local game of Port Royal against bots at in-process tables.
 pub struct LocalSession {
@@ -129,6 +160,10 @@ pub struct LocalSession {
     transcript: Option<PathBuf>,
     /// A failure of the tables (a bug), shown instead of the game going on.
     failure: Option<String>,
+    /// Which seats' bots think on a thread of their own.
+    thinkers: Vec<bool>,
+    /// The bot deciding on its own thread, if one is.
+    thinking: Option<Thinking>,
 }
 
 impl std::fmt::Debug for LocalSession {
@@ -159,14 +194,35 @@ impl LocalSession {
     /// Set up a game as `config` says, with the tables settled up to the
     /// first decision (the start player is drawn).
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
+        // The bots' own choices need variety, not secrecy: their moves are
+        // signed and checked like anyone's.
+        let bot_seed = config.seed.unwrap_or_else(fresh_seed);
+        let bots = (1..config.seats)
+            .map(|i| {
+                let at = usize::from(i - 1);
+                let level = config.bot_levels[at % config.bot_levels.len()];
+                LocalBot {
+                    name: BOT_NAMES[at % BOT_NAMES.len()].to_owned(),
+                    bot: level.port_royal(
+                        &config.options,
+                        config.think,
+                        bot_seed.wrapping_add(u64::from(i)),
+                    ),
+                    thinks: level.thinks(),
+                }
+            })
+            .collect();
+        Self::with_bots(config, bots)
+    }
+
+    /// As [`LocalSession::new`], with these bots in the seats after yours.
+    pub(crate) fn with_bots(config: &LocalConfig, bots: Vec<LocalBot>) -> Result<Self, LocalError> {
         let seed = config.seed;
         let mut players = vec![(config.name.clone(), Player::Human)];
-        for i in 1..config.seats {
-            let name = BOT_NAMES[usize::from(i - 1) % BOT_NAMES.len()].to_owned();
-            players.push((
-                name,
-                Player::Bot(Box::new(PortRoyalBot::new(&config.options))),
-            ));
+        let mut thinks_by_player = vec![false];
+        for bot in bots {
+            players.push((bot.name, Player::Bot(bot.bot)));
+            thinks_by_player.push(bot.thinks);
         }
         let transcript = match &config.transcript_dir {
             Some(dir) => {
@@ -201,6 +257,12 @@ impl LocalSession {
         };
         // Seats follow the players' keys, so "you" may sit anywhere.
         let me = game.seat_of_player(0).unwrap_or(Seat(0));
+        let mut thinkers = vec![false; thinks_by_player.len()];
+        for (player, thinks) in thinks_by_player.into_iter().enumerate() {
+            if let Some(seat) = game.seat_of_player(player) {
+                thinkers[seat.index()] = thinks;
+            }
+        }
         let mut session = LocalSession {
             game,
             me,
@@ -212,6 +274,8 @@ impl LocalSession {
             progress: Progress::Finished,
             transcript,
             failure: None,
+            thinkers,
+            thinking: None,
         };
         session.settle();
         Ok(session)
@@ -260,6 +324,43 @@ impl LocalSession {
             _ => None,
         }
     }
+
+    /// Whether the bot at `seat` decides on a thread of its own.
+    fn thinks(&self, seat: Seat) -> bool {
+        self.thinkers.get(seat.index()).copied().unwrap_or(false)
+    }
+
+    /// The seat whose bot is thinking on its own thread, if one is.
+    pub fn thinking(&self) -> Option<Seat> {
+        self.thinking.as_ref().map(|t| t.seat)
+    }
+
+    /// Send the bot at `seat` to think on its own thread.
+    fn start_thinking(&mut self, seat: Seat) {
+        match self.game.take_bot_turn(seat) {
+            Ok(turn) => {
+                let worker = std::thread::spawn(move || turn.decide());
+                self.thinking = Some(Thinking { seat, worker });
+            }
+            Err(e) => self.failure = Some(e.to_string()),
+        }
+    }
+
+    /// The thinking bot's move, once its thread is done (`None` while it
+    /// thinks).
+    fn finish_thinking(&mut self) -> Option<Result<(), String>> {
+        if !self.thinking.as_ref()?.worker.is_finished() {
+            return None;
+        }
+        let thinking = self.thinking.take()?;
+        Some(match thinking.worker.join() {
+            Ok(decided) => self.game.play_bot_move(decided).map_err(|e| e.to_string()),
+            Err(_) => Err(format!(
+                "the bot at {} failed while thinking",
+                crate::text::seat_name(self.game.names(), thinking.seat)
+            )),
+        })
+    }
 }
 
 impl Session for LocalSession {
@@ -271,6 +372,10 @@ impl Session for LocalSession {
         let status = match (&self.failure, game.next()) {
             (Some(f), _) => Some(format!("The tables failed: {f}")),
             (None, Next::Decision(seat)) if seat == self.me => None,
+            (None, Next::Decision(seat)) if self.thinking() == Some(seat) => Some(format!(
+                "{} (bot) is thinking...",
+                crate::text::seat_name(names, seat)
+            )),
             (None, Next::Decision(seat)) => Some(format!(
                 "Waiting for {} (bot)",
                 crate::text::seat_name(names, seat)
@@ -338,6 +443,11 @@ impl Session for LocalSession {
     fn poll(&mut self, now: Instant) -> bool {
         let mut progressed = self.settle();
         while let Some(seat) = self.bot_to_move() {
+            // A thinking bot starts at once; its pause runs while it thinks.
+            if self.thinks(seat) && self.thinking.is_none() {
+                self.start_thinking(seat);
+                progressed = true;
+            }
             if !self.delay.is_zero() {
                 match self.bot_due {
                     None => {
@@ -348,8 +458,16 @@ impl Session for LocalSession {
                     Some(_) => {}
                 }
             }
-            if let Err(e) = self.game.move_bot(seat) {
-                self.failure = Some(e.to_string());
+            let moved = if self.thinking.is_some() {
+                match self.finish_thinking() {
+                    None => break,
+                    Some(moved) => moved,
+                }
+            } else {
+                self.game.move_bot(seat).map_err(|e| e.to_string())
+            };
+            if let Err(e) = moved {
+                self.failure = Some(e);
                 return true;
             }
             self.settle();
@@ -364,17 +482,22 @@ impl Session for LocalSession {
     }
 
     fn next_wakeup(&self) -> Option<Instant> {
-        if self.bot_to_move().is_some() {
-            self.bot_due
-        } else {
-            None
+        self.bot_to_move()?;
+        // A thinking bot says nothing when it is done: look now and then.
+        let look = self
+            .thinking
+            .as_ref()
+            .map(|_| Instant::now() + THINKING_POLL);
+        match (self.bot_due, look) {
+            (Some(due), Some(look)) => Some(due.max(look)),
+            (due, look) => due.or(look),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use roundtable_bots::Bot;
+    use roundtable_bots::PortRoyalBot;
 
     use super::*;
 
@@ -531,6 +654,116 @@ mod tests {
                 .is_err()
         );
         assert_eq!(session.snapshot(), snap, "a refused move changes nothing");
+    }
+
+    /// A bot that decides only once the test opens its gate, or after a
+    /// long wait: a session that blocked on it would find it done by the
+    /// time it looked, and the test would fail rather than hang.
+    struct GatedBot {
+        gate: std::sync::mpsc::Receiver<()>,
+        open: bool,
+    }
+
+    impl Bot<PortRoyal> for GatedBot {
+        fn name(&self) -> &'static str {
+            "gated"
+        }
+
+        fn choose(
+            &mut self,
+            _seat: Seat,
+            _view: &roundtable_port_royal::View,
+            _legal: &[Action],
+        ) -> usize {
+            // Once open, it stays open.
+            if !self.open {
+                let _ = self.gate.recv_timeout(Duration::from_secs(20));
+                self.open = true;
+            }
+            0
+        }
+    }
+
+    fn screen_text(runner: &mut crate::Runner) -> String {
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+        runner.draw(&mut terminal).unwrap();
+        let buffer = terminal.backend().buffer();
+        buffer
+            .content()
+            .chunks(usize::from(buffer.area.width))
+            .map(|row| row.iter().map(|c| c.symbol()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    /// While a thinking bot decides, the screen shows that it thinks, keys
+    /// are answered and the screen redraws; its move lands once it is done.
+    #[test]
+    fn keys_are_answered_while_a_bot_thinks() {
+        let (open, gate) = std::sync::mpsc::channel();
+        let config = LocalConfig {
+            seats: 2,
+            seed: Some(5),
+            pace: Pace::Instant,
+            ..LocalConfig::default()
+        };
+        let bots = vec![LocalBot {
+            name: "Anne Bonny".into(),
+            bot: Box::new(GatedBot { gate, open: false }),
+            thinks: true,
+        }];
+        let session = LocalSession::with_bots(&config, bots).unwrap_or_else(|e| panic!("{e}"));
+        let mut runner = crate::Runner::new(
+            crate::App::at_table(crate::Theme::plain()),
+            Some(Box::new(session)),
+        );
+        let press = |runner: &mut crate::Runner, c: char| {
+            runner.key(&crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Char(c),
+                crossterm::event::KeyModifiers::NONE,
+            ))
+        };
+        // My moves (the first offered) until it is the bot's turn.
+        let thinking = |runner: &crate::Runner| {
+            runner
+                .snapshot()
+                .and_then(|s| s.status.clone())
+                .is_some_and(|s| s.contains("Anne Bonny (bot) is thinking"))
+        };
+        for _ in 0..200 {
+            runner.poll(Instant::now());
+            if thinking(&runner) {
+                break;
+            }
+            press(&mut runner, '1');
+        }
+        assert!(thinking(&runner), "the bot never thought on its own");
+        let before = runner.snapshot().cloned();
+        assert!(screen_text(&mut runner).contains("Anne Bonny (bot) is thinking"));
+        // Keys go on working: the log screen opens and closes.
+        press(&mut runner, 'L');
+        assert_eq!(runner.app.screen, crate::Screen::Log);
+        runner.poll(Instant::now());
+        assert!(thinking(&runner));
+        runner.key(&crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Esc,
+            crossterm::event::KeyModifiers::NONE,
+        ));
+        assert_eq!(runner.app.screen, crate::Screen::Table);
+        // A move of mine is refused while the bot thinks.
+        press(&mut runner, '1');
+        assert_eq!(runner.snapshot().cloned(), before);
+        open.send(()).unwrap();
+        // However busy the machine, the bot's thread gets its turn.
+        for _ in 0..20_000 {
+            if !thinking(&runner) {
+                break;
+            }
+            runner.poll(Instant::now());
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!thinking(&runner), "the bot's moves never landed");
+        assert_ne!(runner.snapshot().cloned(), before);
     }
 
     #[test]

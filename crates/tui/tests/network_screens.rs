@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use insta::assert_snapshot;
-use roundtable_tui::app::{Effect, HOST_START};
+use roundtable_tui::app::{Effect, HOST_BOT_LEVEL, HOST_START};
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{
     App, Connection, FoundTable, HostConfig, Lobby, LocalConfig, Screen, SeatInfo, SeatKind,
@@ -115,8 +115,14 @@ fn host_set_up_chooses_seats_bots_and_options() {
     assert_eq!((app.host.seats, app.host.bots), (2, 1));
     app.update(Msg::Right, None);
     app.update(Msg::Right, None);
+    // The bots' level, hard: its note says how long they think.
+    while app.host_selected != HOST_BOT_LEVEL {
+        app.update(Msg::Down, None);
+    }
+    app.update(Msg::Right, None);
     assert_snapshot!("host_setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("host_setup_40x16", render(&app, None, 40, 16).backend());
+    assert_snapshot!("host_setup_200x60", render(&app, None, 200, 60).backend());
     // Enter on the last row opens the table as chosen.
     while app.host_selected != HOST_START {
         app.update(Msg::Down, None);
@@ -124,6 +130,7 @@ fn host_set_up_chooses_seats_bots_and_options() {
     let expected = HostConfig {
         seats: 4,
         bots: 1,
+        bot_level: roundtable_bots::Level::Hard,
         options: app.host.options.clone(),
     };
     assert_eq!(app.update(Msg::Confirm, None), Some(Effect::Host(expected)));

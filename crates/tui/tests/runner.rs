@@ -45,7 +45,9 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
         "Enter on a setting starts nothing"
     );
     press(&mut runner, KeyCode::Enter); // and off again
-    press(&mut runner, KeyCode::Down);
+    for _ in 0..3 {
+        press(&mut runner, KeyCode::Down); // the bot's level, the think time
+    }
     press(&mut runner, KeyCode::Enter); // start
     assert_eq!(runner.app.screen, Screen::Table);
     let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));

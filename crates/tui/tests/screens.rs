@@ -49,6 +49,12 @@ fn local_game_setup() {
     assert_eq!(app.screen, Screen::Setup);
     assert_eq!(app.setup.seats, 3);
     assert_eq!(app.setup.options.victory_points, 11);
+    // The second bot hard: its row says how long it thinks.
+    for _ in 0..6 {
+        app.update(Msg::Down, None);
+    }
+    app.update(Msg::Right, None);
+    assert_eq!(app.setup.bot_levels[1], roundtable_bots::Level::Hard);
     assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());
     assert_snapshot!("setup_200x60", render(&app, None, 200, 60).backend());

@@ -386,8 +386,22 @@ impl<G: crate::NetGame> Node<G> {
         if legal.is_empty() {
             return false;
         }
-        let view = play.table.game().view(Observer::Seat(seat));
-        let pick = bot.choose(seat, &view, &legal).min(legal.len() - 1);
+        // The table's state, so that a search bot searches from it. Its
+        // think time is bounded by whoever made it (`roundtable` keeps it
+        // under a quarter of the shortest stall timeout), and the node
+        // waits for it; on a multi-threaded runtime the other nodes' tasks
+        // move off this thread meanwhile. The tables hold no private cards
+        // yet: the seat knows nothing beyond the shared state.
+        let game = play.table.game();
+        let mut decide = || bot.choose_in(seat, game, &Knowledge::new(), &legal);
+        let multi_threaded = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        let pick = if multi_threaded {
+            tokio::task::block_in_place(decide)
+        } else {
+            decide()
+        }
+        .min(legal.len() - 1);
         play.last_bot_position = Some(position);
         let now = self.clock.elapsed().as_millis() as u64;
         match play.table.submit(now, legal[pick].clone()) {

@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, centered, choice, chunks, wrap};
-use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, SETUP_ROWS, SETUP_START, Screen};
+use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, Screen};
+use crate::local::BOT_NAMES;
 use crate::saved::SavedGame;
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
@@ -68,7 +69,8 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     let s = &app.setup;
     let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
     let bots = s.seats.saturating_sub(1);
-    let rows: [(String, String); SETUP_ROWS] = [
+    let think = think_words(s.think);
+    let mut rows: Vec<(String, String)> = vec![
         (
             format!("Seats               < {} >", s.seats),
             format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
@@ -102,15 +104,28 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             "Just One More Contract: contracts, new cards".into(),
         ),
-        ("Start the game".into(), String::new()),
     ];
+    for (name, level) in BOT_NAMES.iter().zip(&s.bot_levels).take(app.setup_bots()) {
+        let note = if level.thinks() {
+            format!("searches ahead {think} a move")
+        } else {
+            level.describe().to_owned()
+        };
+        rows.push((format!("{name:<19} < {level} >"), note));
+    }
+    rows.push((
+        format!("Think time          < {think} >"),
+        "how long a hard bot searches a move".into(),
+    ));
+    rows.push(("Start the game".into(), String::new()));
+    let start = app.setup_start();
     let mut lines = vec![Line::raw("")];
     for (i, (row, note)) in rows.into_iter().enumerate() {
         let mut line = choice(i == app.setup_selected, row, theme);
         if !note.is_empty() && area.width >= 70 {
             line.push_span(Span::styled(format!("  {note}"), theme.dim()));
         }
-        if i == SETUP_START {
+        if i == start {
             lines.push(Line::raw(""));
         }
         lines.push(line);
@@ -119,6 +134,16 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines)
         .block(block("Local game against bots", theme))
         .render(rect, buf);
+}
+
+/// A think time in a few characters ("500 ms", "2 s").
+fn think_words(think: std::time::Duration) -> String {
+    let ms = think.as_millis();
+    if ms < 1000 || !ms.is_multiple_of(1000) {
+        format!("{ms} ms")
+    } else {
+        format!("{} s", ms / 1000)
+    }
 }
 
 // ----- hosting, joining, the LAN, the lobby ----------------------------
@@ -165,6 +190,17 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
                 if h.options.expansion { "on" } else { "off" }
             ),
             "Just One More Contract".into(),
+        ),
+        (
+            format!("Bot level           < {} >", h.bot_level),
+            if h.bot_level.thinks() {
+                format!(
+                    "searches ahead {} a move",
+                    think_words(roundtable_bots::DEFAULT_THINK)
+                )
+            } else {
+                h.bot_level.describe().to_owned()
+            },
         ),
         ("Open the table".into(), String::new()),
     ];

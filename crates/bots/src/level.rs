@@ -1,0 +1,178 @@
+//! The bots a player chooses between, by how well they play.
+//!
+//! * [`Level::Easy`]: the heuristic bot's move half the time, a random legal
+//!   move otherwise ([`EasyBot`]), so it makes the mistakes a beginner makes;
+//! * [`Level::Normal`]: the heuristic [`PortRoyalBot`];
+//! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts, thinking
+//!   for a given time a move.
+//!
+//! Front ends (the terminal UI's set-up forms, `play`, `host`) make their
+//! bots here, so a level means the same bot everywhere.
+
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use roundtable_engine::{Knowledge, Seat};
+use roundtable_port_royal::{Action, Options, PortRoyal, View};
+
+use crate::{Bot, Budget, PortRoyalBot, SearchBot};
+
+/// How long a hard bot thinks a move unless told otherwise.
+pub const DEFAULT_THINK: Duration = Duration::from_millis(1000);
+
+/// How well a bot plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Often plays a random legal move.
+    Easy,
+    /// Plays by the heuristic's rules of thumb, at once.
+    #[default]
+    Normal,
+    /// Searches the game's possible continuations for its think time.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    /// The level in one word ("easy").
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// How the level plays, in a few words for a set-up form.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Level::Easy => "plays at random half the time",
+            Level::Normal => "plays by rules of thumb, at once",
+            Level::Hard => "searches ahead for its think time",
+        }
+    }
+
+    /// Whether a bot of this level spends its think time on a move.
+    pub fn thinks(self) -> bool {
+        self == Level::Hard
+    }
+
+    /// A Port Royal bot of this level for a table with `options`; a hard
+    /// one thinks `think` a move. `seed` steers its random choices (the
+    /// normal bot has none).
+    pub fn port_royal(
+        self,
+        options: &Options,
+        think: Duration,
+        seed: u64,
+    ) -> Box<dyn Bot<PortRoyal>> {
+        match self {
+            Level::Easy => Box::new(EasyBot::new(options, seed)),
+            Level::Normal => Box::new(PortRoyalBot::new(options)),
+            Level::Hard => Box::new(SearchBot::new(
+                Budget::time(think),
+                PortRoyalBot::new(options),
+                seed,
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// The easy Port Royal bot: the heuristic's move half the time, else a
+/// legal move at random. Purely random play is no game for a person (it
+/// hardly ever scores), and the heuristic's alone is hard to beat for a
+/// beginner.
+#[derive(Clone, Debug)]
+pub struct EasyBot {
+    heuristic: PortRoyalBot,
+    rng: ChaCha8Rng,
+}
+
+impl EasyBot {
+    /// An easy bot for a table with `options`, its coin flips from `seed`.
+    pub fn new(options: &Options, seed: u64) -> Self {
+        EasyBot {
+            heuristic: PortRoyalBot::new(options),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Bot<PortRoyal> for EasyBot {
+    fn name(&self) -> &'static str {
+        "easy"
+    }
+
+    fn choose(&mut self, seat: Seat, view: &View, legal: &[Action]) -> usize {
+        let draw = self.rng.next_u64();
+        if draw & 1 == 0 {
+            self.heuristic.choose(seat, view, legal)
+        } else {
+            // Modulo bias is irrelevant among a few moves.
+            ((draw >> 1) % legal.len().max(1) as u64) as usize
+        }
+    }
+
+    fn table_options(&mut self, options: &Options) {
+        self.heuristic.table_options(options);
+    }
+
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &PortRoyal,
+        knowledge: &Knowledge,
+        legal: &[Action],
+    ) -> usize {
+        let draw = self.rng.next_u64();
+        if draw & 1 == 0 {
+            self.heuristic.choose_in(seat, state, knowledge, legal)
+        } else {
+            ((draw >> 1) % legal.len().max(1) as u64) as usize
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::play_port_royal;
+
+    /// The levels are ordered by strength: over seeded 3-seat games the
+    /// easy bot wins less often than the normal one it plays against.
+    #[test]
+    fn easy_loses_to_normal() {
+        let options = Options::default();
+        let mut easy_wins = 0;
+        let games = 30;
+        for g in 0..games {
+            let easy_seat = (g % 3) as usize;
+            let mut bots: Vec<Box<dyn Bot<PortRoyal>>> = (0..3)
+                .map(|s| {
+                    let level = if s == easy_seat {
+                        Level::Easy
+                    } else {
+                        Level::Normal
+                    };
+                    level.port_royal(&options, DEFAULT_THINK, g)
+                })
+                .collect();
+            let result = play_port_royal(&options, 100 + g, &mut bots, &mut |_| {})
+                .unwrap_or_else(|e| panic!("game {g}: {e}"));
+            if result.standings[easy_seat].rank == 0 {
+                easy_wins += 1;
+            }
+        }
+        // An equal share would be 10 of 30.
+        assert!(easy_wins < 8, "the easy bot won {easy_wins} of {games}");
+    }
+}
