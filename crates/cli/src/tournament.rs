@@ -161,6 +161,9 @@ struct DemoArgs {
     /// The computer player.
     #[arg(long, value_enum, default_value_t = BotKind::Heuristic)]
     bot: BotKind,
+    /// How long a `search` bot thinks per move, in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    think_ms: u64,
     /// The folder to write into (created; must hold no manifest yet).
     #[arg(long)]
     dir: PathBuf,
@@ -635,6 +638,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
                             demo_bytes(args.seed, "chain", round, table.number * 256 + i as u32);
                         let name = manifest.name_of(key).unwrap_or("?").to_owned();
                         let bot = args.bot.make(
+                            std::time::Duration::from_millis(args.think_ms),
                             args.seed
                                 ^ u64::from(round) << 32
                                 ^ u64::from(table.number) << 8
