@@ -519,15 +519,17 @@ impl<G: Game> LocalGame<G> {
         };
         let bot = slot.take().ok_or(LocalError::StaleBotMove(seat))?;
         let state = table.game().clone();
-        let legal = state.legal_actions_vec(seat);
+        // What the seat's own table opened of the private cards (nothing in
+        // a game without them): a bot decides with what its seat knows.
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        state.legal_actions_with(seat, &knowledge, &mut legal);
         Ok(BotTurn {
             seat,
             position: table.position(),
             bot,
             state,
-            // The tables hold no private cards yet (Port Royal has none):
-            // a seat knows nothing beyond the shared state.
-            knowledge: Knowledge::new(),
+            knowledge,
             legal,
         })
     }

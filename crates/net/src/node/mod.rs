@@ -16,7 +16,7 @@ use libp2p::request_response::{self, OutboundRequestId};
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
-use roundtable_engine::{Game, GameResult, Knowledge, Next, Observer, Seat};
+use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
 use roundtable_table::transcript::{self, Frame, TranscriptLog};

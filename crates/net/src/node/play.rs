@@ -382,7 +382,13 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
         }
-        let legal = play.table.game().legal_actions_vec(seat);
+        // What the seat's own table opened of the private cards (nothing in
+        // a game without them): a bot decides with what its seat knows.
+        let knowledge = play.table.knowledge().cloned().unwrap_or_default();
+        let mut legal = Vec::new();
+        play.table
+            .game()
+            .legal_actions_with(seat, &knowledge, &mut legal);
         if legal.is_empty() {
             return false;
         }
@@ -390,10 +396,9 @@ impl<G: crate::NetGame> Node<G> {
         // think time is bounded by whoever made it (`roundtable` keeps it
         // under a quarter of the shortest stall timeout), and the node
         // waits for it; on a multi-threaded runtime the other nodes' tasks
-        // move off this thread meanwhile. The tables hold no private cards
-        // yet: the seat knows nothing beyond the shared state.
+        // move off this thread meanwhile.
         let game = play.table.game();
-        let mut decide = || bot.choose_in(seat, game, &Knowledge::new(), &legal);
+        let mut decide = || bot.choose_in(seat, game, &knowledge, &legal);
         let multi_threaded = tokio::runtime::Handle::try_current()
             .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
         let pick = if multi_threaded {
