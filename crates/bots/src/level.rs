@@ -2,7 +2,8 @@
 //!
 //! * [`Level::Easy`]: the heuristic bot's move half the time, a random legal
 //!   move otherwise ([`EasyBot`]), so it makes the mistakes a beginner makes;
-//! * [`Level::Normal`]: the heuristic [`PortRoyalBot`];
+//! * [`Level::Normal`]: the game's heuristic bot ([`PortRoyalBot`],
+//!   [`GuildhallBot`]);
 //! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts, thinking
 //!   for a given time a move.
 //!
@@ -13,10 +14,11 @@ use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{Knowledge, Seat};
-use roundtable_port_royal::{Action, Options, PortRoyal, View};
+use roundtable_engine::{Game, Knowledge, Seat};
+use roundtable_guildhall::Guildhall;
+use roundtable_port_royal::{Options, PortRoyal};
 
-use crate::{Bot, Budget, PortRoyalBot, SearchBot};
+use crate::{Bot, Budget, GuildhallBot, PortRoyalBot, SearchBot};
 
 /// How long a hard bot thinks a move unless told otherwise.
 pub const DEFAULT_THINK: Duration = Duration::from_millis(1000);
@@ -70,11 +72,25 @@ impl Level {
         seed: u64,
     ) -> Box<dyn Bot<PortRoyal>> {
         match self {
-            Level::Easy => Box::new(EasyBot::new(options, seed)),
+            Level::Easy => Box::new(EasyBot::new(PortRoyalBot::new(options), seed)),
             Level::Normal => Box::new(PortRoyalBot::new(options)),
             Level::Hard => Box::new(SearchBot::new(
                 Budget::time(think),
                 PortRoyalBot::new(options),
+                seed,
+            )),
+        }
+    }
+
+    /// A Guildhall bot of this level; a hard one thinks `think` a move.
+    /// `seed` steers its random choices (the normal bot has none).
+    pub fn guildhall(self, think: Duration, seed: u64) -> Box<dyn Bot<Guildhall>> {
+        match self {
+            Level::Easy => Box::new(EasyBot::new(GuildhallBot::new(), seed)),
+            Level::Normal => Box::new(GuildhallBot::new()),
+            Level::Hard => Box::new(SearchBot::new(
+                Budget::time(think),
+                GuildhallBot::new(),
                 seed,
             )),
         }
@@ -87,32 +103,33 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// The easy Port Royal bot: the heuristic's move half the time, else a
+/// The easy bot of any game: its heuristic bot's move half the time, else a
 /// legal move at random. Purely random play is no game for a person (it
 /// hardly ever scores), and the heuristic's alone is hard to beat for a
 /// beginner.
 #[derive(Clone, Debug)]
-pub struct EasyBot {
-    heuristic: PortRoyalBot,
+pub struct EasyBot<B> {
+    heuristic: B,
     rng: ChaCha8Rng,
 }
 
-impl EasyBot {
-    /// An easy bot for a table with `options`, its coin flips from `seed`.
-    pub fn new(options: &Options, seed: u64) -> Self {
+impl<B> EasyBot<B> {
+    /// An easy bot that follows `heuristic` half the time, its coin flips
+    /// from `seed`.
+    pub fn new(heuristic: B, seed: u64) -> Self {
         EasyBot {
-            heuristic: PortRoyalBot::new(options),
+            heuristic,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
 }
 
-impl Bot<PortRoyal> for EasyBot {
+impl<G: Game, B: Bot<G>> Bot<G> for EasyBot<B> {
     fn name(&self) -> &'static str {
         "easy"
     }
 
-    fn choose(&mut self, seat: Seat, view: &View, legal: &[Action]) -> usize {
+    fn choose(&mut self, seat: Seat, view: &G::View, legal: &[G::Action]) -> usize {
         let draw = self.rng.next_u64();
         if draw & 1 == 0 {
             self.heuristic.choose(seat, view, legal)
@@ -122,16 +139,16 @@ impl Bot<PortRoyal> for EasyBot {
         }
     }
 
-    fn table_options(&mut self, options: &Options) {
+    fn table_options(&mut self, options: &G::Options) {
         self.heuristic.table_options(options);
     }
 
     fn choose_in(
         &mut self,
         seat: Seat,
-        state: &PortRoyal,
+        state: &G,
         knowledge: &Knowledge,
-        legal: &[Action],
+        legal: &[G::Action],
     ) -> usize {
         let draw = self.rng.next_u64();
         if draw & 1 == 0 {

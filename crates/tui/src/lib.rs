@@ -19,6 +19,7 @@
 //! whatever colour says, a letter or mark says too ([`theme`]).
 
 pub mod app;
+pub mod games;
 pub mod keymap;
 pub mod launch;
 pub mod local;
@@ -32,6 +33,7 @@ pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, GameKind, Screen};
+pub use games::{GameId, Listed, UnknownGame, Visit};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek};

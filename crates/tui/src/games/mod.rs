@@ -1,0 +1,173 @@
+//! The one list of games.
+//!
+//! Every command and screen that can play more than one game (the start
+//! menu's game picker, a local game, `host`/`join`/`watch`/`resume`, `play`,
+//! `selfplay`, `audit`, `replay`, `scenario`) takes its game from here: by
+//! name (`--game guildhall`), or by the name a transcript's genesis carries.
+//! A game is listed by one line of [`list!`]; what a front end needs of it
+//! besides its rules (its bots, and its screen) is its [`Listed`] impl, in
+//! this module's file for the game. Code that runs a game is written once,
+//! generic over `G: Listed`, and reached from a [`GameId`] with
+//! [`GameId::visit`].
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use roundtable_bots::{Bot, Level};
+use roundtable_engine::{Determinize, Game};
+
+mod guildhall;
+mod port_royal;
+
+/// What the front ends need of a game besides its rules.
+pub trait Listed: Game + Determinize {
+    /// The game's name for people ("Port Royal").
+    const TITLE: &'static str;
+
+    /// A bot of `level` for a table with `options`; a hard one thinks
+    /// `think` a move, and `seed` steers its random choices.
+    fn bot(level: Level, options: &Self::Options, think: Duration, seed: u64)
+    -> Box<dyn Bot<Self>>;
+}
+
+/// Code to run for whichever game a [`GameId`] names: the one place a
+/// game's type is chosen at run time.
+pub trait Visit {
+    /// What the code returns.
+    type Output;
+
+    /// Run it for game `G`.
+    fn visit<G: Listed>(self) -> Self::Output;
+}
+
+/// Lists the games: each line names the variant of [`GameId`] and the type
+/// whose [`Listed`] impl plays it, in the order the game picker shows them.
+macro_rules! list {
+    ($($id:ident => $game:ty),+ $(,)?) => {
+        /// A game of the list.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameId {
+            $(
+                #[doc = concat!("Played by [`", stringify!($game), "`].")]
+                $id,
+            )+
+        }
+
+        impl GameId {
+            /// Every game, in the order the game picker shows them.
+            pub const ALL: &'static [GameId] = &[$(GameId::$id),+];
+
+            /// Run `code` for this game.
+            pub fn visit<V: Visit>(self, code: V) -> V::Output {
+                match self {
+                    $(GameId::$id => code.visit::<$game>(),)+
+                }
+            }
+        }
+    };
+}
+
+list! {
+    PortRoyal => roundtable_port_royal::PortRoyal,
+    Guildhall => roundtable_guildhall::Guildhall,
+}
+
+/// The facts of a game every front end shows, read through [`GameId::visit`].
+struct Facts;
+
+impl Visit for Facts {
+    type Output = (&'static str, &'static str, u8, u8);
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        (G::NAME, G::TITLE, G::MIN_SEATS, G::MAX_SEATS)
+    }
+}
+
+impl GameId {
+    /// The game's name in files, on the wire and after `--game`
+    /// ("port-royal").
+    pub fn name(self) -> &'static str {
+        self.visit(Facts).0
+    }
+
+    /// The game's name for people ("Port Royal").
+    pub fn title(self) -> &'static str {
+        self.visit(Facts).1
+    }
+
+    /// The seat counts the game is played with.
+    pub fn seats(self) -> std::ops::RangeInclusive<u8> {
+        let (_, _, min, max) = self.visit(Facts);
+        min..=max
+    }
+
+    /// The game with this name (as [`Game::NAME`]).
+    pub fn from_name(name: &str) -> Result<GameId, UnknownGame> {
+        GameId::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| UnknownGame {
+                given: name.to_owned(),
+            })
+    }
+
+    /// Every game's name, comma-separated, for messages and help.
+    pub fn names() -> String {
+        GameId::ALL
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = UnknownGame;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameId::from_name(s)
+    }
+}
+
+/// A name that is not a game of the list.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no game is called {given:?}; the games are {}", GameId::names())]
+pub struct UnknownGame {
+    /// The name given.
+    pub given: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_its_own_name_and_names_differ() {
+        for &game in GameId::ALL {
+            assert_eq!(GameId::from_name(game.name()), Ok(game));
+            assert!(game.seats().contains(&2), "{game} is played by two");
+        }
+        let mut names: Vec<_> = GameId::ALL.iter().map(|g| g.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), GameId::ALL.len());
+        assert_eq!(GameId::PortRoyal.name(), "port-royal");
+        assert_eq!(GameId::Guildhall.name(), "guildhall");
+    }
+
+    #[test]
+    fn an_unknown_name_lists_the_games() {
+        let err = GameId::from_name("chess").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no game is called \"chess\"; the games are port-royal, guildhall"
+        );
+    }
+}

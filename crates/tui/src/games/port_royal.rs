@@ -1,0 +1,16 @@
+//! Port Royal in the list of games.
+
+use std::time::Duration;
+
+use roundtable_bots::{Bot, Level};
+use roundtable_port_royal::{Options, PortRoyal};
+
+use super::Listed;
+
+impl Listed for PortRoyal {
+    const TITLE: &'static str = "Port Royal";
+
+    fn bot(level: Level, options: &Options, think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
+        level.port_royal(options, think, seed)
+    }
+}
