@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::{Determinize, Game};
+use roundtable_engine::{Determinize, Game, Seat};
 
 mod guildhall;
 mod port_royal;
@@ -29,6 +29,11 @@ pub trait Listed: Game + Determinize {
     /// `think` a move, and `seed` steers its random choices.
     fn bot(level: Level, options: &Self::Options, think: Duration, seed: u64)
     -> Box<dyn Bot<Self>>;
+
+    /// An event as a line of the move log, or `None` for events another
+    /// line already tells; lines about `me` say "You". `names` are the
+    /// players' names in seat order.
+    fn event_line(event: &Self::Event, names: &[String], me: Option<Seat>) -> Option<String>;
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

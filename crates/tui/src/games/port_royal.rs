@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use roundtable_bots::{Bot, Level};
-use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_engine::Seat;
+use roundtable_port_royal::{Event, Options, PortRoyal};
 
 use super::Listed;
 
@@ -12,5 +13,9 @@ impl Listed for PortRoyal {
 
     fn bot(level: Level, options: &Options, think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
         level.port_royal(options, think, seed)
+    }
+
+    fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
+        crate::text::event_line(event, names, me)
     }
 }
