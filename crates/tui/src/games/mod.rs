@@ -17,8 +17,8 @@ use std::time::Duration;
 use roundtable_bots::{Bot, Level};
 use roundtable_engine::{Determinize, Game, Seat};
 
-mod guildhall;
-mod port_royal;
+pub mod guildhall;
+pub mod port_royal;
 
 /// What the front ends need of a game besides its rules.
 pub trait Listed: Game + Determinize {
