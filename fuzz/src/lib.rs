@@ -10,10 +10,12 @@
 //! re-sign them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::marker::PhantomData;
 
-use roundtable_bots::PortRoyalBot;
-use roundtable_engine::Seat;
+use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
+use roundtable_engine::{Game, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_hands::Hands;
 use roundtable_local::{LocalError, LocalGame, Player, Progress, derive};
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::transcript::Frame;
@@ -21,8 +23,8 @@ use roundtable_table::{
     Body, Config, Envelope, Genesis, Identity, Local, Output, Signed, Table, TableError, Violation,
 };
 
-/// A finished honest game between bots, with everything a seat had.
-pub struct HonestGame {
+/// A finished honest game of `G` between bots, with everything a seat had.
+pub struct HonestGame<G: Game = PortRoyal> {
     /// The game's genesis.
     pub genesis: Genesis,
     /// The seats' signing keys, in seat order.
@@ -33,6 +35,8 @@ pub struct HonestGame {
     pub frames: Vec<Frame>,
     /// Every envelope of the game, in transcript order.
     pub envelopes: Vec<Signed>,
+    /// The game the tables fed with it play.
+    pub game: PhantomData<G>,
 }
 
 /// Why an honest game could not be made.
@@ -59,15 +63,23 @@ pub fn play_honest_game(
     seats: u8,
     options: &Options,
 ) -> Result<HonestGame, HonestGameError> {
+    play_honest_game_of(seed, seats, options, |_| {
+        Box::new(PortRoyalBot::new(options))
+    })
+}
+
+/// Play a whole game of `G` between the bots `bot` makes for each player
+/// (by its number), as [`play_honest_game`] does for Port Royal.
+pub fn play_honest_game_of<G: Game>(
+    seed: u64,
+    seats: u8,
+    options: &G::Options,
+    bot: impl Fn(u8) -> Box<dyn Bot<G>>,
+) -> Result<HonestGame<G>, HonestGameError> {
     let players = (0..seats)
-        .map(|i| {
-            (
-                format!("bot {}", i + 1),
-                Player::Bot(Box::new(PortRoyalBot::new(options)) as _),
-            )
-        })
+        .map(|i| (format!("bot {}", i + 1), Player::Bot(bot(i))))
         .collect();
-    let mut game = LocalGame::<PortRoyal>::new(options, seed, players, None, Config::default())?;
+    let mut game = LocalGame::<G>::new(options, seed, players, None, Config::default())?;
     match game.run()? {
         Progress::Finished => {}
         Progress::Human(_) | Progress::Bot(_) => return Err(HonestGameError::AskedPerson),
@@ -99,6 +111,7 @@ pub fn play_honest_game(
         chains: chains.into_iter().flatten().collect(),
         frames,
         envelopes,
+        game: PhantomData,
     })
 }
 
@@ -139,6 +152,17 @@ pub fn table_input_game() -> Result<HonestGame, HonestGameError> {
             ..Options::default()
         },
     )
+}
+
+/// The game every `table_input_private` run starts from: 3 seats of the
+/// Hands test game, whose cards are dealt privately (key shares, shuffles,
+/// decryption shares, plays that reveal, key releases: every envelope body
+/// of SPEC 5.11), in a short game of 2 rounds.
+pub fn table_input_private_game() -> Result<HonestGame<Hands>, HonestGameError> {
+    let options = roundtable_hands::Options { rounds: 2 };
+    play_honest_game_of::<Hands>(7, 3, &options, |player| {
+        Box::new(RandomBot::new(u64::from(player)))
+    })
 }
 
 /// The table configuration of a `table_input` run: a stall timeout that a
@@ -380,8 +404,8 @@ pub struct RunReport {
 }
 
 /// A table fed by a run, with what the oracle needs to judge it.
-struct Fed {
-    table: Table<PortRoyal>,
+struct Fed<G: Game> {
+    table: Table<G>,
     violations: Vec<(u8, &'static str)>,
     forfeits: usize,
     rewinds: usize,
@@ -393,13 +417,13 @@ struct Fed {
     name: &'static str,
 }
 
-impl Fed {
+impl<G: Game> Fed<G> {
     /// Carry out the table's outputs and judge every violation, where
     /// `diverged` is the seat (if any) the seated table has made sign
     /// something the honest game did not.
     fn drain(
         &mut self,
-        game: &HonestGame,
+        game: &HonestGame<G>,
         real: &BTreeMap<(u8, u64), &Signed>,
         liars: &BTreeSet<u8>,
         diverged: Option<u8>,
@@ -440,9 +464,9 @@ impl Fed {
 
 /// Carry out both tables' outputs (the seated one first: what it signed
 /// decides whom the observer may blame).
-fn drain_both(
-    tables: &mut [Fed; 2],
-    game: &HonestGame,
+fn drain_both<G: Game>(
+    tables: &mut [Fed<G>; 2],
+    game: &HonestGame<G>,
     real: &BTreeMap<(u8, u64), &Signed>,
     liars: &BTreeSet<u8>,
 ) -> Result<(), String> {
@@ -454,9 +478,9 @@ fn drain_both(
 /// The oracle: a reported violation blames a seat whose key signed something
 /// other than the honest game (a lie of the input, or the seated table's own
 /// divergent envelope), and its proof's signatures check.
-fn judge(
+fn judge<G: Game>(
     v: &Violation,
-    game: &HonestGame,
+    game: &HonestGame<G>,
     liars: &BTreeSet<u8>,
     blameable_self: Option<u8>,
 ) -> Result<(), String> {
@@ -472,7 +496,7 @@ fn judge(
 
 /// Real envelope `index` changed by `lie` and signed by its author seat's
 /// key; None when the change leaves no decodable envelope.
-fn tell(game: &HonestGame, index: u16, lie: &Lie) -> Option<Signed> {
+fn tell<G: Game>(game: &HonestGame<G>, index: u16, lie: &Lie) -> Option<Signed> {
     let n = game.envelopes.len();
     let mut e: Envelope = game.envelopes[usize::from(index) % n].envelope.clone();
     match *lie {
@@ -509,13 +533,16 @@ fn tell(game: &HonestGame, index: u16, lie: &Lie) -> Option<Signed> {
 
 /// Run `script` against an observer table and a seated table of `game`:
 /// Ok with what they saw, or Err naming the broken oracle.
-pub fn run_table_input(game: &HonestGame, script: &Script) -> Result<RunReport, String> {
+pub fn run_table_input<G: Game>(
+    game: &HonestGame<G>,
+    script: &Script,
+) -> Result<RunReport, String> {
     run_table_input_with(game, script, &table_input_config())
 }
 
 /// [`run_table_input`] with tables of another configuration.
-pub fn run_table_input_with(
-    game: &HonestGame,
+pub fn run_table_input_with<G: Game>(
+    game: &HonestGame<G>,
     script: &Script,
     config: &Config,
 ) -> Result<RunReport, String> {
@@ -645,7 +672,7 @@ pub fn run_table_input_with(
 }
 
 /// The committed seeds of the `table_input` target: (file name, script).
-pub fn table_input_seeds(game: &HonestGame) -> Vec<(&'static str, Script)> {
+pub fn table_input_seeds<G: Game>(game: &HonestGame<G>) -> Vec<(&'static str, Script)> {
     let n = game.envelopes.len();
     let in_order = |seat: u8| Script {
         seat,
@@ -770,6 +797,11 @@ mod tests {
         GAME.get_or_init(|| table_input_game().expect("an honest game"))
     }
 
+    fn private_game() -> &'static HonestGame<Hands> {
+        static GAME: OnceLock<HonestGame<Hands>> = OnceLock::new();
+        GAME.get_or_init(|| table_input_private_game().expect("an honest Hands game"))
+    }
+
     fn seeds_dir(target: &str) -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("seeds")
@@ -882,6 +914,112 @@ mod tests {
     }
 
     #[test]
+    fn the_private_game_deals_with_every_private_body() {
+        let kinds: BTreeSet<&str> = private_game()
+            .envelopes
+            .iter()
+            .map(|e| e.envelope.body.kind())
+            .collect();
+        for kind in [
+            "key share",
+            "shuffle",
+            "decryption shares",
+            "action with revealed cards",
+            "key release",
+        ] {
+            assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
+        }
+    }
+
+    #[test]
+    fn a_private_game_in_order_finishes_both_tables_without_blame() {
+        for seat in 0..3 {
+            let seeds = table_input_seeds(private_game());
+            let (_, script) = seeds
+                .iter()
+                .find(|(name, _)| *name == "in-order-seat-1")
+                .unwrap();
+            let script = Script {
+                seat,
+                ops: script.ops.clone(),
+            };
+            let report = run_table_input(private_game(), &script).unwrap();
+            assert!(
+                report.observer_finished && report.seated_finished,
+                "seat {seat}: {report:?}"
+            );
+            assert!(report.observer_violations.is_empty(), "{report:?}");
+            assert!(report.seated_violations.is_empty(), "{report:?}");
+        }
+    }
+
+    /// Every private envelope of the game with one byte of its body changed
+    /// and signed again by its seat: whatever the tables make of it, they
+    /// blame only that seat (the oracle), and most such lies are caught.
+    #[test]
+    fn lies_in_private_bodies_are_blamed_on_their_liar_only() {
+        let game = private_game();
+        let n = game.envelopes.len();
+        let (mut told, mut caught) = (0, 0);
+        for (i, e) in game.envelopes.iter().enumerate() {
+            if !matches!(
+                e.envelope.body,
+                Body::KeyShare { .. }
+                    | Body::Shuffle { .. }
+                    | Body::Shares { .. }
+                    | Body::ActionRevealing { .. }
+                    | Body::KeyRelease { .. }
+            ) {
+                continue;
+            }
+            for at in [5u16, 40, 200] {
+                let lie = Lie::BodyByte { at, value: 0x5a };
+                if tell(game, i as u16, &lie).is_none_or(|l| l == *e) {
+                    continue;
+                }
+                let mut ops = vec![Op::Lie {
+                    index: i as u16,
+                    lie,
+                }];
+                ops.extend((0..n).step_by(255).map(|start| Op::DeliverRun {
+                    start: start as u16,
+                    count: (n - start).min(255) as u8,
+                }));
+                let report = run_table_input(game, &Script { seat: 0, ops }).unwrap();
+                told += 1;
+                if !report.observer_violations.is_empty() {
+                    caught += 1;
+                }
+            }
+        }
+        assert!(told > 10, "only {told} lies could be told");
+        assert!(caught * 2 > told, "{caught} of {told} lies were caught");
+    }
+
+    #[test]
+    fn honest_private_envelopes_newest_first_never_stall_a_table() {
+        let game = private_game();
+        let n = game.envelopes.len();
+        let newest_first = Script {
+            seat: 2,
+            ops: (0..n).rev().map(|i| Op::Deliver(i as u16)).collect(),
+        };
+        run_table_input(game, &newest_first).unwrap();
+    }
+
+    #[test]
+    fn committed_table_input_private_seeds_pass_the_oracle() {
+        let dir = seeds_dir("table_input_private");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let data = std::fs::read(entry.unwrap().path()).unwrap();
+            run_table_input(private_game(), &Script::parse(&data)).unwrap();
+            count += 1;
+        }
+        assert!(count > 0, "no seeds in {}", dir.display());
+    }
+
+    #[test]
     fn committed_transcript_seeds_are_honest_and_valid() {
         let dir = seeds_dir("transcript");
         let mut count = 0;
@@ -915,6 +1053,17 @@ mod tests {
         let dir = seeds_dir("table_input");
         std::fs::create_dir_all(&dir).unwrap();
         for (name, script) in table_input_seeds(game()) {
+            std::fs::write(dir.join(name), script.encode()).unwrap();
+        }
+    }
+
+    /// Writes the committed `table_input_private` seeds (see above).
+    #[test]
+    #[ignore = "writes fuzz/seeds; run by hand to regenerate them"]
+    fn write_seeds_of_table_input_private() {
+        let dir = seeds_dir("table_input_private");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, script) in table_input_seeds(private_game()) {
             std::fs::write(dir.join(name), script.encode()).unwrap();
         }
     }
