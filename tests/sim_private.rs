@@ -220,7 +220,10 @@ fn a_seat_that_resigns_releases_its_key_and_the_game_goes_on() {
             c.seats = 3 + (seed % 2) as u8;
             let resigner = (seed % u64::from(c.seats)) as usize;
             c.roles = vec![Role::Honest; usize::from(c.seats)];
-            c.roles[resigner] = Role::Resigns { after: seed % 12 };
+            c.roles[resigner] = Role::Resigns {
+                after: seed % 12,
+                stays: false,
+            };
             c.faults.drop = 0.0;
             c.faults.crashes = 0;
             c.faults.partitions = 0;
@@ -237,6 +240,56 @@ fn a_seat_that_resigns_releases_its_key_and_the_game_goes_on() {
             match o.check_agreement()?.forfeited.as_slice() {
                 [(seat, "resigned")] if *seat == resigner => Ok(()),
                 other => Err(format!("forfeits {other:?}, not {resigner} resigned")),
+            }
+        },
+    );
+}
+
+/// A seat that resigns and keeps its table running: its own table applies
+/// its resignation where every other table does, takes its key release at
+/// the same step, plays its seat as a zombie, and ends with the very same
+/// transcript as every other peer (`check_agreement` holds it to that, as
+/// an honest peer).
+#[test]
+fn a_seat_that_resigns_and_stays_ends_with_the_same_transcript() {
+    let name = "a_seat_that_resigns_and_stays_ends_with_the_same_transcript";
+    let seeds = sim::seeds_from_env(85_000, 4);
+    check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = HandsConfig::random(seed);
+            c.seats = 3 + (seed % 2) as u8;
+            let resigner = (seed % u64::from(c.seats)) as usize;
+            c.roles = vec![Role::Honest; usize::from(c.seats)];
+            c.roles[resigner] = Role::Resigns {
+                after: seed % 12,
+                stays: true,
+            };
+            c.faults.drop = 0.0;
+            c.faults.crashes = 0;
+            c.faults.partitions = 0;
+            c
+        },
+        |o| {
+            agreement_and_knowledge(o)?;
+            let resigner = o
+                .peers
+                .iter()
+                .find(|p| matches!(p.role, Role::Resigns { .. }))
+                .ok_or("no resigner")?;
+            if resigner.transcript.is_empty() || !resigner.finished {
+                return Err(format!(
+                    "the resigner {} did not follow the game to its end",
+                    resigner.seat
+                ));
+            }
+            match o.check_agreement()?.forfeited.as_slice() {
+                [(seat, "resigned")] if *seat == resigner.seat => Ok(()),
+                other => Err(format!(
+                    "forfeits {other:?}, not {} resigned",
+                    resigner.seat
+                )),
             }
         },
     );

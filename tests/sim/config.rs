@@ -103,12 +103,15 @@ pub enum Role {
         after: u64,
     },
     /// Plays honestly, then resigns at its first decision once `after`
-    /// inputs are applied and leaves, as a player who resigns closes the
-    /// game. (Its own table does not apply its own resignation: kept
-    /// running, it would go on asking the seat for decisions.)
+    /// inputs are applied. Unless it `stays`, it then leaves, as a player
+    /// who resigns closes the game; one that stays keeps its table running
+    /// to the end (its seat a zombie there too), and is then held to the
+    /// same transcript as every honest peer.
     Resigns {
         /// Inputs before it resigns.
         after: u64,
+        /// Whether its table runs on after the resignation.
+        stays: bool,
     },
     /// Cheats once `after` inputs have been applied (see [`Cheat`]).
     Cheater {
@@ -125,8 +128,10 @@ impl Role {
     /// sending garbage, still plays its own seat honestly).
     pub fn is_honest(&self) -> bool {
         match self {
-            Role::Honest | Role::Slow { .. } => true,
-            Role::Dies { .. } | Role::StopsBefore { .. } | Role::Resigns { .. } => false,
+            Role::Honest | Role::Slow { .. } | Role::Resigns { stays: true, .. } => true,
+            Role::Dies { .. } | Role::StopsBefore { .. } | Role::Resigns { stays: false, .. } => {
+                false
+            }
             Role::Cheater { cheat, .. } => cheat.blame_kinds().is_none(),
         }
     }

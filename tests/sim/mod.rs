@@ -894,18 +894,24 @@ impl<G: SimGame> Sim<G> {
             return;
         }
         let peer = &mut self.peers[i];
-        if let Role::Resigns { after } = peer.role
+        if let Role::Resigns { after, stays } = peer.role
             && position >= after
-            && !peer.resigned
             && let Some(table) = peer.table.as_mut()
         {
+            if peer.resigned {
+                // Its table plays the seat as a zombie from here on.
+                return;
+            }
             peer.resigned = true;
             if let Err(e) = table.resign(now) {
                 *peer.refusals.entry(refusal_name(&e)).or_default() += 1;
             }
-            // Its resignation and key release go out, then it leaves.
+            // Its resignation and key release go out; then it leaves, or
+            // its table follows the game to the end.
             self.drain(i);
-            self.leave(i);
+            if !stays {
+                self.leave(i);
+            }
             return;
         }
         let peer = &mut self.peers[i];

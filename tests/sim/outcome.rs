@@ -198,7 +198,8 @@ impl<G: SimGame> Outcome<G> {
     /// not one that resigned: see [`Role::Resigns`]) had opened exactly the
     /// slots its table dealt to it, and each holds the
     /// card that every honest peer's table but its own opens with the keys
-    /// released after the game. When the game ended normally, every key
+    /// released after the game (a seat that resigned held only what it
+    /// opened before). When the game ended normally, every key
     /// was released to every honest peer. Returns how many cards were held
     /// against the released keys.
     pub fn check_private_knowledge(&self, report: &AuditReport) -> Result<usize, String> {
