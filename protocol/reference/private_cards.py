@@ -543,3 +543,569 @@ def check_deal(doc):
             continue
         raise Failure(f"{case}: accepted, but must fail with {rj['rule']!r}")
     return checks
+
+
+# ---------------------------------------------------------------- SPEC 3.1, 3.4, 3.8
+
+class Reader:
+    """The postcard wire format of SPEC 3.1."""
+
+    def __init__(self, data, what):
+        self.data = data
+        self.off = 0
+        self.what = what
+
+    def fixed(self, n):
+        if self.off + n > len(self.data):
+            raise Invalid(f"{self.what} ends inside a field")
+        out = self.data[self.off : self.off + n]
+        self.off += n
+        return out
+
+    def u8(self):
+        return self.fixed(1)[0]
+
+    def varint(self, max_bytes):
+        value = 0
+        for i in range(max_bytes):
+            byte = self.u8()
+            value |= (byte & 0x7F) << (7 * i)
+            if not byte & 0x80:
+                return value
+        raise Invalid(f"{self.what} holds a varint longer than {max_bytes} bytes")
+
+    def u32(self):
+        return self.varint(5)
+
+    def u64(self):
+        return self.varint(10)
+
+    def bytes_(self):
+        return self.fixed(self.u64())
+
+    def string(self):
+        return self.bytes_().decode("utf-8")
+
+    def option(self, inner):
+        tag = self.u8()
+        if tag == 0:
+            return None
+        if tag == 1:
+            return inner()
+        raise Invalid(f"{self.what} holds an option tag {tag}")
+
+    def vec(self, inner):
+        return [inner() for _ in range(self.u64())]
+
+    def end(self):
+        if self.off != len(self.data):
+            raise Invalid(f"{self.what} has {len(self.data) - self.off} bytes left over")
+
+
+BODY_NAMES = [
+    "Action", "Reveal", "SecretCommit", "SecretOpen", "StallClaim", "Resign", "SeedOpening",
+    "ChainContinuation", "KeyShare", "Shuffle", "Shares", "ActionRevealing", "KeyRelease",
+]
+
+
+def read_body(r):
+    variant = r.u32()
+    reveal = lambda: (r.u64(), r.fixed(32))  # noqa: E731
+    if variant == 0:
+        return {"kind": "Action", "action": r.bytes_(), "reveal": r.option(reveal)}
+    if variant == 1:
+        return {"kind": "Reveal", "reveal": reveal()}
+    if variant == 2:
+        return {"kind": "SecretCommit", "index": r.u64(), "commitment": r.fixed(32)}
+    if variant == 3:
+        return {"kind": "SecretOpen", "index": r.u64(), "choice": r.bytes_(), "nonce": r.fixed(32)}
+    if variant == 4:
+        return {"kind": "StallClaim", "accused": r.u8(), "position": r.u64()}
+    if variant == 5:
+        return {"kind": "Resign"}
+    if variant == 6:
+        return {"kind": "SeedOpening", "seed": r.fixed(32)}
+    if variant == 7:
+        return {"kind": "ChainContinuation", "first_event": r.u64(), "length": r.u64(), "commitment": r.fixed(32)}
+    if variant == 8:
+        return {"kind": "KeyShare", "message": r.fixed(96)}
+    if variant == 9:
+        return {"kind": "Shuffle", "epoch": r.u32(), "message": r.bytes_()}
+    if variant == 10:
+        return {"kind": "Shares", "shares": r.vec(lambda: r.fixed(96))}
+    if variant == 11:
+        return {
+            "kind": "ActionRevealing",
+            "action": r.bytes_(),
+            "reveal": r.option(reveal),
+            "shares": r.vec(lambda: r.fixed(96)),
+        }
+    if variant == 12:
+        return {"kind": "KeyRelease", "secret": r.fixed(32)}
+    raise Invalid(f"envelope body variant {variant} is unknown")
+
+
+def read_signed(r):
+    env = {
+        "game_id": r.fixed(32),
+        "seat": r.u8(),
+        "seq": r.u64(),
+        "prev": r.fixed(32),
+        "position": r.u64(),
+        "state_hash": r.fixed(32),
+    }
+    env["body"] = read_body(r)
+    env["signature"] = r.bytes_()
+    if len(env["signature"]) != 64:
+        raise Invalid("an envelope signature must be 64 bytes")
+    return env
+
+
+def read_proposal(r):
+    prop = {"protocol": r.u32(), "game": r.string(), "options": r.bytes_()}
+    prop["seats"] = r.vec(lambda: {"key": r.fixed(32), "name": r.string(), "chain_commitment": r.fixed(32), "chain_length": r.u64()})
+    prop["nonce"] = r.fixed(32)
+    return prop
+
+
+def read_transcript(data):
+    """SPEC 3.8: the frames of a transcript file, as (kind, value, payload)."""
+    if data[:8] != b"RTSCRIPT":
+        raise Invalid("a transcript starts with RTSCRIPT")
+    if struct.unpack_from("<I", data, 8)[0] != 1:
+        raise Invalid("transcript version must be 1")
+    off = 12
+    frames = []
+    while off + 4 <= len(data):
+        length = struct.unpack_from("<I", data, off)[0]
+        if off + 4 + length + 4 > len(data):
+            break  # a torn tail
+        payload = data[off + 4 : off + 4 + length]
+        crc = struct.unpack_from("<I", data, off + 4 + length)[0]
+        if zlib.crc32(payload) != crc:
+            break
+        off += 8 + length
+        r = Reader(payload, f"frame {len(frames)}")
+        kind = r.u32()
+        if kind == 0:
+            value = read_proposal(r)
+        elif kind == 1:
+            value = {"game_id": r.fixed(32), "seat": r.u8(), "signature": r.bytes_()}
+        elif kind == 2:
+            value = read_signed(r)
+            value["encoded"] = payload[r.off - len(payload) or len(payload) :]
+        else:
+            raise Invalid(f"frame {len(frames)} has an unknown kind {kind}")
+        r.end()
+        if kind == 2:
+            value["encoded"] = payload[1:]  # postcard(Signed): the frame without its variant byte
+        frames.append((kind, value, payload))
+    if off != len(data):
+        raise Invalid(f"transcript has a torn tail of {len(data) - off} bytes")
+    return frames
+
+
+# ---------------------------------------------------------------- ed25519 (RFC 8032), SPEC 3.2
+
+ED_BASE_Y = 4 * inv(5) % P
+
+
+def ed_decompress(b):
+    """RFC 8032 5.1.3; None when b encodes no point (or not canonically)."""
+    if len(b) != 32:
+        return None
+    y = int.from_bytes(b, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    if y >= P:
+        return None
+    u = (y * y - 1) % P
+    v = (D * y * y + 1) % P
+    was_square, x = sqrt_ratio_m1(u, v)
+    if not was_square:
+        return None
+    if x == 0 and sign:
+        return None
+    if (x & 1) != sign:
+        x = P - x
+    return (x, y, 1, x * y % P)
+
+
+def ed_compress(p1):
+    x, y, z, _ = p1
+    zi = inv(z)
+    x, y = x * zi % P, y * zi % P
+    return (y | ((x & 1) << 255)).to_bytes(32, "little")
+
+
+_, _ED_BASE_X = sqrt_ratio_m1((ED_BASE_Y * ED_BASE_Y - 1) % P, (D * ED_BASE_Y * ED_BASE_Y + 1) % P)
+ED_BASE = (_ED_BASE_X, ED_BASE_Y, 1, _ED_BASE_X * ED_BASE_Y % P)  # x is even: "positive"
+
+
+def _small_order(p1):
+    q = p1
+    for _ in range(3):
+        q = add(q, q)
+    return q[0] % P == 0 and (q[1] - q[2]) % P == 0
+
+
+def _mul_full(k, p1):
+    """k·P without reducing k mod ℓ (edwards25519 has a cofactor)."""
+    result, addend = IDENTITY, p1
+    while k:
+        if k & 1:
+            result = add(result, addend)
+        addend = add(addend, addend)
+        k >>= 1
+    return result
+
+
+def ed25519_verify_strict(public, message, signature):
+    """SPEC 3.2: RFC 8032 verification, canonical s, no small-order R or key,
+    and R must be exactly the encoding of s·B − k·A."""
+    if len(signature) != 64:
+        return False
+    a = ed_decompress(public)
+    r = ed_decompress(signature[:32])
+    if a is None or r is None or _small_order(a) or _small_order(r):
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= L:
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % L
+    check = add(_mul_full(s, ED_BASE), neg(_mul_full(k, a)))
+    return ed_compress(check) == signature[:32]
+
+
+# ---------------------------------------------------------------- table-private.json
+
+DOMAIN_GENESIS = b"roundtable/genesis/v1"
+DOMAIN_ACCEPT = b"roundtable/accept/v1"
+DOMAIN_ENVELOPE = b"roundtable/envelope/v1"
+DOMAIN_ENVELOPE_HASH = b"roundtable/envelope-hash/v1"
+DOMAIN_DEAL_ROOT = b"roundtable/deal-root/v1"
+DOMAIN_DEAL_SECRET = b"roundtable/deal-secret/v1"
+
+
+def envelope_hash(encoded_signed):
+    return hashlib.sha256(DOMAIN_ENVELOPE_HASH + encoded_signed).digest()
+
+
+def find_slot(game_id, seat, key_share, decks, message, case):
+    """A share's proof binds its (epoch, slot), which the message does not
+    carry (the game's request names it, SPEC 5.12, 5.13). A verifier without
+    the game's rules finds it by trial: exactly one slot's check can pass."""
+    for epoch in sorted(decks):
+        deck_bytes, deck = decks[epoch]
+        ctx = context(game_id, epoch, seat)
+        for slot, (a, _) in enumerate(deck):
+            ct = deck_bytes[2 + 64 * slot : 66 + 64 * slot]
+            try:
+                d, _, _ = verify_decryption_share(ctx, slot, key_share[0], key_share[1], a, ct, message)
+            except Invalid as e:
+                if "does not verify" in str(e):
+                    continue
+                raise Failure(f"{case}: decode: {e}")
+            return epoch, slot, d
+    raise Failure(f"{case}: proof: the decryption share proof does not verify for any slot of any deck")
+
+
+def check_table_private(doc):
+    """Decode the transcript of vectors/table-private.json (SPEC 3.1, 3.4,
+    3.8), verify every signature, link and private proof in it (SPEC 5.5-5.9,
+    5.11-5.15), and open every hand it dealt. Returns (checks, summary)."""
+    checks = 0
+    game_id = hx(doc["game_id"])
+    try:
+        frames = read_transcript(hx(doc["file"]))
+    except Invalid as e:
+        raise Failure(f"transcript: decode: {e}")
+    expect(frames and frames[0][0] == 0, "transcript", "the first frame is the proposal")
+    proposal, payload = frames[0][1], frames[0][2]
+    expect(hashlib.sha256(DOMAIN_GENESIS + payload[1:]).digest() == game_id, "genesis", "game id = SHA256(domain || proposal)")
+    seats = proposal["seats"]
+    keys = [s["key"] for s in seats]
+    expect(keys == sorted(keys) and len(set(keys)) == len(keys), "genesis", "seats in ascending key order")
+    checks += 2
+    accepted = set()
+    envelopes = []
+    for kind, value, _ in frames[1:]:
+        if kind == 1:
+            seat = value["seat"]
+            case = f"acceptance of seat {seat}"
+            expect(value["game_id"] == game_id and seat < len(seats), case, "game id and seat")
+            expect(ed25519_verify_strict(keys[seat], DOMAIN_ACCEPT + game_id + bytes([seat]), value["signature"]), case, "signature")
+            accepted.add(seat)
+            checks += 2
+        elif kind == 2:
+            envelopes.append(value)
+        else:
+            raise Failure("transcript: a second proposal")
+    expect(accepted == set(range(len(seats))), "genesis", "one acceptance per seat")
+
+    # Signatures and each seat's hash-linked sequence (SPEC 3.4).
+    last_hash = {}
+    for env in envelopes:
+        seat, seq = env["seat"], env["seq"]
+        case = f"envelope seat {seat} seq {seq} ({env['body']['kind']})"
+        expect(env["game_id"] == game_id and seat < len(seats), case, "game id and seat")
+        unsigned = env["encoded"][:-65]
+        expect(ed25519_verify_strict(keys[seat], DOMAIN_ENVELOPE + unsigned, env["signature"]), case, "signature")
+        expected_prev = last_hash.get(seat, (-1, bytes(32)))
+        expect(seq == expected_prev[0] + 1 and env["prev"] == expected_prev[1], case, "seq and prev link")
+        env["hash"] = envelope_hash(env["encoded"])
+        last_hash[seat] = (seq, env["hash"])
+        checks += 3
+    for body in doc["bodies"]:
+        case = f"listed {body['kind']} body (seat {body['seat']} seq {body['seq']})"
+        match = [e for e in envelopes if e["seat"] == body["seat"] and e["seq"] == body["seq"]]
+        expect(len(match) == 1, case, "is in the transcript")
+        env = match[0]
+        expect(BODY_NAMES.index(env["body"]["kind"]) == body["variant"], case, "variant")
+        expect(env["encoded"] == hx(body["signed"]), case, "signed encoding")
+        expect(env["hash"] == hx(body["hash"]), case, "envelope hash")
+        checks += 3
+
+    # Key shares (5.5, 5.11): context (game id, epoch 0, author). The
+    # transcript lists one request's envelopes in (seat, seq) order (5.15),
+    # so every key share is taken before any shuffle is checked.
+    key_shares = {}
+    for env in envelopes:
+        if env["body"]["kind"] == "KeyShare":
+            case = f"key share of seat {env['seat']}"
+            expect(env["seat"] not in key_shares, case, "sent once per game")
+            try:
+                x_point, _ = verify_key_share(context(game_id, 0, env["seat"]), env["body"]["message"])
+            except Invalid as e:
+                raise Failure(f"{case}: proof: {e}")
+            key_shares[env["seat"]] = (x_point, env["body"]["message"][:32])
+            checks += 1
+    expect(key_shares, "deck key", "the transcript holds key shares")
+    try:
+        key = deck_key([key_shares[s][0] for s in sorted(key_shares)])
+    except Invalid as e:
+        raise Failure(f"deck key: {e}")
+    key_enc = encode_point(key)
+
+    # Shuffles (5.6, 5.11): per epoch in seat order, each on the previous output.
+    decks = {}
+    shuffles = {}
+    for env in envelopes:
+        if env["body"]["kind"] == "Shuffle":
+            shuffles.setdefault(env["body"]["epoch"], []).append(env)
+    for epoch in sorted(shuffles):
+        chain = sorted(shuffles[epoch], key=lambda e: e["seat"])
+        if epoch == 0:
+            n = struct.unpack_from("<H", chain[0]["body"]["message"])[0]
+            deck = open_deck_bytes(game_id, range(n))
+        else:
+            raise Failure(f"shuffle of epoch {epoch}: its starting pile is the game's (5.8); this verifier knows no game's rules")
+        for env in chain:
+            case = f"shuffle of seat {env['seat']}, epoch {epoch}"
+            expect(env["seat"] in key_shares, case, "the seat holds part of the key")
+            try:
+                deck = verify_shuffle(context(game_id, epoch, env["seat"]), key, key_enc, deck, env["body"]["message"])
+            except Invalid as e:
+                raise Failure(f"{case}: proof: {e}")
+            checks += 1
+        expect([e["seat"] for e in chain] == sorted(key_shares), f"epoch {epoch}", "one shuffle by every key holder")
+        decks[epoch] = (deck, decode_deck(deck))
+    card_points = {}
+
+    def cards_of(epoch):
+        if epoch not in card_points:
+            card_points[epoch] = [encode_point(card_point(game_id, i)) for i in range(len(decks[epoch][1]))]
+        return card_points[epoch]
+
+    # Decryption shares (5.7, 5.12, 5.13), kept per (epoch, slot) and seat.
+    shares = {}
+    requests = {}  # position -> {seat: [(epoch, slot)]}
+    revealed = []  # (seat, epoch, slot, card) of actions that play a card face up
+    for env in envelopes:
+        body = env["body"]
+        if body["kind"] not in ("Shares", "ActionRevealing"):
+            continue
+        seat = env["seat"]
+        expect(seat in key_shares, f"shares of seat {seat}", "the seat holds part of the key")
+        handles = []
+        for i, msg in enumerate(body["shares"]):
+            case = f"{body['kind']} of seat {seat} seq {env['seq']}, share {i}"
+            epoch, slot, d = find_slot(game_id, seat, key_shares[seat], decks, msg, case)
+            prior = shares.setdefault((epoch, slot), {}).get(seat)
+            expect(prior is None or encode_point(prior) == encode_point(d), case, "one share per seat and slot")
+            shares[(epoch, slot)][seat] = d
+            handles.append((epoch, slot))
+            checks += 1
+        if body["kind"] == "Shares":
+            requests.setdefault(env["position"], {})[seat] = handles
+        else:
+            for epoch, slot in handles:
+                have = shares[(epoch, slot)]
+                expect(set(have) == set(key_shares), f"card played by seat {seat} from slot {slot}", "every seat's share is in")
+                try:
+                    card = open_card(decks[epoch][1][slot][1], list(have.values()), cards_of(epoch))
+                except Invalid as e:
+                    raise Failure(f"card played by seat {seat} from slot {slot}: open: {e}")
+                revealed.append((seat, epoch, slot, card))
+                checks += 1
+
+    # Who was dealt what (5.12): a deal asks shares of every key holder but
+    # the receiver; a reveal asks them of every key holder.
+    dealt = {s: [] for s in range(len(seats))}
+    public = []
+    for position in sorted(requests):
+        senders = set(requests[position])
+        missing = set(key_shares) - senders
+        counts = {len(h) for h in requests[position].values()}
+        case = f"shares at input {position}"
+        expect(len(counts) == 1, case, "every seat shares the same slots")
+        slot_lists = [requests[position][s] for s in sorted(senders)]
+        if len(missing) == 1:
+            expect(all(h == slot_lists[0] for h in slot_lists), case, "a deal's shares name the same slots")
+            dealt[missing.pop()].extend(slot_lists[0])
+        elif not missing:
+            expect(all(sorted(h) == sorted(slot_lists[0]) for h in slot_lists), case, "a reveal's shares name the same slots")
+            public.extend(slot_lists[0])
+        else:
+            raise Failure(f"{case}: neither a deal nor a reveal ({len(missing)} key holders sent none)")
+    for seat, epoch, slot, _ in revealed:
+        expect((epoch, slot) in dealt[seat], f"card played by seat {seat} from slot {slot}", "the slot was dealt to that seat")
+
+    # Key releases (5.9, 5.14), then every dealt slot opened (the audit's hands).
+    secrets = {}
+    for env in envelopes:
+        if env["body"]["kind"] == "KeyRelease":
+            case = f"key release of seat {env['seat']}"
+            try:
+                secrets[env["seat"]] = check_release(env["body"]["secret"], key_shares[env["seat"]][0])
+            except Invalid as e:
+                raise Failure(f"{case}: {e}")
+            checks += 1
+    expect(set(secrets) == set(key_shares), "key release", "every key holder released its secret")
+    played = {(e, s): c for _, e, s, c in revealed}
+    for entry in doc["seats"]:
+        seat = entry["seat"]
+        case = f"hand of seat {seat}"
+        expect(secrets[seat] == decode_scalar(hx(entry["released_secret"]), "released secret"), case, "released secret")
+        seed = [e["body"]["seed"] for e in envelopes if e["seat"] == seat and e["body"]["kind"] == "SeedOpening"]
+        expect(seed == [hx(entry["chain_seed"])], case, "chain seed opened in the transcript")
+        root = hashlib.sha256(DOMAIN_DEAL_ROOT + seed[0]).digest()
+        expect(root == hx(entry["deal_root"]), case, "deal root (5.16)")
+        expect(hashlib.sha256(DOMAIN_DEAL_SECRET + root).digest() == hx(entry["secret_stream_seed"]), case, "secret stream seed (5.16)")
+        opened = []
+        for epoch, slot in dealt[seat]:
+            a, b = decks[epoch][1][slot]
+            published = shares[(epoch, slot)]
+            ds = [mul(secrets[s], a) for s in sorted(key_shares)]
+            for s, d in published.items():
+                expect(encode_point(d) == encode_point(ds[sorted(key_shares).index(s)]), case, f"published share of seat {s} for slot {slot} is x·A")
+            try:
+                card = open_card(b, ds, cards_of(epoch))
+            except Invalid as e:
+                raise Failure(f"{case}: slot {slot}: {e}")
+            if (epoch, slot) in played:
+                expect(played[(epoch, slot)] == card, case, f"slot {slot} opens to the card played from it")
+            opened.append({"epoch": epoch, "slot": slot, "card": card})
+            checks += 1
+        expect(opened == entry["hand"], case, f"opened {opened}, listed {entry['hand']}")
+    return checks, f"{len(envelopes)} envelopes, {len(decks)} deck(s) of {len(decks[0][1])} cards, hands opened"
+
+
+# ---------------------------------------------------------------- tampering
+
+def _flip(hex_value, byte_index, bit=1):
+    b = bytearray(hx(hex_value))
+    b[byte_index] ^= bit
+    return b.hex()
+
+
+def _tampered_cases(deal, table):
+    """(name, check, document) triples; each document breaks one rule, so
+    its check must fail. Proves the checks above are not vacuous."""
+    import copy
+
+    def mutate(doc, edit):
+        doc = copy.deepcopy(doc)
+        edit(doc)
+        return doc
+
+    def swap_output_slots(doc):
+        sh = doc["shuffles"][1]
+        m = bytearray(hx(sh["message"]))
+        m[2:66], m[66:130] = m[66:130], m[2:66]
+        sh["message"] = m.hex()
+
+    def swap_hand_cards(doc):
+        hands = doc["seats"]
+        hands[0]["hand"][1]["card"], hands[1]["hand"][1]["card"] = hands[1]["hand"][1]["card"], hands[0]["hand"][1]["card"]
+
+    def flip_transcript_shuffle(doc):
+        f = bytearray(hx(doc["file"]))
+        shuffle = hx(doc["bodies"][1]["signed"])
+        at = bytes(f).index(shuffle) + len(shuffle) - 200  # inside the proof's responses
+        f[at] ^= 1
+        doc["file"] = f.hex()
+
+    def flip_release(doc):
+        doc["key_shares"][2]["secret"] = _flip(doc["key_shares"][2]["secret"], 0)
+
+    return [
+        ("key share: a flipped bit in the proof's response", check_deal,
+         mutate(deal, lambda d: d["key_shares"][1].update(message=_flip(d["key_shares"][1]["message"], 64)))),
+        ("shuffle: a flipped bit in a chain response", check_deal,
+         mutate(deal, lambda d: d["shuffles"][2].update(message=_flip(d["shuffles"][2]["message"], len(hx(d["shuffles"][2]["message"])) - 170)))),
+        ("shuffle: two output cards swapped", check_deal, mutate(deal, swap_output_slots)),
+        ("decryption share: a flipped bit in the proof's challenge", check_deal,
+         mutate(deal, lambda d: d["openings"][3]["shares"][1].update(share=_flip(d["openings"][3]["shares"][1]["share"], 32)))),
+        ("opening: another card claimed for a slot", check_deal,
+         mutate(deal, lambda d: d["openings"][0].update(card=(d["openings"][0]["card"] + 1) % len(d["cards"])))),
+        ("key release: a secret that is not the key share's", check_deal, mutate(deal, flip_release)),
+        ("transcript: a flipped bit inside a shuffle envelope", check_table_private, mutate(table, flip_transcript_shuffle)),
+        ("transcript: two seats' cards swapped in the listed hands", check_table_private, mutate(table, swap_hand_cards)),
+    ]
+
+
+def main(argv):
+    import time
+
+    if len(argv) != 2:
+        print("usage: private_cards.py VECTORS_DIR", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    docs = {}
+    for name in ("deal.json", "table-private.json"):
+        path = os.path.join(argv[1], name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                docs[name] = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"FAIL {name}: cannot read: {e}")
+            return 1
+    try:
+        deal_checks = check_deal(docs["deal.json"])
+        table_checks, summary = check_table_private(docs["table-private.json"])
+    except Failure as e:
+        print(f"FAIL {e}")
+        return 1
+    except (Invalid, KeyError, TypeError, ValueError, IndexError) as e:
+        print(f"FAIL malformed vector file: {type(e).__name__}: {e}")
+        return 1
+    caught = 0
+    for name, check, doc in _tampered_cases(docs["deal.json"], docs["table-private.json"]):
+        try:
+            check(doc)
+        except Failure:
+            caught += 1
+            continue
+        print(f"FAIL tampered case '{name}' was accepted")
+        return 1
+    elapsed = time.monotonic() - start
+    print(
+        f"ok: deal.json {deal_checks} checks, table-private.json {table_checks} checks ({summary}), "
+        f"{caught} tampered cases rejected, {elapsed:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
