@@ -1042,14 +1042,19 @@ def _tampered_cases(deal, table):
     def flip_transcript_shuffle(doc):
         f = bytearray(hx(doc["file"]))
         shuffle = hx(doc["bodies"][1]["signed"])
-        at = bytes(f).index(shuffle) + len(shuffle) - 200  # inside the proof's responses
-        f[at] ^= 1
+        start = bytes(f).index(shuffle)
+        f[start + len(shuffle) - 200] ^= 1  # inside the proof's responses
+        # Fix the frame's checksum, so that the signature is what catches it.
+        frame_start = start - 1 - 4  # the frame variant byte, then the length
+        length = struct.unpack_from("<I", f, frame_start)[0]
+        payload = bytes(f[frame_start + 4 : frame_start + 4 + length])
+        struct.pack_into("<I", f, frame_start + 4 + length, zlib.crc32(payload))
         doc["file"] = f.hex()
 
     def flip_release(doc):
         doc["key_shares"][2]["secret"] = _flip(doc["key_shares"][2]["secret"], 0)
 
-    return [
+    cases = [
         ("key share: a flipped bit in the proof's response", check_deal,
          mutate(deal, lambda d: d["key_shares"][1].update(message=_flip(d["key_shares"][1]["message"], 64)))),
         ("shuffle: a flipped bit in a chain response", check_deal,
@@ -1063,6 +1068,17 @@ def _tampered_cases(deal, table):
         ("transcript: a flipped bit inside a shuffle envelope", check_table_private, mutate(table, flip_transcript_shuffle)),
         ("transcript: two seats' cards swapped in the listed hands", check_table_private, mutate(table, swap_hand_cards)),
     ]
+    expected_steps = [
+        "key share of seat 1: proof: the key share proof does not verify",
+        "shuffle of seat 2: proof: the shuffle proof does not verify",
+        "shuffle of seat 1: proof: the shuffle proof does not verify",
+        "share of seat 1: proof: the decryption share proof does not verify",
+        "opening of slot 0: opened card",
+        "released secret: the released secret does not match",
+        "seq 1 (Shuffle): signature",
+        "hand of seat 0: opened",
+    ]
+    return [(name, check, doc, step) for (name, check, doc), step in zip(cases, expected_steps)]
 
 
 def main(argv):
@@ -1091,10 +1107,13 @@ def main(argv):
         print(f"FAIL malformed vector file: {type(e).__name__}: {e}")
         return 1
     caught = 0
-    for name, check, doc in _tampered_cases(docs["deal.json"], docs["table-private.json"]):
+    for name, check, doc, step in _tampered_cases(docs["deal.json"], docs["table-private.json"]):
         try:
             check(doc)
-        except Failure:
+        except Failure as e:
+            if step not in str(e):
+                print(f"FAIL tampered case '{name}' failed at another step: {e}")
+                return 1
             caught += 1
             continue
         print(f"FAIL tampered case '{name}' was accepted")
