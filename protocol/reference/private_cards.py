@@ -390,15 +390,17 @@ def verify_shuffle(ctx, key, key_enc, input_deck_bytes, message, trace=None):
     return out_bytes
 
 
-def verify_decryption_share(ctx, slot, key_share_point, key_share_enc, a, b_enc_pair, message):
-    """SPEC 5.7. `b_enc_pair` is the ciphertext's 64 bytes (A || B).
+def verify_decryption_share(ctx, slot, key_share_point, key_share_enc, a, b_enc_pair, message, t1=None):
+    """SPEC 5.7. `b_enc_pair` is the ciphertext's 64 bytes (A || B); `t1`,
+    T'_1's encoding when already known (it does not depend on the slot).
     Returns (D, T'_1 encoding, T'_2 encoding)."""
     if len(message) != 96:
         raise Invalid(f"decryption share must be 96 bytes, got {len(message)}")
     d = decode_point(message[:32], "decryption share")
     c = decode_scalar(message[32:64], "decryption share proof challenge")
     z = decode_scalar(message[64:], "decryption share proof response")
-    t1 = encode_point(msm([(z, generator(0)), (L - c, key_share_point)]))
+    if t1 is None:
+        t1 = encode_point(msm([(z, generator(0)), (L - c, key_share_point)]))
     t2 = encode_point(msm([(z, a), (L - c, d)]))
     x = DOMAIN_DECRYPTION_SHARE + ctx + struct.pack("<I", slot) + key_share_enc + b_enc_pair + message[:32] + t1 + t2
     if challenge(x) != c:
@@ -777,6 +779,49 @@ def ed25519_verify_strict(public, message, signature):
     return ed_compress(check) == signature[:32]
 
 
+# ---------------------------------------------------------------- ChaCha20 (RFC 8439), SPEC 2.6 and 5.16
+
+def _rotl(v, c):
+    return ((v << c) & 0xFFFFFFFF) | (v >> (32 - c))
+
+
+def _quarter(s, a, b, c, d):
+    s[a] = (s[a] + s[b]) & 0xFFFFFFFF
+    s[d] = _rotl(s[d] ^ s[a], 16)
+    s[c] = (s[c] + s[d]) & 0xFFFFFFFF
+    s[b] = _rotl(s[b] ^ s[c], 12)
+    s[a] = (s[a] + s[b]) & 0xFFFFFFFF
+    s[d] = _rotl(s[d] ^ s[a], 8)
+    s[c] = (s[c] + s[d]) & 0xFFFFFFFF
+    s[b] = _rotl(s[b] ^ s[c], 7)
+
+
+def chacha20_block(key, counter):
+    """One 64-byte block, nonce zero, as SPEC 2.6 seeds its streams."""
+    state = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574, *struct.unpack("<8I", key), counter & 0xFFFFFFFF, counter >> 32, 0, 0]
+    w = state[:]
+    for _ in range(10):
+        _quarter(w, 0, 4, 8, 12)
+        _quarter(w, 1, 5, 9, 13)
+        _quarter(w, 2, 6, 10, 14)
+        _quarter(w, 3, 7, 11, 15)
+        _quarter(w, 0, 5, 10, 15)
+        _quarter(w, 1, 6, 11, 12)
+        _quarter(w, 2, 7, 8, 13)
+        _quarter(w, 3, 4, 9, 14)
+    return struct.pack("<16I", *[(a + b) & 0xFFFFFFFF for a, b in zip(w, state)])
+
+
+def secret_from_stream(seed):
+    """SPEC 5.16: the first non-zero 64-byte block of the stream, mod ℓ."""
+    counter = 0
+    while True:
+        x = int.from_bytes(chacha20_block(seed, counter), "little") % L
+        if x:
+            return x
+        counter += 1
+
+
 # ---------------------------------------------------------------- table-private.json
 
 DOMAIN_GENESIS = b"roundtable/genesis/v1"
@@ -795,13 +840,21 @@ def find_slot(game_id, seat, key_share, decks, message, case):
     """A share's proof binds its (epoch, slot), which the message does not
     carry (the game's request names it, SPEC 5.12, 5.13). A verifier without
     the game's rules finds it by trial: exactly one slot's check can pass."""
+    t1 = None
+    if len(message) == 96:
+        try:
+            z = decode_scalar(message[64:], "decryption share proof response")
+            c = decode_scalar(message[32:64], "decryption share proof challenge")
+        except Invalid as e:
+            raise Failure(f"{case}: decode: {e}")
+        t1 = encode_point(msm([(z, generator(0)), (L - c, key_share[0])]))
     for epoch in sorted(decks):
         deck_bytes, deck = decks[epoch]
         ctx = context(game_id, epoch, seat)
         for slot, (a, _) in enumerate(deck):
             ct = deck_bytes[2 + 64 * slot : 66 + 64 * slot]
             try:
-                d, _, _ = verify_decryption_share(ctx, slot, key_share[0], key_share[1], a, ct, message)
+                d, _, _ = verify_decryption_share(ctx, slot, key_share[0], key_share[1], a, ct, message, t1)
             except Invalid as e:
                 if "does not verify" in str(e):
                     continue
@@ -991,7 +1044,9 @@ def check_table_private(doc):
         expect(seed == [hx(entry["chain_seed"])], case, "chain seed opened in the transcript")
         root = hashlib.sha256(DOMAIN_DEAL_ROOT + seed[0]).digest()
         expect(root == hx(entry["deal_root"]), case, "deal root (5.16)")
-        expect(hashlib.sha256(DOMAIN_DEAL_SECRET + root).digest() == hx(entry["secret_stream_seed"]), case, "secret stream seed (5.16)")
+        stream_seed = hashlib.sha256(DOMAIN_DEAL_SECRET + root).digest()
+        expect(stream_seed == hx(entry["secret_stream_seed"]), case, "secret stream seed (5.16)")
+        expect(secret_from_stream(stream_seed) == secrets[seat], case, "released secret drawn from the secret stream (5.16)")
         opened = []
         for epoch, slot in dealt[seat]:
             a, b = decks[epoch][1][slot]
