@@ -1001,6 +1001,19 @@ def check_table_private(doc):
                     raise Failure(f"card played by seat {seat} from slot {slot}: open: {e}")
                 revealed.append((seat, epoch, slot, card))
                 checks += 1
+            if proposal["game"] == "hands":
+                # SPEC 5.13: Hands' one claim, Play { handle, card }.
+                case = f"ActionRevealing of seat {seat} seq {env['seq']}"
+                r = Reader(body["action"], case)
+                try:
+                    variant, claim = r.u32(), (r.u32(), r.u32())
+                    claimed_card = r.u32()
+                    r.end()
+                except Invalid as e:
+                    raise Failure(f"{case}: Hands action: {e}")
+                expect(variant == 1 and [claim] == handles, case, "the share is for the handle the action plays")
+                expect(claimed_card == card, case, f"the claimed card {claimed_card} is the opened card {card}")
+                checks += 2
 
     # Who was dealt what (5.12): a deal asks shares of every key holder but
     # the receiver; a reveal asks them of every key holder.
