@@ -863,10 +863,12 @@ def find_slot(game_id, seat, key_share, decks, message, case):
     raise Failure(f"{case}: proof: the decryption share proof does not verify for any slot of any deck")
 
 
-def check_table_private(doc):
+def check_table_private(doc, authenticate=True):
     """Decode the transcript of vectors/table-private.json (SPEC 3.1, 3.4,
     3.8), verify every signature, link and private proof in it (SPEC 5.5-5.9,
-    5.11-5.15), and open every hand it dealt. Returns (checks, summary)."""
+    5.11-5.15), and open every hand it dealt. Returns (checks, summary).
+    `authenticate=False` skips the envelopes' signatures and links, only so
+    that the tampering self-test can reach the proofs behind them."""
     checks = 0
     game_id = hx(doc["game_id"])
     try:
@@ -903,13 +905,14 @@ def check_table_private(doc):
         case = f"envelope seat {seat} seq {seq} ({env['body']['kind']})"
         expect(env["game_id"] == game_id and seat < len(seats), case, "game id and seat")
         unsigned = env["encoded"][:-65]
-        expect(ed25519_verify_strict(keys[seat], DOMAIN_ENVELOPE + unsigned, env["signature"]), case, "signature")
         expected_prev = last_hash.get(seat, (-1, bytes(32)))
-        expect(seq == expected_prev[0] + 1 and env["prev"] == expected_prev[1], case, "seq and prev link")
+        if authenticate:
+            expect(ed25519_verify_strict(keys[seat], DOMAIN_ENVELOPE + unsigned, env["signature"]), case, "signature")
+            expect(seq == expected_prev[0] + 1 and env["prev"] == expected_prev[1], case, "seq and prev link")
         env["hash"] = envelope_hash(env["encoded"])
         last_hash[seat] = (seq, env["hash"])
         checks += 3
-    for body in doc["bodies"]:
+    for body in doc["bodies"] if authenticate else []:
         case = f"listed {body['kind']} body (seat {body['seat']} seq {body['seq']})"
         match = [e for e in envelopes if e["seat"] == body["seat"] and e["seq"] == body["seq"]]
         expect(len(match) == 1, case, "is in the transcript")
@@ -1012,7 +1015,7 @@ def check_table_private(doc):
                 except Invalid as e:
                     raise Failure(f"{case}: Hands action: {e}")
                 expect(variant == 1 and [claim] == handles, case, "the share is for the handle the action plays")
-                expect(claimed_card == card, case, f"the claimed card {claimed_card} is the opened card {card}")
+                expect(claimed_card == card, case, f"the claimed card {claimed_card} must be the opened card {card}")
                 checks += 2
 
     # Who was dealt what (5.12): a deal asks shares of every key holder but
@@ -1087,6 +1090,28 @@ def _flip(hex_value, byte_index, bit=1):
     return b.hex()
 
 
+def _edit_envelope(doc, seat, seq, edit):
+    """Apply `edit` to the payload of the transcript frame that holds
+    envelope (seat, seq) and fix the frame's checksum."""
+    f = bytearray(hx(doc["file"]))
+    off = 12
+    while off < len(f):
+        length = struct.unpack_from("<I", f, off)[0]
+        payload = bytearray(f[off + 4 : off + 4 + length])
+        r = Reader(bytes(payload), "frame")
+        if r.u32() == 2:
+            env = read_signed(r)
+            if env["seat"] == seat and env["seq"] == seq:
+                edit(payload, env)
+                assert len(payload) == length
+                f[off + 4 : off + 4 + length] = payload
+                struct.pack_into("<I", f, off + 4 + length, zlib.crc32(bytes(payload)))
+                doc["file"] = f.hex()
+                return
+        off += 8 + length
+    raise AssertionError(f"no envelope {seat}/{seq} in the transcript")
+
+
 def _tampered_cases(deal, table):
     """(name, check, document) triples; each document breaks one rule, so
     its check must fail. Proves the checks above are not vacuous."""
@@ -1122,6 +1147,24 @@ def _tampered_cases(deal, table):
     def flip_release(doc):
         doc["key_shares"][2]["secret"] = _flip(doc["key_shares"][2]["secret"], 0)
 
+    def in_transcript(seat, seq, edit):
+        def apply(doc):
+            _edit_envelope(doc, seat, seq, edit)
+
+        return mutate(table, apply)
+
+    def flip_at(offset_from_end):
+        def edit(payload, env):
+            payload[len(payload) - 65 - offset_from_end] ^= 1  # before the signature
+
+        return edit
+
+    def claim_another_card(payload, env):
+        action = env["body"]["action"]
+        at = bytes(payload).index(action) + len(action) - 1  # Hands: the claimed card
+        payload[at] ^= 1
+
+    unauthenticated = lambda doc: check_table_private(doc, authenticate=False)  # noqa: E731
     cases = [
         ("key share: a flipped bit in the proof's response", check_deal,
          mutate(deal, lambda d: d["key_shares"][1].update(message=_flip(d["key_shares"][1]["message"], 64)))),
@@ -1135,6 +1178,13 @@ def _tampered_cases(deal, table):
         ("key release: a secret that is not the key share's", check_deal, mutate(deal, flip_release)),
         ("transcript: a flipped bit inside a shuffle envelope", check_table_private, mutate(table, flip_transcript_shuffle)),
         ("transcript: two seats' cards swapped in the listed hands", check_table_private, mutate(table, swap_hand_cards)),
+        # The same checks behind the signatures: a seat that signs a bad
+        # proof, a bad share, a false claim or a wrong secret is caught by them.
+        ("transcript, signed: a flipped bit in a key share proof", unauthenticated, in_transcript(1, 0, flip_at(1))),
+        ("transcript, signed: a flipped bit in a shuffle proof", unauthenticated, in_transcript(1, 1, flip_at(40))),
+        ("transcript, signed: a flipped bit in a decryption share proof", unauthenticated, in_transcript(0, 2, flip_at(100))),
+        ("transcript, signed: a played card claimed as another card", unauthenticated, in_transcript(0, 3, claim_another_card)),
+        ("transcript, signed: a released secret that is not the seat's", unauthenticated, in_transcript(1, 8, flip_at(31))),
     ]
     expected_steps = [
         "key share of seat 1: proof: the key share proof does not verify",
@@ -1145,6 +1195,11 @@ def _tampered_cases(deal, table):
         "released secret: the released secret does not match",
         "seq 1 (Shuffle): signature",
         "hand of seat 0: opened",
+        "key share of seat 1: proof: the key share proof does not verify",
+        "shuffle of seat 1, epoch 0: proof: the shuffle proof does not verify",
+        "Shares of seat 0 seq 2, share 1: proof: the decryption share proof does not verify for any slot",
+        "the claimed card",
+        "key release of seat 1: the released secret does not match",
     ]
     return [(name, check, doc, step) for (name, check, doc), step in zip(cases, expected_steps)]
 
