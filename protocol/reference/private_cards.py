@@ -586,7 +586,10 @@ class Reader:
         return self.fixed(self.u64())
 
     def string(self):
-        return self.bytes_().decode("utf-8")
+        try:
+            return self.bytes_().decode("utf-8")
+        except UnicodeDecodeError:
+            raise Invalid(f"{self.what} holds a string that is not UTF-8")
 
     def option(self, inner):
         tag = self.u8()
@@ -670,9 +673,13 @@ def read_proposal(r):
     return prop
 
 
+MAX_FRAME = 1 << 20  # SPEC 3.8
+MAX_ENVELOPE = 24 * 1024  # SPEC 3.1
+
+
 def read_transcript(data):
     """SPEC 3.8: the frames of a transcript file, as (kind, value, payload)."""
-    if data[:8] != b"RTSCRIPT":
+    if len(data) < 12 or data[:8] != b"RTSCRIPT":
         raise Invalid("a transcript starts with RTSCRIPT")
     if struct.unpack_from("<I", data, 8)[0] != 1:
         raise Invalid("transcript version must be 1")
@@ -680,7 +687,7 @@ def read_transcript(data):
     frames = []
     while off + 4 <= len(data):
         length = struct.unpack_from("<I", data, off)[0]
-        if off + 4 + length + 4 > len(data):
+        if length > MAX_FRAME or off + 4 + length + 4 > len(data):
             break  # a torn tail
         payload = data[off + 4 : off + 4 + length]
         crc = struct.unpack_from("<I", data, off + 4 + length)[0]
@@ -689,18 +696,20 @@ def read_transcript(data):
         off += 8 + length
         r = Reader(payload, f"frame {len(frames)}")
         kind = r.u32()
+        body_start = r.off
         if kind == 0:
             value = read_proposal(r)
         elif kind == 1:
             value = {"game_id": r.fixed(32), "seat": r.u8(), "signature": r.bytes_()}
         elif kind == 2:
             value = read_signed(r)
-            value["encoded"] = payload[r.off - len(payload) or len(payload) :]
         else:
             raise Invalid(f"frame {len(frames)} has an unknown kind {kind}")
         r.end()
         if kind == 2:
-            value["encoded"] = payload[1:]  # postcard(Signed): the frame without its variant byte
+            value["encoded"] = payload[body_start:]  # postcard(Signed)
+            if len(value["encoded"]) > MAX_ENVELOPE:
+                raise Invalid(f"frame {len(frames)} holds an envelope longer than 24 KiB")
         frames.append((kind, value, payload))
     if off != len(data):
         raise Invalid(f"transcript has a torn tail of {len(data) - off} bytes")
