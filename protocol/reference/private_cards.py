@@ -1054,6 +1054,8 @@ def check_table_private(doc, authenticate=True):
     for env in envelopes:
         if env["body"]["kind"] == "KeyRelease":
             case = f"key release of seat {env['seat']}"
+            expect(env["seat"] in key_shares, case, "the seat holds part of the key")
+            expect(env["seat"] not in secrets, case, "one release per seat")
             try:
                 secrets[env["seat"]] = check_release(env["body"]["secret"], key_shares[env["seat"]][0])
             except Invalid as e:
@@ -1235,7 +1237,7 @@ def main(argv):
     except Failure as e:
         print(f"FAIL {e}")
         return 1
-    except (Invalid, KeyError, TypeError, ValueError, IndexError) as e:
+    except (Invalid, KeyError, TypeError, ValueError, IndexError, struct.error) as e:
         print(f"FAIL malformed vector file: {type(e).__name__}: {e}")
         return 1
     caught = 0
