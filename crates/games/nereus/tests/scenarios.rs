@@ -2,7 +2,7 @@
 //! `tests/scenarios/nereus/` (grammar: GRAMMAR.md there) is played with a
 //! stacked science deck and scripted chance, and its expectations checked.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use roundtable_engine::{
@@ -172,12 +172,11 @@ struct Runner {
     first_deck: Vec<u32>,
     first: Option<u8>,
     discovery: Option<u8>,
-    scripted: VecDeque<String>,
 }
 
 impl Runner {
     /// Serve deals, reshuffles and chance until a decision or the end.
-    /// Chance takes the scripted outcomes first, then defaults: the first
+    /// Chance takes the defaults: the first
     /// colours of the bag in catalog order, index 0 otherwise.
     fn serve(&mut self) -> Result<(), String> {
         loop {
@@ -205,9 +204,7 @@ impl Runner {
                         .map_err(|e| e.to_string())?;
                 }
                 Next::Chance(request) => {
-                    let outcome = if let Some(text) = self.scripted.pop_front() {
-                        self.game.parse_outcome(&text).map_err(|e| e.to_string())?
-                    } else if request.purpose == "first player" {
+                    let outcome = if request.purpose == "first player" {
                         let n = self.first.take().unwrap_or(1);
                         ChanceOutcome::Index(u64::from(n - 1))
                     } else if request.purpose == "the day's discovery card"
@@ -471,17 +468,31 @@ fn run(path: &Path) -> Result<(), String> {
         first_deck,
         first: scenario.first,
         discovery: scenario.discovery,
-        scripted: VecDeque::new(),
     };
     runner.serve()?;
     runner.apply_setup(&scenario.setup)?;
     let total = scenario.steps.len();
     for (i, step) in scenario.steps.iter().enumerate() {
+        // Chance the next step scripts is left for it; other chance is
+        // served with the defaults.
+        let chance_next = scenario
+            .steps
+            .get(i + 1)
+            .is_some_and(|s| s.starts_with("chance:"));
         if let Some(outcome) = step.strip_prefix("chance:") {
-            runner.scripted.push_back(outcome.trim().to_owned());
-            runner.serve()?;
-            if !runner.scripted.is_empty() {
-                return Err(format!("step {}: the game asked for no chance", i + 1));
+            let Next::Chance(_) = runner.game.next() else {
+                return Err(format!("step {}: the game asks for no chance", i + 1));
+            };
+            let outcome = runner
+                .game
+                .parse_outcome(outcome.trim())
+                .map_err(|e| e.to_string())?;
+            runner
+                .game
+                .apply_chance(&outcome, &mut Vec::new())
+                .map_err(|e| format!("step {} ({step}): {e}", i + 1))?;
+            if !(chance_next && matches!(runner.game.next(), Next::Chance(_))) {
+                runner.serve()?;
             }
             continue;
         }
@@ -504,11 +515,8 @@ fn run(path: &Path) -> Result<(), String> {
                 ));
             }
         }
-        if !last || scenario.expect.refused.is_none() {
-            // Leave scripted chance for explicit `chance:` steps only.
-            if !matches!(runner.game.next(), Next::Chance(_)) {
-                runner.serve()?;
-            }
+        if !(chance_next && matches!(runner.game.next(), Next::Chance(_))) {
+            runner.serve()?;
         }
     }
     check(&runner, &scenario.expect)
