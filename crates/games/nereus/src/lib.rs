@@ -81,7 +81,7 @@ pub use data::{Colour, Crew, Science, Space};
 pub use error::NereusError;
 
 use NereusError as E;
-use data::{CHEST, HOLDS, HoldRule, Icon, STORAGE};
+use data::{CHEST, HOLDS, HoldRule, STORAGE};
 
 /// Rule options.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -385,7 +385,7 @@ impl Nereus {
         let row = i16::from(cell.row) + i16::from(dr);
         let col = i16::from(cell.col) + i16::from(dc);
         let size = i16::from(self.size);
-        ((0..size).contains(&row) && (0..size).contains(&col)).then(|| Cell {
+        ((0..size).contains(&row) && (0..size).contains(&col)).then_some(Cell {
             row: row as u8,
             col: col as u8,
         })
@@ -721,7 +721,6 @@ impl Nereus {
                 {
                     return Err(refuse(colour));
                 }
-                let _ = Icon::Any;
                 Ok(())
             }
             Slot::Chest(c) => {
@@ -1029,7 +1028,7 @@ impl Nereus {
             .zip(turn.space)
             .and_then(|(c, i)| self.spaces(c).get(usize::from(i)).copied());
         match action {
-            Action::Choose(_) => unreachable!("handled above"),
+            Action::Choose(_) => return Err(E::WrongStep("choosing a crew during a turn")),
             Action::Place(n) => {
                 if turn.stage != Stage::Before {
                     return Err(E::WrongStep("placing the marker"));
@@ -1463,6 +1462,27 @@ impl Nereus {
         slots
     }
 
+    /// Every boatswain move: for each space holding a movable piece, the
+    /// spaces it fits once lifted (as `Shift` checks it).
+    fn shift_actions(&self, seat: Seat, slots: &[Slot], out: &mut Vec<Action>) {
+        let cabin = &self.cabins[seat.index()];
+        for &from in slots {
+            let piece = match from {
+                Slot::Hold(c, i) if !cabin.is_complete(c) => cabin.holds[c.index()][usize::from(i)],
+                Slot::Store(i) => cabin.store[usize::from(i)].map(Piece::Treasure),
+                _ => None,
+            };
+            let Some(piece) = piece else { continue };
+            let mut lifted = self.clone();
+            lifted.clear_slot(seat, from);
+            for &to in slots {
+                if to != from && lifted.fits(seat, piece, to).is_ok() {
+                    out.push(Action::Shift(from, to));
+                }
+            }
+        }
+    }
+
     fn move_actions(&self, turn: &Turn, out: &mut Vec<Action>) {
         let Some(crew) = turn.crew else { return };
         let mut paths: Vec<Vec<Dir>> = vec![Vec::new()];
@@ -1813,8 +1833,13 @@ impl Game for Nereus {
                     }
                     Some(Crew::Explorer) if !turn.basic => {
                         for d in [Dir(0), Dir(2), Dir(4), Dir(6)] {
+                            let Some(next) = self.step(self.ships[s], d) else {
+                                continue;
+                            };
                             for c in Colour::ALL {
-                                candidates.push(Action::Pick(d, c));
+                                if self.treasures_at(next)[c.index()] > 0 {
+                                    candidates.push(Action::Pick(d, c));
+                                }
                             }
                         }
                     }
@@ -1825,11 +1850,7 @@ impl Game for Nereus {
                             Action::Enhanced,
                         ]);
                         if turn.shifts > 0 {
-                            for &from in &slots {
-                                for &to in &slots {
-                                    candidates.push(Action::Shift(from, to));
-                                }
-                            }
+                            self.shift_actions(seat, &slots, out);
                         }
                     }
                     Some(Crew::Scientist) => candidates.extend([
@@ -2202,9 +2223,6 @@ impl Nereus {
                     None => self.jobs.insert(0, Job::NeutralFlip { from_explorer }),
                     Some(space) => {
                         self.markers[crew.index()][usize::from(space)] = Some(Owner::Neutral);
-                        if from_explorer && crew == Crew::Explorer {
-                            // Cannot happen: the explorer card was flipped today already.
-                        }
                         if matches!(crew, Crew::Captain | Crew::Pilot) {
                             let distance =
                                 data::neutral_distance(self.spaces(crew)[usize::from(space)]);

@@ -5,9 +5,7 @@
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{
-    ChanceOutcome, Game, Knowledge, Next, Observer, PrivateRequest, Revealed, Seat, sim,
-};
+use roundtable_engine::{ChanceOutcome, Game, Next, Observer, PrivateRequest, Revealed, Seat, sim};
 use roundtable_nereus::{Action, Colour, Crew, Half, Nereus, Options, Slot, data};
 
 fn games() -> u64 {
@@ -187,7 +185,6 @@ fn views_hide_unseen(game: &Nereus, dealer: &sim::OracleDealer) {
             game.science.iter().map(Vec::len).sum::<usize>()
         );
     }
-    let _ = Knowledge::new();
 }
 
 fn replay(seats: u8, options: &Options, log: &[Input]) -> Nereus {
