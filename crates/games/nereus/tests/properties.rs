@@ -12,7 +12,7 @@ fn games() -> u64 {
     std::env::var("NEREUS_GAMES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(24)
+        .unwrap_or(12)
 }
 
 /// Every treasure in exactly one place: the census adds up to the 96, plus
@@ -239,4 +239,47 @@ fn two_seat_random_games() {
 #[test]
 fn two_seat_neutral_ship_random_games() {
     check(2, &Options { neutral_ship: true }, 3000);
+}
+
+/// A crew chosen in secret is not in anyone else's view before all have
+/// chosen (the table applies the choices together; a view taken between
+/// two of them still shows only the observer's own).
+#[test]
+fn crew_choices_stay_secret_in_views() {
+    let mut game = Nereus::new_game(3, &Options::default()).expect("3 seats");
+    let mut dealer = sim::OracleDealer::new(3);
+    let mut zero = |_: u64| 0;
+    while !matches!(game.next(), Next::Simultaneous(_)) {
+        match game.next() {
+            Next::Chance(request) => {
+                let outcome = sim::sample(&request.distribution, &mut zero);
+                game.apply_chance(&outcome, &mut Vec::new())
+                    .expect("chance");
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                dealer.reshuffle(pile, epoch, &mut zero).expect("reshuffle");
+                game.apply_reshuffle(&mut Vec::new()).expect("reshuffle");
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).expect("deal");
+                game.apply_deal(&mut Vec::new()).expect("deal");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    game.apply_action(Seat(0), &Action::Choose(Crew::Pilot), &mut Vec::new())
+        .expect("seat 1 chooses");
+    let own = game.view(Observer::Seat(Seat(0)));
+    assert_eq!(own.game.chosen[0], Some(Crew::Pilot));
+    for observer in [
+        Observer::Seat(Seat(1)),
+        Observer::Seat(Seat(2)),
+        Observer::Spectator,
+    ] {
+        assert_eq!(
+            game.view(observer).game.chosen[0],
+            None,
+            "{observer:?} sees it"
+        );
+    }
 }
