@@ -347,3 +347,51 @@ impl Action {
         Ok(action)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_text_is_one_clear_error() {
+        for text in [
+            "",
+            "move up",
+            "place 0",
+            "place",
+            "choose cook",
+            "stow x store.1",
+            "stow r hold.1",
+            "play hop",
+            "play 0:1=nothing",
+            "basic maybe",
+            "end now",
+            "shift store.1",
+        ] {
+            assert!(Action::parse(text).is_err(), "{text:?} parsed");
+        }
+    }
+
+    #[test]
+    fn text_forms_read_back() {
+        for text in [
+            "choose scientist",
+            "place 3",
+            "move",
+            "move ne ne",
+            "basic power",
+            "pick w g",
+            "gold draw",
+            "shift captain.2 chest.b",
+            "discard 1:4=draw-two.3",
+            "stow y store.6",
+            "sell gem",
+            "play 0:2=pick-any b3 r",
+            "play 0:7=hop sw",
+            "explore pilot",
+        ] {
+            let action = Action::parse(text).expect(text);
+            assert_eq!(action.to_string(), text);
+        }
+    }
+}

@@ -57,6 +57,13 @@ fn play(seats: u8, seed: u64, options: &Options) -> (Nereus, Vec<Input>) {
                 let outcome = sim::sample(&request.distribution, &mut |n| {
                     sim::uniform_below(n, &mut || rng.next_u64())
                 });
+                // The outcome's text form reads back as the outcome.
+                let text = game.outcome_name(&outcome);
+                assert_eq!(
+                    game.parse_outcome(&text).ok(),
+                    Some(outcome.clone()),
+                    "{text}"
+                );
                 game.apply_chance(&outcome, &mut Vec::new())
                     .unwrap_or_else(|e| panic!("seed {seed}: chance refused: {e}"));
                 log.push(Input::Chance(outcome));
@@ -95,8 +102,14 @@ fn play(seats: u8, seed: u64, options: &Options) -> (Nereus, Vec<Input>) {
                 let mut legal = Vec::new();
                 game.legal_actions_with(seat, &knowledge, &mut legal);
                 assert!(!legal.is_empty(), "seed {seed}: {seat} has no legal action");
-                // Legal => applies, for every listed action.
+                // Legal => applies, for every listed action; its text form
+                // reads back as the action.
                 for action in &legal {
+                    assert_eq!(
+                        Nereus::parse_action(&action.to_string()).as_ref(),
+                        Ok(action),
+                        "{action}"
+                    );
                     let mut probe = game.clone();
                     let handles: Vec<_> = Nereus::claims(action).iter().map(|c| c.handle).collect();
                     let revealed = dealer.reveal(&handles).expect("held cards open");
