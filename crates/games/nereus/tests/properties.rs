@@ -5,7 +5,9 @@
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{ChanceOutcome, Game, Next, Observer, PrivateRequest, Revealed, Seat, sim};
+use roundtable_engine::{
+    ChanceOutcome, Determinize, Game, Next, Observer, PrivateRequest, Revealed, Seat, sim,
+};
 use roundtable_nereus::{Action, Colour, Crew, Half, Nereus, Options, Slot, data};
 
 fn games() -> u64 {
@@ -132,6 +134,7 @@ fn play(seats: u8, seed: u64, options: &Options) -> (Nereus, Vec<Input>) {
                     );
                     assert_eq!(probe.state_hash(), before);
                 }
+                determinized_consistently(&game, seat, &knowledge, &mut picks);
                 let i = pick(&legal, &mut picks);
                 let action = legal[i].clone();
                 let handles: Vec<_> = Nereus::claims(&action).iter().map(|c| c.handle).collect();
@@ -180,6 +183,38 @@ fn unlisted_sample(rng: &mut ChaCha20Rng) -> Vec<Action> {
         Action::Explore(crew),
         Action::Gem(Slot::Chest(colour)),
     ]
+}
+
+/// A determinization gives every hidden handle a card, keeps the seat's
+/// own, and together with the face-up cards uses every card exactly once.
+fn determinized_consistently(
+    game: &Nereus,
+    seat: Seat,
+    knowledge: &roundtable_engine::Knowledge,
+    rng: &mut ChaCha20Rng,
+) {
+    let guess = game.sample_hidden(seat, knowledge, &mut |n| rng.next_u64() % n);
+    for own in knowledge.iter() {
+        if game.science[seat.index()].contains(&own.handle) {
+            assert_eq!(guess.card(own.handle), Some(own.card));
+        }
+    }
+    let mut cards: Vec<u32> = game.discard.clone();
+    let mut handles: Vec<_> = game.science.iter().flatten().copied().collect();
+    if let Some(deck) = game.deck {
+        handles.extend(
+            (deck.next..deck.size).map(|slot| roundtable_engine::CardHandle::new(deck.epoch, slot)),
+        );
+    }
+    for h in handles {
+        cards.push(guess.card(h).expect("every hidden handle gets a card"));
+    }
+    cards.sort_unstable();
+    let all: Vec<u32> = (0..data::SCIENCE_DECK.len() as u32).collect();
+    assert_eq!(
+        cards, all,
+        "the guess and the face-up cards are not the deck"
+    );
 }
 
 fn views_hide_unseen(game: &Nereus, dealer: &sim::OracleDealer) {
