@@ -18,11 +18,13 @@
 pub mod arena;
 pub mod guildhall;
 pub mod level;
+pub mod nereus;
 pub mod port_royal;
 pub mod search;
 
 pub use guildhall::GuildhallBot;
 pub use level::{DEFAULT_THINK, EasyBot, Level};
+pub use nereus::NereusBot;
 pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
 pub use search::{Budget, SearchBot, SearchStats, Tuning};
 

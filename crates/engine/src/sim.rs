@@ -176,7 +176,24 @@ pub fn play<G: Game>(
         }
         match game.next() {
             Next::Over => return Ok(counts),
-            Next::Simultaneous(_) => return Err(SimError::Simultaneous),
+            Next::Simultaneous(set) => {
+                // Every seat chooses from the same state, before any choice
+                // is applied, as the table's commit-then-open does.
+                let mut choices = Vec::new();
+                for seat in set.iter() {
+                    game.legal_actions(seat, &mut actions);
+                    if actions.is_empty() {
+                        return Err(SimError::NoLegalAction(seat));
+                    }
+                    let i = policy(seat, game, &actions).min(actions.len() - 1);
+                    choices.push((seat, actions[i].clone()));
+                }
+                for (seat, action) in choices {
+                    game.apply_legal_action(seat, &action, &mut scratch)
+                        .map_err(SimError::Refused)?;
+                    counts.decisions += 1;
+                }
+            }
             Next::Private(_) => return Err(SimError::Private),
             Next::Chance(request) => {
                 sample_into(&request.distribution, uniform, &mut outcome);
@@ -396,7 +413,25 @@ pub fn play_private<G: Game>(
         events.clear();
         match game.next() {
             Next::Over => return Ok(counts),
-            Next::Simultaneous(_) => return Err(SimError::Simultaneous),
+            Next::Simultaneous(set) => {
+                // Every seat chooses from the same state, before any choice
+                // is applied, as the table's commit-then-open does.
+                let mut choices = Vec::new();
+                for seat in set.iter() {
+                    let knowledge = dealer.knowledge(seat);
+                    game.legal_actions_with(seat, knowledge, &mut actions);
+                    if actions.is_empty() {
+                        return Err(SimError::NoLegalAction(seat));
+                    }
+                    let i = policy(seat, game, knowledge, &actions).min(actions.len() - 1);
+                    choices.push((seat, actions[i].clone()));
+                }
+                for (seat, action) in choices {
+                    game.apply_action_revealing(seat, &action, &[], &mut events)
+                        .map_err(refused)?;
+                    counts.decisions += 1;
+                }
+            }
             Next::Chance(request) => {
                 let outcome = sample(&request.distribution, uniform);
                 game.apply_chance(&outcome, &mut events)
