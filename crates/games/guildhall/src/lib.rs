@@ -56,6 +56,23 @@
 //!   (rule `ability-incomplete`), so a level is never done in part. Steps
 //!   that place hand cards are judged from the hand's size (the cards are
 //!   private); a seat's own legal list checks its actual cards.
+//! * **A Weaver level can always be given up.** The level is named when the
+//!   card is played, before the hand is shown, so the engine can judge it
+//!   only by the hand's size: a seat may name a level whose placements its
+//!   hidden hand cannot make (cards that duplicate its guildhall). The rules
+//!   let a seat use no effect at all but never part of one, so `stop` during
+//!   a fixed number of placements gives the whole level up: the cards it
+//!   placed go back to the hand (open, since everyone saw them), a chapter
+//!   one of them completed opens again, and the played card stays in the
+//!   action area with no effect, as if played at `level none`. It is always
+//!   listed, so the seat to move always has a legal action (pinned by the
+//!   scenarios `weaver-give-up-*` and the property
+//!   `the_seat_to_move_always_has_a_legal_action`). Every other step is
+//!   judged from public cards and refused (`ability-incomplete`) unless the
+//!   rest of the level stays possible.
+//! * **With the cap at once** (`late_chapter_cap` off), chapters beyond the
+//!   third are shed when the ability step under way is finished, not in the
+//!   middle of it.
 //! * **Hands are private** through the engine's contract: the deck is dealt
 //!   with `PrivateRequest::Deal`, the discard pile reshuffled with
 //!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,
@@ -390,18 +407,29 @@ impl Guildhall {
                         self.place_from_hand(seat, from, card, opened)?;
                         self.pending = match left {
                             Some(n) if n <= 1 => {
+                                self.placed_by_ability.clear();
                                 (then_return > 0).then_some(Pending::Return { left: then_return })
                             }
-                            Some(n) => Some(Pending::Place {
-                                left: Some(n - 1),
-                                then_return,
-                            }),
+                            Some(n) => {
+                                self.placed_by_ability.push(card);
+                                Some(Pending::Place {
+                                    left: Some(n - 1),
+                                    then_return,
+                                })
+                            }
                             None => self.pending,
                         };
                     }
                     Action::Stop if left.is_none() => {
                         self.pending =
                             (then_return > 0).then_some(Pending::Return { left: then_return });
+                    }
+                    // A fixed number of placements: the hand (which only
+                    // its holder sees) may not allow them, so the level can
+                    // always be given up instead of done in part.
+                    Action::Stop => {
+                        self.give_up_placing(seat);
+                        return Ok(());
                     }
                     _ => return Err(E::WrongStep("while placing, only placing cards")),
                 }
@@ -656,6 +684,7 @@ impl Game for Guildhall {
             round: 1,
             phase: Phase::SetupDiscard(Seat(0)),
             pending: None,
+            placed_by_ability: Vec::new(),
         };
         game.settle(&mut Vec::new());
         Ok(game)
@@ -739,7 +768,9 @@ impl Game for Guildhall {
                         out.push(action);
                     }
                 }
-                if left.is_none() && self.keeps_finishable(seat, &Action::Stop, None, knowledge) {
+                // `stop` ends "any number" of placements, or gives up a
+                // fixed number (always possible: see the crate docs).
+                if left.is_some() || self.keeps_finishable(seat, &Action::Stop, None, knowledge) {
                     let _ = then_return;
                     out.push(Action::Stop);
                 }

@@ -161,6 +161,9 @@ pub struct Guildhall {
     pub(crate) round: u32,
     pub(crate) phase: Phase,
     pub(crate) pending: Option<Pending>,
+    /// The hand cards placed so far by the Weaver step under way, in order,
+    /// so that giving the level up can undo them.
+    pub(crate) placed_by_ability: Vec<u32>,
 }
 
 pub(crate) fn card_of(index: u32) -> Result<Card, E> {
@@ -328,11 +331,42 @@ impl Guildhall {
                 && self.pending.is_none()
                 && self.completed[turn.index()].len() > CHAPTER_CAP)
                 .then_some(turn)
+        } else if self.pending.is_some() {
+            // An ability step under way is finished (or given up) first.
+            None
         } else {
             (0..self.seats)
                 .map(Seat)
                 .find(|s| self.completed[s.index()].len() > CHAPTER_CAP)
         }
+    }
+
+    /// Give up the Weaver level under way (rule: a level is done in full or
+    /// not at all): every card it placed goes back to the hand, open, since
+    /// everyone saw it, a chapter one of them completed opens again, and the
+    /// played card stays in the action area with no effect.
+    pub(crate) fn give_up_placing(&mut self, seat: Seat) {
+        for index in std::mem::take(&mut self.placed_by_ability)
+            .into_iter()
+            .rev()
+        {
+            let Some(card) = Card::from_index(index) else {
+                continue;
+            };
+            if self.holds(seat, card) {
+                self.halls[seat.index()][card.profession.index()] &= !bit(card.colour);
+            } else if let Some(at) = self.completed[seat.index()]
+                .iter()
+                .rposition(|&p| p == card.profession)
+            {
+                // The card completed this chapter; the later placements of
+                // the profession were undone before it.
+                self.completed[seat.index()].remove(at);
+                self.halls[seat.index()][card.profession.index()] = 0b1_1111 & !bit(card.colour);
+            }
+            self.hands[seat.index()].push(HandCard::Open(index));
+        }
+        self.pending = None;
     }
 
     /// Find `from` in `seat`'s hand and check the claimed card against the
@@ -913,5 +947,62 @@ impl Guildhall {
         self.deck
             .filter(|d| d.next_slot < d.size)
             .map(|d| CardHandle::new(d.epoch, d.next_slot))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    /// Giving a Weaver level up after a placement that completed a chapter
+    /// opens the chapter again and returns the card to the hand, open.
+    #[test]
+    fn giving_up_undoes_a_completed_chapter() {
+        let mut game = Guildhall::new_game(2, &Options::default()).expect("2 seats");
+        let seat = Seat(0);
+        let purple_farmer = Card {
+            profession: Profession::Farmer,
+            colour: Colour::Purple,
+        };
+        let red_dancer = Card {
+            profession: Profession::Dancer,
+            colour: Colour::Red,
+        };
+        game.phase = Phase::Turn;
+        // Red, blue, green and yellow: purple completes the chapter.
+        game.halls[0][Profession::Farmer.index()] = 0b0_1111;
+        game.halls[0][Profession::Weaver.index()] = 0b11;
+        game.hands[0] = vec![
+            HandCard::Open(purple_farmer.index()),
+            HandCard::Open(red_dancer.index()),
+        ];
+        game.pending = Some(Pending::Place {
+            left: Some(2),
+            then_return: 1,
+        });
+        let before = game.clone();
+        game.apply_inner(
+            seat,
+            &Action::Place {
+                from: HandCard::Open(purple_farmer.index()),
+                card: purple_farmer.index(),
+            },
+            None,
+        )
+        .expect("the purple farmer completes the chapter");
+        assert_eq!(game.completed[0], vec![Profession::Farmer]);
+        game.apply_inner(seat, &Action::Stop, None)
+            .expect("the level can be given up");
+        assert_eq!(game.halls, before.halls);
+        assert!(game.completed[0].is_empty());
+        assert_eq!(game.pending, None);
+        assert_eq!(
+            game.hands[0],
+            vec![
+                HandCard::Open(red_dancer.index()),
+                HandCard::Open(purple_farmer.index())
+            ]
+        );
     }
 }

@@ -317,3 +317,77 @@ fn legal_lists_match_what_apply_accepts() {
         }
     }
 }
+
+/// Play one game to its end: each decision is, half the time, a random
+/// candidate the engine accepts (a client that bypasses its legal list, as
+/// the engine cannot see a hidden hand), else a random listed action. At
+/// every decision the seat to move must have a legal action.
+fn play_with_claims(seats: u8, seed: u64) {
+    let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+    let mut dealer = sim::OracleDealer::new(seats);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut legal = Vec::new();
+    for _ in 0..200_000 {
+        match game.next() {
+            Next::Over => return,
+            Next::Chance(request) => {
+                let outcome = sim::sample(&request.distribution, &mut |n| rng.next_u64() % n);
+                game.apply_chance(&outcome, &mut Vec::new())
+                    .expect("a sampled outcome");
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                let pile = pile.to_vec();
+                dealer
+                    .reshuffle(&pile, epoch, &mut |n| rng.next_u64() % n)
+                    .expect("reshuffle");
+                game.apply_reshuffle(&mut Vec::new()).expect("reshuffle");
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).expect("deal");
+                game.apply_deal(&mut Vec::new()).expect("deal");
+            }
+            Next::Private(PrivateRequest::Reveal { .. }) | Next::Simultaneous(_) => {
+                panic!("Guildhall asks for no reveal and no simultaneous move")
+            }
+            Next::Decision(seat) => {
+                let knowledge = dealer.knowledge(seat);
+                game.legal_actions_with(seat, knowledge, &mut legal);
+                assert!(
+                    !legal.is_empty(),
+                    "seed {seed}, {seats} seats: {seat} has no legal action at {:?}",
+                    game.pending_step()
+                );
+                let reveal = |action: &Action| {
+                    let handles: Vec<CardHandle> =
+                        Guildhall::claims(action).iter().map(|c| c.handle).collect();
+                    dealer.reveal(&handles).expect("own cards open")
+                };
+                if rng.next_u64() % 2 == 0 {
+                    let claims = candidates(&game, seat, knowledge);
+                    let claim = claims[(rng.next_u64() % claims.len() as u64) as usize];
+                    let mut probe = game.clone();
+                    if probe
+                        .apply_action_revealing(seat, &claim, &reveal(&claim), &mut Vec::new())
+                        .is_ok()
+                    {
+                        game = probe;
+                        continue;
+                    }
+                }
+                let action = legal[(rng.next_u64() % legal.len() as u64) as usize];
+                game.apply_action_revealing(seat, &action, &reveal(&action), &mut Vec::new())
+                    .unwrap_or_else(|e| panic!("seed {seed}: listed {action} refused: {e}"));
+            }
+        }
+    }
+    panic!("seed {seed}, {seats} seats: the game did not end");
+}
+
+/// A legal game never reaches a state where the seat to move has no legal
+/// action, even when seats claim actions their legal list leaves out.
+#[test]
+fn the_seat_to_move_always_has_a_legal_action() {
+    for seed in 0..games() * 5 {
+        play_with_claims(2 + (seed % 3) as u8, seed);
+    }
+}
