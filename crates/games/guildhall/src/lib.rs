@@ -73,6 +73,14 @@
 //! * **With the cap at once** (`late_chapter_cap` off), chapters beyond the
 //!   third are shed when the ability step under way is finished, not in the
 //!   middle of it.
+//! * **Completed chapters are face down** (rules: "turn them all face down
+//!   in a stack"; guildhall-cards.md, public information: their number, not
+//!   their professions). A view names a seat's completed chapters only to
+//!   that seat ([`View::completed`]) and gives every seat's count
+//!   ([`View::completed_count`]). The professions are not secret from a
+//!   peer's memory: each chapter was complete and face up in its guildhall
+//!   for everyone to see, as at a real table, and paying lays it face up on
+//!   the discard pile.
 //! * **Hands are private** through the engine's contract: the deck is dealt
 //!   with `PrivateRequest::Deal`, the discard pile reshuffled with
 //!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,
@@ -168,8 +176,14 @@ pub struct View {
     pub vp_deck_left: u32,
     /// Every guildhall: per profession, the colours held (bit = colour).
     pub halls: Vec<[u8; 6]>,
-    /// Every seat's completed chapters.
+    /// Completed chapters by profession, per seat, as far as the observer may
+    /// see them: a completed chapter lies face down (rules, "Completed
+    /// Chapters"; only their number is public), so only the observer's own
+    /// are listed and every other seat's entry is empty. Use
+    /// [`View::completed_count`] for how many each seat holds.
     pub completed: Vec<Vec<catalog::Profession>>,
+    /// How many completed chapters each seat holds (public).
+    pub completed_count: Vec<u32>,
     /// The turn seat's action area.
     pub area: Vec<AreaCard>,
     /// Every seat's VP cards.
@@ -968,7 +982,16 @@ impl Game for Guildhall {
             row: self.row.clone(),
             vp_deck_left: self.vp_left.iter().sum(),
             halls: self.halls.clone(),
-            completed: self.completed.clone(),
+            completed: (0..self.seats)
+                .map(|s| {
+                    if observer == Observer::Seat(Seat(s)) {
+                        self.completed[usize::from(s)].clone()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+            completed_count: self.completed.iter().map(|c| c.len() as u32).collect(),
             area: self.area.clone(),
             vp_cards: self.vp_cards.clone(),
             tokens: self.tokens.clone(),

@@ -32,8 +32,10 @@ fn cards_in_one_place(game: &Guildhall, dealer: &sim::OracleDealer) {
             }
         }
     }
-    for chapters in &view.completed {
-        for &p in chapters {
+    // Completed chapters are face down: each seat's own view names them.
+    for seat in 0..view.seats {
+        let own = game.view_with(Observer::Seat(Seat(seat)), dealer.knowledge(Seat(seat)));
+        for &p in &own.completed[usize::from(seat)] {
             for colour in 0..5 {
                 counts[p.index() * 5 + colour] += 1;
             }
@@ -390,4 +392,44 @@ fn the_seat_to_move_always_has_a_legal_action() {
     for seed in 0..games() * 5 {
         play_with_claims(2 + (seed % 3) as u8, seed);
     }
+}
+
+/// A completed chapter lies face down: every view shows how many each seat
+/// holds, and its professions only to the seat that holds it.
+#[test]
+fn completed_chapters_are_face_down_to_other_seats() {
+    let mut chapters_seen = 0;
+    for seed in 0..games() / 3 {
+        let seats = 4;
+        let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut picks = ChaCha20Rng::seed_from_u64(seed + 11);
+        sim::play_private(
+            &mut game,
+            &mut dealer,
+            200_000,
+            &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+            &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+            &mut |state: &Guildhall, dealer| {
+                let counts: Vec<u32> = (0..seats)
+                    .map(|s| state.completed_chapters(Seat(s)) as u32)
+                    .collect();
+                chapters_seen += counts.iter().sum::<u32>();
+                let spectator = state.view(Observer::Spectator);
+                assert_eq!(spectator.completed_count, counts);
+                assert!(spectator.completed.iter().all(Vec::is_empty));
+                for s in 0..seats {
+                    let view = state.view_with(Observer::Seat(Seat(s)), dealer.knowledge(Seat(s)));
+                    assert_eq!(view.completed_count, counts);
+                    for (o, chapters) in view.completed.iter().enumerate() {
+                        let expected = if o == usize::from(s) { counts[o] } else { 0 };
+                        assert_eq!(chapters.len() as u32, expected, "seat {s} sees seat {o}'s");
+                    }
+                }
+            },
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+    assert!(chapters_seen > 0, "no random game completed a chapter");
 }
