@@ -1005,4 +1005,88 @@ mod tests {
             ]
         );
     }
+
+    /// A game in its first turn with six open cards in every hand and
+    /// nothing owed: what a test needs to play a turn by the public API.
+    fn mid_game(seats: u8) -> Guildhall {
+        let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+        game.phase = Phase::Turn;
+        game.owed = vec![0; usize::from(seats)];
+        game.row_owed = 0;
+        game.row = vec![0, 1, 2, 3, 4];
+        game.discard.clear();
+        let hand = [0u32, 6, 12, 18, 24, 29].map(HandCard::Open).to_vec();
+        game.hands = vec![hand; usize::from(seats)];
+        game
+    }
+
+    fn refill_twice(game: &mut Guildhall, seat: Seat) {
+        for _ in 0..2 {
+            for action in [Action::Refill, Action::Draw] {
+                game.apply_action(seat, &action, &mut Vec::new())
+                    .expect("refill and draw");
+            }
+        }
+    }
+
+    /// The game ends at the end of a turn in which the active seat has 20
+    /// VP (rules, "End of Turn"), not when the VP are gained.
+    #[test]
+    fn twenty_vp_end_the_game_at_the_end_of_the_turn() {
+        let mut game = mid_game(3);
+        game.tokens[0] = 19;
+        game.halls[0][Profession::Farmer.index()] = bit(Colour::Red);
+        let blue_farmer = Card {
+            profession: Profession::Farmer,
+            colour: Colour::Blue,
+        }
+        .index();
+        game.hands[0].push(HandCard::Open(blue_farmer));
+        let play = Action::Play {
+            from: HandCard::Open(blue_farmer),
+            card: blue_farmer,
+            level: Some(1),
+        };
+        game.apply_action(Seat(0), &play, &mut Vec::new())
+            .expect("a Farmer at level 1");
+        assert_eq!(game.vp(Seat(0)), 20);
+        assert_ne!(game.next(), roundtable_engine::Next::Over);
+        game.apply_action(Seat(0), &Action::Refill, &mut Vec::new())
+            .expect("refill");
+        game.apply_action(Seat(0), &Action::Draw, &mut Vec::new())
+            .expect("draw");
+        assert_eq!(game.next(), roundtable_engine::Next::Over);
+        let result = game.result().expect("over");
+        assert_eq!(result.winners(), vec![Seat(0)]);
+    }
+
+    /// With the centre row and the VP deck both empty no VP card is left
+    /// to buy, so the game ends at the end of that turn (the crate's
+    /// decision; the rules have no end for it): most VP wins, completed
+    /// chapters break a tie.
+    #[test]
+    fn no_vp_card_left_ends_the_game_at_the_end_of_the_turn() {
+        let mut game = mid_game(2);
+        game.row.clear();
+        game.vp_left = vec![0; game.vp_left.len()];
+        game.tokens = vec![3, 3];
+        game.completed[1] = vec![Profession::Dancer];
+        refill_twice(&mut game, Seat(0));
+        assert_eq!(game.next(), roundtable_engine::Next::Over);
+        let result = game.result().expect("over");
+        assert_eq!(result.winners(), vec![Seat(1)]);
+    }
+
+    /// While a VP card is left to buy, in the row or the deck, play goes on.
+    #[test]
+    fn a_vp_card_left_keeps_the_game_going() {
+        for (row, deck) in [(vec![4u8], 0u32), (vec![], 1)] {
+            let mut game = mid_game(2);
+            game.row = row;
+            game.vp_left = vec![0; game.vp_left.len()];
+            game.vp_left[6] = deck;
+            refill_twice(&mut game, Seat(0));
+            assert_ne!(game.next(), roundtable_engine::Next::Over);
+        }
+    }
 }
