@@ -952,6 +952,8 @@ impl Guildhall {
 
 #[cfg(test)]
 mod tests {
+    use roundtable_engine::RuleError;
+
     use super::*;
     use crate::Game;
 
@@ -1088,5 +1090,89 @@ mod tests {
             refill_twice(&mut game, Seat(0));
             assert_ne!(game.next(), roundtable_engine::Next::Over);
         }
+    }
+
+    /// Seat 1 completes a fourth chapter at the end of its turn (the
+    /// Trader it played joins four others) under `options`; returns the
+    /// game at the start of seat 2's turn.
+    fn fourth_chapter(options: Options) -> Guildhall {
+        let mut game = mid_game(2);
+        game.options = options;
+        game.completed[0] = vec![Profession::Assassin, Profession::Dancer, Profession::Farmer];
+        game.halls[0][Profession::Trader.index()] = 0b0_1111;
+        let purple_trader = Card {
+            profession: Profession::Trader,
+            colour: Colour::Purple,
+        }
+        .index();
+        game.hands[0].push(HandCard::Open(purple_trader));
+        let play = Action::Play {
+            from: HandCard::Open(purple_trader),
+            card: purple_trader,
+            level: None,
+        };
+        game.apply_action(Seat(0), &play, &mut Vec::new())
+            .expect("play the Trader");
+        for action in [Action::Refill, Action::Draw] {
+            game.apply_action(Seat(0), &action, &mut Vec::new())
+                .expect("refill");
+        }
+        assert_eq!(game.completed_chapters(Seat(0)), 4);
+        game
+    }
+
+    fn shed_assassins(game: &mut Guildhall) {
+        let mut legal = Vec::new();
+        game.legal_actions(Seat(0), &mut legal);
+        assert!(
+            legal.iter().all(|a| matches!(a, Action::Shed { .. })),
+            "only shedding is open: {legal:?}"
+        );
+        let shed = Action::Shed {
+            profession: Profession::Assassin,
+            top: Some(Colour::Blue),
+        };
+        game.apply_action(Seat(0), &shed, &mut Vec::new())
+            .expect("shed a chapter");
+        assert_eq!(game.completed_chapters(Seat(0)), 3);
+        assert_eq!(
+            game.discard.last(),
+            Some(
+                &Card {
+                    profession: Profession::Assassin,
+                    colour: Colour::Blue,
+                }
+                .index()
+            )
+        );
+    }
+
+    /// Yucata's second change (the default): a fourth completed chapter is
+    /// shed when its holder's next turn begins, before anything else.
+    #[test]
+    fn a_fourth_chapter_is_shed_at_the_start_of_the_next_turn() {
+        let mut game = fourth_chapter(Options::default());
+        assert_eq!(game.decider(), Some(Seat(1)));
+        refill_twice(&mut game, Seat(1));
+        assert_eq!(game.decider(), Some(Seat(0)));
+        let refused = game.apply_action(Seat(0), &Action::Refill, &mut Vec::new());
+        assert_eq!(refused.map_err(|e| e.rule()), Err("wrong-step"));
+        shed_assassins(&mut game);
+        assert_eq!(game.decider(), Some(Seat(0)));
+        assert_eq!(game.actions_left, 2);
+    }
+
+    /// Without it (the printed rule): the chapter is shed at once, by its
+    /// holder, even in another seat's turn.
+    #[test]
+    fn without_yucatas_change_a_fourth_chapter_is_shed_at_once() {
+        let mut game = fourth_chapter(Options {
+            late_chapter_cap: false,
+            ..Options::default()
+        });
+        assert_eq!(game.turn_seat(), Seat(1));
+        assert_eq!(game.decider(), Some(Seat(0)));
+        shed_assassins(&mut game);
+        assert_eq!(game.decider(), Some(Seat(1)));
     }
 }
