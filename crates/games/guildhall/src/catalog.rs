@@ -322,4 +322,23 @@ mod tests {
         assert_eq!(Card::parse("weaver:pink"), None);
         assert_eq!(Card::from_index(30), None);
     }
+
+    /// RECONSTRUCTIONS kept as single data entries: the 7 gives two extra
+    /// actions and costs two chapters; the 2–3 player deck drops two 5s and
+    /// one of every other kind.
+    #[test]
+    fn reconstructed_vp_entries() {
+        let seven = &VP_TABLE[usize::from(vp_kind("7").unwrap())];
+        assert_eq!((seven.vp, seven.chapters), (7, 2));
+        assert_eq!(seven.ability, VpAbility::ExtraActions(2));
+        for (kind, spec) in VP_TABLE.iter().enumerate() {
+            let dropped = if spec.name == "5" { 2 } else { 1 };
+            assert_eq!(
+                vp_deck(4)[kind] - vp_deck(3)[kind],
+                dropped,
+                "{}",
+                spec.name
+            );
+        }
+    }
 }

@@ -1175,4 +1175,29 @@ mod tests {
         shed_assassins(&mut game);
         assert_eq!(game.decider(), Some(Seat(1)));
     }
+
+    /// RECONSTRUCTION: once the VP deck is empty, a card bought from the
+    /// centre row is not replaced and the row shrinks.
+    #[test]
+    fn an_empty_vp_deck_leaves_the_row_shorter() {
+        let mut game = mid_game(2);
+        game.vp_left = vec![0; game.vp_left.len()];
+        game.completed[0] = vec![Profession::Dancer];
+        let kind = game.row[0];
+        for action in [
+            Action::Buy { kind },
+            Action::Pay {
+                profession: Profession::Dancer,
+                top: Some(Colour::Red),
+            },
+        ] {
+            game.apply_action(Seat(0), &action, &mut Vec::new())
+                .expect("buy and pay");
+        }
+        assert_eq!(game.row.len(), 4);
+        assert!(matches!(
+            game.next(),
+            roundtable_engine::Next::Decision(Seat(0))
+        ));
+    }
 }
