@@ -9,27 +9,40 @@
 //!
 //! Where the card data has a gap, this crate follows the labelled
 //! RECONSTRUCTION of guildhall-cards.md. Each is one data entry or one named
-//! rule, so the printed value can replace it later:
+//! rule, pinned by the scenario (`tests/scenarios/guildhall/`) or test named,
+//! so the printed value can replace it later:
 //!
-//! * **Ability texts** are the hobbyist paraphrases (JN), implemented as given.
+//! * **Ability texts** are the hobbyist paraphrases (JN), implemented as
+//!   given: one scenario per printed level (`assassin-level-*`,
+//!   `dancer-level-*`, `farmer-level-*`, `historian-level-*`,
+//!   `trader-level-*`, `weaver-level-*`). Cards placed by an ability do not
+//!   use their own abilities (GHF9).
 //! * **Trader 4**: any non-empty chapter of yours for any non-empty chapter of
 //!   one opponent, of any professions; received cards merge into the
 //!   receiver's chapter of that profession; the swap is refused if either
 //!   side would hold a duplicate; a merge that reaches five colours
-//!   completes at once.
+//!   completes at once (`trader-level-4-swaps-chapters`,
+//!   `trader-level-4-duplicate-refused`).
 //! * **Trader 0/2**: any card for any card, no profession restriction; both
-//!   swaps of level 2 are with the same opponent.
+//!   swaps of level 2 are with the same opponent (`trader-level-0-swap`,
+//!   `trader-level-2-two-swaps`, `trader-level-2-one-opponent-refused`).
 //! * **Historian 0 on a duplicate**: the ability does nothing; nobody digs
-//!   deeper.
+//!   deeper (`historian-level-0-duplicate-does-nothing`).
 //! * **The 7 VP card gives +2 actions** (two sources against one): the single
-//!   entry `VpAbility::ExtraActions(2)` in [`VP_TABLE`].
+//!   entry `VpAbility::ExtraActions(2)` in [`VP_TABLE`] (test
+//!   `reconstructed_vp_entries`; buying one needs two completed chapters).
 //! * **"Another player"** for the VP cards 2, 3-a and 4-c: one opponent;
-//!   completed chapters are immune; every move follows the duplicate rules.
-//! * **The VP deck runs out**: the centre row shrinks and is not refilled.
+//!   completed chapters are immune; every move follows the duplicate rules
+//!   (`vp-2-moves-a-chapter`, `vp-2-empty-chapter-refused`,
+//!   `vp-3a-swaps-one-for-two`, `vp-4c-takes-a-card`,
+//!   `vp-ability-wrong-target-refused`).
+//! * **The VP deck runs out**: the centre row shrinks and is not refilled
+//!   (test `an_empty_vp_deck_leaves_the_row_shorter`).
 //! * **VP card counts per kind** (3 of each, 6 fives) come from one source
-//!   (JN); the 2–3 player deck removes two 5s and one of every other kind.
+//!   (JN); the 2–3 player deck removes two 5s and one of every other kind
+//!   (tests `the_deck_holds_120_profession_cards_and_30_vp_cards`,
+//!   `reconstructed_vp_entries`).
 
-//!
 //! # Decisions of this implementation
 //!
 //! * **The game always ends.** It ends at the end of a turn in which the
@@ -37,14 +50,27 @@
 //!   the VP deck are both empty (no VP card is left to buy; then the seat
 //!   with the most VP wins, completed chapters breaking ties), or after
 //!   [`Options::max_rounds`] rounds (default 100; random games end by VP in
-//!   about 22). Pinned by the scenario `rounds-limit-ends-the-game` and the
-//!   property that every random game ends.
+//!   about 22). The rules give no end for an empty VP deck: with no VP card
+//!   left to buy, play could only go round for ever. Pinned by the
+//!   scenarios `rounds-limit-ends-the-game` and `act-after-the-end-refused`,
+//!   the tests `twenty_vp_end_the_game_at_the_end_of_the_turn`,
+//!   `no_vp_card_left_ends_the_game_at_the_end_of_the_turn` and
+//!   `a_vp_card_left_keeps_the_game_going` (emptying the VP deck in a
+//!   scenario would take 24 completed chapters), and the property that
+//!   every random game ends.
+//! * **Ties** cannot arise by 20 VP (only the active seat gains VP); when the
+//!   game ends otherwise, the most VP wins, then the most completed
+//!   chapters, and seats still equal share the win.
 //! * **Yucata's three changes are options, on by default**: the centre row
 //!   is refilled after paying ([`Options::refill_after_paying`]), chapters
 //!   beyond the third are shed at the start of the holder's next turn
 //!   ([`Options::late_chapter_cap`]; off: at once, by that seat's decision
 //!   even in another seat's turn), and a discarded chapter's order is chosen
-//!   ([`Options::choose_chapter_order`]).
+//!   ([`Options::choose_chapter_order`]). Pinned by
+//!   `refill-before-paying-without-yucata-1`, the tests
+//!   `a_fourth_chapter_is_shed_at_the_start_of_the_next_turn` and
+//!   `without_yucatas_change_a_fourth_chapter_is_shed_at_once`, and
+//!   `pay-order-must-be-chosen` / `pay-order-fixed-without-yucata-3`.
 //! * **A chapter's order is chosen by its top card**: the seat names the
 //!   colour laid last; the other four go down in catalog colour order. The
 //!   top card is the one a Historian at level 0 reads.
@@ -72,7 +98,17 @@
 //!   rest of the level stays possible.
 //! * **With the cap at once** (`late_chapter_cap` off), chapters beyond the
 //!   third are shed when the ability step under way is finished, not in the
-//!   middle of it.
+//!   middle of it (so giving a Weaver level up can undo what it completed).
+//! * **Every refusal names its rule** ([`GuildhallError`]'s `rule()`): a
+//!   card the seat does not hold (`handle-not-held`, `card-not-held`), a
+//!   level it does not have (`level-not-available`), a duplicate
+//!   (`duplicate`), a target not allowed (`not-an-opponent`,
+//!   `not-in-guildhall`, `one-opponent-only`, `same-chapter`,
+//!   `empty-chapter`, `not-in-discard`), one card per profession per turn
+//!   (`one-per-profession`), buying without chapters
+//!   (`not-enough-chapters`, `no-completed-chapter`), a level that cannot be
+//!   done in full (`ability-incomplete`), and the wrong moment
+//!   (`not-your-turn`, `wrong-step`, `game-over`); each has a scenario.
 //! * **Completed chapters are face down** (rules: "turn them all face down
 //!   in a stack"; guildhall-cards.md, public information: their number, not
 //!   their professions). A view names a seat's completed chapters only to

@@ -433,3 +433,56 @@ fn completed_chapters_are_face_down_to_other_seats() {
     }
     assert!(chapters_seen > 0, "no random game completed a chapter");
 }
+
+/// The refusals a scenario cannot provoke (its runner always answers a
+/// claim and waits for the deal) name their rules too.
+#[test]
+fn table_refusals_name_their_rule() {
+    use roundtable_engine::RuleError;
+    let mut game = Guildhall::new_game(2, &Options::default()).expect("2 seats");
+    let mut dealer = sim::OracleDealer::new(2);
+    let early = game.apply_action(Seat(0), &Action::Draw, &mut Vec::new());
+    assert_eq!(early.map_err(|e| e.rule()), Err("waiting-for-deal"));
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    loop {
+        match game.next() {
+            Next::Chance(request) => {
+                let outcome = sim::sample(&request.distribution, &mut |n| rng.next_u64() % n);
+                game.apply_chance(&outcome, &mut Vec::new()).expect("row");
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                let pile = pile.to_vec();
+                dealer
+                    .reshuffle(&pile, epoch, &mut |n| rng.next_u64() % n)
+                    .expect("reshuffle");
+                game.apply_reshuffle(&mut Vec::new()).expect("reshuffle");
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).expect("deal");
+                game.apply_deal(&mut Vec::new()).expect("deal");
+            }
+            Next::Decision(seat) => {
+                assert_eq!(seat, Seat(0));
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let hand = game.hand(Seat(0)).to_vec();
+    let (HandCard::Dealt(first), HandCard::Dealt(second)) = (hand[0], hand[1]) else {
+        panic!("the setup hand is dealt");
+    };
+    let card = dealer.card(first).expect("dealt");
+    let discard = Action::Discard {
+        from: HandCard::Dealt(first),
+        card,
+    };
+    let unrevealed = game.apply_action(Seat(0), &discard, &mut Vec::new());
+    assert_eq!(unrevealed.map_err(|e| e.rule()), Err("card-not-revealed"));
+    let other = dealer.reveal(&[second]).expect("open");
+    let mismatched = game.apply_action_revealing(Seat(0), &discard, &other, &mut Vec::new());
+    assert_eq!(mismatched.map_err(|e| e.rule()), Err("reveal-mismatch"));
+    let right = dealer.reveal(&[first]).expect("open");
+    game.apply_action_revealing(Seat(0), &discard, &right, &mut Vec::new())
+        .expect("the claim answered");
+}
