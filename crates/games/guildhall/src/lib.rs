@@ -67,9 +67,10 @@
 //!   ([`Options::late_chapter_cap`]; off: at once, by that seat's decision
 //!   even in another seat's turn), and a discarded chapter's order is chosen
 //!   ([`Options::choose_chapter_order`]). Pinned by
-//!   `refill-before-paying-without-yucata-1`, the tests
-//!   `a_fourth_chapter_is_shed_at_the_start_of_the_next_turn` and
-//!   `without_yucatas_change_a_fourth_chapter_is_shed_at_once`, and
+//!   `refill-before-paying-without-yucata-1`, the scenarios
+//!   `chapter-cap-sheds-at-the-next-turn` and
+//!   `chapter-cap-sheds-at-once-without-yucata-2` (and tests of the same
+//!   names in `state.rs`, where the cap falls in another seat's turn), and
 //!   `pay-order-must-be-chosen` / `pay-order-fixed-without-yucata-3`.
 //! * **A chapter's order is chosen by its top card**: the seat names the
 //!   colour laid last; the other four go down in catalog colour order. The
