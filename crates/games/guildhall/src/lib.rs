@@ -69,8 +69,10 @@
 //!   ([`Options::choose_chapter_order`]). Pinned by
 //!   `refill-before-paying-without-yucata-1`, the scenarios
 //!   `chapter-cap-sheds-at-the-next-turn` and
-//!   `chapter-cap-sheds-at-once-without-yucata-2` (and tests of the same
-//!   names in `state.rs`, where the cap falls in another seat's turn), and
+//!   `chapter-cap-sheds-at-once-without-yucata-2` (and the tests
+//!   `a_fourth_chapter_is_shed_at_the_start_of_the_next_turn` and
+//!   `without_yucatas_change_a_fourth_chapter_is_shed_at_once`, where the
+//!   cap falls in another seat's turn), and
 //!   `pay-order-must-be-chosen` / `pay-order-fixed-without-yucata-3`.
 //! * **A chapter's order is chosen by its top card**: the seat names the
 //!   colour laid last; the other four go down in catalog colour order. The
