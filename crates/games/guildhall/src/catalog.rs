@@ -77,6 +77,62 @@ impl Profession {
     pub fn parse(name: &str) -> Option<Profession> {
         PROFESSIONS.into_iter().find(|p| p.name() == name)
     }
+
+    /// What the ability does at `level`, in words for a screen or a log
+    /// (the paraphrases of guildhall-cards.md); `None` for a level the card
+    /// does not print.
+    pub fn ability_text(self, level: u8) -> Option<String> {
+        if !self.thresholds().contains(&level) {
+            return None;
+        }
+        let cards = |n: u8| {
+            if n == 1 {
+                "1 card".to_owned()
+            } else {
+                format!("{n} cards")
+            }
+        };
+        Some(match (self, level) {
+            (Profession::Assassin, 0) => {
+                "discard 1 card from another player's guildhall".to_owned()
+            }
+            (Profession::Assassin, 2) => {
+                "discard 2 cards from two chapters of one other player's guildhall".to_owned()
+            }
+            (Profession::Assassin, _) => {
+                "discard any 2 cards from one other player's guildhall".to_owned()
+            }
+            (Profession::Dancer, 0) => "take 1 more action".to_owned(),
+            (Profession::Dancer, n) => format!("draw {}, then take 1 more action", cards(n)),
+            (Profession::Farmer, 1) => "gain 1 VP".to_owned(),
+            (Profession::Farmer, _) => "gain 2 VP".to_owned(),
+            (Profession::Historian, 0) => {
+                "put the top card of the discard pile into your guildhall (nothing if it is \
+                 a duplicate)"
+                    .to_owned()
+            }
+            (Profession::Historian, n) => format!(
+                "put {} of your choice from the discard pile into your guildhall",
+                cards(n / 2)
+            ),
+            (Profession::Trader, 0) => {
+                "swap 1 card of your guildhall for 1 of another player's guildhall".to_owned()
+            }
+            (Profession::Trader, 2) => {
+                "swap 2 cards of your guildhall for 2 of one other player's guildhall".to_owned()
+            }
+            (Profession::Trader, _) => {
+                "swap a chapter of your guildhall for a chapter of another player's".to_owned()
+            }
+            (Profession::Weaver, 0) => "place 1 card from your hand into your guildhall".to_owned(),
+            (Profession::Weaver, 2) => "place 2 cards from your hand into your guildhall, \
+                                        then take 1 guildhall card back to your hand"
+                .to_owned(),
+            (Profession::Weaver, _) => "place any number of cards from your hand into your \
+                                        guildhall, then take 2 guildhall cards back to your hand"
+                .to_owned(),
+        })
+    }
 }
 
 impl Colour {
@@ -231,6 +287,30 @@ pub enum VpAbility {
     TakeCard,
 }
 
+impl VpAbility {
+    /// What the ability does, in words for a screen or a log.
+    pub fn text(self) -> String {
+        match self {
+            VpAbility::None => "no ability".to_owned(),
+            VpAbility::MoveChapter => {
+                "move an incomplete chapter of another player's guildhall into yours".to_owned()
+            }
+            VpAbility::SwapOneForTwo => {
+                "swap 1 card of your guildhall for 2 of one other player's guildhall".to_owned()
+            }
+            VpAbility::PlaceAny => {
+                "place any number of cards from your hand into your guildhall".to_owned()
+            }
+            VpAbility::DrawFive => "draw 5 cards".to_owned(),
+            VpAbility::ExtraActions(1) => "take 1 more action".to_owned(),
+            VpAbility::ExtraActions(n) => format!("take {n} more actions"),
+            VpAbility::TakeCard => {
+                "take 1 card of another player's guildhall into yours".to_owned()
+            }
+        }
+    }
+}
+
 /// One kind of VP card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VpSpec {
@@ -321,5 +401,48 @@ mod tests {
         }
         assert_eq!(Card::parse("weaver:pink"), None);
         assert_eq!(Card::from_index(30), None);
+    }
+
+    /// RECONSTRUCTIONS kept as single data entries: the 7 gives two extra
+    /// actions and costs two chapters; the 2–3 player deck drops two 5s and
+    /// one of every other kind.
+    #[test]
+    fn reconstructed_vp_entries() {
+        let seven = &VP_TABLE[usize::from(vp_kind("7").unwrap())];
+        assert_eq!((seven.vp, seven.chapters), (7, 2));
+        assert_eq!(seven.ability, VpAbility::ExtraActions(2));
+        for (kind, spec) in VP_TABLE.iter().enumerate() {
+            let dropped = if spec.name == "5" { 2 } else { 1 };
+            assert_eq!(
+                vp_deck(4)[kind] - vp_deck(3)[kind],
+                dropped,
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    /// Every printed level has words, and no other level has any.
+    #[test]
+    fn every_printed_level_has_words() {
+        for p in PROFESSIONS {
+            for level in 0..=5u8 {
+                assert_eq!(
+                    p.ability_text(level).is_some(),
+                    p.thresholds().contains(&level),
+                    "{} level {level}",
+                    p.name()
+                );
+            }
+        }
+        assert_eq!(
+            Profession::Dancer.ability_text(2).as_deref(),
+            Some("draw 2 cards, then take 1 more action")
+        );
+        assert_eq!(
+            Profession::Historian.ability_text(4).as_deref(),
+            Some("put 2 cards of your choice from the discard pile into your guildhall")
+        );
+        assert_eq!(VP_TABLE[7].ability.text(), "take 2 more actions");
     }
 }

@@ -9,27 +9,40 @@
 //!
 //! Where the card data has a gap, this crate follows the labelled
 //! RECONSTRUCTION of guildhall-cards.md. Each is one data entry or one named
-//! rule, so the printed value can replace it later:
+//! rule, pinned by the scenario (`tests/scenarios/guildhall/`) or test named,
+//! so the printed value can replace it later:
 //!
-//! * **Ability texts** are the hobbyist paraphrases (JN), implemented as given.
+//! * **Ability texts** are the hobbyist paraphrases (JN), implemented as
+//!   given: one scenario per printed level (`assassin-level-*`,
+//!   `dancer-level-*`, `farmer-level-*`, `historian-level-*`,
+//!   `trader-level-*`, `weaver-level-*`). Cards placed by an ability do not
+//!   use their own abilities (GHF9).
 //! * **Trader 4**: any non-empty chapter of yours for any non-empty chapter of
 //!   one opponent, of any professions; received cards merge into the
 //!   receiver's chapter of that profession; the swap is refused if either
 //!   side would hold a duplicate; a merge that reaches five colours
-//!   completes at once.
+//!   completes at once (`trader-level-4-swaps-chapters`,
+//!   `trader-level-4-duplicate-refused`).
 //! * **Trader 0/2**: any card for any card, no profession restriction; both
-//!   swaps of level 2 are with the same opponent.
+//!   swaps of level 2 are with the same opponent (`trader-level-0-swap`,
+//!   `trader-level-2-two-swaps`, `trader-level-2-one-opponent-refused`).
 //! * **Historian 0 on a duplicate**: the ability does nothing; nobody digs
-//!   deeper.
+//!   deeper (`historian-level-0-duplicate-does-nothing`).
 //! * **The 7 VP card gives +2 actions** (two sources against one): the single
-//!   entry `VpAbility::ExtraActions(2)` in [`VP_TABLE`].
+//!   entry `VpAbility::ExtraActions(2)` in [`VP_TABLE`] (test
+//!   `reconstructed_vp_entries`; buying one needs two completed chapters).
 //! * **"Another player"** for the VP cards 2, 3-a and 4-c: one opponent;
-//!   completed chapters are immune; every move follows the duplicate rules.
-//! * **The VP deck runs out**: the centre row shrinks and is not refilled.
+//!   completed chapters are immune; every move follows the duplicate rules
+//!   (`vp-2-moves-a-chapter`, `vp-2-empty-chapter-refused`,
+//!   `vp-3a-swaps-one-for-two`, `vp-4c-takes-a-card`,
+//!   `vp-ability-wrong-target-refused`).
+//! * **The VP deck runs out**: the centre row shrinks and is not refilled
+//!   (test `an_empty_vp_deck_leaves_the_row_shorter`).
 //! * **VP card counts per kind** (3 of each, 6 fives) come from one source
-//!   (JN); the 2–3 player deck removes two 5s and one of every other kind.
+//!   (JN); the 2–3 player deck removes two 5s and one of every other kind
+//!   (tests `the_deck_holds_120_profession_cards_and_30_vp_cards`,
+//!   `reconstructed_vp_entries`).
 
-//!
 //! # Decisions of this implementation
 //!
 //! * **The game always ends.** It ends at the end of a turn in which the
@@ -37,14 +50,30 @@
 //!   the VP deck are both empty (no VP card is left to buy; then the seat
 //!   with the most VP wins, completed chapters breaking ties), or after
 //!   [`Options::max_rounds`] rounds (default 100; random games end by VP in
-//!   about 22). Pinned by the scenario `rounds-limit-ends-the-game` and the
-//!   property that every random game ends.
+//!   about 22). The rules give no end for an empty VP deck: with no VP card
+//!   left to buy, play could only go round for ever. Pinned by the
+//!   scenarios `rounds-limit-ends-the-game` and `act-after-the-end-refused`,
+//!   the tests `twenty_vp_end_the_game_at_the_end_of_the_turn`,
+//!   `no_vp_card_left_ends_the_game_at_the_end_of_the_turn` and
+//!   `a_vp_card_left_keeps_the_game_going` (emptying the VP deck in a
+//!   scenario would take 24 completed chapters), and the property that
+//!   every random game ends.
+//! * **Ties** cannot arise by 20 VP (only the active seat gains VP); when the
+//!   game ends otherwise, the most VP wins, then the most completed
+//!   chapters, and seats still equal share the win.
 //! * **Yucata's three changes are options, on by default**: the centre row
 //!   is refilled after paying ([`Options::refill_after_paying`]), chapters
 //!   beyond the third are shed at the start of the holder's next turn
 //!   ([`Options::late_chapter_cap`]; off: at once, by that seat's decision
 //!   even in another seat's turn), and a discarded chapter's order is chosen
-//!   ([`Options::choose_chapter_order`]).
+//!   ([`Options::choose_chapter_order`]). Pinned by
+//!   `refill-before-paying-without-yucata-1`, the scenarios
+//!   `chapter-cap-sheds-at-the-next-turn` and
+//!   `chapter-cap-sheds-at-once-without-yucata-2` (and the tests
+//!   `a_fourth_chapter_is_shed_at_the_start_of_the_next_turn` and
+//!   `without_yucatas_change_a_fourth_chapter_is_shed_at_once`, where the
+//!   cap falls in another seat's turn), and
+//!   `pay-order-must-be-chosen` / `pay-order-fixed-without-yucata-3`.
 //! * **A chapter's order is chosen by its top card**: the seat names the
 //!   colour laid last; the other four go down in catalog colour order. The
 //!   top card is the one a Historian at level 0 reads.
@@ -56,6 +85,41 @@
 //!   (rule `ability-incomplete`), so a level is never done in part. Steps
 //!   that place hand cards are judged from the hand's size (the cards are
 //!   private); a seat's own legal list checks its actual cards.
+//! * **A Weaver level can always be given up.** The level is named when the
+//!   card is played, before the hand is shown, so the engine can judge it
+//!   only by the hand's size: a seat may name a level whose placements its
+//!   hidden hand cannot make (cards that duplicate its guildhall). The rules
+//!   let a seat use no effect at all but never part of one, so `stop` during
+//!   a fixed number of placements gives the whole level up: the cards it
+//!   placed go back to the hand (open, since everyone saw them), a chapter
+//!   one of them completed opens again, and the played card stays in the
+//!   action area with no effect, as if played at `level none`. It is always
+//!   listed, so the seat to move always has a legal action (pinned by the
+//!   scenarios `weaver-give-up-*` and the property
+//!   `the_seat_to_move_always_has_a_legal_action`). Every other step is
+//!   judged from public cards and refused (`ability-incomplete`) unless the
+//!   rest of the level stays possible.
+//! * **With the cap at once** (`late_chapter_cap` off), chapters beyond the
+//!   third are shed when the ability step under way is finished, not in the
+//!   middle of it (so giving a Weaver level up can undo what it completed).
+//! * **Every refusal names its rule** ([`GuildhallError`]'s `rule()`): a
+//!   card the seat does not hold (`handle-not-held`, `card-not-held`), a
+//!   level it does not have (`level-not-available`), a duplicate
+//!   (`duplicate`), a target not allowed (`not-an-opponent`,
+//!   `not-in-guildhall`, `one-opponent-only`, `same-chapter`,
+//!   `empty-chapter`, `not-in-discard`), one card per profession per turn
+//!   (`one-per-profession`), buying without chapters
+//!   (`not-enough-chapters`, `no-completed-chapter`), a level that cannot be
+//!   done in full (`ability-incomplete`), and the wrong moment
+//!   (`not-your-turn`, `wrong-step`, `game-over`); each has a scenario.
+//! * **Completed chapters are face down** (rules: "turn them all face down
+//!   in a stack"; guildhall-cards.md, public information: their number, not
+//!   their professions). A view names a seat's completed chapters only to
+//!   that seat ([`View::completed`]) and gives every seat's count
+//!   ([`View::completed_count`]). The professions are not secret from a
+//!   peer's memory: each chapter was complete and face up in its guildhall
+//!   for everyone to see, as at a real table, and paying lays it face up on
+//!   the discard pile.
 //! * **Hands are private** through the engine's contract: the deck is dealt
 //!   with `PrivateRequest::Deal`, the discard pile reshuffled with
 //!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,
@@ -151,8 +215,14 @@ pub struct View {
     pub vp_deck_left: u32,
     /// Every guildhall: per profession, the colours held (bit = colour).
     pub halls: Vec<[u8; 6]>,
-    /// Every seat's completed chapters.
+    /// Completed chapters by profession, per seat, as far as the observer may
+    /// see them: a completed chapter lies face down (rules, "Completed
+    /// Chapters"; only their number is public), so only the observer's own
+    /// are listed and every other seat's entry is empty. Use
+    /// [`View::completed_count`] for how many each seat holds.
     pub completed: Vec<Vec<catalog::Profession>>,
+    /// How many completed chapters each seat holds (public).
+    pub completed_count: Vec<u32>,
     /// The turn seat's action area.
     pub area: Vec<AreaCard>,
     /// Every seat's VP cards.
@@ -390,18 +460,29 @@ impl Guildhall {
                         self.place_from_hand(seat, from, card, opened)?;
                         self.pending = match left {
                             Some(n) if n <= 1 => {
+                                self.placed_by_ability.clear();
                                 (then_return > 0).then_some(Pending::Return { left: then_return })
                             }
-                            Some(n) => Some(Pending::Place {
-                                left: Some(n - 1),
-                                then_return,
-                            }),
+                            Some(n) => {
+                                self.placed_by_ability.push(card);
+                                Some(Pending::Place {
+                                    left: Some(n - 1),
+                                    then_return,
+                                })
+                            }
                             None => self.pending,
                         };
                     }
                     Action::Stop if left.is_none() => {
                         self.pending =
                             (then_return > 0).then_some(Pending::Return { left: then_return });
+                    }
+                    // A fixed number of placements: the hand (which only
+                    // its holder sees) may not allow them, so the level can
+                    // always be given up instead of done in part.
+                    Action::Stop => {
+                        self.give_up_placing(seat);
+                        return Ok(());
                     }
                     _ => return Err(E::WrongStep("while placing, only placing cards")),
                 }
@@ -656,6 +737,7 @@ impl Game for Guildhall {
             round: 1,
             phase: Phase::SetupDiscard(Seat(0)),
             pending: None,
+            placed_by_ability: Vec::new(),
         };
         game.settle(&mut Vec::new());
         Ok(game)
@@ -739,7 +821,9 @@ impl Game for Guildhall {
                         out.push(action);
                     }
                 }
-                if left.is_none() && self.keeps_finishable(seat, &Action::Stop, None, knowledge) {
+                // `stop` ends "any number" of placements, or gives up a
+                // fixed number (always possible: see the crate docs).
+                if left.is_some() || self.keeps_finishable(seat, &Action::Stop, None, knowledge) {
                     let _ = then_return;
                     out.push(Action::Stop);
                 }
@@ -937,7 +1021,16 @@ impl Game for Guildhall {
             row: self.row.clone(),
             vp_deck_left: self.vp_left.iter().sum(),
             halls: self.halls.clone(),
-            completed: self.completed.clone(),
+            completed: (0..self.seats)
+                .map(|s| {
+                    if observer == Observer::Seat(Seat(s)) {
+                        self.completed[usize::from(s)].clone()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+            completed_count: self.completed.iter().map(|c| c.len() as u32).collect(),
             area: self.area.clone(),
             vp_cards: self.vp_cards.clone(),
             tokens: self.tokens.clone(),

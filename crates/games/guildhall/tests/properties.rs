@@ -32,8 +32,10 @@ fn cards_in_one_place(game: &Guildhall, dealer: &sim::OracleDealer) {
             }
         }
     }
-    for chapters in &view.completed {
-        for &p in chapters {
+    // Completed chapters are face down: each seat's own view names them.
+    for seat in 0..view.seats {
+        let own = game.view_with(Observer::Seat(Seat(seat)), dealer.knowledge(Seat(seat)));
+        for &p in &own.completed[usize::from(seat)] {
             for colour in 0..5 {
                 counts[p.index() * 5 + colour] += 1;
             }
@@ -316,4 +318,171 @@ fn legal_lists_match_what_apply_accepts() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
     }
+}
+
+/// Play one game to its end: each decision is, half the time, a random
+/// candidate the engine accepts (a client that bypasses its legal list, as
+/// the engine cannot see a hidden hand), else a random listed action. At
+/// every decision the seat to move must have a legal action.
+fn play_with_claims(seats: u8, seed: u64) {
+    let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+    let mut dealer = sim::OracleDealer::new(seats);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut legal = Vec::new();
+    for _ in 0..200_000 {
+        match game.next() {
+            Next::Over => return,
+            Next::Chance(request) => {
+                let outcome = sim::sample(&request.distribution, &mut |n| rng.next_u64() % n);
+                game.apply_chance(&outcome, &mut Vec::new())
+                    .expect("a sampled outcome");
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                let pile = pile.to_vec();
+                dealer
+                    .reshuffle(&pile, epoch, &mut |n| rng.next_u64() % n)
+                    .expect("reshuffle");
+                game.apply_reshuffle(&mut Vec::new()).expect("reshuffle");
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).expect("deal");
+                game.apply_deal(&mut Vec::new()).expect("deal");
+            }
+            Next::Private(PrivateRequest::Reveal { .. }) | Next::Simultaneous(_) => {
+                panic!("Guildhall asks for no reveal and no simultaneous move")
+            }
+            Next::Decision(seat) => {
+                let knowledge = dealer.knowledge(seat);
+                game.legal_actions_with(seat, knowledge, &mut legal);
+                assert!(
+                    !legal.is_empty(),
+                    "seed {seed}, {seats} seats: {seat} has no legal action at {:?}",
+                    game.pending_step()
+                );
+                let reveal = |action: &Action| {
+                    let handles: Vec<CardHandle> =
+                        Guildhall::claims(action).iter().map(|c| c.handle).collect();
+                    dealer.reveal(&handles).expect("own cards open")
+                };
+                if rng.next_u64() % 2 == 0 {
+                    let claims = candidates(&game, seat, knowledge);
+                    let claim = claims[(rng.next_u64() % claims.len() as u64) as usize];
+                    let mut probe = game.clone();
+                    if probe
+                        .apply_action_revealing(seat, &claim, &reveal(&claim), &mut Vec::new())
+                        .is_ok()
+                    {
+                        game = probe;
+                        continue;
+                    }
+                }
+                let action = legal[(rng.next_u64() % legal.len() as u64) as usize];
+                game.apply_action_revealing(seat, &action, &reveal(&action), &mut Vec::new())
+                    .unwrap_or_else(|e| panic!("seed {seed}: listed {action} refused: {e}"));
+            }
+        }
+    }
+    panic!("seed {seed}, {seats} seats: the game did not end");
+}
+
+/// A legal game never reaches a state where the seat to move has no legal
+/// action, even when seats claim actions their legal list leaves out.
+#[test]
+fn the_seat_to_move_always_has_a_legal_action() {
+    for seed in 0..games() * 5 {
+        play_with_claims(2 + (seed % 3) as u8, seed);
+    }
+}
+
+/// A completed chapter lies face down: every view shows how many each seat
+/// holds, and its professions only to the seat that holds it.
+#[test]
+fn completed_chapters_are_face_down_to_other_seats() {
+    let mut chapters_seen = 0;
+    for seed in 0..games() / 3 {
+        let seats = 4;
+        let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut picks = ChaCha20Rng::seed_from_u64(seed + 11);
+        sim::play_private(
+            &mut game,
+            &mut dealer,
+            200_000,
+            &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+            &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+            &mut |state: &Guildhall, dealer| {
+                let counts: Vec<u32> = (0..seats)
+                    .map(|s| state.completed_chapters(Seat(s)) as u32)
+                    .collect();
+                chapters_seen += counts.iter().sum::<u32>();
+                let spectator = state.view(Observer::Spectator);
+                assert_eq!(spectator.completed_count, counts);
+                assert!(spectator.completed.iter().all(Vec::is_empty));
+                for s in 0..seats {
+                    let view = state.view_with(Observer::Seat(Seat(s)), dealer.knowledge(Seat(s)));
+                    assert_eq!(view.completed_count, counts);
+                    for (o, chapters) in view.completed.iter().enumerate() {
+                        let expected = if o == usize::from(s) { counts[o] } else { 0 };
+                        assert_eq!(chapters.len() as u32, expected, "seat {s} sees seat {o}'s");
+                    }
+                }
+            },
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+    assert!(chapters_seen > 0, "no random game completed a chapter");
+}
+
+/// The refusals a scenario cannot provoke (its runner always answers a
+/// claim and waits for the deal) name their rules too.
+#[test]
+fn table_refusals_name_their_rule() {
+    use roundtable_engine::RuleError;
+    let mut game = Guildhall::new_game(2, &Options::default()).expect("2 seats");
+    let mut dealer = sim::OracleDealer::new(2);
+    let early = game.apply_action(Seat(0), &Action::Draw, &mut Vec::new());
+    assert_eq!(early.map_err(|e| e.rule()), Err("waiting-for-deal"));
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    loop {
+        match game.next() {
+            Next::Chance(request) => {
+                let outcome = sim::sample(&request.distribution, &mut |n| rng.next_u64() % n);
+                game.apply_chance(&outcome, &mut Vec::new()).expect("row");
+            }
+            Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
+                let pile = pile.to_vec();
+                dealer
+                    .reshuffle(&pile, epoch, &mut |n| rng.next_u64() % n)
+                    .expect("reshuffle");
+                game.apply_reshuffle(&mut Vec::new()).expect("reshuffle");
+            }
+            Next::Private(PrivateRequest::Deal { to, first, count }) => {
+                dealer.deal(to, first, count).expect("deal");
+                game.apply_deal(&mut Vec::new()).expect("deal");
+            }
+            Next::Decision(seat) => {
+                assert_eq!(seat, Seat(0));
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let hand = game.hand(Seat(0)).to_vec();
+    let (HandCard::Dealt(first), HandCard::Dealt(second)) = (hand[0], hand[1]) else {
+        panic!("the setup hand is dealt");
+    };
+    let card = dealer.card(first).expect("dealt");
+    let discard = Action::Discard {
+        from: HandCard::Dealt(first),
+        card,
+    };
+    let unrevealed = game.apply_action(Seat(0), &discard, &mut Vec::new());
+    assert_eq!(unrevealed.map_err(|e| e.rule()), Err("card-not-revealed"));
+    let other = dealer.reveal(&[second]).expect("open");
+    let mismatched = game.apply_action_revealing(Seat(0), &discard, &other, &mut Vec::new());
+    assert_eq!(mismatched.map_err(|e| e.rule()), Err("reveal-mismatch"));
+    let right = dealer.reveal(&[first]).expect("open");
+    game.apply_action_revealing(Seat(0), &discard, &right, &mut Vec::new())
+        .expect("the claim answered");
 }

@@ -310,10 +310,18 @@ fn check(runner: &Runner, expect: &Expect) -> Result<(), String> {
         compare("halls", format!("{expected:?}"), format!("{actual:?}"));
     }
     if let Some(completed) = &expect.completed {
-        let actual: Vec<Vec<&str>> = view
-            .completed
-            .iter()
-            .map(|c| c.iter().map(|p| p.name()).collect())
+        // Each seat sees its own face-down chapters.
+        let actual: Vec<Vec<&str>> = (0..view.seats)
+            .map(|s| {
+                let own = game.view_with(
+                    roundtable_engine::Observer::Seat(Seat(s)),
+                    runner.dealer.knowledge(Seat(s)),
+                );
+                own.completed[usize::from(s)]
+                    .iter()
+                    .map(|p| p.name())
+                    .collect()
+            })
             .collect();
         compare("completed", format!("{completed:?}"), format!("{actual:?}"));
     }
