@@ -1,5 +1,6 @@
 //! Runs every rule scenario under `tests/scenarios/` through the real
-//! `roundtable scenario` command. A scenario passes when the command exits 0,
+//! `roundtable scenario` command, every game's folder (a file that does not
+//! name its game is of its folder's). A scenario passes when the command exits 0,
 //! or with the code named by a comment line `# expect-exit: N` (used by the
 //! scenarios that pin the runner's own error reporting).
 
@@ -13,12 +14,6 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            // Guildhall's scenarios have their own grammar and runner
-            // (crates/games/guildhall/tests/scenarios.rs) until the binary's
-            // `scenario` command learns every game (issue 15).
-            if path.file_name().is_some_and(|n| n == "guildhall") {
-                continue;
-            }
             scenario_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
@@ -44,6 +39,15 @@ fn every_scenario_holds() {
         "no scenarios found under {}",
         root.display()
     );
+    // Every game of the list has its scenarios here, and they run.
+    for game in ["port-royal", "guildhall"] {
+        let dir = root.join(game);
+        assert!(
+            files.iter().any(|f| f.starts_with(&dir)),
+            "no scenarios of {game} under {}",
+            dir.display()
+        );
+    }
     let mut failures = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable scenario");
