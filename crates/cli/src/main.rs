@@ -50,11 +50,13 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play a local game of Port Royal between bots and print its log and
-    /// result (what runs with no command when there is no terminal).
+    /// Play a local game between bots (Port Royal unless `--game` names
+    /// another) and print its log and result (what runs with no command when
+    /// there is no terminal).
     Play(play::PlayArgs),
-    /// Run a rule scenario and print the final public state as JSON
-    /// (exit 0 ok, 2 malformed, 3 a step refused, 4 an expectation failed).
+    /// Run a rule scenario of any game (its `game` key, else its folder) and
+    /// print the final public state as JSON (exit 0 ok, 2 malformed, 3 a
+    /// step refused, 4 an expectation failed).
     Scenario {
         /// The scenario file (TOML).
         file: PathBuf,
