@@ -445,7 +445,7 @@ fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(res) = &r.result {
         let mut standings = res.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
-        let (score, tie_break) = match game_of(&r.game) {
+        let (score, tie_break) = match game_of(r.game) {
             Ok(Audited::Listed(id)) => ("VP", id.visit(TieBreak)),
             _ => ("points", "tie-break"),
         };

@@ -109,7 +109,7 @@ pub(crate) fn run_file(file: &Path) -> crate::Outcome {
 pub(crate) fn run_text(text: &str, folder: Option<&str>) -> Outcome {
     let game = match game_of(text, folder) {
         Ok(game) => game,
-        Err(outcome) => return outcome,
+        Err((line, reason)) => return Outcome::Malformed { line, reason },
     };
     match game {
         GameId::PortRoyal => run_public::<PortRoyal>(text),
@@ -117,36 +117,36 @@ pub(crate) fn run_text(text: &str, folder: Option<&str>) -> Outcome {
     }
 }
 
-/// The game a scenario is of: its `game` key, else its folder's name.
-fn game_of(text: &str, folder: Option<&str>) -> Result<GameId, Outcome> {
-    let table: toml::Table = toml::from_str(text).map_err(|e| Outcome::Malformed {
-        line: e.span().map(|s| line_of(text, s.start)),
-        reason: e.message().to_owned(),
+/// The game a scenario is of: its `game` key, else its folder's name; or
+/// why the file names none (the line, and the reason).
+fn game_of(text: &str, folder: Option<&str>) -> Result<GameId, (Option<usize>, String)> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        (
+            e.span().map(|s| line_of(text, s.start)),
+            e.message().to_owned(),
+        )
     })?;
     let named = match table.get("game") {
         Some(toml::Value::String(name)) => Some(name.as_str()),
         Some(other) => {
-            return Err(Outcome::Malformed {
-                line: find_line(text, "game", 0),
-                reason: format!("game = {other} is not a game's name"),
-            });
+            return Err((
+                find_line(text, "game", 0),
+                format!("game = {other} is not a game's name"),
+            ));
         }
         None => None,
     };
     let Some(name) = named.or(folder.filter(|f| GameId::from_name(f).is_ok())) else {
-        return Err(Outcome::Malformed {
-            line: None,
-            reason: format!(
+        return Err((
+            None,
+            format!(
                 "the scenario names no game: give `game = \"NAME\"` (the games are {}) \
                  or keep it in a folder named after its game",
                 GameId::names()
             ),
-        });
+        ));
     };
-    GameId::from_name(name).map_err(|e| Outcome::Malformed {
-        line: find_line(text, "game", 0),
-        reason: e.to_string(),
-    })
+    GameId::from_name(name).map_err(|e| (find_line(text, "game", 0), e.to_string()))
 }
 
 /// Run a scenario of a game whose chance outcomes are all public, in the
@@ -414,6 +414,26 @@ mod tests {
             &mut out,
         );
         assert_eq!(out, vec!["players[1].coins: expected 4, got 5"]);
+    }
+
+    /// A scenario's game is its `game` key, else its folder's: Guildhall's
+    /// files give none, and the command knew only Port Royal.
+    #[test]
+    fn a_scenario_is_of_the_game_it_names_else_of_its_folder() {
+        let bare = "seats = 2\n";
+        assert_eq!(game_of(bare, Some("guildhall")), Ok(GameId::Guildhall));
+        assert_eq!(
+            game_of("game = \"port-royal\"\nseats = 2\n", Some("guildhall")),
+            Ok(GameId::PortRoyal)
+        );
+        let (_, none) = game_of(bare, Some("tmp")).unwrap_err();
+        assert!(none.contains("names no game"), "{none}");
+        let (line, chess) = game_of("seats = 2\ngame = \"chess\"\n", None).unwrap_err();
+        assert_eq!(line, Some(2));
+        assert!(
+            chess.contains("the games are port-royal, guildhall"),
+            "{chess}"
+        );
     }
 
     #[test]
