@@ -519,3 +519,63 @@ fn compare(runner: &Runner, expect: &Expect, differences: &mut Vec<String>) -> R
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two seats that placed their setup; seat 1 then plays a Weaver at
+    /// level 0 and places a card, which the expectations below describe.
+    const SETUP: &str = r#"
+seats = 2
+hands = [["trader:red", "trader:blue", "trader:green", "trader:yellow", "trader:purple", "historian:blue", "weaver:red", "farmer:red", "trader:red"], ["farmer:blue", "farmer:green", "trader:blue", "trader:green", "assassin:blue", "historian:blue", "dancer:blue", "weaver:purple", "farmer:yellow"]]
+placed = [["trader:red", "trader:blue", "trader:green"], ["farmer:blue", "farmer:green", "trader:blue"]]
+chance = ["5 5 2 3-a 9"]
+"#;
+
+    fn scenario(steps: &str, expect: &str) -> Outcome {
+        run(&format!("{SETUP}steps = [{steps}]\n[expect]\n{expect}\n"))
+    }
+
+    /// The outcomes and exit codes of SCENARIOS.md hold for a game with
+    /// private hands: a pass prints the spectator's view, a wrong
+    /// expectation says what differed, an unexpected refusal names its step
+    /// and rule, an expected one passes, and a card name the grammar does
+    /// not know is a malformed file.
+    #[test]
+    fn a_guildhall_scenario_passes_fails_is_refused_or_is_malformed() {
+        let played = r#""1: play weaver:red level 0", "1: place trader:yellow""#;
+        match scenario(
+            played,
+            "actions_left = 1\nrow = [\"5\", \"5\", \"2\", \"3-a\", \"9\"]",
+        ) {
+            Outcome::Passed(state) => assert_eq!(state["seats"], 2, "{state}"),
+            other => panic!("{other:?}"),
+        }
+        match scenario(played, "actions_left = 2") {
+            Outcome::Failed { differences, .. } => {
+                assert_eq!(differences, ["actions_left: expected 2, got 1"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match scenario(r#""2: refill""#, "") {
+            Outcome::Refused { error, .. } => {
+                assert_eq!(error["step"], 0, "{error}");
+                assert_eq!(error["rule"], "not-your-turn", "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let expected = "refused = { step = 0, rule = \"not-your-turn\" }";
+        assert!(matches!(
+            scenario(r#""2: refill""#, expected),
+            Outcome::Passed(_)
+        ));
+        match scenario(r#""1: play weaver:pink level 0""#, "") {
+            Outcome::Malformed { line, reason } => {
+                assert_eq!(line, Some(6), "{reason}");
+                assert!(reason.contains("weaver:pink"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
