@@ -445,10 +445,16 @@ fn compare(runner: &Runner, expect: &Expect, differences: &mut Vec<String>) -> R
         check("halls", format!("{expected:?}"), format!("{actual:?}"));
     }
     if let Some(completed) = &expect.completed {
-        let actual: Vec<Vec<&str>> = view
-            .completed
-            .iter()
-            .map(|c| c.iter().map(|p| p.name()).collect())
+        // Completed chapters lie face down: each seat's as its holder sees
+        // them.
+        let actual: Vec<Vec<&str>> = (0..view.seats)
+            .map(|s| {
+                let own = game.view_with(Observer::Seat(Seat(s)), runner.dealer.knowledge(Seat(s)));
+                own.completed
+                    .get(usize::from(s))
+                    .map(|c| c.iter().map(|p| p.name()).collect())
+                    .unwrap_or_default()
+            })
             .collect();
         check("completed", format!("{completed:?}"), format!("{actual:?}"));
     }
