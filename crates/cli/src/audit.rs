@@ -4,6 +4,11 @@
 //! one game, one result. Exit 0 when every file (or game judged together)
 //! is valid, 1 when one is invalid or has no result, 2 when one cannot be
 //! read.
+//!
+//! A transcript's game is the one its genesis names, from the list of games
+//! ([`roundtable_tui::GameId`]); Hands, the test game with private hands
+//! that no command plays, is audited too, as its transcripts are the
+//! protocol's test vectors for private cards (protocol/vectors/).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -12,11 +17,11 @@ use std::time::Instant;
 
 use roundtable_engine::Game;
 use roundtable_hands::Hands;
-use roundtable_port_royal::PortRoyal;
-use roundtable_table::audit::{AuditReport, audit};
+use roundtable_table::audit::{AuditError, AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
-use roundtable_table::verdict::{Outcome, Stop, Verdict, verdict};
+use roundtable_table::verdict::{Outcome, Stop, Verdict, VerdictError, verdict};
 use roundtable_table::{GameId, Signed, Violation};
+use roundtable_tui::{Listed, Visit};
 use serde_json::{Value, json};
 
 /// Options of `roundtable audit`.
@@ -48,10 +53,10 @@ fn audit_file(path: &Path) -> FileVerdict {
             return FileVerdict::Unreadable("the transcript does not start with a proposal".into());
         }
     };
-    let report = match game.as_str() {
-        PortRoyal::NAME => audit::<PortRoyal>(&read.frames),
-        Hands::NAME => audit::<Hands>(&read.frames),
-        other => return FileVerdict::Unreadable(format!("unknown game {other:?}")),
+    let report = match game_of(&game) {
+        Ok(Audited::Listed(id)) => id.visit(AuditFrames(&read.frames)),
+        Ok(Audited::Hands) => audit::<Hands>(&read.frames),
+        Err(e) => return FileVerdict::Unreadable(format!("the transcript's game: {e}")),
     };
     match report {
         Ok(mut r) => {
@@ -63,6 +68,53 @@ fn audit_file(path: &Path) -> FileVerdict {
             }
         }
         Err(e) => FileVerdict::Unreadable(e.to_string()),
+    }
+}
+
+/// A game `audit` checks: one of the list, or the Hands test game.
+enum Audited {
+    Listed(roundtable_tui::GameId),
+    Hands,
+}
+
+/// The game a genesis names.
+fn game_of(name: &str) -> Result<Audited, roundtable_tui::UnknownGame> {
+    if name == Hands::NAME {
+        return Ok(Audited::Hands);
+    }
+    roundtable_tui::GameId::from_name(name).map(Audited::Listed)
+}
+
+/// The audit of one file's frames, for the game its genesis names.
+struct AuditFrames<'a>(&'a [Frame]);
+
+impl Visit for AuditFrames<'_> {
+    type Output = Result<AuditReport, AuditError>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        audit::<G>(self.0)
+    }
+}
+
+/// The verdict over several files of one game.
+struct JudgeFrames<'a, 'b>(&'a [&'b [Frame]]);
+
+impl Visit for JudgeFrames<'_, '_> {
+    type Output = Result<Verdict, VerdictError>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        verdict::<G>(self.0)
+    }
+}
+
+/// What a listed game's tie-break counts.
+struct TieBreak;
+
+impl Visit for TieBreak {
+    type Output = &'static str;
+
+    fn visit<G: Listed>(self) -> &'static str {
+        G::TIE_BREAK
     }
 }
 
@@ -136,10 +188,9 @@ fn judge_games(args: &AuditArgs, verdicts: &[FileVerdict]) -> Vec<Judged> {
                 Some(Frame::Proposal(p)) => p.game.clone(),
                 _ => return None,
             };
-            let mut verdict = match game.as_str() {
-                PortRoyal::NAME => verdict::<PortRoyal>(&frames).ok()?,
-                Hands::NAME => verdict::<Hands>(&frames).ok()?,
-                _ => return None,
+            let mut verdict = match game_of(&game).ok()? {
+                Audited::Listed(id) => id.visit(JudgeFrames(&frames)).ok()?,
+                Audited::Hands => verdict::<Hands>(&frames).ok()?,
             };
             for (report, r) in verdict.reports.iter_mut().zip(&read) {
                 torn_problem(report, r.torn_bytes);
@@ -394,10 +445,9 @@ fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(res) = &r.result {
         let mut standings = res.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
-        let (score, tie_break) = if r.game == PortRoyal::NAME {
-            ("VP", "coins")
-        } else {
-            ("points", "tie-break")
+        let (score, tie_break) = match game_of(r.game) {
+            Ok(Audited::Listed(id)) => ("VP", id.visit(TieBreak)),
+            _ => ("points", "tie-break"),
         };
         for s in standings {
             writeln!(

@@ -6,12 +6,12 @@
 use std::time::Duration;
 
 use roundtable_bots::{Bot, Level, RandomBot};
-use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_tui::Listed;
 
 /// A kind of computer player, as `--bot` and `--bots` name it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum BotKind {
-    /// Plays Port Royal by rules of thumb, at once (the normal level).
+    /// Plays the game by rules of thumb, at once (the normal level).
     #[default]
     #[value(alias = "normal")]
     Heuristic,
@@ -35,18 +35,19 @@ impl BotKind {
         }
     }
 
-    /// A bot of this kind, thinking `think` a move if it searches; `seed`
-    /// steers its random choices. The table tells a bot its options from
-    /// the genesis (`Bot::table_options`): a joiner does not know them
-    /// beforehand.
-    pub(crate) fn make(self, think: Duration, seed: u64) -> Box<dyn Bot<PortRoyal>> {
-        let options = Options::default();
-        match self {
-            BotKind::Random => Box::new(RandomBot::new(seed)),
-            BotKind::Easy => Level::Easy.port_royal(&options, think, seed),
-            BotKind::Heuristic => Level::Normal.port_royal(&options, think, seed),
-            BotKind::Search => Level::Hard.port_royal(&options, think, seed),
-        }
+    /// A bot of this kind for game `G`, thinking `think` a move if it
+    /// searches; `seed` steers its random choices. The table tells a bot its
+    /// options from the genesis (`Bot::table_options`): a joiner does not
+    /// know them beforehand.
+    pub(crate) fn make<G: Listed>(self, think: Duration, seed: u64) -> Box<dyn Bot<G>> {
+        let options = G::Options::default();
+        let level = match self {
+            BotKind::Random => return Box::new(RandomBot::new(seed)),
+            BotKind::Easy => Level::Easy,
+            BotKind::Heuristic => Level::Normal,
+            BotKind::Search => Level::Hard,
+        };
+        G::bot(level, &options, think, seed)
     }
 }
 
@@ -195,12 +196,12 @@ pub(crate) fn lineup_for_seats(
 /// joining order, each named after the seat it will take ("Bot 3" sits at
 /// seat 3), so that the log, the result and the transcript agree. A bot's
 /// seed is `bot_seed` plus its seat number.
-pub(crate) fn seated_bots(
+pub(crate) fn seated_bots<G: Listed>(
     kinds: &[BotKind],
     think: Duration,
     game_seed: u64,
     bot_seed: u64,
-) -> Vec<(String, roundtable_local::Player<PortRoyal>)> {
+) -> Vec<(String, roundtable_local::Player<G>)> {
     let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
     roundtable_local::seeded_seats(game_seed, seats)
         .into_iter()

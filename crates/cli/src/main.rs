@@ -50,11 +50,13 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play a local game of Port Royal between bots and print its log and
-    /// result (what runs with no command when there is no terminal).
+    /// Play a local game between bots (Port Royal unless `--game` names
+    /// another) and print its log and result (what runs with no command when
+    /// there is no terminal).
     Play(play::PlayArgs),
-    /// Run a rule scenario and print the final public state as JSON
-    /// (exit 0 ok, 2 malformed, 3 a step refused, 4 an expectation failed).
+    /// Run a rule scenario of any game (its `game` key, else its folder) and
+    /// print the final public state as JSON (exit 0 ok, 2 malformed, 3 a
+    /// step refused, 4 an expectation failed).
     Scenario {
         /// The scenario file (TOML).
         file: PathBuf,
@@ -123,7 +125,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Audit(args)) => audit::run(&args),
         Some(Command::Replay { file }) => replay::run(&file),
-        Some(Command::Host(args)) => net_cmd::host(&args).map_err(Failure::from),
+        Some(Command::Host(args)) => net_cmd::host(&args),
         Some(Command::Join(args)) => net_cmd::join(&args).map_err(Failure::from),
         Some(Command::Watch(args)) => net_cmd::watch(&args).map_err(Failure::from),
         Some(Command::Resume(args)) => net_cmd::resume(&args).map_err(Failure::from),
@@ -218,42 +220,53 @@ pub(crate) fn one_line(error: &anyhow::Error) -> String {
     output::printable(&line).into_owned()
 }
 
-/// Read `key=value` options into a game's options; values are TOML literals
-/// (`true`, `12`) or else plain strings. A value of the wrong kind or an
-/// unknown key is named in the user's words, not the deserializer's.
-pub(crate) fn parse_options<O: for<'de> serde::Deserialize<'de>>(pairs: &[String]) -> Result<O> {
-    let mut table = toml::Table::new();
+/// The game `--game` names; a name that is not in the list of games is a
+/// usage error (exit 2), in one line that lists the games.
+pub(crate) fn game_named(name: &str) -> Result<roundtable_tui::GameId, Failure> {
+    roundtable_tui::GameId::from_name(name).map_err(|e| Failure::with_code(2, e))
+}
+
+/// Read `key=value` options over a game's default options; values are TOML
+/// literals (`true`, `12`) or else plain strings. A value of the wrong kind
+/// or a key the game does not have is named in the user's words, not the
+/// deserializer's. Starting from the defaults lets a game's options be
+/// given one at a time whether or not its type fills in missing fields.
+pub(crate) fn parse_options<O>(pairs: &[String]) -> Result<O>
+where
+    O: Default + serde::Serialize + for<'de> serde::Deserialize<'de>,
+{
+    let mut table = match toml::Value::try_from(O::default())? {
+        toml::Value::Table(table) => table,
+        other => bail!("the game's options are not a table but {other}"),
+    };
     for pair in pairs {
         let Some((key, value)) = pair.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
             bail!("option {pair:?} is not key=value");
         };
         let key = key.trim().replace('-', "_");
         let value = value.trim();
+        if !table.contains_key(&key) {
+            let known: Vec<&str> = table.keys().map(String::as_str).collect();
+            bail!(
+                "there is no option {key} (the options: {})",
+                known.join(", ")
+            );
+        }
         let parsed = toml::from_str::<toml::Table>(&format!("v = {value}"))
             .ok()
             .and_then(|mut t| t.remove("v"))
             .unwrap_or_else(|| toml::Value::String(value.to_owned()));
-        // Each option alone first, so that a refusal names its option.
-        let alone = toml::Table::from_iter([(key.clone(), parsed.clone())]);
-        if let Err(e) = toml::Value::Table(alone).try_into::<O>() {
+        table.insert(key.clone(), parsed);
+        // Each option is checked as it comes, so that a refusal names it.
+        if let Err(e) = toml::Value::Table(table.clone()).try_into::<O>() {
             return Err(option_refused(&key, value, e.message()));
         }
-        table.insert(key, parsed);
     }
     Ok(toml::Value::Table(table).try_into()?)
 }
 
 /// Why option `key=value` was refused, from the deserializer's `message`.
 fn option_refused(key: &str, value: &str, message: &str) -> anyhow::Error {
-    if let Some((_, known)) = message
-        .strip_prefix("unknown field")
-        .and_then(|rest| rest.split_once("expected one of "))
-    {
-        return anyhow::anyhow!(
-            "there is no option {key} (the options: {})",
-            known.replace('`', "")
-        );
-    }
     let wants_number = message.contains("expected u") || message.contains("expected i");
     if message.contains("expected a boolean") {
         anyhow::anyhow!("option {key}: {value:?} is not true or false")

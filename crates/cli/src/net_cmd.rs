@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use roundtable_bots::Bot;
-use roundtable_engine::{Game, GameResult};
+use roundtable_engine::GameResult;
 use roundtable_net::relay::{RelayEvent, run_relay};
 use roundtable_net::{
     Controller, DataDir, GameHandle, Multiaddr, NetEvent, NodeConfig, Outcome, Role, Ticket,
@@ -20,7 +20,7 @@ use roundtable_net::{
 };
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
-use roundtable_tui::text::event_line;
+use roundtable_tui::{GameId, Listed, Visit};
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup};
 use crate::net_session::NetSession;
@@ -130,6 +130,22 @@ fn need_terminal(instead: &str) -> Result<()> {
 /// What `--headless` does for a seat.
 const HEADLESS_SEAT: &str = "let a bot play and print the log";
 
+/// What `--headless` does for a spectator.
+const HEADLESS_WATCH: &str = "print the game as it is played";
+
+/// The terminal UI's network table shows Port Royal only (so far): another
+/// game is refused in one line before a node starts, with what
+/// `--headless` does instead. Port Royal's options are read from `pairs`.
+fn port_royal_on_screen<G: Listed>(pairs: &[String], instead: &str) -> Result<Options> {
+    if G::NAME != GameId::PortRoyal.name() {
+        bail!(
+            "the terminal UI has no network table for {} yet; use --headless to {instead}",
+            G::TITLE
+        );
+    }
+    crate::parse_options(pairs)
+}
+
 /// Options of a command that plays a seat (`host`, `join`, `resume`).
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct SeatArgs {
@@ -154,12 +170,12 @@ impl SeatArgs {
 
     /// The `--bot` bot for a seat; `salt` tells apart the seeds of the
     /// random bots of one process.
-    fn bot(&self, salt: u64) -> Box<dyn Bot<PortRoyal>> {
+    fn bot<G: Listed>(&self, salt: u64) -> Box<dyn Bot<G>> {
         self.bot_of(self.bots.bot, salt)
     }
 
     /// A bot of `kind` for a seat, as [`SeatArgs::bot`].
-    fn bot_of(&self, kind: BotKind, salt: u64) -> Box<dyn Bot<PortRoyal>> {
+    fn bot_of<G: Listed>(&self, kind: BotKind, salt: u64) -> Box<dyn Bot<G>> {
         let seed = self
             .bots
             .bot_seed
@@ -185,7 +201,8 @@ const STALL_TIMEOUT_MS: std::ops::RangeInclusive<u64> = roundtable_net::STALL_TI
 /// Options of `roundtable host`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct HostArgs {
-    /// Seats at the table, yours included (2 to 5).
+    /// Seats at the table, yours included (as many as the game is played
+    /// by: Port Royal 2 to 5, Guildhall 2 to 4).
     #[arg(long, default_value_t = 4)]
     seats: u8,
     /// Seats filled by bots running in this process, each a full peer with
@@ -193,10 +210,10 @@ pub(crate) struct HostArgs {
     /// one (`hard,normal`; easy, normal, hard, or heuristic, search, random).
     #[arg(long, default_value = "0", value_name = "N|BOT,BOT,...")]
     bots: Lineup,
-    /// The game.
-    #[arg(long, default_value = "port-royal")]
+    /// The game: port-royal or guildhall (joiners learn it from the ticket).
+    #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
-    /// A rule option as key=value.
+    /// A rule option of the game as key=value (as `play --option`).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// Claim a seat stalled after this many milliseconds of waiting (10000
@@ -326,7 +343,11 @@ impl Printer {
         }
     }
 
-    fn print(&mut self, event: &NetEvent<PortRoyal>, out: &mut impl Write) -> std::io::Result<()> {
+    fn print<G: Listed>(
+        &mut self,
+        event: &NetEvent<G>,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         let p = &self.prefix;
         match event {
             NetEvent::Listening(a) if self.verbose => writeln!(out, "{p}listening on {a}")?,
@@ -397,7 +418,7 @@ impl Printer {
                 // network, so their control characters are escaped.
                 for line in events
                     .iter()
-                    .filter_map(|e| event_line(e, &self.names, None))
+                    .filter_map(|e| G::event_line(e, &self.names, None))
                 {
                     writeln!(out, "{p}    {}", printable(&line))?;
                 }
@@ -422,7 +443,7 @@ impl Printer {
             NetEvent::Note(n) if self.verbose => writeln!(out, "{p}note: {}", printable(n))?,
             NetEvent::Finished { result, transcript } => {
                 if !self.quiet {
-                    self.print_result(result, out)?;
+                    self.print_result::<G>(result, out)?;
                 }
                 writeln!(out, "{p}transcript: {}", transcript.display())?;
             }
@@ -431,19 +452,24 @@ impl Printer {
         Ok(())
     }
 
-    fn print_result(&self, result: &GameResult, out: &mut impl Write) -> std::io::Result<()> {
+    fn print_result<G: Listed>(
+        &self,
+        result: &GameResult,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         let mut standings = result.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
         writeln!(out, "{}game over", self.prefix)?;
         for s in &standings {
             writeln!(
                 out,
-                "{}  #{} {}: {} VP, {} coins",
+                "{}  #{} {}: {} VP, {} {}",
                 self.prefix,
                 s.rank + 1,
                 self.name(s.seat),
                 s.score,
-                s.tie_break
+                s.tie_break,
+                G::TIE_BREAK
             )?;
         }
         Ok(())
@@ -451,7 +477,7 @@ impl Printer {
 }
 
 /// Print a peer's events until it stops; returns its outcome.
-async fn follow(handle: GameHandle<PortRoyal>, mut printer: Printer) -> Result<Outcome> {
+async fn follow<G: Listed>(handle: GameHandle<G>, mut printer: Printer) -> Result<Outcome> {
     let (mut events, handle) = handle.split();
     while let Some(event) = events.recv().await {
         printer.print(&event, &mut crate::output::stdout())?;
@@ -471,13 +497,12 @@ fn exit_code(outcome: &Outcome) -> ExitCode {
 }
 
 /// Start in-process bots that join `ticket`, each in its own data dir.
-fn spawn_bots(
+fn spawn_bots<G: Listed>(
     seat: &SeatArgs,
     net: &NetArgs,
     data: &DataDir,
-    ticket: &Ticket,
     kinds: &[BotKind],
-    role: impl Fn(usize) -> Role<PortRoyal>,
+    role: impl Fn(usize) -> Role<G>,
 ) -> Result<Vec<tokio::task::JoinHandle<Result<Outcome>>>> {
     let mut tasks = Vec::new();
     for (n, kind) in (1..).zip(kinds) {
@@ -486,8 +511,7 @@ fn spawn_bots(
         if !net.no_listen {
             config.listen = bot_listen(&net.listen);
         }
-        let _ = ticket;
-        let handle = spawn::<PortRoyal>(
+        let handle = spawn::<G>(
             config,
             role(n),
             Controller::Bot(seat.bot_of(*kind, n as u64)),
@@ -520,14 +544,27 @@ async fn finish_bots(tasks: Vec<tokio::task::JoinHandle<Result<Outcome>>>) -> bo
     ok
 }
 
-pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
-    if args.game != PortRoyal::NAME {
-        bail!("unknown game {:?}", args.game);
+pub(crate) fn host(args: &HostArgs) -> crate::Outcome {
+    let game = crate::game_named(&args.game)?;
+    Ok(game.visit(Host(args))?)
+}
+
+/// `host` for the game `--game` names.
+struct Host<'a>(&'a HostArgs);
+
+impl Visit for Host<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        host_game::<G>(self.0)
     }
+}
+
+fn host_game<G: Listed>(args: &HostArgs) -> Result<ExitCode> {
     // Every term is checked before the lobby opens: a lobby whose terms no
     // proposal can carry fills its seats and then never starts.
-    let options: Options = crate::parse_options(&args.options)?;
-    roundtable_table::genesis::check_terms::<PortRoyal>(args.seats, &options)?;
+    let options: G::Options = crate::parse_options(&args.options)?;
+    roundtable_table::genesis::check_terms::<G>(args.seats, &options)?;
     if args.bots.len() >= usize::from(args.seats) {
         bail!("{} bots leave no seat for the host", args.bots.len());
     }
@@ -547,13 +584,14 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
+        let options = port_royal_on_screen::<G>(&args.options, HEADLESS_SEAT)?;
         return host_tui(args, options, &data);
     }
     runtime()?.block_on(async {
         let config = args
             .seat
             .config(&args.net, data.clone(), &args.net.own_name(&data)?);
-        let mut handle = spawn::<PortRoyal>(
+        let mut handle = spawn::<G>(
             config,
             Role::Host {
                 seats: args.seats,
@@ -576,7 +614,7 @@ pub(crate) fn host(args: &HostArgs) -> Result<ExitCode> {
                     bots_started = true;
                     let t = ticket.clone();
                     let kinds = args.bots.kinds(args.seat.bots.bot);
-                    bots = spawn_bots(&args.seat, &args.net, &data, ticket, &kinds, move |_| {
+                    bots = spawn_bots::<G>(&args.seat, &args.net, &data, &kinds, move |_| {
                         Role::Join { ticket: t.clone() }
                     })?;
                 }
@@ -681,9 +719,35 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         return list_tables(args);
     };
     let ticket = Ticket::decode(text)?;
+    ticket_game(&ticket)?.visit(Join { args, ticket })
+}
+
+/// The game a ticket names, from the list of games: a table of a game this
+/// binary does not know is refused before anything is dialled.
+fn ticket_game(ticket: &Ticket) -> Result<GameId> {
+    GameId::from_name(&ticket.game)
+        .with_context(|| "the ticket's table plays a game this roundtable does not have")
+}
+
+/// `join` for the game the ticket names.
+struct Join<'a> {
+    args: &'a JoinArgs,
+    ticket: Ticket,
+}
+
+impl Visit for Join<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        join_game::<G>(self.args, self.ticket)
+    }
+}
+
+fn join_game<G: Listed>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
+        port_royal_on_screen::<G>(&[], HEADLESS_SEAT)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
@@ -701,7 +765,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         let config = args
             .seat
             .config(&args.net, data.clone(), &args.net.own_name(&data)?);
-        let handle = spawn::<PortRoyal>(
+        let handle = spawn::<G>(
             config,
             Role::Join { ticket },
             Controller::Bot(args.seat.bot(0)),
@@ -757,9 +821,28 @@ fn listing(number: usize, table: &roundtable_net::Announce) -> String {
 
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
+    ticket_game(&ticket)?.visit(Watch { args, ticket })
+}
+
+/// `watch` for the game the ticket names.
+struct Watch<'a> {
+    args: &'a WatchArgs,
+    ticket: Ticket,
+}
+
+impl Visit for Watch<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        watch_game::<G>(self.args, self.ticket)
+    }
+}
+
+fn watch_game<G: Listed>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.headless {
-        need_terminal("print the game as it is played")?;
+        need_terminal(HEADLESS_WATCH)?;
+        port_royal_on_screen::<G>(&[], HEADLESS_WATCH)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
@@ -775,7 +858,7 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
         let name = args.net.own_name(&data)?;
         let mut config = args.net.config(data, &name);
         config.transcript_copy = args.transcript.clone();
-        let handle = spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?;
+        let handle = spawn::<G>(config, Role::Watch { ticket }, Controller::Handle)?;
         let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
         Ok(exit_code(&outcome))
     })
@@ -784,6 +867,13 @@ pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
 pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
     args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let data = args.net.data_dir();
+    let lobby = unfinished_lobby(args, &data)?;
+    saved_game(&data, &lobby)?.visit(Resume { args, data, lobby })
+}
+
+/// The unfinished table `resume` goes back to: the one named, else the
+/// only one in `data`.
+fn unfinished_lobby(args: &ResumeArgs, data: &DataDir) -> Result<roundtable_net::LobbyId> {
     let lobby = match &args.lobby {
         Some(text) => {
             let mut id = [0u8; 32];
@@ -807,7 +897,48 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
             }
         }
     };
-    // In-process bots of a host that played this game resume too.
+    Ok(lobby)
+}
+
+/// The game of the unfinished table `lobby`, from the genesis its saved
+/// transcript starts with.
+fn saved_game(data: &DataDir, lobby: &roundtable_net::LobbyId) -> Result<GameId> {
+    let path = data.transcript_path(lobby);
+    let read = roundtable_table::transcript::read(&path)
+        .with_context(|| format!("reading the saved game {}", path.display()))?;
+    match read.frames.first() {
+        Some(roundtable_table::transcript::Frame::Proposal(p)) => {
+            GameId::from_name(&p.game).with_context(|| format!("the saved game {}", path.display()))
+        }
+        _ => bail!(
+            "the saved game {} does not start with its genesis",
+            path.display()
+        ),
+    }
+}
+
+/// `resume` for the game the saved genesis names.
+struct Resume<'a> {
+    args: &'a ResumeArgs,
+    data: DataDir,
+    lobby: roundtable_net::LobbyId,
+}
+
+impl Visit for Resume<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        resume_game::<G>(self.args, self.data, self.lobby)
+    }
+}
+
+fn resume_game<G: Listed>(
+    args: &ResumeArgs,
+    data: DataDir,
+    lobby: roundtable_net::LobbyId,
+) -> Result<ExitCode> {
+    // In-process bots of a host that played this game resume too, each
+    // with its number to tell its bot's seed apart.
     let mut resumed_bots = Vec::new();
     for n in 1..=8usize {
         let bot_dir = data.bot(n);
@@ -818,13 +949,18 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         if !args.net.no_listen {
             config.listen = bot_listen(&args.net.listen);
         }
-        resumed_bots.push((config, args.seat.bot(n as u64)));
+        resumed_bots.push((config, n as u64));
     }
     let config = args
         .seat
         .config(&args.net, data.clone(), &args.net.own_name(&data)?);
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
+        port_royal_on_screen::<G>(&[], HEADLESS_SEAT)?;
+        let resumed_bots = resumed_bots
+            .into_iter()
+            .map(|(config, n)| (config, args.seat.bot::<PortRoyal>(n)))
+            .collect();
         // Back at the table in the terminal UI, where the player left it.
         let rt = runtime()?;
         let handle = {
@@ -838,15 +974,16 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
         return tui(rt, session);
     }
     runtime()?.block_on(async {
-        let handle = spawn::<PortRoyal>(
+        let handle = spawn::<G>(
             config,
             Role::Resume { lobby },
             Controller::Bot(args.seat.bot(0)),
         )?;
         let mut bots = Vec::new();
-        for (config, bot) in resumed_bots {
+        for (config, n) in resumed_bots {
             let prefix = format!("[{}] ", config.name);
-            let h = spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Bot(bot))?;
+            let bot = Controller::Bot(args.seat.bot::<G>(n));
+            let h = spawn::<G>(config, Role::Resume { lobby }, bot)?;
             bots.push(tokio::spawn(follow(
                 h,
                 Printer::quiet(prefix, args.net.verbose),
@@ -909,7 +1046,7 @@ mod tests {
             (3, 3),
         ];
         for (filled, seats) in counts {
-            let event = NetEvent::Lobby { filled, seats };
+            let event = NetEvent::<PortRoyal>::Lobby { filled, seats };
             printer
                 .print(&event, &mut out)
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -934,7 +1071,7 @@ mod tests {
             .unwrap_or_else(|| panic!("a ship in the catalog"));
         let mut printer = Printer::plain(false);
         let mut out = Vec::new();
-        let events = [
+        let events: [NetEvent<PortRoyal>; 2] = [
             NetEvent::Started {
                 game_id: roundtable_table::GameId([0; 32]),
                 seat: Some(Seat(0)),

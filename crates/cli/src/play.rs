@@ -8,16 +8,19 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use roundtable_local::{LocalGame, Progress};
-use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
-use roundtable_tui::text::event_line;
+use roundtable_tui::{GameId, Listed, Visit};
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words, seated_bots};
 
 /// Options of `roundtable play`.
 #[derive(Debug, Default, clap::Args)]
 pub(crate) struct PlayArgs {
-    /// Seats at the table, 2 to 5 (default 4, or one for each of `--bots`).
+    /// The game: port-royal (the default) or guildhall.
+    #[arg(long, value_name = "NAME")]
+    game: Option<String>,
+    /// Seats at the table, as many as the game is played by (default 4, or
+    /// one for each of `--bots`).
     #[arg(long)]
     seats: Option<u8>,
     /// Seed for the keys, the chains and the bots; a fresh one when omitted.
@@ -30,7 +33,9 @@ pub(crate) struct PlayArgs {
     /// name the levels), instead of `--bot` for every seat.
     #[arg(long = "bots", value_name = "BOT,BOT,...", conflicts_with = "bot")]
     lineup: Option<Lineup>,
-    /// A rule option as key=value (victory_points=8, pass_automatically=true, ...).
+    /// A rule option of the game as key=value (Port Royal: victory_points=8,
+    /// expansion=true, ...; Guildhall: refill_after_paying=false,
+    /// max_rounds=60, ...).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// Also write the game's transcript here (check it with `roundtable audit`).
@@ -39,17 +44,33 @@ pub(crate) struct PlayArgs {
 }
 
 pub(crate) fn run(args: &PlayArgs) -> crate::Outcome {
-    Ok(play(args, &mut crate::output::stdout())?)
+    let game = crate::game_named(args.game.as_deref().unwrap_or(GameId::PortRoyal.name()))?;
+    let out = &mut crate::output::stdout();
+    Ok(game.visit(Play { args, out })?)
 }
 
-fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    let options: Options = crate::parse_options(&args.options)?;
+/// `play` for the game `--game` names.
+struct Play<'a, W> {
+    args: &'a PlayArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> Visit for Play<'_, W> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        play::<G>(self.args, self.out)
+    }
+}
+
+fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
+    let options: G::Options = crate::parse_options(&args.options)?;
     let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
     let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
-    roundtable_table::genesis::check_terms::<PortRoyal>(seats, &options)?;
+    roundtable_table::genesis::check_terms::<G>(seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
     let bot_seed = args.bots.bot_seed.unwrap_or(seed);
-    let players = seated_bots(&kinds, args.bots.think(), seed, bot_seed);
+    let players = seated_bots::<G>(&kinds, args.bots.think(), seed, bot_seed);
     let mut game = LocalGame::new(
         &options,
         seed,
@@ -60,8 +81,10 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     .context("setting up the game")?;
     writeln!(
         out,
-        "Port Royal, {seats} seats, {}, seed {seed} (replay with --seed {seed}{}){}",
+        "{}, {seats} seats, {}, seed {seed} (replay with{} --seed {seed}{}){}",
+        G::TITLE,
         bots_words(&kinds),
+        game_flag::<G>(),
         replay_flags(&kinds, &args.bots),
         if kinds.contains(&BotKind::Search) {
             "; a search bot thinks for a time, so its moves depend on the machine's speed"
@@ -79,7 +102,7 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
             for line in applied
                 .events
                 .iter()
-                .filter_map(|e| event_line(e, &names, None))
+                .filter_map(|e| G::event_line(e, &names, None))
             {
                 writeln!(out, "{line}")?;
             }
@@ -107,11 +130,12 @@ fn play(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
             .unwrap_or_default();
         writeln!(
             out,
-            "  #{} {}{kind}: {} VP, {} coins",
+            "  #{} {}{kind}: {} VP, {} {}",
             s.rank + 1,
             roundtable_tui::text::seat_name(&names, s.seat),
             s.score,
-            s.tie_break
+            s.tie_break,
+            G::TIE_BREAK
         )?;
     }
     if let Some(path) = &args.transcript {
@@ -125,6 +149,15 @@ fn bots_words(kinds: &[BotKind]) -> String {
     match kinds.first() {
         Some(first) if kinds.iter().all(|k| k == first) => format!("{} bots", first.name()),
         _ => format!("bots {}", lineup_words(kinds)),
+    }
+}
+
+/// The `--game` flag that plays `G` again (none for the default game).
+fn game_flag<G: Listed>() -> String {
+    if G::NAME == GameId::PortRoyal.name() {
+        String::new()
+    } else {
+        format!(" --game {}", G::NAME)
     }
 }
 

@@ -4,6 +4,14 @@
 //! step was legal and every expectation held, 3 when a step was refused (and
 //! the scenario did not expect exactly that), 4 when an expectation failed,
 //! 2 for a malformed file.
+//!
+//! A file names its game with `game = "NAME"`, or else by the folder it is
+//! kept in (`tests/scenarios/<game>/`). A game whose cards are public plays
+//! the format of SCENARIOS.md; a game that deals private cards has keys of
+//! its own for the deal, in its grammar (Guildhall:
+//! `tests/scenarios/guildhall/GRAMMAR.md`, run by [`guildhall`]).
+
+mod guildhall;
 
 use std::io::Write;
 use std::path::Path;
@@ -11,6 +19,7 @@ use std::process::ExitCode;
 
 use roundtable_engine::{Game, Next, Observer, RuleError, Seat};
 use roundtable_port_royal::PortRoyal;
+use roundtable_tui::GameId;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -18,7 +27,9 @@ use serde_json::{Value, json};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    game: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    game: Option<String>,
     seats: u8,
     #[serde(default)]
     options: Option<toml::Table>,
@@ -86,11 +97,61 @@ impl Outcome {
 pub(crate) fn run_file(file: &Path) -> crate::Outcome {
     let text = std::fs::read_to_string(file)
         .map_err(|e| crate::Failure::with_code(2, anyhow::anyhow!("{}: {e}", file.display())))?;
-    run_text(&text).report(file, &mut crate::output::stdout())
+    let folder = file
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str());
+    run_text(&text, folder).report(file, &mut crate::output::stdout())
 }
 
-/// Run the scenario in `text` (read from `path`).
-pub(crate) fn run_text(text: &str) -> Outcome {
+/// Run the scenario in `text`, read from a file in `folder` (the game's
+/// name when the file does not give it).
+pub(crate) fn run_text(text: &str, folder: Option<&str>) -> Outcome {
+    let game = match game_of(text, folder) {
+        Ok(game) => game,
+        Err((line, reason)) => return Outcome::Malformed { line, reason },
+    };
+    match game {
+        GameId::PortRoyal => run_public::<PortRoyal>(text),
+        GameId::Guildhall => guildhall::run(text),
+    }
+}
+
+/// The game a scenario is of: its `game` key, else its folder's name; or
+/// why the file names none (the line, and the reason).
+fn game_of(text: &str, folder: Option<&str>) -> Result<GameId, (Option<usize>, String)> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        (
+            e.span().map(|s| line_of(text, s.start)),
+            e.message().to_owned(),
+        )
+    })?;
+    let named = match table.get("game") {
+        Some(toml::Value::String(name)) => Some(name.as_str()),
+        Some(other) => {
+            return Err((
+                find_line(text, "game", 0),
+                format!("game = {other} is not a game's name"),
+            ));
+        }
+        None => None,
+    };
+    let Some(name) = named.or(folder.filter(|f| GameId::from_name(f).is_ok())) else {
+        return Err((
+            None,
+            format!(
+                "the scenario names no game: give `game = \"NAME\"` (the games are {}) \
+                 or keep it in a folder named after its game",
+                GameId::names()
+            ),
+        ));
+    };
+    GameId::from_name(name).map_err(|e| (find_line(text, "game", 0), e.to_string()))
+}
+
+/// Run a scenario of a game whose chance outcomes are all public, in the
+/// format of SCENARIOS.md.
+fn run_public<G: Game>(text: &str) -> Outcome {
     let file: ScenarioFile = match toml::from_str(text) {
         Ok(f) => f,
         Err(e) => {
@@ -101,13 +162,7 @@ pub(crate) fn run_text(text: &str) -> Outcome {
             };
         }
     };
-    match file.game.as_str() {
-        PortRoyal::NAME => run::<PortRoyal>(&file, text),
-        other => Outcome::Malformed {
-            line: find_line(text, "game", 0),
-            reason: format!("unknown game {other:?} (known: {})", PortRoyal::NAME),
-        },
-    }
+    run::<G>(&file, text)
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -361,17 +416,37 @@ mod tests {
         assert_eq!(out, vec!["players[1].coins: expected 4, got 5"]);
     }
 
+    /// A scenario's game is its `game` key, else its folder's: Guildhall's
+    /// files give none, and the command knew only Port Royal.
+    #[test]
+    fn a_scenario_is_of_the_game_it_names_else_of_its_folder() {
+        let bare = "seats = 2\n";
+        assert_eq!(game_of(bare, Some("guildhall")), Ok(GameId::Guildhall));
+        assert_eq!(
+            game_of("game = \"port-royal\"\nseats = 2\n", Some("guildhall")),
+            Ok(GameId::PortRoyal)
+        );
+        let (_, none) = game_of(bare, Some("tmp")).unwrap_err();
+        assert!(none.contains("names no game"), "{none}");
+        let (line, chess) = game_of("seats = 2\ngame = \"chess\"\n", None).unwrap_err();
+        assert_eq!(line, Some(2));
+        assert!(
+            chess.contains("the games are port-royal, guildhall"),
+            "{chess}"
+        );
+    }
+
     #[test]
     fn malformed_files_name_the_line() {
         let text = "game = \"port-royal\"\nseats = 2\nsteps = [\n  \"1: fly\",\n]\n";
-        match run_text(text) {
+        match run_text(text, None) {
             Outcome::Malformed { line, reason } => {
                 assert_eq!(line, Some(4));
                 assert!(reason.contains("fly"), "{reason}");
             }
             other => panic!("{other:?}"),
         }
-        match run_text("game = [") {
+        match run_text("game = [", None) {
             Outcome::Malformed { line: Some(1), .. } => {}
             other => panic!("{other:?}"),
         }

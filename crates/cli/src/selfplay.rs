@@ -7,18 +7,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use roundtable_engine::Game;
 use roundtable_local::{LocalGame, Progress};
-use roundtable_port_royal::PortRoyal;
 use roundtable_table::Config;
+use roundtable_tui::{Listed, Visit};
 
 use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
 
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SelfplayArgs {
-    /// The game.
-    #[arg(long, default_value = "port-royal")]
+    /// The game: port-royal or guildhall.
+    #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Seats, each a bot with its own key and chain (default 4, or one for
     /// each of `--bots`).
@@ -37,26 +36,39 @@ pub(crate) struct SelfplayArgs {
     /// Where to write the transcript.
     #[arg(long)]
     transcript: PathBuf,
-    /// A rule option as key=value.
+    /// A rule option of the game as key=value (as `play --option`).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
 }
 
 pub(crate) fn run(args: &SelfplayArgs) -> crate::Outcome {
-    Ok(selfplay(args, &mut crate::output::stdout())?)
+    let game = crate::game_named(&args.game)?;
+    let out = &mut crate::output::stdout();
+    Ok(game.visit(Selfplay { args, out })?)
 }
 
-fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    if args.game != PortRoyal::NAME {
-        bail!("unknown game {:?} (known: {})", args.game, PortRoyal::NAME);
+/// `selfplay` for the game `--game` names.
+struct Selfplay<'a, W> {
+    args: &'a SelfplayArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> Visit for Selfplay<'_, W> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        selfplay::<G>(self.args, self.out)
     }
-    let options = crate::parse_options(&args.options)?;
+}
+
+fn selfplay<G: Listed>(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
+    let options: G::Options = crate::parse_options(&args.options)?;
     let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
     let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
-    roundtable_table::genesis::check_terms::<PortRoyal>(seats, &options)?;
+    roundtable_table::genesis::check_terms::<G>(seats, &options)?;
     let bot_seed = args.bots.bot_seed.unwrap_or(args.seed);
-    let players = seated_bots(&kinds, args.bots.think(), args.seed, bot_seed);
-    let mut game = LocalGame::<PortRoyal>::new(
+    let players = seated_bots::<G>(&kinds, args.bots.think(), args.seed, bot_seed);
+    let mut game = LocalGame::<G>::new(
         &options,
         args.seed,
         players,
@@ -83,11 +95,12 @@ fn selfplay(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
             .unwrap_or_default();
         writeln!(
             out,
-            "#{} {}{kind}: {} VP, {} coins",
+            "#{} {}{kind}: {} VP, {} {}",
             s.rank + 1,
             roundtable_tui::text::seat_name(game.names(), s.seat),
             s.score,
-            s.tie_break
+            s.tie_break,
+            G::TIE_BREAK
         )?;
     }
     writeln!(

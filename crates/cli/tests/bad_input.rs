@@ -332,3 +332,106 @@ fn a_truncated_ticket_is_called_truncated() {
         );
     }
 }
+
+/// A ticket to a table of `game`, at an address nobody answers.
+fn ticket_for(game: &str) -> String {
+    let addr = "/ip4/127.0.0.1/tcp/9"
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}"));
+    roundtable_net::Ticket {
+        lobby: roundtable_net::LobbyId([4; 32]),
+        game: game.into(),
+        host: roundtable_table::Identity::from_secret([9; 32]).public(),
+        addrs: vec![addr],
+    }
+    .encode()
+}
+
+/// Every command that takes a game takes it from the one list: a name not
+/// in it is a usage error (exit 2) in one line that lists the games, and a
+/// game's options are refused for another game in one line that lists the
+/// options it has. `play` and `host` took no `--game` at all, `selfplay`
+/// knew only Port Royal.
+#[test]
+fn a_game_is_one_of_the_list_and_takes_only_its_own_options() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let x = dir.path().join("x.rts");
+    let games = "no game is called \"chess\"; the games are port-royal, guildhall";
+    for command in [
+        &["play", "--game", "chess"][..],
+        &["selfplay", "--game", "chess", "--transcript", path_str(&x)],
+        &["host", "--game", "chess", "--headless"],
+    ] {
+        let out = roundtable(command);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr:?}");
+        assert!(stderr.contains(games), "{command:?}: {stderr}");
+    }
+    let line = refusal(&[
+        "play",
+        "--game",
+        "guildhall",
+        "--option",
+        "victory_points=8",
+    ]);
+    assert!(
+        line.contains("there is no option victory_points (the options: "),
+        "{line}"
+    );
+    assert!(line.contains("max_rounds"), "{line}");
+    let line = refusal(&["play", "--game", "guildhall", "--seats", "5"]);
+    assert!(line.contains("2 to 4 seats"), "{line}");
+    let line = refusal(&[
+        "play",
+        "--game",
+        "guildhall",
+        "--option",
+        "late_chapter_cap=maybe",
+    ]);
+    assert!(line.contains("\"maybe\" is not true or false"), "{line}");
+    let line = host_refusal(
+        &dir.path().join("host"),
+        &["--game", "guildhall", "--option", "expansion=true"],
+    );
+    assert!(line.contains("no option expansion"), "{line}");
+    // A joiner whose list has no such game refuses its ticket before
+    // dialling anyone.
+    for command in ["join", "watch"] {
+        let line = refusal(&[
+            command,
+            &ticket_for("chess"),
+            "--headless",
+            "--data-dir",
+            path_str(dir.path()),
+        ]);
+        assert!(line.contains(games), "{command}: {line}");
+    }
+}
+
+/// A Guildhall option given alone keeps the game's other defaults:
+/// Guildhall's options have no defaults of their own to deserialize from.
+#[test]
+fn a_guildhall_game_plays_with_one_of_its_options_changed() {
+    let out = roundtable(&[
+        "play",
+        "--game",
+        "guildhall",
+        "--seed",
+        "5",
+        "--seats",
+        "3",
+        "--option",
+        "refill_after_paying=false",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("Guildhall, 3 seats"), "{stdout}");
+    assert!(stdout.contains("--game guildhall --seed 5"), "{stdout}");
+    assert!(stdout.contains("#1 Bot"), "{stdout}");
+    assert!(stdout.contains("completed chapters"), "{stdout}");
+}

@@ -203,3 +203,36 @@ fn watch_help_offers_a_spectator_no_bot() {
     let out = roundtable(&["watch", "rt1_x", "--bot", "random"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `selfplay --game guildhall`: bots deal each other private hands through
+/// the table protocol in one process; the transcript audits valid, and the
+/// audit opens every seat's hand from the keys released after the game.
+/// `selfplay` knew only Port Royal.
+#[test]
+fn a_guildhall_selfplay_transcript_audits_valid_with_every_hand_opened() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let transcript = dir.path().join("gh.rts");
+    let shown = stdout_of(&[
+        "selfplay",
+        "--game",
+        "guildhall",
+        "--seats",
+        "3",
+        "--seed",
+        "7",
+        "--transcript",
+        path_str(&transcript),
+    ]);
+    assert!(shown.contains("#1 Bot"), "{shown}");
+    assert!(shown.contains("completed chapters"), "{shown}");
+    let json: Value = serde_json::from_str(&stdout_of(&["audit", "--json", path_str(&transcript)]))
+        .unwrap_or_else(|e| panic!("audit --json: {e}"));
+    assert_eq!(json["verdict"], "valid", "{json}");
+    let hands = json["hands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no hands: {json}"));
+    assert_eq!(hands.len(), 3, "{json}");
+    let text = stdout_of(&["audit", path_str(&transcript)]);
+    assert!(text.contains("VP, "), "{text}");
+    assert!(text.contains("completed chapters"), "{text}");
+}

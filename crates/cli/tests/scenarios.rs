@@ -1,29 +1,43 @@
 //! Runs every rule scenario under `tests/scenarios/` through the real
-//! `roundtable scenario` command. A scenario passes when the command exits 0,
-//! or with the code named by a comment line `# expect-exit: N` (used by the
-//! scenarios that pin the runner's own error reporting).
+//! `roundtable scenario` command: every file that names its game, and every
+//! file in the folder of a game of the list (a file that does not name its
+//! game is of its folder's). A game's folder whose game is not in the list
+//! yet (its crate runs its scenarios itself) joins once its `list!` line
+//! does. A scenario passes when the command exits 0, or with the code named
+//! by a comment line `# expect-exit: N` (used by the scenarios that pin the
+//! runner's own error reporting).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use roundtable_tui::GameId;
 
 fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    let listed_folder = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| GameId::from_name(n).is_ok());
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            // Guildhall's scenarios have their own grammar and runner
-            // (crates/games/guildhall/tests/scenarios.rs) until the binary's
-            // `scenario` command learns every game (issue 15).
-            if path.file_name().is_some_and(|n| n == "guildhall") {
-                continue;
-            }
             scenario_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "toml") {
+        } else if path.extension().is_some_and(|e| e == "toml")
+            && (listed_folder || names_its_game(&path))
+        {
             out.push(path);
         }
     }
+}
+
+/// Whether the scenario at `path` gives its game (`game = "..."`).
+fn names_its_game(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with("game =") || l.trim_start().starts_with("game="))
+    })
 }
 
 fn expected_exit(text: &str) -> i32 {
@@ -44,6 +58,15 @@ fn every_scenario_holds() {
         "no scenarios found under {}",
         root.display()
     );
+    // Every game of the list has its scenarios here, and they run.
+    for game in GameId::ALL {
+        let dir = root.join(game.name());
+        assert!(
+            files.iter().any(|f| f.starts_with(&dir)),
+            "no scenarios of {game} under {}",
+            dir.display()
+        );
+    }
     let mut failures = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable scenario");

@@ -11,6 +11,7 @@ use crate::text::seat_name;
 
 impl Listed for Guildhall {
     const TITLE: &'static str = "Guildhall";
+    const TIE_BREAK: &'static str = "completed chapters";
 
     fn bot(level: Level, _options: &Options, think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
         level.guildhall(think, seed)

@@ -20,10 +20,18 @@ use roundtable_engine::{Determinize, Game, Seat};
 pub mod guildhall;
 pub mod port_royal;
 
-/// What the front ends need of a game besides its rules.
-pub trait Listed: Game + Determinize {
+/// What the front ends need of a game besides its rules. What a game
+/// moves between a network driver's tasks can be sent there (every listed
+/// game can be played over the network).
+pub trait Listed:
+    Game<Options: Send + Sync, Action: Send + Sync, Event: Send + Sync, View: Send + Sync> + Determinize
+{
     /// The game's name for people ("Port Royal").
     const TITLE: &'static str;
+
+    /// What a standing's tie-break counts, in the words of a ranking
+    /// ("coins": "#1 Ann: 12 VP, 7 coins").
+    const TIE_BREAK: &'static str;
 
     /// A bot of `level` for a table with `options`; a hard one thinks
     /// `think` a move, and `seed` steers its random choices.

@@ -10,6 +10,7 @@ use super::Listed;
 
 impl Listed for PortRoyal {
     const TITLE: &'static str = "Port Royal";
+    const TIE_BREAK: &'static str = "coins";
 
     fn bot(level: Level, options: &Options, think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
         level.port_royal(options, think, seed)
