@@ -5,7 +5,9 @@
 //! * 2-seat Port Royal: search bot against the heuristic bot, seats
 //!   alternating;
 //! * 4-seat Hands: one search bot against three random bots (Hands has no
-//!   heuristic bot), seats rotating, the private deal from a local oracle.
+//!   heuristic bot), seats rotating, the private deal from a local oracle;
+//! * 4-seat Guildhall: one search bot against three heuristic bots, seats
+//!   rotating, the private deal from a local oracle.
 //!
 //! Win rates count a shared first place as a win and come with a 95%
 //! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
@@ -14,8 +16,8 @@
 //! the machine is), with the playout policy `STRENGTH_POLICY` (`heuristic`
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
-//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2` or
-//! `hands`) runs one setting only. A running tally goes to stderr. Run it
+//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
+//! `hands` or `guildhall`) runs one setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
 //!
 //! `STRENGTH_GAMES=400 STRENGTH_ONLY=4 cargo run --release -p roundtable-bots --example strength`
@@ -51,8 +53,9 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_bots::arena::play_port_royal;
-use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot, Tuning};
+use roundtable_bots::{Bot, Budget, GuildhallBot, PortRoyalBot, RandomBot, SearchBot, Tuning};
 use roundtable_engine::{Determinize, Game, GameResult, Knowledge, Seat, sim};
+use roundtable_guildhall::Guildhall;
 use roundtable_hands::Hands;
 use roundtable_port_royal::{Options, PortRoyal};
 
@@ -159,8 +162,25 @@ impl Tally {
         if standing.rank == 0 {
             self.wins += 1;
         }
-        // A running tally on stderr, so a run stopped early still counts.
-        eprintln!("{}: {} won of {} so far", self.label, self.wins, self.games);
+        // A running tally on stderr, so a run stopped early still counts:
+        // with the search's running costs, so pieces of a run add up.
+        let costs = self.totals.lock().map(|t| {
+            format!(
+                "; {} decisions, {} searched, {} playouts, {:.3} s searching, {} points",
+                t.decisions,
+                t.searched,
+                t.playouts,
+                t.time.as_secs_f64(),
+                self.vp
+            )
+        });
+        eprintln!(
+            "{}: {} won of {} so far{}",
+            self.label,
+            self.wins,
+            self.games,
+            costs.unwrap_or_default()
+        );
     }
 
     fn print(&self, share: f64) {
@@ -276,6 +296,50 @@ fn hands(first: u64, games: u64, budget: Budget) {
     tally.print(0.25);
 }
 
+fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+    let seats = 4u8;
+    let mut tally = Tally::new("4-seat Guildhall, search vs 3 heuristic".into());
+    for g in first..first + games {
+        let hero = Seat((g % u64::from(seats)) as u8);
+        let mut bots: Vec<Box<dyn Bot<Guildhall>>> = (0..seats)
+            .map(|s| -> Box<dyn Bot<Guildhall>> {
+                if s == hero.0 {
+                    let policy: Option<Box<dyn Bot<Guildhall>>> = heuristic_playouts
+                        .then(|| Box::new(GuildhallBot::new()) as Box<dyn Bot<Guildhall>>);
+                    search_bot(budget, policy, 0x6D + g, &tally.totals)
+                } else {
+                    Box::new(GuildhallBot::new())
+                }
+            })
+            .collect();
+        let mut game = match Guildhall::new_game(seats, &Default::default()) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("guildhall: {e}");
+                return;
+            }
+        };
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut chance = ChaCha20Rng::seed_from_u64(0x6E + g);
+        let played = sim::play_private(
+            &mut game,
+            &mut dealer,
+            1_000_000,
+            &mut |n| sim::uniform_below(n, &mut || chance.next_u64()),
+            &mut |seat, state, knowledge, legal| {
+                bots[seat.index()].choose_in(seat, state, knowledge, legal)
+            },
+            &mut |_, _| {},
+        );
+        match (played, game.result()) {
+            (Ok(_), Some(result)) => tally.add(&result, hero),
+            (Err(e), _) => eprintln!("guildhall game {g}: {e}"),
+            (Ok(_), None) => eprintln!("guildhall game {g} ended without a result"),
+        }
+    }
+    tally.print(0.25);
+}
+
 fn main() {
     let games: u64 = env_or("STRENGTH_GAMES", 40);
     let ms: u64 = env_or("STRENGTH_MS", 100);
@@ -308,5 +372,8 @@ fn main() {
     }
     if only.is_empty() || only == "hands" {
         hands(first, games, budget);
+    }
+    if only.is_empty() || only == "guildhall" {
+        guildhall(first, games, budget, heuristic);
     }
 }
