@@ -12,7 +12,7 @@
 //! `taskset -c 1 cargo run --release -p roundtable-bots --example search_speed`
 //!
 //! `SPEED_POSITIONS` (default 40) and `SPEED_PLAYOUTS` (default 500) set the
-//! work. The decisions made are printed as a checksum, so two builds that
+//! work; `SPEED_ONLY` (`heuristic` or `random`) measures one policy only. The decisions made are printed as a checksum, so two builds that
 //! should search alike can be compared.
 
 use std::time::Instant;
@@ -111,9 +111,14 @@ fn main() {
         "4-seat Port Royal, {} positions, {playouts} playouts each",
         positions.len()
     );
+    let only: String = env_or("SPEED_ONLY", String::new());
     let options = Options::default();
-    measure("heuristic", &positions, playouts, |_| {
-        PortRoyalBot::new(&options)
-    });
-    measure("random", &positions, playouts, RandomBot::new);
+    if only.is_empty() || only == "heuristic" {
+        measure("heuristic", &positions, playouts, |_| {
+            PortRoyalBot::new(&options)
+        });
+    }
+    if only.is_empty() || only == "random" {
+        measure("random", &positions, playouts, RandomBot::new);
+    }
 }
