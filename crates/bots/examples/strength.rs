@@ -45,7 +45,23 @@
 //! (95% CI 52.2-70.9%, share 25%), 42.2 ms a searched decision. The 4-seat
 //! and 2-seat Port Royal runs at this budget did not finish in the session
 //! (the machine ran at a load average of 8 to 15 on its 2 cores; a 4-seat
-//! game took far longer than the 6 s it takes on a free core).
+//! game took far longer than the 6 s it takes on a free core).//!
+//! Measured again 2026-11-24 (issue 18, item 2) at 85 heuristic playouts a
+//! decision: what 100 ms of CPU bought in `examples/search_speed.rs` (40
+//! positions, thread CPU time, pinned with `taskset -c 1`, load average
+//! about 4 to 10). The machine ran at a load average of 10 to 16, so the
+//! runs were stopped short of 400 games (games 0-55 and 200-257, seats
+//! rotating):
+//!
+//! | setting | games | search bot won | 95% CI | points a game |
+//! |---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | 114 | 28.9% (share 25%) | 21.4-37.9% | 10.6 |
+//! | 2-seat PR vs heuristic | 60 | 73.3% (share 50%) | 61.0-82.9% | 12.0 |
+//! | 4-seat Guildhall vs 3 heuristic | 6 | 16.7% (share 25%) | 3.0-56.4% | 12.0 |
+//!
+//! Wall-clock time a searched decision was 0.92 s (4-seat), 0.67 s
+//! (2-seat) and 7.0 s (Guildhall) on that machine, niced: not the 100 ms
+//! an idle core takes for the same playouts.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
