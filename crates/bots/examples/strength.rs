@@ -5,7 +5,9 @@
 //! * 2-seat Port Royal: search bot against the heuristic bot, seats
 //!   alternating;
 //! * 4-seat Hands: one search bot against three random bots (Hands has no
-//!   heuristic bot), seats rotating, the private deal from a local oracle.
+//!   heuristic bot), seats rotating, the private deal from a local oracle;
+//! * 4-seat Guildhall: one search bot against three heuristic bots, seats
+//!   rotating, the private deal from a local oracle.
 //!
 //! Win rates count a shared first place as a win and come with a 95%
 //! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
@@ -14,8 +16,8 @@
 //! the machine is), with the playout policy `STRENGTH_POLICY` (`heuristic`
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
-//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2` or
-//! `hands`) runs one setting only. A running tally goes to stderr. Run it
+//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
+//! `hands` or `guildhall`) runs one setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
 //!
 //! `STRENGTH_GAMES=400 STRENGTH_ONLY=4 cargo run --release -p roundtable-bots --example strength`
@@ -43,7 +45,23 @@
 //! (95% CI 52.2-70.9%, share 25%), 42.2 ms a searched decision. The 4-seat
 //! and 2-seat Port Royal runs at this budget did not finish in the session
 //! (the machine ran at a load average of 8 to 15 on its 2 cores; a 4-seat
-//! game took far longer than the 6 s it takes on a free core).
+//! game took far longer than the 6 s it takes on a free core).//!
+//! Measured again 2026-11-24 (issue 18, item 2) at 85 heuristic playouts a
+//! decision: what 100 ms of CPU bought in `examples/search_speed.rs` (40
+//! positions, thread CPU time, pinned with `taskset -c 1`, load average
+//! about 4 to 10). The machine ran at a load average of 10 to 16, so the
+//! runs were stopped short of 400 games (games 0-55 and 200-257, seats
+//! rotating):
+//!
+//! | setting | games | search bot won | 95% CI | points a game |
+//! |---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | 114 | 28.9% (share 25%) | 21.4-37.9% | 10.6 |
+//! | 2-seat PR vs heuristic | 60 | 73.3% (share 50%) | 61.0-82.9% | 12.0 |
+//! | 4-seat Guildhall vs 3 heuristic | 6 | 16.7% (share 25%) | 3.0-56.4% | 12.0 |
+//!
+//! Wall-clock time a searched decision was 0.92 s (4-seat), 0.67 s
+//! (2-seat) and 7.0 s (Guildhall) on that machine, niced: not the 100 ms
+//! an idle core takes for the same playouts.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -51,8 +69,9 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_bots::arena::play_port_royal;
-use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot, Tuning};
+use roundtable_bots::{Bot, Budget, GuildhallBot, PortRoyalBot, RandomBot, SearchBot, Tuning};
 use roundtable_engine::{Determinize, Game, GameResult, Knowledge, Seat, sim};
+use roundtable_guildhall::Guildhall;
 use roundtable_hands::Hands;
 use roundtable_port_royal::{Options, PortRoyal};
 
@@ -159,8 +178,25 @@ impl Tally {
         if standing.rank == 0 {
             self.wins += 1;
         }
-        // A running tally on stderr, so a run stopped early still counts.
-        eprintln!("{}: {} won of {} so far", self.label, self.wins, self.games);
+        // A running tally on stderr, so a run stopped early still counts:
+        // with the search's running costs, so pieces of a run add up.
+        let costs = self.totals.lock().map(|t| {
+            format!(
+                "; {} decisions, {} searched, {} playouts, {:.3} s searching, {} points",
+                t.decisions,
+                t.searched,
+                t.playouts,
+                t.time.as_secs_f64(),
+                self.vp
+            )
+        });
+        eprintln!(
+            "{}: {} won of {} so far{}",
+            self.label,
+            self.wins,
+            self.games,
+            costs.unwrap_or_default()
+        );
     }
 
     fn print(&self, share: f64) {
@@ -276,6 +312,50 @@ fn hands(first: u64, games: u64, budget: Budget) {
     tally.print(0.25);
 }
 
+fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+    let seats = 4u8;
+    let mut tally = Tally::new("4-seat Guildhall, search vs 3 heuristic".into());
+    for g in first..first + games {
+        let hero = Seat((g % u64::from(seats)) as u8);
+        let mut bots: Vec<Box<dyn Bot<Guildhall>>> = (0..seats)
+            .map(|s| -> Box<dyn Bot<Guildhall>> {
+                if s == hero.0 {
+                    let policy: Option<Box<dyn Bot<Guildhall>>> = heuristic_playouts
+                        .then(|| Box::new(GuildhallBot::new()) as Box<dyn Bot<Guildhall>>);
+                    search_bot(budget, policy, 0x6D + g, &tally.totals)
+                } else {
+                    Box::new(GuildhallBot::new())
+                }
+            })
+            .collect();
+        let mut game = match Guildhall::new_game(seats, &Default::default()) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("guildhall: {e}");
+                return;
+            }
+        };
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut chance = ChaCha20Rng::seed_from_u64(0x6E + g);
+        let played = sim::play_private(
+            &mut game,
+            &mut dealer,
+            1_000_000,
+            &mut |n| sim::uniform_below(n, &mut || chance.next_u64()),
+            &mut |seat, state, knowledge, legal| {
+                bots[seat.index()].choose_in(seat, state, knowledge, legal)
+            },
+            &mut |_, _| {},
+        );
+        match (played, game.result()) {
+            (Ok(_), Some(result)) => tally.add(&result, hero),
+            (Err(e), _) => eprintln!("guildhall game {g}: {e}"),
+            (Ok(_), None) => eprintln!("guildhall game {g} ended without a result"),
+        }
+    }
+    tally.print(0.25);
+}
+
 fn main() {
     let games: u64 = env_or("STRENGTH_GAMES", 40);
     let ms: u64 = env_or("STRENGTH_MS", 100);
@@ -308,5 +388,8 @@ fn main() {
     }
     if only.is_empty() || only == "hands" {
         hands(first, games, budget);
+    }
+    if only.is_empty() || only == "guildhall" {
+        guildhall(first, games, budget, heuristic);
     }
 }

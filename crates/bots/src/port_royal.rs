@@ -50,6 +50,8 @@
 //! [`PortRoyalBot::contract_blind`] ones took 65% of the first places and
 //! 10.9 against 10.0 victory points per seat (`examples/contracts.rs`).
 
+use std::cell::Cell;
+
 use roundtable_engine::Seat;
 use roundtable_port_royal::catalog::{CATALOG, deck_counts};
 use roundtable_port_royal::contracts::{CONTRACT_VP, ContractId, Requirement};
@@ -57,6 +59,7 @@ use roundtable_port_royal::{
     Action, CardId, CardKind, CardName, Colour, Options, PersonKind, PlayerView, PortRoyal,
     TakeMode, View,
 };
+use smallvec::SmallVec;
 
 use crate::Bot;
 
@@ -189,7 +192,7 @@ pub fn bust_chance(view: &View, seat: Seat) -> f64 {
     f64::from(busting) / f64::from(ctx.unseen_total)
 }
 
-fn view_harbor(view: &View) -> Vec<CardId> {
+fn view_harbor(view: &View) -> Cards {
     view.harbor.iter().map(|c| c.0).collect()
 }
 
@@ -306,6 +309,11 @@ struct Ctx<'a> {
     unseen: [u32; ROWS],
     unseen_total: u32,
     contracts: Contracts,
+    /// [`Ctx::person_value`] per catalog row once worked out: weighing a
+    /// Discover prices every card that may come next in every imagined
+    /// harbor, so the same persons are priced over and over (most of a
+    /// heuristic playout's time went there).
+    person_values: [Cell<Option<f64>>; ROWS],
 }
 
 impl<'a> Ctx<'a> {
@@ -358,6 +366,7 @@ impl<'a> Ctx<'a> {
             unseen,
             unseen_total,
             contracts,
+            person_values: std::array::from_fn(|_| Cell::new(None)),
         }
     }
 
@@ -368,7 +377,15 @@ impl<'a> Ctx<'a> {
     /// What hiring `card` is worth before its price: points, ability and
     /// contracts.
     fn person_value(&self, card: CardId) -> f64 {
-        self.person_alone(card) + self.contract_gain(card)
+        let Some(memo) = self.person_values.get(usize::from(card.0)) else {
+            return self.person_alone(card) + self.contract_gain(card);
+        };
+        if let Some(value) = memo.get() {
+            return value;
+        }
+        let value = self.person_alone(card) + self.contract_gain(card);
+        memo.set(Some(value));
+        value
     }
 
     /// A person's points and ability.
@@ -671,7 +688,7 @@ impl<'a> Ctx<'a> {
         }
         let now = self.stop_value(harbor);
         let bust = f64::from(self.count(PersonKind::Jester)) * self.coin_value + self.jinx_bonus();
-        let mut with = harbor.to_vec();
+        let mut with: Cards = harbor.iter().copied().collect();
         let mut total = 0.0;
         for (row, &n) in self.unseen.iter().enumerate() {
             if n == 0 {
@@ -749,7 +766,7 @@ impl<'a> Ctx<'a> {
         // (value, net coins, position, declined), most valuable first. A
         // declined ship brings no coins; a non-active taker still pays the
         // compensation out of its own, so it needs one.
-        let mut ships: Vec<(f64, i64, usize, bool)> = harbor
+        let mut ships: SmallVec<[(f64, i64, usize, bool); INLINE]> = harbor
             .iter()
             .enumerate()
             .filter(|(_, c)| matches!(c.kind(), CardKind::Ship { .. }))
@@ -772,7 +789,7 @@ impl<'a> Ctx<'a> {
             .collect();
         ships.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
         // (price, value net of price, position) of persons worth hiring.
-        let persons: Vec<(u32, f64, usize)> = harbor
+        let persons: SmallVec<[(u32, f64, usize); INLINE]> = harbor
             .iter()
             .enumerate()
             .filter_map(|(i, &c)| match c.kind() {
@@ -839,6 +856,19 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Cards of a harbor and what the bot weighs in it, kept inline: the bot
+/// weighs dozens of imagined harbors a decision (every card that may come
+/// next), and a search calls it at every step of every playout, where
+/// allocating them was a fifth of its time. A harbor rarely holds more
+/// (more spill to the heap); bigger arrays cost more to copy.
+const INLINE: usize = 8;
+
+/// A harbor's cards.
+type Cards = SmallVec<[CardId; INLINE]>;
+
+/// Positions of the persons a plan hires: at most one per take.
+type Chosen = SmallVec<[usize; 4]>;
+
 /// The ship colours in `harbor`, one bit each.
 fn colour_bits(harbor: &[CardId]) -> u8 {
     harbor
@@ -850,8 +880,8 @@ fn colour_bits(harbor: &[CardId]) -> u8 {
 /// The best total net value of at most `slots` persons costing at most
 /// `budget`, and the position of one of them (the dearest: hire it first).
 fn best_persons(persons: &[(u32, f64, usize)], slots: usize, budget: u32) -> (f64, Option<usize>) {
-    let mut best = (0.0, Vec::new());
-    let mut chosen = Vec::new();
+    let mut best = (0.0, Chosen::new());
+    let mut chosen = Chosen::new();
     search_persons(persons, 0, slots, budget, &mut chosen, &mut best, 0.0);
     let first = best
         .1
@@ -867,8 +897,8 @@ fn search_persons(
     from: usize,
     slots: usize,
     budget: u32,
-    chosen: &mut Vec<usize>,
-    best: &mut (f64, Vec<usize>),
+    chosen: &mut Chosen,
+    best: &mut (f64, Chosen),
     value: f64,
 ) {
     if value > best.0 + 1e-9 {

@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{
-    CardHandle, Determinize, Game, Knowledge, Next, PrivateRequest, Revealed, Seat, sim,
+    CardHandle, ChanceOutcome, Determinize, Game, Knowledge, Next, PrivateRequest, Revealed, Seat,
+    sim,
 };
 
 use crate::Bot;
@@ -110,6 +111,27 @@ impl Default for Tuning {
             exploration: 0.35,
             policy_bias: 2.0,
             margin_weight: 0.7,
+        }
+    }
+}
+
+/// Buffers one search reuses from playout to playout, so that a playout
+/// allocates nothing of its own.
+struct Scratch<G: Game> {
+    /// The deciding seat's legal actions.
+    legal: Vec<G::Action>,
+    /// Events of inputs applied in full; nobody reads them.
+    events: Vec<G::Event>,
+    /// The last sampled chance outcome.
+    outcome: ChanceOutcome,
+}
+
+impl<G: Game> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch {
+            legal: Vec::new(),
+            events: Vec::new(),
+            outcome: ChanceOutcome::Cards(Vec::new()),
         }
     }
 }
@@ -234,7 +256,7 @@ where
         let mut playouts = 0u32;
         let mut attempts = 0u32;
         let mut path: Vec<(usize, usize)> = Vec::new();
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         // A refused world uses the budget too, so a broken game cannot
         // stall the bot.
         while attempts < self.budget.playouts.max(1) {
@@ -285,13 +307,12 @@ where
         knowledge: &Knowledge,
         tree: &mut Vec<Node<G::Action>>,
         path: &mut Vec<(usize, usize)>,
-        legal: &mut Vec<G::Action>,
+        scratch: &mut Scratch<G>,
     ) -> Result<Vec<f64>, Stop> {
         let rng = &mut self.rng;
         let mut world_knowledge =
             state.sample_hidden(root_seat, knowledge, &mut |n| uniform(rng, n));
         let mut world = state.clone();
-        let mut events = Vec::new();
         let mut node = 0usize;
         let mut expanded = false;
         let mut inputs = 0usize;
@@ -300,11 +321,11 @@ where
                 break;
             }
             inputs += 1;
-            let seat = match advance(&mut world, &mut world_knowledge, &mut self.rng, &mut events)?
-            {
+            let seat = match advance(&mut world, &mut world_knowledge, &mut self.rng, scratch)? {
                 Some(seat) => seat,
                 None => break,
             };
+            let legal = &mut scratch.legal;
             world.legal_actions_with(seat, &world_knowledge, legal);
             if legal.is_empty() {
                 return Err(Stop::Refused);
@@ -332,23 +353,34 @@ where
                 }
                 pick
             };
-            let action = legal[pick].clone();
-            let revealed: Vec<Revealed> = G::claims(&action)
-                .iter()
-                .map(|claim| {
-                    world_knowledge
-                        .card(claim.handle)
-                        .map(|card| Revealed {
-                            handle: claim.handle,
-                            card,
-                        })
-                        .ok_or(Stop::Refused)
-                })
-                .collect::<Result<_, _>>()?;
-            events.clear();
-            world
-                .apply_action_revealing(seat, &action, &revealed, &mut events)
-                .map_err(|_| Stop::Refused)?;
+            let action = &legal[pick];
+            let claims = G::claims(action);
+            if claims.is_empty() {
+                // Taken from the game's own list and nobody reads the
+                // events: the playout path, which skips the second check.
+                world
+                    .apply_legal_action(seat, action, &mut scratch.events)
+                    .map_err(|_| Stop::Refused)?;
+            } else {
+                // A card played face up is opened from the world's guess,
+                // which only the revealing path checks against the claim.
+                let revealed: Vec<Revealed> = claims
+                    .iter()
+                    .map(|claim| {
+                        world_knowledge
+                            .card(claim.handle)
+                            .map(|card| Revealed {
+                                handle: claim.handle,
+                                card,
+                            })
+                            .ok_or(Stop::Refused)
+                    })
+                    .collect::<Result<_, _>>()?;
+                scratch.events.clear();
+                world
+                    .apply_action_revealing(seat, action, &revealed, &mut scratch.events)
+                    .map_err(|_| Stop::Refused)?;
+            }
         }
         Ok(rewards(&world, self.tuning.margin_weight))
     }
@@ -438,8 +470,9 @@ fn advance<G: Game>(
     world: &mut G,
     knowledge: &mut Knowledge,
     rng: &mut ChaCha8Rng,
-    events: &mut Vec<G::Event>,
+    scratch: &mut Scratch<G>,
 ) -> Result<Option<Seat>, Stop> {
+    let events = &mut scratch.events;
     for _ in 0..MAX_PLAYOUT_INPUTS {
         events.clear();
         match world.next() {
@@ -449,9 +482,15 @@ fn advance<G: Game>(
             // would need the choices of all seats sampled blind.
             Next::Simultaneous(_) => return Err(Stop::Refused),
             Next::Chance(request) => {
-                let outcome = sim::sample(&request.distribution, &mut |n| uniform(rng, n));
+                // Sampled from the request's own distribution: the playout
+                // path, which skips checking the outcome against it.
+                sim::sample_into(
+                    &request.distribution,
+                    &mut |n| uniform(rng, n),
+                    &mut scratch.outcome,
+                );
                 world
-                    .apply_chance(&outcome, events)
+                    .apply_sampled_chance(&scratch.outcome, events)
                     .map_err(|_| Stop::Refused)?;
             }
             Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {

@@ -480,10 +480,16 @@ pub fn play_private<G: Game>(
 /// `n` must be at least 1.
 pub fn uniform_below(n: u64, next_u64: &mut impl FnMut() -> u64) -> u64 {
     let n = n.max(1);
-    let zone = u64::MAX - (u64::MAX - n + 1) % n;
+    // The rejected tail is shorter than `n`, so every word below
+    // `u64::MAX - n + 1` is accepted without working out the tail's length:
+    // that takes a second division, and a playout draws at every other input.
+    let surely_accepted = u64::MAX - n + 1;
+    let mut zone = None;
     loop {
         let v = next_u64();
-        if v <= zone {
+        if v < surely_accepted
+            || v <= *zone.get_or_insert_with(|| u64::MAX - (u64::MAX - n + 1) % n)
+        {
             return v % n;
         }
     }
@@ -492,6 +498,62 @@ pub fn uniform_below(n: u64, next_u64: &mut impl FnMut() -> u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The protocol's rule as written, computing the rejected tail first.
+    fn uniform_below_by_the_rule(n: u64, next_u64: &mut impl FnMut() -> u64) -> u64 {
+        let n = n.max(1);
+        let zone = u64::MAX - (u64::MAX - n + 1) % n;
+        loop {
+            let v = next_u64();
+            if v <= zone {
+                return v % n;
+            }
+        }
+    }
+
+    #[test]
+    fn uniform_below_accepts_and_rejects_exactly_as_the_rule_does() {
+        // Bounds that leave long and short tails, words around every edge.
+        let bounds = [
+            1,
+            2,
+            3,
+            6,
+            7,
+            96,
+            1 << 32,
+            (1 << 63) + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for n in bounds {
+            let zone = u64::MAX - (u64::MAX - n + 1) % n;
+            let edges = [
+                0,
+                1,
+                n - 1,
+                u64::MAX - n,
+                u64::MAX - n + 1,
+                zone.saturating_sub(1),
+                zone,
+                zone.saturating_add(1),
+                u64::MAX - 1,
+                u64::MAX,
+            ];
+            for first in edges {
+                // A rejected first word is followed by an accepted one.
+                let words = [first, 5, 0];
+                let mut a = words.iter().copied();
+                let mut b = words.iter().copied();
+                assert_eq!(
+                    uniform_below(n, &mut || a.next().unwrap_or(0)),
+                    uniform_below_by_the_rule(n, &mut || b.next().unwrap_or(0)),
+                    "n = {n}, first word {first}"
+                );
+                assert_eq!(a.count(), b.count(), "n = {n}, first word {first}");
+            }
+        }
+    }
 
     #[test]
     fn uniform_below_rejects_the_biased_tail() {
