@@ -144,7 +144,7 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
         _ => None,
     });
     let to_feed: Vec<&crate::Signed> = in_file_order.collect();
-    // Every signature is checked in one batch first (about half the cost of
+    // Every signature is checked in one batch first (a third of the cost of
     // checking each alone); an envelope whose signature the batch could not
     // vouch for goes in unchecked, so the table checks it alone and names
     // it, as it would without the batch.
