@@ -4,6 +4,7 @@
 //! * `new` writes the terms (their hash is the tournament id);
 //! * `register` signs a player's registration with the key it plays with;
 //! * `close` checks the registrations and signs the manifest;
+//! * `reveal` opens a player's seed share once the manifest is signed;
 //! * `pairings` prints the next round's tables, recomputed from the games;
 //! * `standings` audits every transcript in a folder on all cores and ranks
 //!   the players from what the audits proved;
@@ -25,7 +26,8 @@ use roundtable_table::audit::audit;
 use roundtable_table::transcript::{self, Frame};
 use roundtable_table::{Config, Identity};
 use roundtable_tournament::{
-    Format, Manifest, Outcome, Refusal, Registration, Submission, Terms, standings, table_nonce,
+    Format, Manifest, OpenedShares, Outcome, Refusal, Registration, SeedReveal, Submission, Terms,
+    derived_seed_share, standings, table_nonce,
 };
 use sha2::{Digest, Sha256};
 
@@ -51,6 +53,10 @@ enum TournamentCommand {
     /// with the director's key (a bad registration is one line and is left
     /// out; the exit is then 1).
     Close(CloseArgs),
+    /// Open your seed share once the manifest is signed: the reveal file
+    /// must be with the games (any `*.reveal.json` in the folder) before
+    /// round 1 is paired, or you are withdrawn.
+    Reveal(RevealArgs),
     /// Print the next round's tables, recomputed from the manifest and the
     /// games in a folder.
     Pairings(StandingsArgs),
@@ -128,10 +134,23 @@ struct CloseArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct RevealArgs {
+    /// The signed manifest.
+    manifest: PathBuf,
+    /// Where the key you registered with lives.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// The reveal file to write (its name must end in `.reveal.json`).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
 struct StandingsArgs {
     /// The signed manifest.
     manifest: PathBuf,
-    /// The folder of transcripts (`.rts`, searched to any depth).
+    /// The folder of transcripts (`.rts`) and seed reveals
+    /// (`.reveal.json`), searched to any depth.
     dir: PathBuf,
     /// Also write the standings as JSON to this file.
     #[arg(long, value_name = "FILE")]
@@ -174,6 +193,7 @@ pub(crate) fn run(args: &TournamentArgs) -> crate::Outcome {
         TournamentCommand::New(a) => Ok(new(a)?),
         TournamentCommand::Register(a) => Ok(register(a)?),
         TournamentCommand::Close(a) => close(a),
+        TournamentCommand::Reveal(a) => reveal(a),
         TournamentCommand::Pairings(a) => pairings(a),
         TournamentCommand::Standings(a) => run_standings(a),
         TournamentCommand::Demo(a) => Ok(demo(a)?),
@@ -282,7 +302,10 @@ fn json_text<T: serde::Serialize>(value: &T) -> Result<String> {
 fn register(args: &RegisterArgs) -> Result<ExitCode> {
     let terms = read_terms(&args.terms)?;
     let identity = data_dir(&args.data_dir).identity()?;
-    let registration = Registration::sign(terms.id(), &identity, &args.name, fresh_bytes()?);
+    // The share is made again from the key at `reveal`, so the player keeps
+    // no other secret.
+    let share = derived_seed_share(&terms.id(), &identity);
+    let registration = Registration::sign(terms.id(), &identity, &args.name, share);
     registration.verify(&terms.id())?;
     write_new(&args.out, &registration.to_json())?;
     writeln!(
@@ -338,6 +361,42 @@ fn close(args: &CloseArgs) -> crate::Outcome {
     })
 }
 
+fn reveal(args: &RevealArgs) -> crate::Outcome {
+    let manifest = read_manifest(&args.manifest)?;
+    let identity = data_dir(&args.data_dir).identity()?;
+    let id = manifest.id();
+    let key = identity.public();
+    let Some(name) = manifest.name_of(&key) else {
+        return Err(anyhow::anyhow!(
+            "{}: this key ({}) is not registered in tournament {id}",
+            args.manifest.display(),
+            roundtable_table::hex(&key.0)
+        )
+        .into());
+    };
+    if !args.out.to_string_lossy().ends_with(REVEAL_SUFFIX) {
+        return Err(anyhow::anyhow!(
+            "{}: a reveal file's name must end in {REVEAL_SUFFIX}",
+            args.out.display()
+        )
+        .into());
+    }
+    let reveal = SeedReveal::new(id, key, derived_seed_share(&id, &identity));
+    manifest.check_reveal(&reveal).with_context(|| {
+        format!("the share made from this key does not open {name:?}'s commitment (registered from another data folder?)")
+    })?;
+    write_new(&args.out, &reveal.to_json())?;
+    writeln!(
+        crate::output::stdout(),
+        "{name} opens its seed share: {} goes with the games before round 1 is paired",
+        args.out.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How a seed reveal's file name ends.
+const REVEAL_SUFFIX: &str = ".reveal.json";
+
 /// Read and verify a manifest; a bad one is exit 2 (the input cannot be used).
 fn read_manifest(path: &Path) -> Result<Manifest, Failure> {
     let text = read_text(path).map_err(|e| Failure::with_code(2, e))?;
@@ -358,9 +417,9 @@ fn read_manifest(path: &Path) -> Result<Manifest, Failure> {
     Ok(manifest)
 }
 
-/// Every `.rts` file under `dir`, in path order.
-fn transcripts_under(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
+/// Every `.rts` file and every seed reveal under `dir`, each in path order.
+fn files_under(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let (mut found, mut reveals) = (Vec::new(), Vec::new());
     let mut folders = vec![dir.to_owned()];
     while let Some(folder) = folders.pop() {
         let entries =
@@ -372,11 +431,48 @@ fn transcripts_under(dir: &Path) -> Result<Vec<PathBuf>> {
                 folders.push(path);
             } else if path.extension().is_some_and(|e| e == "rts") {
                 found.push(path);
+            } else if path.to_string_lossy().ends_with(REVEAL_SUFFIX) {
+                reveals.push(path);
             }
         }
     }
     found.sort();
-    Ok(found)
+    reveals.sort();
+    Ok((found, reveals))
+}
+
+/// The seed shares the reveals under `dir` open; a reveal that is not a
+/// reveal, is for another tournament or does not open its commitment is
+/// refused.
+fn opened_shares(
+    manifest: &Manifest,
+    dir: &Path,
+    reveals: &[PathBuf],
+    refused: &mut Vec<Refusal>,
+) -> OpenedShares {
+    let mut shares = OpenedShares::new();
+    for path in reveals {
+        let source = path
+            .strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned();
+        let checked = read_text(path).and_then(|text| {
+            let reveal = SeedReveal::from_json(&text)?;
+            manifest.check_reveal(&reveal)?;
+            Ok(reveal)
+        });
+        match checked {
+            Ok(reveal) => {
+                shares.insert(reveal.key, reveal.share);
+            }
+            Err(e) => refused.push(Refusal {
+                source,
+                reason: crate::one_line(&e),
+            }),
+        }
+    }
+    shares
 }
 
 /// Read and audit one transcript.
@@ -411,8 +507,7 @@ fn audit_one(path: &Path, source: String) -> Result<Submission, Refusal> {
 
 /// Audit every transcript under `dir` in parallel, with a progress bar on
 /// a terminal; the results in path order.
-fn audit_all(dir: &Path) -> Result<Vec<Result<Submission, Refusal>>> {
-    let files = transcripts_under(dir)?;
+fn audit_all(dir: &Path, files: &[PathBuf]) -> Vec<Result<Submission, Refusal>> {
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr())
     } else {
@@ -436,7 +531,7 @@ fn audit_all(dir: &Path) -> Result<Vec<Result<Submission, Refusal>>> {
         })
         .collect();
     bar.finish_and_clear();
-    Ok(results)
+    results
 }
 
 fn compute(
@@ -444,16 +539,18 @@ fn compute(
 ) -> Result<(Manifest, roundtable_tournament::Standings, usize, f64), Failure> {
     let manifest = read_manifest(&args.manifest)?;
     let start = Instant::now();
-    let audited = audit_all(&args.dir).map_err(|e| Failure::with_code(2, e))?;
+    let (transcripts, reveals) = files_under(&args.dir).map_err(|e| Failure::with_code(2, e))?;
+    let audited = audit_all(&args.dir, &transcripts);
     let files = audited.len();
     let (mut games, mut refused) = (Vec::new(), Vec::new());
+    let shares = opened_shares(&manifest, &args.dir, &reveals, &mut refused);
     for r in audited {
         match r {
             Ok(s) => games.push(s),
             Err(r) => refused.push(r),
         }
     }
-    let result = standings(&manifest, games, refused);
+    let result = standings(&manifest, &shares, games, refused);
     Ok((manifest, result, files, start.elapsed().as_secs_f64()))
 }
 
@@ -556,6 +653,8 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
         .with_context(|| format!("{}", args.dir.display()))?;
     std::fs::create_dir_all(args.dir.join("games"))
         .with_context(|| format!("{}", args.dir.display()))?;
+    std::fs::create_dir_all(args.dir.join("reveals"))
+        .with_context(|| format!("{}", args.dir.display()))?;
     let director = Identity::from_secret(demo_bytes(args.seed, "director", 0, 0));
     let terms = Terms {
         name: format!("Demo {}", args.seed),
@@ -583,11 +682,12 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
         .iter()
         .enumerate()
         .map(|(i, secret)| {
+            let identity = Identity::from_secret(*secret);
             Registration::sign(
                 id,
-                &Identity::from_secret(*secret),
+                &identity,
                 &format!("Bot {:02}", i + 1),
-                demo_bytes(args.seed, "seed share", i as u32, 0),
+                derived_seed_share(&id, &identity),
             )
         })
         .collect();
@@ -598,6 +698,17 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
     }
     let manifest = Manifest::sign(terms, registrations, &director)?;
     write_new(&args.dir.join("manifest.json"), &manifest.to_json())?;
+    // Every bot opens its share once the manifest is signed.
+    let mut shares = OpenedShares::new();
+    for secret in &secrets {
+        let identity = Identity::from_secret(*secret);
+        let reveal = SeedReveal::new(id, identity.public(), derived_seed_share(&id, &identity));
+        manifest.check_reveal(&reveal)?;
+        let name = manifest.name_of(&reveal.key).unwrap_or("bot");
+        let file = format!("{}{REVEAL_SUFFIX}", name.replace(' ', "-").to_lowercase());
+        write_new(&args.dir.join("reveals").join(file), &reveal.to_json())?;
+        shares.insert(reveal.key, reveal.share);
+    }
     let secret_of = |key: &roundtable_table::PublicKey| {
         secrets
             .iter()
@@ -615,7 +726,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
     let mut played: Vec<Submission> = Vec::new();
     for round in 1..=manifest.rounds() {
         // The round is paired from the games so far, as anyone would.
-        let so_far = standings(&manifest, played.clone(), Vec::new());
+        let so_far = standings(&manifest, &shares, played.clone(), Vec::new());
         let pairing = so_far
             .pairings
             .get(round as usize - 1)
@@ -688,7 +799,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
         }
         writeln!(out, "round {round}: {} tables played", pairing.tables.len())?;
     }
-    let result = standings(&manifest, played, Vec::new());
+    let result = standings(&manifest, &shares, played, Vec::new());
     out.write_all(result.to_text().as_bytes())?;
     writeln!(
         out,

@@ -12,7 +12,9 @@ use roundtable_local::{LocalGame, Player, Progress};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::transcript::{self, Frame, encode_file};
 use roundtable_table::{Body, Config, Identity, PublicKey, Signed};
-use roundtable_tournament::{Manifest, Standings, standings, table_nonce};
+use roundtable_tournament::{
+    Manifest, OpenedShares, SeedReveal, Standings, standings, table_nonce,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -123,10 +125,54 @@ fn play(
     assert_eq!(game.run().unwrap(), Progress::Finished);
 }
 
+/// The seed shares the demo's reveal files open.
+fn shares_of(dir: &Path, manifest: &Manifest) -> OpenedShares {
+    std::fs::read_dir(dir.join("reveals"))
+        .unwrap()
+        .map(|entry| {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let reveal = SeedReveal::from_json(&text).unwrap();
+            manifest.check_reveal(&reveal).unwrap();
+            (reveal.key, reveal.share)
+        })
+        .collect()
+}
+
 /// The standings the library computes from no game (every table
 /// unplayed), whose first pairing depends on no result.
-fn first_round(manifest: &Manifest) -> Standings {
-    standings(manifest, Vec::new(), Vec::new())
+fn first_round(dir: &Path, manifest: &Manifest) -> Standings {
+    standings(manifest, &shares_of(dir, manifest), Vec::new(), Vec::new())
+}
+
+/// Whether `players` can sit at tables of four where no two have met.
+fn can_seat_without_repeats(
+    players: &[String],
+    met: &std::collections::BTreeSet<(String, String)>,
+) -> bool {
+    let Some((first, rest)) = players.split_first() else {
+        return true;
+    };
+    let fresh = |a: &String, b: &String| !met.contains(&(a.min(b).clone(), a.max(b).clone()));
+    for i in 0..rest.len() {
+        for j in i + 1..rest.len() {
+            for k in j + 1..rest.len() {
+                let table = [first, &rest[i], &rest[j], &rest[k]];
+                let ok = (0..4).all(|x| (x + 1..4).all(|y| fresh(table[x], table[y])));
+                if ok {
+                    let left: Vec<String> = rest
+                        .iter()
+                        .enumerate()
+                        .filter(|(n, _)| ![i, j, k].contains(n))
+                        .map(|(_, p)| p.clone())
+                        .collect();
+                    if can_seat_without_repeats(&left, met) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
 }
 
 #[test]
@@ -174,6 +220,8 @@ fn a_sixteen_player_swiss_played_by_bots_is_recomputed_from_its_files() {
     assert_eq!(rounds.len(), 4);
     let mut met = std::collections::BTreeSet::new();
     for round in rounds {
+        let before = met.clone();
+        let mut repeats = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         for t in round["tables"].as_array().unwrap() {
             assert_eq!(t["status"], "played");
@@ -187,10 +235,9 @@ fn a_sixteen_player_swiss_played_by_bots_is_recomputed_from_its_files() {
             for (i, p) in players.iter().enumerate() {
                 assert!(seen.insert(*p), "{p} at two tables");
                 for q in &players[i + 1..] {
-                    assert!(
-                        met.insert((p.min(q).to_owned(), p.max(q).to_owned())),
-                        "{p} and {q} met twice"
-                    );
+                    if !met.insert((p.min(q).to_string(), p.max(q).to_string())) {
+                        repeats.push(format!("{p} and {q}"));
+                    }
                 }
             }
             let points: f64 = t["points"]
@@ -202,6 +249,15 @@ fn a_sixteen_player_swiss_played_by_bots_is_recomputed_from_its_files() {
             assert_eq!(points, 6.0, "a four-seat table shares six points");
         }
         assert_eq!(seen.len(), 16);
+        // Nobody meets twice while that can be avoided.
+        if !repeats.is_empty() {
+            let everyone: Vec<String> = seen.iter().map(|p| p.to_string()).collect();
+            assert!(
+                !can_seat_without_repeats(&everyone, &before),
+                "round {}: {repeats:?} met again though tables without a repeat exist",
+                round["round"]
+            );
+        }
     }
     assert_eq!(value["players"].as_array().unwrap().len(), 16);
     assert_eq!(value["tie_breaks"][0], "buchholz");
@@ -312,7 +368,7 @@ fn a_directors_forged_pairing_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     demo(dir.path(), 8, 1, 7);
     let manifest = manifest_of(dir.path());
-    let pairing = first_round(&manifest).pairings[0].clone();
+    let pairing = first_round(dir.path(), &manifest).pairings[0].clone();
     // The director seats one player of table 2 at table 1 instead of one
     // of table 1's, and the other way round.
     let mut one = pairing.tables[0].players.clone();
@@ -557,6 +613,58 @@ fn new_register_and_close_sign_a_manifest_and_refuse_bad_registrations() {
         .collect();
     names.sort();
     assert_eq!(names, ["ann", "cat"]);
+
+    // Once the manifest is signed, each player opens its seed share with
+    // the key it registered with; a key not registered cannot.
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let reveal = |who: &str, data: &str| {
+        roundtable(&[
+            "tournament",
+            "reveal",
+            &d("manifest.json"),
+            "--data-dir",
+            &d(data),
+            "--out",
+            games.join(format!("{who}.reveal.json")).to_str().unwrap(),
+        ])
+    };
+    let ann = reveal("ann", "ann");
+    assert!(ann.status.success(), "{}", text(&ann.stderr));
+    assert!(text(&ann.stdout).starts_with("ann opens its seed share"));
+    let dan = reveal("dan", "dan");
+    assert_eq!(dan.status.code(), Some(1));
+    assert!(
+        text(&dan.stderr).contains("is not registered in tournament"),
+        "{}",
+        text(&dan.stderr)
+    );
+    // Cat's reveal, edited to open another share: refused with one line,
+    // and Cat is withdrawn while the rest still counts.
+    assert!(reveal("cat", "cat").status.success());
+    let cat = games.join("cat.reveal.json");
+    let mut forged = SeedReveal::from_json(&std::fs::read_to_string(&cat).unwrap()).unwrap();
+    forged.share[0] ^= 1;
+    std::fs::write(&cat, forged.to_json()).unwrap();
+    let out = roundtable(&[
+        "tournament",
+        "standings",
+        &d("manifest.json"),
+        games.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "refused cat.reveal.json: the seed reveal of \"cat\" does not open the commitment of its registration"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        text(&out.stdout).contains("withdrawn (seed share not opened): cat"),
+        "{}",
+        text(&out.stdout)
+    );
 
     // Someone else's key cannot sign the manifest.
     let out = roundtable(&[

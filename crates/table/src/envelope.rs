@@ -223,6 +223,11 @@ impl Signed {
         crate::identity::verify_with(key, &self.envelope.signing_bytes(), &self.signature)
     }
 
+    /// The bytes the signature covers.
+    pub fn signed_bytes(&self) -> Vec<u8> {
+        self.envelope.signing_bytes()
+    }
+
     /// The envelope's hash: SHA-256 of the domain string and the postcard
     /// encoding of the signed envelope. The next envelope's `prev` names it.
     pub fn hash(&self) -> Hash32 {

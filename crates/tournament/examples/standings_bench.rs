@@ -17,14 +17,16 @@ use rayon::prelude::*;
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::audit::audit;
 use roundtable_table::transcript::{self, Frame};
-use roundtable_tournament::{Manifest, Refusal, Submission, standings};
+use roundtable_tournament::{Manifest, OpenedShares, Refusal, SeedReveal, Submission, standings};
 
 fn transcripts(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
             transcripts(&path, found)?;
-        } else if path.extension().is_some_and(|e| e == "rts") {
+        } else if path.extension().is_some_and(|e| e == "rts")
+            || path.to_string_lossy().ends_with(".reveal.json")
+        {
             found.push(path);
         }
     }
@@ -56,6 +58,18 @@ fn main() -> Result<(), String> {
     let mut files = Vec::new();
     transcripts(Path::new(dir), &mut files).map_err(|e| format!("{dir}: {e}"))?;
     files.sort();
+    let (reveals, files): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .into_iter()
+        .partition(|p| p.to_string_lossy().ends_with(".reveal.json"));
+    let mut shares = OpenedShares::new();
+    for path in &reveals {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let reveal = SeedReveal::from_json(&text).map_err(|e| e.to_string())?;
+        manifest
+            .check_reveal(&reveal)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        shares.insert(reveal.key, reveal.share);
+    }
 
     let start = Instant::now();
     let audited: Vec<(Result<Submission, Refusal>, f64)> = files
@@ -76,7 +90,7 @@ fn main() -> Result<(), String> {
         }
     }
     let ranking = Instant::now();
-    let result = standings(&manifest, games, refused);
+    let result = standings(&manifest, &shares, games, refused);
     let ranked = ranking.elapsed().as_secs_f64();
     println!(
         "{} transcripts on {} threads: audits {audits:.1} s ({:.0} ms each on one thread), ranking {ranked:.2} s, total {:.1} s; {} refused",

@@ -5,7 +5,9 @@
 //!   and options, format, seats per table, time rules) together with every
 //!   player's registration, which the player signs with the key it plays
 //!   with, committing to a seed share. Nobody is entered without consent and
-//!   no key can be swapped later.
+//!   no key can be swapped later. Once the manifest is signed, each player
+//!   opens its share ([`SeedReveal`]); the seat seed is the hash of the
+//!   opened shares, and a player who does not open its share is withdrawn.
 //! * **Pairings** ([`pairing`]): a pure function of the manifest and the
 //!   results of earlier rounds, so every player recomputes them and a
 //!   director who publishes others is caught. Each table's game is bound to
@@ -26,7 +28,8 @@ pub mod standings;
 mod wire;
 
 pub use manifest::{
-    Format, Manifest, Registration, Terms, TournamentId, encode_options, table_nonce,
+    Format, Manifest, OpenedShares, Registration, SeedReveal, Terms, TournamentId,
+    derived_seed_share, encode_options, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
@@ -67,6 +70,12 @@ pub enum TournamentError {
     /// The terms break a rule of the format.
     #[error("the terms: {0}")]
     Terms(String),
+    /// A seed reveal that does not open its player's commitment.
+    #[error("the seed reveal of {name:?} does not open the commitment of its registration")]
+    WrongReveal {
+        /// The registered player's name.
+        name: String,
+    },
     /// The file is not a tournament manifest or registration.
     #[error("not a {what}: {reason}")]
     Malformed {

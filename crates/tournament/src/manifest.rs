@@ -3,15 +3,37 @@
 //!
 //! ```text
 //! tournament id = SHA-256("roundtable/tournament/v1" || postcard(Terms))
+//! seed commitment = SHA-256("roundtable/tournament-seed-share/v1"
+//!                           || tournament id || key || seed share)
 //! registration  = sign(player key, "roundtable/tournament-registration/v1"
 //!                      || tournament id || key || postcard(name) || seed commitment)
 //! manifest      = sign(director key, "roundtable/tournament-manifest/v1"
 //!                      || tournament id || postcard(registrations, sorted by key))
 //! seat seed     = SHA-256("roundtable/tournament-seats/v1" || tournament id
-//!                         || every seed commitment, in key order)
+//!                         || (key || seed share) of every entrant, in key order)
 //! table nonce   = SHA-256("roundtable/tournament-table/v1" || tournament id
 //!                         || round u32 LE || table u32 LE)
 //! ```
+//!
+//! **The seat seed is opened, not just committed to.** Each registration
+//! commits to a secret seed share; once the manifest is signed (so the set
+//! of players and their commitments is fixed), each player publishes its
+//! share in a [`SeedReveal`], which anyone checks against the commitment.
+//! The seat seed hashes the opened shares, so nobody can know it before the
+//! last share is opened: a player who registers last sees only the others'
+//! commitments, and a director choosing which registrations to accept
+//! learns nothing about the seed from them.
+//!
+//! A player whose share is not opened by round 1 is **withdrawn**: it is
+//! paired in no round, and the seed is made of the entrants' shares only.
+//! Withholding a share is thus the one choice left to a player (or to
+//! players acting together) who sees the others' shares first, and it
+//! costs the whole tournament. The set of reveals is part of the input to
+//! pairings like the games are: a player left out who holds its reveal can
+//! show it, and every pairing computed without it is then seen to be wrong.
+//! The `roundtable` command derives a player's share from a signature of
+//! its own key over the tournament id, so the player keeps no extra secret
+//! and nobody else can compute it before it is revealed.
 //!
 //! A table's game carries its table nonce as the genesis nonce, so the game
 //! id (the hash of the genesis) is bound to exactly one table of one round
@@ -33,7 +55,9 @@ pub const TOURNAMENT_DOMAIN: &[u8] = b"roundtable/tournament/v1";
 pub const REGISTRATION_DOMAIN: &[u8] = b"roundtable/tournament-registration/v1";
 /// Signed before the registrations by the director.
 pub const MANIFEST_DOMAIN: &[u8] = b"roundtable/tournament-manifest/v1";
-/// Hashed before the seed commitments to make the seat seed.
+/// Hashed before a seed share to make its commitment.
+pub const SEED_SHARE_DOMAIN: &[u8] = b"roundtable/tournament-seed-share/v1";
+/// Hashed before the opened seed shares to make the seat seed.
 pub const SEAT_SEED_DOMAIN: &[u8] = b"roundtable/tournament-seats/v1";
 /// Hashed before a round and table to make a table's genesis nonce.
 pub const TABLE_DOMAIN: &[u8] = b"roundtable/tournament-table/v1";
@@ -175,8 +199,9 @@ pub struct Registration {
     pub key: PublicKey,
     /// The player's display name (as at a table).
     pub name: String,
-    /// The player's share of the seat seed: any 32 bytes the player chose
-    /// (a hash of a secret), fixed before anyone is paired.
+    /// The commitment to the player's secret share of the seat seed
+    /// ([`seed_commitment`]), opened by a [`SeedReveal`] after the
+    /// manifest is signed.
     #[serde(with = "crate::wire::bytes32")]
     pub seed_commitment: [u8; 32],
     /// The player's signature over all of the above.
@@ -185,14 +210,17 @@ pub struct Registration {
 }
 
 impl Registration {
-    /// `identity` registers as `name` for tournament `tournament`.
+    /// `identity` registers as `name` for tournament `tournament`,
+    /// committing to `seed_share` (kept secret until the manifest is
+    /// signed, then opened with [`SeedReveal::new`]).
     pub fn sign(
         tournament: TournamentId,
         identity: &Identity,
         name: &str,
-        seed_commitment: [u8; 32],
+        seed_share: [u8; 32],
     ) -> Registration {
         let key = identity.public();
+        let seed_commitment = seed_commitment(&tournament, &key, &seed_share);
         let message = registration_message(&tournament, &key, name, &seed_commitment);
         Registration {
             tournament,
@@ -254,6 +282,73 @@ impl Registration {
         json_text(self)
     }
 }
+
+/// The commitment a registration of `key` for `tournament` carries to the
+/// seed share `share`. The key and the tournament are in it, so a player
+/// cannot copy another's commitment and open it with the other's share.
+pub fn seed_commitment(tournament: &TournamentId, key: &PublicKey, share: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(SEED_SHARE_DOMAIN);
+    h.update(tournament.0);
+    h.update(key.0);
+    h.update(share);
+    h.finalize().into()
+}
+
+/// The seed share the `roundtable` command uses for `identity` in
+/// `tournament`: the hash of the key's (deterministic) signature over the
+/// tournament id, so the player can make it again to reveal it and nobody
+/// without the key can make it at all.
+pub fn derived_seed_share(tournament: &TournamentId, identity: &Identity) -> [u8; 32] {
+    let mut message = SEED_SHARE_DOMAIN.to_vec();
+    message.extend_from_slice(&tournament.0);
+    let mut h = Sha256::new();
+    h.update(SEED_SHARE_DOMAIN);
+    h.update(identity.sign(&message).0);
+    h.finalize().into()
+}
+
+/// A player's seed share, opened once the manifest is signed. It needs no
+/// signature: only the player knew the share its commitment hides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedReveal {
+    /// The tournament.
+    pub tournament: TournamentId,
+    /// The player.
+    #[serde(with = "crate::wire::key")]
+    pub key: PublicKey,
+    /// The share its registration committed to.
+    #[serde(with = "crate::wire::bytes32")]
+    pub share: [u8; 32],
+}
+
+impl SeedReveal {
+    /// `key` opens `share` in `tournament`.
+    pub fn new(tournament: TournamentId, key: PublicKey, share: [u8; 32]) -> SeedReveal {
+        SeedReveal {
+            tournament,
+            key,
+            share,
+        }
+    }
+
+    /// Read a reveal file (JSON). Check it with [`Manifest::check_reveal`].
+    pub fn from_json(text: &str) -> Result<SeedReveal, TournamentError> {
+        serde_json::from_str(text).map_err(|e| TournamentError::Malformed {
+            what: "seed reveal",
+            reason: e.to_string(),
+        })
+    }
+
+    /// The reveal as a file (JSON, with a final newline).
+    pub fn to_json(&self) -> String {
+        json_text(self)
+    }
+}
+
+/// The opened seed shares of a tournament's players, by key (each checked
+/// with [`Manifest::check_reveal`] before it is added).
+pub type OpenedShares = std::collections::BTreeMap<PublicKey, [u8; 32]>;
 
 fn registration_message(
     tournament: &TournamentId,
@@ -353,6 +448,58 @@ impl Manifest {
         self.registrations.iter().map(|r| r.key).collect()
     }
 
+    /// Check a seed reveal: for this tournament, by a registered player,
+    /// opening that player's commitment.
+    pub fn check_reveal(&self, reveal: &SeedReveal) -> Result<(), TournamentError> {
+        let id = self.id();
+        if reveal.tournament != id {
+            return Err(TournamentError::OtherTournament {
+                name: format!(
+                    "the seed reveal of {}",
+                    roundtable_table::hex(&reveal.key.0)
+                ),
+                found: reveal.tournament,
+                expected: id,
+            });
+        }
+        let registration = self
+            .registrations
+            .iter()
+            .find(|r| r.key == reveal.key)
+            .ok_or_else(|| {
+                TournamentError::Terms(format!(
+                    "the seed reveal of {} names no registered player",
+                    roundtable_table::hex(&reveal.key.0)
+                ))
+            })?;
+        if seed_commitment(&id, &reveal.key, &reveal.share) != registration.seed_commitment {
+            return Err(TournamentError::WrongReveal {
+                name: registration.name.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The players in the tournament: those whose seed share is opened, in
+    /// key order. A player whose share is not is withdrawn (see the module
+    /// documentation).
+    pub fn entrants(&self, shares: &OpenedShares) -> Vec<PublicKey> {
+        self.registrations
+            .iter()
+            .filter(|r| shares.contains_key(&r.key))
+            .map(|r| r.key)
+            .collect()
+    }
+
+    /// The players withdrawn for not opening their seed share, in key order.
+    pub fn withdrawn(&self, shares: &OpenedShares) -> Vec<PublicKey> {
+        self.registrations
+            .iter()
+            .filter(|r| !shares.contains_key(&r.key))
+            .map(|r| r.key)
+            .collect()
+    }
+
     /// The display name of `key`, if registered.
     pub fn name_of(&self, key: &PublicKey) -> Option<&str> {
         self.registrations
@@ -369,19 +516,18 @@ impl Manifest {
     }
 
     /// The seed that orders players who are level: the hash of every
-    /// player's seed commitment, so no one player (and not the director,
-    /// who signs the registrations as the players made them) picks it.
-    ///
-    /// Its limit: the commitments are not opened later, so a player who
-    /// registers last having seen the others', or a director choosing
-    /// which registrations to accept, can try seeds before the manifest is
-    /// signed. A reveal round after the manifest would close that.
-    pub fn seat_seed(&self) -> [u8; 32] {
+    /// entrant's opened seed share (`shares`, each checked with
+    /// [`Manifest::check_reveal`]), so no one player and not the director
+    /// picks it, and nobody knows it before the last share is opened.
+    pub fn seat_seed(&self, shares: &OpenedShares) -> [u8; 32] {
         let mut h = Sha256::new();
         h.update(SEAT_SEED_DOMAIN);
         h.update(self.id().0);
-        for r in &self.registrations {
-            h.update(r.seed_commitment);
+        for key in self.entrants(shares) {
+            h.update(key.0);
+            if let Some(share) = shares.get(&key) {
+                h.update(share);
+            }
         }
         h.finalize().into()
     }
@@ -514,6 +660,63 @@ mod tests {
             reg.verify(&m.id()),
             Err(TournamentError::OtherTournament { .. })
         ));
+    }
+
+    #[test]
+    fn a_seed_reveal_opens_only_its_own_commitment() {
+        let (m, players, director) = signed(2);
+        let id = m.id();
+        // `signed` registers player i with the share [i; 32].
+        let honest = SeedReveal::new(id, players[1].public(), [1; 32]);
+        assert_eq!(m.check_reveal(&honest), Ok(()));
+        let back = SeedReveal::from_json(&honest.to_json()).expect("reads");
+        assert_eq!(m.check_reveal(&back), Ok(()));
+
+        let wrong_share = SeedReveal::new(id, players[1].public(), [2; 32]);
+        assert_eq!(
+            m.check_reveal(&wrong_share),
+            Err(TournamentError::WrongReveal { name: "P1".into() })
+        );
+        // Another player's share does not open this player's commitment.
+        let copied = SeedReveal::new(id, players[2].public(), [1; 32]);
+        assert!(matches!(
+            m.check_reveal(&copied),
+            Err(TournamentError::WrongReveal { .. })
+        ));
+        let stranger = SeedReveal::new(id, Identity::from_secret([77; 32]).public(), [1; 32]);
+        assert!(matches!(
+            m.check_reveal(&stranger),
+            Err(TournamentError::Terms(_))
+        ));
+        let other = Terms {
+            name: "Another".into(),
+            ..terms(&director)
+        };
+        let elsewhere = SeedReveal::new(other.id(), players[1].public(), [1; 32]);
+        assert!(matches!(
+            m.check_reveal(&elsewhere),
+            Err(TournamentError::OtherTournament { .. })
+        ));
+    }
+
+    #[test]
+    fn the_seat_seed_moves_with_every_opened_share() {
+        let (m, players, _) = signed(2);
+        let all: OpenedShares = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.public(), [i as u8; 32]))
+            .collect();
+        let mut fewer = all.clone();
+        fewer.remove(&players[3].public());
+        assert_ne!(m.seat_seed(&all), m.seat_seed(&fewer));
+        assert_eq!(m.entrants(&fewer).len(), 3);
+        assert_eq!(m.withdrawn(&fewer), vec![players[3].public()]);
+        // The registrations alone (what a last registrant sees) do not give
+        // the seed: it changes with a share nobody but its owner knew.
+        let derived = derived_seed_share(&m.id(), &players[0]);
+        assert_eq!(derived, derived_seed_share(&m.id(), &players[0]));
+        assert_ne!(derived, derived_seed_share(&m.id(), &players[1]));
     }
 
     #[test]

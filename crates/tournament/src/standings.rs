@@ -1,5 +1,7 @@
 //! Standings, only from audited games.
 //!
+//! Only the entrants play: a player whose seed share is not opened is
+//! withdrawn ([`crate::manifest`]), paired in no round and not ranked.
 //! Every transcript is audited first (by the caller, which knows the game);
 //! what the audit found becomes a [`Submission`]. [`standings`] then replays
 //! the tournament round by round: it pairs the round ([`crate::pair_round`])
@@ -38,7 +40,7 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 
 use crate::pairing::{Record, pair_round};
-use crate::{Format, Manifest, TournamentId, table_nonce};
+use crate::{Format, Manifest, OpenedShares, TournamentId, table_nonce};
 
 /// What the audit of one game proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,6 +212,9 @@ pub struct Standings {
     pub rounds: Vec<RoundReport>,
     /// The players, best first.
     pub players: Vec<PlayerRow>,
+    /// The players withdrawn for not opening their seed share (paired in
+    /// no round), by name in key order.
+    pub withdrawn: Vec<String>,
     /// What did not count, in source order.
     pub refused: Vec<Refusal>,
     /// Every round's pairing, as recomputed (a round after the games given
@@ -227,23 +232,26 @@ struct Tally {
     cheats: u32,
 }
 
-/// The standings of `manifest` (verified by the caller) from `submissions`,
-/// with `refused` (files the caller could not read or audit) reported along
-/// with what this refuses. See the module documentation for the rules.
+/// The standings of `manifest` (verified by the caller) from the opened
+/// seed shares `shares` (each checked with [`Manifest::check_reveal`]) and
+/// `submissions`, with `refused` (files the caller could not read or
+/// audit) reported along with what this refuses. See the module
+/// documentation for the rules.
 pub fn standings(
     manifest: &Manifest,
+    shares: &OpenedShares,
     submissions: Vec<Submission>,
     mut refused: Vec<Refusal>,
 ) -> Standings {
     let id = manifest.id();
     let terms = &manifest.terms;
-    let players = manifest.players();
+    let players = manifest.entrants(shares);
     let seats = terms.seats_per_table;
-    let rounds = manifest.rounds();
+    let rounds = terms.format.rounds(players.len(), seats);
     let name = |k: &PublicKey| manifest.name_of(k).unwrap_or("?").to_owned();
 
     let by_table = bin_by_table(&id, manifest, submissions, &mut refused);
-    let seed = manifest.seat_seed();
+    let seed = manifest.seat_seed(shares);
     let mut record = Record::default();
     let mut tally: BTreeMap<PublicKey, Tally> =
         players.iter().map(|k| (*k, Tally::default())).collect();
@@ -418,6 +426,7 @@ pub fn standings(
         tournament: id.to_string(),
         name: terms.name.clone(),
         format: terms.format,
+        withdrawn: manifest.withdrawn(shares).iter().map(name).collect(),
         tie_breaks,
         rounds: reports,
         players,
@@ -638,6 +647,13 @@ impl Standings {
                 t,
                 "no game counted (nobody scores): {}",
                 unplayed.join(", ")
+            );
+        }
+        if !self.withdrawn.is_empty() {
+            let _ = writeln!(
+                t,
+                "withdrawn (seed share not opened): {}",
+                self.withdrawn.join(", ")
             );
         }
         t

@@ -6,10 +6,12 @@ use proptest::prelude::*;
 use roundtable_engine::{GameResult, Seat, Standing};
 use roundtable_table::{GameId, Identity};
 use roundtable_tournament::{
-    Format, Manifest, Outcome, Registration, Submission, Terms, standings, table_nonce,
+    Format, Manifest, OpenedShares, Outcome, Registration, Submission, Terms, standings,
+    table_nonce,
 };
 
-fn manifest(players: u8, seats: u8, rounds: u32) -> Manifest {
+/// A manifest of `players` players, with every player's seed share opened.
+fn manifest(players: u8, seats: u8, rounds: u32) -> (Manifest, OpenedShares) {
     let director = Identity::from_secret([200; 32]);
     let terms = Terms {
         name: "Property open".into(),
@@ -32,16 +34,23 @@ fn manifest(players: u8, seats: u8, rounds: u32) -> Manifest {
             )
         })
         .collect();
-    Manifest::sign(terms, regs, &director).expect("a valid manifest")
+    let shares = (0..players)
+        .map(|i| (Identity::from_secret([i + 1; 32]).public(), [i; 32]))
+        .collect();
+    (
+        Manifest::sign(terms, regs, &director).expect("a valid manifest"),
+        shares,
+    )
 }
 
 /// Play the tournament with `ranks` deciding each game (rank of each seat,
 /// taken in turn) and `cheat` marking games where seat 0 is caught.
-fn play(m: &Manifest, ranks: &[u8], cheats: &[bool]) -> Vec<Submission> {
+fn play(m: &Manifest, shares: &OpenedShares, ranks: &[u8], cheats: &[bool]) -> Vec<Submission> {
     let mut games = Vec::new();
     let mut draw = 0usize;
     for round in 1..=m.rounds() {
-        let pairing = standings(m, games.clone(), Vec::new()).pairings[round as usize - 1].clone();
+        let pairing =
+            standings(m, shares, games.clone(), Vec::new()).pairings[round as usize - 1].clone();
         for t in &pairing.tables {
             let mut seats = t.players.clone();
             seats.sort();
@@ -91,14 +100,14 @@ proptest! {
         cheats in proptest::collection::vec(prop::bool::weighted(0.1), 1..20),
         rotate in 0usize..16,
     ) {
-        let m = manifest(10, 4, 3);
-        let games = play(&m, &ranks, &cheats);
-        let first = standings(&m, games.clone(), Vec::new());
+        let (m, shares) = manifest(10, 4, 3);
+        let games = play(&m, &shares, &ranks, &cheats);
+        let first = standings(&m, &shares, games.clone(), Vec::new());
         let mut shuffled = games.clone();
         shuffled.reverse();
         let len = shuffled.len();
         shuffled.rotate_left(rotate % len.max(1));
-        let second = standings(&m, shuffled, Vec::new());
+        let second = standings(&m, &shares, shuffled, Vec::new());
         prop_assert_eq!(first.to_json(), second.to_json());
         prop_assert_eq!(first.to_csv().ok(), second.to_csv().ok());
         prop_assert!(first.refused.is_empty(), "{:?}", first.refused);
@@ -118,4 +127,37 @@ proptest! {
             }
         }
     }
+}
+
+/// A player whose seed share is not opened is withdrawn: it sits at no
+/// table and in no bye, is not ranked, and is named as withdrawn; the seed
+/// (and so the draw) is made of the entrants' shares alone.
+#[test]
+fn a_player_who_does_not_open_its_share_is_paired_nowhere() {
+    let (m, mut shares) = manifest(9, 4, 3);
+    let everyone = standings(&m, &shares, Vec::new(), Vec::new());
+    let silent = m.registrations[4].clone();
+    shares.remove(&silent.key);
+    let without = standings(&m, &shares, Vec::new(), Vec::new());
+    assert_eq!(without.withdrawn, vec![silent.name.clone()]);
+    assert!(everyone.withdrawn.is_empty());
+    assert_eq!(without.players.len(), 8);
+    assert!(without.players.iter().all(|p| p.name != silent.name));
+    for pairing in &without.pairings {
+        assert!(pairing.byes.is_empty(), "8 entrants fill two tables");
+        assert!(
+            pairing
+                .tables
+                .iter()
+                .all(|t| !t.players.contains(&silent.key))
+        );
+    }
+    assert!(without.to_text().contains(&format!(
+        "withdrawn (seed share not opened): {}",
+        silent.name
+    )));
+    assert_ne!(m.seat_seed(&shares), {
+        let (_, all) = manifest(9, 4, 3);
+        m.seat_seed(&all)
+    });
 }
