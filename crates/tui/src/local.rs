@@ -381,8 +381,17 @@ impl<G: Listed> LocalSession<G> {
 impl<G: Listed> Session<G> for LocalSession<G> {
     fn snapshot(&self) -> Snapshot<G> {
         let game = self.game.game();
-        let view = game.view(Observer::Seat(self.me));
-        let legal = game.legal_actions_vec(self.me);
+        // Your own cards are in what your table opened, not in the shared
+        // state (a game with private cards holds handles there).
+        let knowledge = self
+            .game
+            .table(self.me)
+            .knowledge()
+            .cloned()
+            .unwrap_or_default();
+        let view = game.view_with(Observer::Seat(self.me), &knowledge);
+        let mut legal = Vec::new();
+        game.legal_actions_with(self.me, &knowledge, &mut legal);
         let names = self.game.names();
         let status = match (&self.failure, game.next()) {
             (Some(f), _) => Some(format!("The tables failed: {f}")),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use roundtable_engine::{GameResult, Observer, Seat, SetupError};
 use roundtable_port_royal::PortRoyal;
-use roundtable_table::Record;
+use roundtable_table::{PrivateStep, Record};
 
 use crate::games::{Listed, Milestone};
 use crate::text::{LogLine, seat_name};
@@ -468,18 +468,31 @@ impl<G: Listed> Follower<G> {
     /// happen: the table applied the same input to the same game.
     fn apply(&mut self, record: &Record<G>) -> Option<Vec<u32>> {
         let mut events = Vec::new();
+        let game = &mut self.game;
         let applied = match record {
             Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
-                self.game.apply_action(*seat, action, &mut events)
+                game.apply_action(*seat, action, &mut events).is_ok()
             }
-            Record::Chance { outcome, .. } => self.game.apply_chance(outcome, &mut events),
-            Record::Forfeit { .. }
-            | Record::Resign { .. }
-            | Record::Abandon { .. }
-            | Record::Private { .. } => Ok(()),
+            Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut events).is_ok(),
+            // A private step changes the shared state (handles dealt, cards
+            // shown), as at the table.
+            Record::Private { step, .. } => match step {
+                PrivateStep::Reshuffle { .. } => game.apply_reshuffle(&mut events).is_ok(),
+                PrivateStep::Deal { .. } => game.apply_deal(&mut events).is_ok(),
+                PrivateStep::Reveal { cards } => game.apply_reveal(cards, &mut events).is_ok(),
+                PrivateStep::Play {
+                    seat,
+                    action,
+                    revealed,
+                    ..
+                } => game
+                    .apply_action_revealing(*seat, action, revealed, &mut events)
+                    .is_ok(),
+            },
+            Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => true,
         };
         self.records.push(record.clone());
-        applied.ok()?;
+        applied.then_some(())?;
         Some(G::scores(&self.game.view(Observer::Spectator)))
     }
 
