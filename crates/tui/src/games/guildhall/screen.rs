@@ -191,10 +191,10 @@ fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
     for &kind in &v.row {
         if let Some(spec) = VP_TABLE.get(usize::from(kind)) {
             lines.push(Line::from(format!(
-                "  {}: {} VP for {} chapters, {}",
+                "  {}: {} VP for {}, {}",
                 spec.name,
                 spec.vp,
-                spec.chapters,
+                chapters(u64::from(spec.chapters)),
                 vp_ability(spec.ability)
             )));
         }
@@ -287,7 +287,14 @@ pub fn side_log_max_scroll(s: &Snapshot<Guildhall>, width: u16, height: u16) -> 
 /// A seat's ranking line: VP and completed chapters (the tie break).
 pub fn ranking_details(standing: &Standing) -> String {
     format!(
-        " {:>3} VP {:>2} chapters ",
-        standing.score, standing.tie_break
+        " {:>3} VP {:>11} ",
+        standing.score,
+        chapters(standing.tie_break)
     )
+}
+
+/// "1 chapter", "2 chapters".
+fn chapters(n: impl Into<i128>) -> String {
+    let n = n.into();
+    format!("{n} chapter{}", if n == 1 { "" } else { "s" })
 }
