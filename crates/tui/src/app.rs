@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use roundtable_bots::Level;
-use roundtable_port_royal::{Action, VICTORY_POINTS};
+use roundtable_port_royal::VICTORY_POINTS;
 
+use crate::games::Listed;
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
@@ -77,8 +78,9 @@ pub enum GameKind {
 pub enum Effect {
     /// Start a local game.
     Start(LocalConfig),
-    /// Submit this seat's move.
-    Submit(Action),
+    /// Submit this seat's move: the legal action at this place in the
+    /// list of the snapshot the app last observed.
+    Submit(usize),
     /// Leave the game (or the replay) for the start menu.
     Leave,
     /// Close the replay and show the results of the game it was opened from.
@@ -236,8 +238,9 @@ pub struct App {
     /// Whether the replay shown was opened from a game's results, which
     /// Esc then goes back to.
     replay_from_results: bool,
-    /// The legal actions the selection refers to.
-    last_legal: Vec<Action>,
+    /// The legal actions the selection refers to, in words (which tell any
+    /// game's actions apart).
+    last_legal: Vec<String>,
 }
 
 impl App {
@@ -322,10 +325,11 @@ impl App {
 
     /// Take in a new snapshot: keep the selection on the same move when the
     /// choices are the same, and show the result when the game ends.
-    pub fn observe(&mut self, snap: &Snapshot) {
-        if snap.legal != self.last_legal {
+    pub fn observe<G: Listed>(&mut self, snap: &Snapshot<G>) {
+        let legal: Vec<String> = snap.legal.iter().map(ToString::to_string).collect();
+        if legal != self.last_legal {
             self.action_selected = 0;
-            self.last_legal = snap.legal.clone();
+            self.last_legal = legal;
         }
         self.action_selected = self.action_selected.min(snap.legal.len().saturating_sub(1));
         self.spectator = snap.me.is_none();
@@ -390,7 +394,7 @@ impl App {
     }
 
     /// Apply one message; `snap` is the game as last seen, if there is one.
-    pub fn update(&mut self, msg: Msg, snap: Option<&Snapshot>) -> Option<Effect> {
+    pub fn update<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
         let live = snap.is_some_and(Snapshot::live);
         if msg == Msg::ForceQuit {
             return Some(Effect::Quit);
@@ -837,18 +841,18 @@ impl App {
         }
     }
 
-    fn update_table(&mut self, msg: Msg, snap: Option<&Snapshot>) -> Option<Effect> {
+    fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
         let legal = snap.map_or(&[][..], |s| s.legal.as_slice());
         match msg {
             Msg::Up => self.action_selected = self.action_selected.saturating_sub(1),
             Msg::Down => {
                 self.action_selected = (self.action_selected + 1).min(legal.len().saturating_sub(1))
             }
-            Msg::Pick(k) => match legal.get(usize::from(k).wrapping_sub(1)) {
-                Some(&action) => {
-                    self.action_selected = usize::from(k) - 1;
+            Msg::Pick(k) => match usize::from(k).checked_sub(1).filter(|&i| i < legal.len()) {
+                Some(i) => {
+                    self.action_selected = i;
                     self.notice = None;
-                    return Some(Effect::Submit(action));
+                    return Some(Effect::Submit(i));
                 }
                 None => {
                     self.notice = Some(if legal.is_empty() {
@@ -859,9 +863,9 @@ impl App {
                 }
             },
             Msg::Confirm => match legal.get(self.action_selected) {
-                Some(&action) => {
+                Some(_) => {
                     self.notice = None;
-                    return Some(Effect::Submit(action));
+                    return Some(Effect::Submit(self.action_selected));
                 }
                 None => self.notice = Some("It is not your move.".into()),
             },
@@ -876,7 +880,7 @@ impl App {
         None
     }
 
-    fn update_log(&mut self, msg: Msg, snap: Option<&Snapshot>) {
+    fn update_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {
         match msg {
             Msg::Up => self.scroll_log(Msg::LogOlder, snap, 1),
             Msg::Down => self.scroll_log(Msg::LogNewer, snap, 1),
@@ -898,7 +902,7 @@ impl App {
         }
     }
 
-    fn scroll_log(&mut self, msg: Msg, snap: Option<&Snapshot>, page: usize) {
+    fn scroll_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>, page: usize) {
         // The oldest row shows at the top at most, on the log screen and in
         // the table's side log alike: past that, a key back towards the
         // newest would seem to do nothing.
@@ -906,9 +910,7 @@ impl App {
             (Some(s), Some((width, height)), Screen::Log) => {
                 crate::ui::log_screen_max_scroll(s, width, height)
             }
-            (Some(s), Some((width, height)), _) => {
-                crate::ui::side_log_max_scroll(self, s, width, height)
-            }
+            (Some(s), Some((width, height)), _) => G::side_log_max_scroll(self, s, width, height),
             (Some(s), None, _) => s.log.len(),
             (None, ..) => 0,
         };
@@ -935,19 +937,19 @@ mod tests {
         app.screen = Screen::Setup;
         app.setup_selected = 1;
         app.setup.options.victory_points = hi;
-        app.update(Msg::Right, None);
+        app.update(Msg::Right, None::<&Snapshot>);
         assert_eq!(app.setup.options.victory_points, hi);
         app.setup.options.victory_points = lo;
-        app.update(Msg::Left, None);
+        app.update(Msg::Left, None::<&Snapshot>);
         assert_eq!(app.setup.options.victory_points, lo);
 
         app.screen = Screen::HostSetup;
         app.host_selected = 2;
         app.host.options.victory_points = hi;
-        app.update(Msg::Right, None);
+        app.update(Msg::Right, None::<&Snapshot>);
         assert_eq!(app.host.options.victory_points, hi);
         app.host.options.victory_points = lo;
-        app.update(Msg::Left, None);
+        app.update(Msg::Left, None::<&Snapshot>);
         assert_eq!(app.host.options.victory_points, lo);
     }
 
@@ -964,17 +966,17 @@ mod tests {
         let mut app = setup_app(Screen::Setup);
         app.setup.seats = 4;
         for seats in [5, 2, 3] {
-            assert_eq!(app.update(Msg::Confirm, None), None);
+            assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
             assert_eq!(app.setup.seats, seats);
         }
         app.setup_selected = 4;
         let pace = app.setup.pace;
-        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
         app.setup_selected = 5;
         let expansion = app.setup.options.expansion;
         assert_eq!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             None,
             "Expansion starts nothing"
         );
@@ -982,14 +984,18 @@ mod tests {
         // A row per bot (3 seats: 2 bots), then the think time.
         assert_eq!(app.setup_start(), SETUP_FIXED_ROWS + 3);
         app.setup_selected = SETUP_FIXED_ROWS + 1;
-        assert_eq!(app.update(Msg::Right, None), None);
-        assert_eq!(app.update(Msg::Right, None), None, "hard is the last");
+        assert_eq!(app.update(Msg::Right, None::<&Snapshot>), None);
+        assert_eq!(
+            app.update(Msg::Right, None::<&Snapshot>),
+            None,
+            "hard is the last"
+        );
         app.setup_selected = SETUP_FIXED_ROWS;
-        assert_eq!(app.update(Msg::Left, None), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
         app.setup_selected = app.setup_think_row();
-        assert_eq!(app.update(Msg::Left, None), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
         app.setup_selected = app.setup_start();
-        match app.update(Msg::Confirm, None) {
+        match app.update(Msg::Confirm, None::<&Snapshot>) {
             Some(Effect::Start(config)) => {
                 assert_eq!(config.bot_levels[..2], [Level::Easy, Level::Hard]);
                 assert_eq!(config.think, Duration::from_millis(500));
@@ -1000,20 +1006,20 @@ mod tests {
         let mut app = setup_app(Screen::HostSetup);
         app.host_selected = 5;
         let expansion = app.host.options.expansion;
-        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_eq!(app.host.options.expansion, !expansion);
         app.host_selected = 1;
         app.host.seats = 3;
         app.host.bots = 2;
-        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
         app.host_selected = 2;
         app.host.options.victory_points = *VICTORY_POINTS.end();
-        app.update(Msg::Confirm, None);
+        app.update(Msg::Confirm, None::<&Snapshot>);
         assert_eq!(app.host.options.victory_points, *VICTORY_POINTS.start());
         app.host_selected = HOST_START;
         assert!(matches!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::Host(_))
         ));
     }
@@ -1025,11 +1031,11 @@ mod tests {
         let mut app = setup_app(Screen::Table);
         app.kind = GameKind::Local;
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None), Some(Effect::Leave));
+        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Leave));
         assert_eq!(app.overlay, None);
         let mut app = App::at_table(Theme::default());
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None), Some(Effect::Quit));
+        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Quit));
     }
 
     /// A ticket typed for one table is gone the next time the prompt opens.
@@ -1037,20 +1043,20 @@ mod tests {
     fn the_ticket_fields_start_empty_each_time() {
         let mut app = setup_app(Screen::Menu);
         for entry in [MENU_JOIN, MENU_WATCH] {
-            app.update(Msg::Pick(entry as u8 + 1), None);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
             for c in "rt1_abc".chars() {
-                app.update(Msg::Type(c), None);
+                app.update(Msg::Type(c), None::<&Snapshot>);
             }
             assert_eq!(app.ticket, "rt1_abc");
-            app.update(Msg::Back, None);
-            app.update(Msg::Pick(entry as u8 + 1), None);
+            app.update(Msg::Back, None::<&Snapshot>);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
             assert_eq!(app.ticket, "", "{entry}");
             for c in "rt1_x".chars() {
-                app.update(Msg::Type(c), None);
+                app.update(Msg::Type(c), None::<&Snapshot>);
             }
-            app.update(Msg::Clear, None);
+            app.update(Msg::Clear, None::<&Snapshot>);
             assert_eq!(app.ticket, "", "Ctrl-U clears");
-            app.update(Msg::Back, None);
+            app.update(Msg::Back, None::<&Snapshot>);
         }
     }
 
@@ -1070,36 +1076,36 @@ mod tests {
         let mut app = setup_app(Screen::Menu);
         app.prompt = "left/over".into();
         assert_eq!(
-            app.update(Msg::Pick(MENU_REPLAY as u8 + 1), None),
+            app.update(Msg::Pick(MENU_REPLAY as u8 + 1), None::<&Snapshot>),
             Some(Effect::ListSaved)
         );
         assert_eq!(app.screen, Screen::ReplayPrompt);
         assert_eq!(app.prompt, "", "the field starts empty");
         app.listed_saved(vec![saved("new.rts"), saved("old.rts")]);
         assert_eq!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::OpenReplay("new.rts".into()))
         );
-        app.update(Msg::Down, None);
-        app.update(Msg::Down, None);
+        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot>);
         assert_eq!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::OpenReplay("old.rts".into()))
         );
         for c in "x.rts".chars() {
-            app.update(Msg::Type(c), None);
+            app.update(Msg::Type(c), None::<&Snapshot>);
         }
         assert_eq!(app.saved_selected, None, "typing goes to the field");
         assert_eq!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::OpenReplay("x.rts".into()))
         );
-        app.update(Msg::Clear, None);
+        app.update(Msg::Clear, None::<&Snapshot>);
         assert_eq!(app.prompt, "");
-        assert_eq!(app.update(Msg::Confirm, None), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert!(app.notice.is_some());
-        app.update(Msg::Down, None);
-        app.update(Msg::Up, None);
+        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Up, None::<&Snapshot>);
         assert_eq!(app.saved_selected, None, "up from the newest is the field");
     }
 
@@ -1109,31 +1115,31 @@ mod tests {
     fn the_name_entry_changes_the_name_played_under() {
         let mut app = setup_app(Screen::Menu);
         app.setup.name = "ann".into();
-        app.update(Msg::Pick(MENU_NAME as u8 + 1), None);
+        app.update(Msg::Pick(MENU_NAME as u8 + 1), None::<&Snapshot>);
         assert_eq!(app.screen, Screen::NamePrompt);
         assert_eq!(app.name_draft, "ann");
-        app.update(Msg::Clear, None);
-        assert_eq!(app.update(Msg::Confirm, None), None);
+        app.update(Msg::Clear, None::<&Snapshot>);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_eq!(app.screen, Screen::NamePrompt, "an empty name is refused");
         for c in "Mary Read".chars() {
-            app.update(Msg::Type(c), None);
+            app.update(Msg::Type(c), None::<&Snapshot>);
         }
         for _ in 0..40 {
-            app.update(Msg::Type('x'), None);
+            app.update(Msg::Type('x'), None::<&Snapshot>);
         }
         assert_eq!(app.name_draft.len(), crate::prefs::MAX_NAME_BYTES);
         while app.name_draft.len() > "Mary Read".len() {
-            app.update(Msg::Erase, None);
+            app.update(Msg::Erase, None::<&Snapshot>);
         }
         assert_eq!(
-            app.update(Msg::Confirm, None),
+            app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::SaveName("Mary Read".into()))
         );
         assert_eq!(app.screen, Screen::Menu);
         assert_eq!(app.setup.name, "Mary Read");
         app.setup_selected = app.setup_start();
         app.screen = Screen::Setup;
-        match app.update(Msg::Confirm, None) {
+        match app.update(Msg::Confirm, None::<&Snapshot>) {
             Some(Effect::Start(config)) => assert_eq!(config.name, "Mary Read"),
             other => panic!("{other:?}"),
         }

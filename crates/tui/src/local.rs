@@ -15,11 +15,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use roundtable_bots::{Bot, DEFAULT_THINK, Level};
-use roundtable_engine::{Game, Next, Observer, Seat};
+use roundtable_engine::{Next, Observer, Seat};
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
-use roundtable_port_royal::{Action, Options, PortRoyal};
+use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
 
+use crate::games::Listed;
 use crate::session::{
     Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
 };
@@ -128,9 +129,9 @@ pub enum LocalError {
 pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
 
 /// A bot to seat at a local game.
-pub(crate) struct LocalBot {
+pub(crate) struct LocalBot<G: Listed = PortRoyal> {
     name: String,
-    bot: Box<dyn Bot<PortRoyal>>,
+    bot: Box<dyn Bot<G>>,
     /// Whether it decides on a thread of its own (it takes long enough to
     /// be seen).
     thinks: bool,
@@ -140,18 +141,18 @@ pub(crate) struct LocalBot {
 const THINKING_POLL: Duration = Duration::from_millis(30);
 
 /// A bot deciding on its own thread.
-struct Thinking {
+struct Thinking<G: Listed> {
     seat: Seat,
-    worker: JoinHandle<BotMove<PortRoyal>>,
+    worker: JoinHandle<BotMove<G>>,
 }
 
-/// A local game of Port Royal against bots at in-process tables.
-pub struct LocalSession {
-    game: LocalGame<PortRoyal>,
+/// A local game of any listed game against bots at in-process tables.
+pub struct LocalSession<G: Listed = PortRoyal> {
+    game: LocalGame<G>,
     me: Seat,
     seed: Option<u64>,
-    options: Options,
-    chronicle: Chronicle,
+    options: G::Options,
+    chronicle: Chronicle<G>,
     delay: Duration,
     /// When the bot whose turn it is may move.
     bot_due: Option<Instant>,
@@ -163,10 +164,10 @@ pub struct LocalSession {
     /// Which seats' bots think on a thread of their own.
     thinkers: Vec<bool>,
     /// The bot deciding on its own thread, if one is.
-    thinking: Option<Thinking>,
+    thinking: Option<Thinking<G>>,
 }
 
-impl std::fmt::Debug for LocalSession {
+impl<G: Listed> std::fmt::Debug for LocalSession<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSession")
             .field("seed", &self.seed)
@@ -190,10 +191,19 @@ pub fn fresh_seed() -> u64 {
     h.finish()
 }
 
-impl LocalSession {
-    /// Set up a game as `config` says, with the tables settled up to the
-    /// first decision (the start player is drawn).
+impl LocalSession<PortRoyal> {
+    /// Set up a game of Port Royal as `config` says, with the tables settled
+    /// up to the first decision (the start player is drawn).
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
+        Self::with_options(config, &config.options)
+    }
+}
+
+impl<G: Listed> LocalSession<G> {
+    /// Set up a game of `G` with `options`, seated and paced as `config`
+    /// says (its own options are Port Royal's), with the tables settled up
+    /// to the first decision.
+    pub fn with_options(config: &LocalConfig, options: &G::Options) -> Result<Self, LocalError> {
         // The bots' own choices need variety, not secrecy: their moves are
         // signed and checked like anyone's.
         let bot_seed = config.seed.unwrap_or_else(fresh_seed);
@@ -203,8 +213,9 @@ impl LocalSession {
                 let level = config.bot_levels[at % config.bot_levels.len()];
                 LocalBot {
                     name: BOT_NAMES[at % BOT_NAMES.len()].to_owned(),
-                    bot: level.port_royal(
-                        &config.options,
+                    bot: G::bot(
+                        level,
+                        options,
                         config.think,
                         bot_seed.wrapping_add(u64::from(i)),
                     ),
@@ -212,11 +223,15 @@ impl LocalSession {
                 }
             })
             .collect();
-        Self::with_bots(config, bots)
+        Self::with_bots(config, options, bots)
     }
 
     /// As [`LocalSession::new`], with these bots in the seats after yours.
-    pub(crate) fn with_bots(config: &LocalConfig, bots: Vec<LocalBot>) -> Result<Self, LocalError> {
+    pub(crate) fn with_bots(
+        config: &LocalConfig,
+        options: &G::Options,
+        bots: Vec<LocalBot<G>>,
+    ) -> Result<Self, LocalError> {
         let seed = config.seed;
         let mut players = vec![(config.name.clone(), Player::Human)];
         let mut thinks_by_player = vec![false];
@@ -242,14 +257,14 @@ impl LocalSession {
         };
         let game = match seed {
             Some(seed) => LocalGame::new(
-                &config.options,
+                options,
                 seed,
                 players,
                 transcript.as_deref(),
                 Config::default(),
             )?,
             None => LocalGame::with_fresh_secrets(
-                &config.options,
+                options,
                 players,
                 transcript.as_deref(),
                 Config::default(),
@@ -267,8 +282,8 @@ impl LocalSession {
             game,
             me,
             seed,
-            options: config.options.clone(),
-            chronicle: Chronicle::following(config.seats, &config.options)?,
+            options: options.clone(),
+            chronicle: Chronicle::following(config.seats, options)?,
             delay: config.pace.delay(),
             bot_due: None,
             progress: Progress::Finished,
@@ -292,7 +307,7 @@ impl LocalSession {
     }
 
     /// The game's state at your table (for tests and tools; the screen uses snapshots).
-    pub fn game(&self) -> &PortRoyal {
+    pub fn game(&self) -> &G {
         self.game.game()
     }
 
@@ -363,11 +378,20 @@ impl LocalSession {
     }
 }
 
-impl Session for LocalSession {
-    fn snapshot(&self) -> Snapshot {
+impl<G: Listed> Session<G> for LocalSession<G> {
+    fn snapshot(&self) -> Snapshot<G> {
         let game = self.game.game();
-        let view = game.view(Observer::Seat(self.me));
-        let legal = game.legal_actions_vec(self.me);
+        // Your own cards are in what your table opened, not in the shared
+        // state (a game with private cards holds handles there).
+        let knowledge = self
+            .game
+            .table(self.me)
+            .knowledge()
+            .cloned()
+            .unwrap_or_default();
+        let view = game.view_with(Observer::Seat(self.me), &knowledge);
+        let mut legal = Vec::new();
+        game.legal_actions_with(self.me, &knowledge, &mut legal);
         let names = self.game.names();
         let status = match (&self.failure, game.next()) {
             (Some(f), _) => Some(format!("The tables failed: {f}")),
@@ -426,7 +450,7 @@ impl Session for LocalSession {
         }
     }
 
-    fn submit(&mut self, action: Action) -> Result<(), String> {
+    fn submit(&mut self, action: G::Action) -> Result<(), String> {
         if self.game.game().next() != Next::Decision(self.me) {
             return Err("It is not your move.".into());
         }
@@ -498,6 +522,7 @@ impl Session for LocalSession {
 #[cfg(test)]
 mod tests {
     use roundtable_bots::PortRoyalBot;
+    use roundtable_port_royal::Action;
 
     use super::*;
 
@@ -712,7 +737,8 @@ mod tests {
             bot: Box::new(GatedBot { gate, open: false }),
             thinks: true,
         }];
-        let session = LocalSession::with_bots(&config, bots).unwrap_or_else(|e| panic!("{e}"));
+        let session = LocalSession::with_bots(&config, &config.options, bots)
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut runner = crate::Runner::new(
             crate::App::at_table(crate::Theme::plain()),
             Some(Box::new(session)),

@@ -246,8 +246,9 @@ impl Runner {
                 }
                 Err(e) => self.app.notice = Some(e.to_string()),
             },
-            Some(Effect::Submit(action)) => {
-                if let Some(session) = &mut self.session {
+            Some(Effect::Submit(index)) => {
+                let action = self.snap.as_ref().and_then(|s| s.legal.get(index)).cloned();
+                if let (Some(session), Some(action)) = (&mut self.session, action) {
                     match session.submit(action) {
                         Ok(()) => self.refresh(),
                         Err(e) => self.app.notice = Some(e),

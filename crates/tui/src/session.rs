@@ -9,20 +9,21 @@
 
 use std::time::{Duration, Instant};
 
-use roundtable_engine::{Game, GameResult, Observer, Seat, SetupError};
-use roundtable_port_royal::{Action, Event, Options, PortRoyal, View};
-use roundtable_table::Record;
+use roundtable_engine::{GameResult, Observer, Seat, SetupError};
+use roundtable_port_royal::PortRoyal;
+use roundtable_table::{PrivateStep, Record};
 
-use crate::text::{LogLine, event_line, seat_name};
+use crate::games::{Listed, Milestone};
+use crate::text::{LogLine, seat_name};
 
 /// A game in progress, seen from one seat (or by a spectator).
-pub trait Session {
+pub trait Session<G: Listed = PortRoyal> {
     /// Everything the screen shows, as of now.
-    fn snapshot(&self) -> Snapshot;
+    fn snapshot(&self) -> Snapshot<G>;
 
     /// Submit this seat's decision. An error is a sentence for the player
     /// ("it is not your turn"); the game is unchanged by a refused action.
-    fn submit(&mut self, action: Action) -> Result<(), String>;
+    fn submit(&mut self, action: G::Action) -> Result<(), String>;
 
     /// Let the session make progress; `true` when something changed that
     /// the screen should show.
@@ -36,12 +37,12 @@ pub trait Session {
     }
 }
 
-impl<S: Session + ?Sized> Session for Box<S> {
-    fn snapshot(&self) -> Snapshot {
+impl<G: Listed, S: Session<G> + ?Sized> Session<G> for Box<S> {
+    fn snapshot(&self) -> Snapshot<G> {
         (**self).snapshot()
     }
 
-    fn submit(&mut self, action: Action) -> Result<(), String> {
+    fn submit(&mut self, action: G::Action) -> Result<(), String> {
         (**self).submit(action)
     }
 
@@ -108,15 +109,15 @@ pub struct SeatInfo {
 
 /// Everything the screen shows about a game at one moment.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot {
+pub struct Snapshot<G: Listed = PortRoyal> {
     /// A title for the game ("Local game, seed 42").
     pub title: String,
     /// The game as this seat may see it.
-    pub view: View,
+    pub view: G::View,
     /// This seat, or `None` for a spectator.
     pub me: Option<Seat>,
     /// The actions this seat may take now (empty when it is not its move).
-    pub legal: Vec<Action>,
+    pub legal: Vec<G::Action>,
     /// The move log, oldest first.
     pub log: Vec<LogLine>,
     /// Every seat, in seat order.
@@ -136,7 +137,7 @@ pub struct Snapshot {
     pub lobby: Option<Lobby>,
     /// The game's rule options (the defaults until a networked table's
     /// genesis is known).
-    pub options: Options,
+    pub options: G::Options,
     /// How long a seat may take over a decision before it is played
     /// automatically, when the table keeps turn clocks.
     pub stall_timeout: Option<Duration>,
@@ -160,7 +161,7 @@ pub struct Lobby {
     pub stopped: Option<String>,
 }
 
-impl Snapshot {
+impl<G: Listed> Snapshot<G> {
     /// The players' names in seat order.
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.name.clone()).collect()
@@ -181,13 +182,13 @@ impl Snapshot {
 /// read (a resumed table hands over its whole history at once, long after
 /// the table's own game moved on), and a table that goes back to apply a
 /// forfeit ([`Chronicle::rewind`]) takes the history back with it.
-#[derive(Clone, Debug, Default)]
-pub struct Chronicle {
+#[derive(Clone, Debug)]
+pub struct Chronicle<G: Listed = PortRoyal> {
     log: Vec<LogLine>,
     vp_by_turn: Vec<Vec<u32>>,
     turn: u32,
     /// The game as the inputs applied so far left it, when following.
-    follower: Option<Follower>,
+    follower: Option<Follower<G>>,
     /// Per input applied, where the history stood before it.
     marks: Vec<Mark>,
     /// The seat whose decision was just played automatically: the chance it
@@ -197,12 +198,12 @@ pub struct Chronicle {
 
 /// A chronicle's own copy of the game.
 #[derive(Clone, Debug)]
-struct Follower {
+struct Follower<G: Listed> {
     seats: u8,
-    options: Options,
-    game: PortRoyal,
+    options: G::Options,
+    game: G,
     /// The inputs applied, to rebuild the game after a rewind.
-    records: Vec<Record<PortRoyal>>,
+    records: Vec<Record<G>>,
 }
 
 /// Where a chronicle stood before an input.
@@ -242,24 +243,6 @@ pub fn forfeit_line(names: &[String], seat: Seat, me: Option<Seat>, resigned: bo
     }
 }
 
-/// The seat whose own choice `event` shows (a draw, a take, a pass), if
-/// any: what gets the automatic mark when the table chose for it.
-fn chosen_by(event: &Event) -> Option<Seat> {
-    match event {
-        Event::Revealed { seat, .. }
-        | Event::Repelled { seat, .. }
-        | Event::Stopped { seat }
-        | Event::Passed { seat }
-        | Event::Traded { seat, .. }
-        | Event::Hired { seat, .. }
-        | Event::Claimed { seat, .. }
-        | Event::Declined { seat, .. }
-        | Event::KeptAside { seat, .. } => Some(*seat),
-        Event::Compensation { from, .. } => Some(*from),
-        _ => None,
-    }
-}
-
 /// Why a chronicle could not follow the game.
 #[derive(Debug, thiserror::Error)]
 pub enum ChronicleError {
@@ -268,7 +251,20 @@ pub enum ChronicleError {
     Setup(#[from] SetupError),
 }
 
-impl Chronicle {
+impl<G: Listed> Default for Chronicle<G> {
+    fn default() -> Self {
+        Chronicle {
+            log: Vec::new(),
+            vp_by_turn: Vec::new(),
+            turn: 0,
+            follower: None,
+            marks: Vec::new(),
+            auto: None,
+        }
+    }
+}
+
+impl<G: Listed> Chronicle<G> {
     /// An empty history, fed with [`Chronicle::record`] by a caller that has
     /// the game's view after each batch of events.
     pub fn new() -> Self {
@@ -277,8 +273,8 @@ impl Chronicle {
 
     /// An empty history of a game of `seats` seats with `options`, fed input
     /// by input with [`Chronicle::apply`].
-    pub fn following(seats: u8, options: &Options) -> Result<Self, ChronicleError> {
-        let game = PortRoyal::new_game(seats, options)?;
+    pub fn following(seats: u8, options: &G::Options) -> Result<Self, ChronicleError> {
+        let game = G::new_game(seats, options)?;
         Ok(Chronicle {
             follower: Some(Follower {
                 seats,
@@ -292,8 +288,14 @@ impl Chronicle {
 
     /// Add what `events` tell; `view` is the game after them (for the
     /// chart), and lines about `me` say "You".
-    pub fn record(&mut self, events: &[Event], view: &View, names: &[String], me: Option<Seat>) {
-        let vp: Vec<u32> = view.players.iter().map(|p| p.vp).collect();
+    pub fn record(
+        &mut self,
+        events: &[G::Event],
+        view: &G::View,
+        names: &[String],
+        me: Option<Seat>,
+    ) {
+        let vp = G::scores(view);
         self.push_events(events, &vp, names, me, None);
     }
 
@@ -306,8 +308,8 @@ impl Chronicle {
     pub fn apply(
         &mut self,
         position: u64,
-        record: &Record<PortRoyal>,
-        events: &[Event],
+        record: &Record<G>,
+        events: &[G::Event],
         names: &[String],
         me: Option<Seat>,
     ) {
@@ -341,7 +343,7 @@ impl Chronicle {
         match record {
             Record::Action { .. } => self.auto = None,
             Record::Zombie { seat, .. } => self.auto = Some(*seat),
-            // Port Royal deals no private cards.
+            // A private deal is the game's own step, not a seat's choice.
             Record::Chance { .. } | Record::Private { .. } => {}
             Record::Forfeit { seat, .. } => {
                 self.note(forfeit_line(names, *seat, me, false));
@@ -399,7 +401,7 @@ impl Chronicle {
 
     fn push_events(
         &mut self,
-        events: &[Event],
+        events: &[G::Event],
         vp: &[u32],
         names: &[String],
         me: Option<Seat>,
@@ -409,17 +411,21 @@ impl Chronicle {
             self.vp_by_turn.push(vp.iter().map(|_| 0).collect());
         }
         for event in events {
-            let heading = matches!(event, Event::TurnStarted { .. });
-            if let Event::TurnStarted { turn, .. } = event {
-                self.turn = *turn;
+            let milestone = G::milestone(event);
+            let heading = matches!(milestone, Some(Milestone::TurnStarted(_)));
+            match milestone {
+                Some(Milestone::TurnStarted(turn)) => {
+                    self.turn = turn;
+                    if turn > 1 {
+                        self.vp_by_turn.push(vp.to_vec());
+                    }
+                }
+                Some(Milestone::TurnEnded) => self.vp_by_turn.push(vp.to_vec()),
+                Some(Milestone::GameOver) => self.vp_by_turn.push(vp.to_vec()),
+                None => {}
             }
-            if matches!(event, Event::TurnStarted { turn, .. } if *turn > 1)
-                || matches!(event, Event::GameOver { .. })
-            {
-                self.vp_by_turn.push(vp.to_vec());
-            }
-            if let Some(mut text) = event_line(event, names, me) {
-                if auto.is_some() && chosen_by(event) == auto {
+            if let Some(mut text) = G::event_line(event, names, me) {
+                if auto.is_some() && G::chosen_by(event) == auto {
                     text = auto_marked(&text);
                 }
                 self.log.push(LogLine {
@@ -427,6 +433,10 @@ impl Chronicle {
                     heading,
                     text,
                 });
+            }
+            if milestone == Some(Milestone::TurnEnded) {
+                // The turn's own lines, its end included, carry its number.
+                self.turn += 1;
             }
         }
     }
@@ -452,40 +462,46 @@ impl Chronicle {
     }
 }
 
-impl Follower {
+impl<G: Listed> Follower<G> {
     /// Apply `record`; the victory points after it, or `None` (and the
     /// follower stops) when the game refuses it, which only a bug makes
     /// happen: the table applied the same input to the same game.
-    fn apply(&mut self, record: &Record<PortRoyal>) -> Option<Vec<u32>> {
+    fn apply(&mut self, record: &Record<G>) -> Option<Vec<u32>> {
         let mut events = Vec::new();
+        let game = &mut self.game;
         let applied = match record {
             Record::Action { seat, action, .. } | Record::Zombie { seat, action } => {
-                self.game.apply_action(*seat, action, &mut events)
+                game.apply_action(*seat, action, &mut events).is_ok()
             }
-            Record::Chance { outcome, .. } => self.game.apply_chance(outcome, &mut events),
-            Record::Forfeit { .. }
-            | Record::Resign { .. }
-            | Record::Abandon { .. }
-            | Record::Private { .. } => Ok(()),
+            Record::Chance { outcome, .. } => game.apply_chance(outcome, &mut events).is_ok(),
+            // A private step changes the shared state (handles dealt, cards
+            // shown), as at the table.
+            Record::Private { step, .. } => match step {
+                PrivateStep::Reshuffle { .. } => game.apply_reshuffle(&mut events).is_ok(),
+                PrivateStep::Deal { .. } => game.apply_deal(&mut events).is_ok(),
+                PrivateStep::Reveal { cards } => game.apply_reveal(cards, &mut events).is_ok(),
+                PrivateStep::Play {
+                    seat,
+                    action,
+                    revealed,
+                    ..
+                } => game
+                    .apply_action_revealing(*seat, action, revealed, &mut events)
+                    .is_ok(),
+            },
+            Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => true,
         };
         self.records.push(record.clone());
-        applied.ok()?;
-        Some(
-            self.game
-                .view(Observer::Spectator)
-                .players
-                .iter()
-                .map(|p| p.vp)
-                .collect(),
-        )
+        applied.then_some(())?;
+        Some(G::scores(&self.game.view(Observer::Spectator)))
     }
 
     /// The game again from the start, with its first `inputs` inputs.
-    fn rebuilt(self, inputs: usize) -> Option<Follower> {
+    fn rebuilt(self, inputs: usize) -> Option<Follower<G>> {
         let mut fresh = Follower {
             seats: self.seats,
             options: self.options.clone(),
-            game: PortRoyal::new_game(self.seats, &self.options).ok()?,
+            game: G::new_game(self.seats, &self.options).ok()?,
             records: Vec::new(),
         };
         for record in self.records.iter().take(inputs) {
@@ -499,6 +515,7 @@ impl Follower {
 mod tests {
     use roundtable_bots::PortRoyalBot;
     use roundtable_local::{Applied, LocalGame, Player, Progress};
+    use roundtable_port_royal::Options;
     use roundtable_table::Config;
 
     use super::*;

@@ -94,38 +94,38 @@ fn the_menu_offers_every_network_entry_without_excuses() {
 #[test]
 fn host_set_up_chooses_seats_bots_and_options() {
     let mut app = menu_app();
-    assert_eq!(app.update(Msg::Pick(2), None), None);
+    assert_eq!(app.update(Msg::Pick(2), None::<&Snapshot>), None);
     assert_eq!(app.screen, Screen::HostSetup);
     // 4 seats, then 3 bots (the most that leaves you a seat), then 2.
-    app.update(Msg::Right, None);
-    app.update(Msg::Down, None);
+    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
     for _ in 0..5 {
-        app.update(Msg::Right, None);
+        app.update(Msg::Right, None::<&Snapshot>);
     }
     assert_eq!((app.host.seats, app.host.bots), (4, 3));
-    app.update(Msg::Left, None);
-    app.update(Msg::Down, None);
-    app.update(Msg::Left, None);
+    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot>);
     assert_eq!(app.host.options.victory_points, 11);
     // Fewer seats take bots away with them.
-    app.update(Msg::Up, None);
-    app.update(Msg::Up, None);
-    app.update(Msg::Left, None);
-    app.update(Msg::Left, None);
+    app.update(Msg::Up, None::<&Snapshot>);
+    app.update(Msg::Up, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot>);
     assert_eq!((app.host.seats, app.host.bots), (2, 1));
-    app.update(Msg::Right, None);
-    app.update(Msg::Right, None);
+    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot>);
     // The bots' level, hard: its note says how long they think.
     while app.host_selected != HOST_BOT_LEVEL {
-        app.update(Msg::Down, None);
+        app.update(Msg::Down, None::<&Snapshot>);
     }
-    app.update(Msg::Right, None);
+    app.update(Msg::Right, None::<&Snapshot>);
     assert_snapshot!("host_setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("host_setup_40x16", render(&app, None, 40, 16).backend());
     assert_snapshot!("host_setup_200x60", render(&app, None, 200, 60).backend());
     // Enter on the last row opens the table as chosen.
     while app.host_selected != HOST_START {
-        app.update(Msg::Down, None);
+        app.update(Msg::Down, None::<&Snapshot>);
     }
     let expected = HostConfig {
         seats: 4,
@@ -133,19 +133,22 @@ fn host_set_up_chooses_seats_bots_and_options() {
         bot_level: roundtable_bots::Level::Hard,
         options: app.host.options.clone(),
     };
-    assert_eq!(app.update(Msg::Confirm, None), Some(Effect::Host(expected)));
+    assert_eq!(
+        app.update(Msg::Confirm, None::<&Snapshot>),
+        Some(Effect::Host(expected))
+    );
     // Esc goes back to the menu.
-    app.update(Msg::Back, None);
+    app.update(Msg::Back, None::<&Snapshot>);
     assert_eq!(app.screen, Screen::Menu);
 }
 
 #[test]
 fn join_prompt_takes_a_pasted_ticket_whole() {
     let mut app = menu_app();
-    app.update(Msg::Pick(3), None);
+    app.update(Msg::Pick(3), None::<&Snapshot>);
     assert_eq!(app.screen, Screen::JoinPrompt);
     assert_eq!(
-        app.update(Msg::Confirm, None),
+        app.update(Msg::Confirm, None::<&Snapshot>),
         None,
         "an empty ticket joins nothing"
     );
@@ -153,39 +156,39 @@ fn join_prompt_takes_a_pasted_ticket_whole() {
     // As pasted from a terminal: the command around it, a line break inside.
     let pasted = format!("roundtable join {}\n{}", &TICKET[..50], &TICKET[50..]);
     for c in pasted.chars() {
-        app.update(Msg::Type(c), None);
+        app.update(Msg::Type(c), None::<&Snapshot>);
     }
     app.notice = None;
     assert_snapshot!("join_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("join_prompt_40x16", render(&app, None, 40, 16).backend());
     assert_snapshot!("join_prompt_200x60", render(&app, None, 200, 60).backend());
     assert_eq!(
-        app.update(Msg::Confirm, None),
+        app.update(Msg::Confirm, None::<&Snapshot>),
         Some(Effect::Join(TICKET.into()))
     );
     // A refused ticket is said on the same screen, which keeps the text.
     app.notice = Some("That is not a ticket: bad checksum.".into());
     let t = render(&app, None, 80, 24);
     assert!(screen_text(&t).contains("bad checksum"));
-    app.update(Msg::Erase, None);
+    app.update(Msg::Erase, None::<&Snapshot>);
     assert_eq!(app.ticket.len(), TICKET.len() - 1);
 }
 
 #[test]
 fn watch_prompt_watches() {
     let mut app = menu_app();
-    app.update(Msg::Down, None);
-    app.update(Msg::Down, None);
-    app.update(Msg::Down, None);
-    app.update(Msg::Down, None);
-    app.update(Msg::Confirm, None);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Confirm, None::<&Snapshot>);
     assert_eq!(app.screen, Screen::WatchPrompt);
     for c in "rt1_abc".chars() {
-        app.update(Msg::Type(c), None);
+        app.update(Msg::Type(c), None::<&Snapshot>);
     }
     assert_snapshot!("watch_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_eq!(
-        app.update(Msg::Confirm, None),
+        app.update(Msg::Confirm, None::<&Snapshot>),
         Some(Effect::Watch("rt1_abc".into()))
     );
 }
@@ -193,16 +196,22 @@ fn watch_prompt_watches() {
 #[test]
 fn lan_tables_look_list_and_join() {
     let mut app = menu_app();
-    assert_eq!(app.update(Msg::Pick(4), None), Some(Effect::FindTables));
+    assert_eq!(
+        app.update(Msg::Pick(4), None::<&Snapshot>),
+        Some(Effect::FindTables)
+    );
     assert_eq!(app.screen, Screen::Tables);
     assert!(
-        app.update(Msg::Refresh, None).is_none(),
+        app.update(Msg::Refresh, None::<&Snapshot>).is_none(),
         "no second search while one runs"
     );
     assert_snapshot!("lan_looking_80x24", render(&app, None, 80, 24).backend());
     app.found_tables(Ok(Vec::new()));
     assert_snapshot!("lan_none_80x24", render(&app, None, 80, 24).backend());
-    assert_eq!(app.update(Msg::Refresh, None), Some(Effect::FindTables));
+    assert_eq!(
+        app.update(Msg::Refresh, None::<&Snapshot>),
+        Some(Effect::FindTables)
+    );
     app.found_tables(Err("mDNS: no multicast on this interface".into()));
     assert!(screen_text(&render(&app, None, 80, 24)).contains("no multicast"));
     app.found_tables(Ok(vec![
@@ -221,17 +230,17 @@ fn lan_tables_look_list_and_join() {
             ticket: "rt1_jack".into(),
         },
     ]));
-    app.update(Msg::Down, None);
-    app.update(Msg::Down, None);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
     assert_eq!(app.table_selected, 1, "the selection stays on the list");
     assert_snapshot!("lan_found_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("lan_found_40x16", render(&app, None, 40, 16).backend());
-    app.update(Msg::Up, None);
+    app.update(Msg::Up, None::<&Snapshot>);
     assert_eq!(
-        app.update(Msg::Confirm, None),
+        app.update(Msg::Confirm, None::<&Snapshot>),
         Some(Effect::Join("rt1_ann".into()))
     );
-    app.update(Msg::Back, None);
+    app.update(Msg::Back, None::<&Snapshot>);
     assert_eq!(app.screen, Screen::Menu);
 }
 

@@ -11,7 +11,7 @@ use insta::assert_snapshot;
 use ratatui::style::Color;
 use roundtable_tui::app::Overlay;
 use roundtable_tui::keymap::Msg;
-use roundtable_tui::{App, LocalConfig, Screen, Theme};
+use roundtable_tui::{App, LocalConfig, Screen, Snapshot, Theme};
 
 fn menu_app() -> App {
     App::with_menu(LocalConfig::default(), Theme::default())
@@ -33,7 +33,7 @@ fn start_menu() {
     }
     assert_snapshot!("menu_40x12", small.backend());
     assert_snapshot!("menu_200x60", render(&app, None, 200, 60).backend());
-    app.update(Msg::Pick(7), None);
+    app.update(Msg::Pick(7), None::<&Snapshot>);
     assert_eq!(app.screen, Screen::NamePrompt);
     assert_snapshot!("name_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("name_prompt_200x60", render(&app, None, 200, 60).backend());
@@ -42,18 +42,18 @@ fn start_menu() {
 #[test]
 fn local_game_setup() {
     let mut app = menu_app();
-    app.update(Msg::Confirm, None);
-    app.update(Msg::Left, None);
-    app.update(Msg::Down, None);
-    app.update(Msg::Left, None);
+    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot>);
     assert_eq!(app.screen, Screen::Setup);
     assert_eq!(app.setup.seats, 3);
     assert_eq!(app.setup.options.victory_points, 11);
     // The second bot hard: its row says how long it thinks.
     for _ in 0..6 {
-        app.update(Msg::Down, None);
+        app.update(Msg::Down, None::<&Snapshot>);
     }
-    app.update(Msg::Right, None);
+    app.update(Msg::Right, None::<&Snapshot>);
     assert_eq!(app.setup.bot_levels[1], roundtable_bots::Level::Hard);
     assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());

@@ -2,11 +2,17 @@
 
 use std::time::Duration;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::Seat;
-use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE};
+use roundtable_engine::{Seat, Standing};
+use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE, View};
 
-use super::Listed;
+use super::{Listed, Milestone};
+use crate::app::App;
+use crate::session::Snapshot;
+
+pub mod screen;
 use crate::text::seat_name;
 
 impl Listed for Guildhall {
@@ -19,6 +25,45 @@ impl Listed for Guildhall {
 
     fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
         event_line(event, names, me)
+    }
+
+    fn scores(view: &View) -> Vec<u32> {
+        view.vp.clone()
+    }
+
+    fn milestone(event: &Event) -> Option<Milestone> {
+        // Guildhall tells each turn's end (with its VP), not its start; the
+        // game's end is the last turn's end.
+        matches!(event, Event::TurnEnded { .. }).then_some(Milestone::TurnEnded)
+    }
+
+    fn chosen_by(event: &Event) -> Option<Seat> {
+        match event {
+            Event::Acted { seat, .. } => Some(*seat),
+            _ => None,
+        }
+    }
+
+    fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer) {
+        screen::table(app, snap, area, buf);
+    }
+
+    fn side_log_max_scroll(_app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
+        screen::side_log_max_scroll(snap, width, height)
+    }
+
+    fn ranking_details(_view: &View, standing: &Standing) -> String {
+        screen::ranking_details(standing)
+    }
+
+    fn ranking_order(_view: &View) -> &'static str {
+        "VP, then completed chapters"
+    }
+
+    fn tie_breaks(_snap: &Snapshot<Self>) -> Vec<String> {
+        // Seats equal in VP and chapters share their place; the ranking's
+        // own line shows both numbers.
+        Vec::new()
     }
 }
 

@@ -14,17 +14,36 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::{Determinize, Game, Seat};
+use roundtable_engine::{Determinize, Game, Seat, Standing};
+
+use crate::app::App;
+use crate::session::Snapshot;
 
 pub mod guildhall;
 pub mod port_royal;
+
+/// Where an event stands in the course of a game, for the log's headings
+/// and the post-game chart's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Milestone {
+    /// Turn number `n` (from 1) starts.
+    TurnStarted(u32),
+    /// The turn under way ends (a game that tells no turn's start).
+    TurnEnded,
+    /// The game is over.
+    GameOver,
+}
 
 /// What the front ends need of a game besides its rules. What a game
 /// moves between a network driver's tasks can be sent there (every listed
 /// game can be played over the network).
 pub trait Listed:
-    Game<Options: Send + Sync, Action: Send + Sync, Event: Send + Sync, View: Send + Sync> + Determinize
+    Game<Options: Send + Sync, Action: Send + Sync, Event: Send + Sync, View: Send + Sync>
+    + Determinize
+    + PartialEq
 {
     /// The game's name for people ("Port Royal").
     const TITLE: &'static str;
@@ -42,6 +61,34 @@ pub trait Listed:
     /// line already tells; lines about `me` say "You". `names` are the
     /// players' names in seat order.
     fn event_line(event: &Self::Event, names: &[String], me: Option<Seat>) -> Option<String>;
+
+    /// Every seat's victory points in `view`, in seat order: the score the
+    /// post-game chart follows.
+    fn scores(view: &Self::View) -> Vec<u32>;
+
+    /// Whether `event` starts or ends a turn, or ends the game.
+    fn milestone(event: &Self::Event) -> Option<Milestone>;
+
+    /// The seat whose own choice `event` shows (a draw, a take, a pass), if
+    /// any: what gets the automatic mark when the table chose for it.
+    fn chosen_by(event: &Self::Event) -> Option<Seat>;
+
+    /// Draw the table (the game's board, its moves, the log) into `area`.
+    fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer);
+
+    /// How far back the table's side log can scroll in a terminal of
+    /// `width` x `height`: until its oldest row shows at the top.
+    fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize;
+
+    /// A seat's line in the post-game ranking after its name (its score
+    /// and what breaks ties).
+    fn ranking_details(view: &Self::View, standing: &Standing) -> String;
+
+    /// The order the ranking follows, in words ("VP, then coins").
+    fn ranking_order(view: &Self::View) -> &'static str;
+
+    /// Why seats with equal scores rank as they do, in words.
+    fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String>;
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

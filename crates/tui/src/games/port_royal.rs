@@ -2,11 +2,15 @@
 
 use std::time::Duration;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::Seat;
-use roundtable_port_royal::{Event, Options, PortRoyal};
+use roundtable_engine::{Seat, Standing};
+use roundtable_port_royal::{Event, Options, PortRoyal, View};
 
-use super::Listed;
+use super::{Listed, Milestone};
+use crate::app::App;
+use crate::session::Snapshot;
 
 impl Listed for PortRoyal {
     const TITLE: &'static str = "Port Royal";
@@ -18,5 +22,53 @@ impl Listed for PortRoyal {
 
     fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
         crate::text::event_line(event, names, me)
+    }
+
+    fn scores(view: &View) -> Vec<u32> {
+        view.players.iter().map(|p| p.vp).collect()
+    }
+
+    fn milestone(event: &Event) -> Option<Milestone> {
+        match event {
+            Event::TurnStarted { turn, .. } => Some(Milestone::TurnStarted(*turn)),
+            Event::GameOver { .. } => Some(Milestone::GameOver),
+            _ => None,
+        }
+    }
+
+    fn chosen_by(event: &Event) -> Option<Seat> {
+        match event {
+            Event::Revealed { seat, .. }
+            | Event::Repelled { seat, .. }
+            | Event::Stopped { seat }
+            | Event::Passed { seat }
+            | Event::Traded { seat, .. }
+            | Event::Hired { seat, .. }
+            | Event::Claimed { seat, .. }
+            | Event::Declined { seat, .. }
+            | Event::KeptAside { seat, .. } => Some(*seat),
+            Event::Compensation { from, .. } => Some(*from),
+            _ => None,
+        }
+    }
+
+    fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer) {
+        crate::ui::port_royal_table(app, snap, area, buf);
+    }
+
+    fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
+        crate::ui::side_log_max_scroll(app, snap, width, height)
+    }
+
+    fn ranking_details(view: &View, standing: &Standing) -> String {
+        crate::ui::port_royal_ranking(view, standing)
+    }
+
+    fn ranking_order(view: &View) -> &'static str {
+        crate::text::ranking_order(view)
+    }
+
+    fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String> {
+        crate::ui::tie_breaks(snap)
     }
 }

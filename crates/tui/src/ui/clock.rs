@@ -7,6 +7,7 @@ use ratatui::text::Line;
 use roundtable_engine::Seat;
 
 use super::wrap;
+use crate::games::Listed;
 use crate::session::Snapshot;
 use crate::text::seat_name;
 use crate::theme::Theme;
@@ -35,7 +36,7 @@ pub(super) fn clock_words(left: Duration) -> String {
 
 /// The seats whose clocks run low, this seat first: each seat, whether it
 /// is this seat, and the warning in words.
-pub fn clock_warnings(s: &Snapshot) -> Vec<(Seat, bool, String)> {
+pub fn clock_warnings<G: Listed>(s: &Snapshot<G>) -> Vec<(Seat, bool, String)> {
     if !s.live() || s.lobby.is_some() {
         return Vec::new();
     }
@@ -77,7 +78,11 @@ pub fn clock_warnings(s: &Snapshot) -> Vec<(Seat, bool, String)> {
 
 /// The warnings as the moves panel shows them at its top, wrapped to
 /// `width`: this seat's in the warning style, others' plainer.
-pub(super) fn clock_lines(s: &Snapshot, width: usize, theme: Theme) -> Vec<Line<'static>> {
+pub(super) fn clock_lines<G: Listed>(
+    s: &Snapshot<G>,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for (_, mine, text) in clock_warnings(s) {
         let style = if mine { theme.warn() } else { theme.title() };
@@ -90,7 +95,11 @@ pub(super) fn clock_lines(s: &Snapshot, width: usize, theme: Theme) -> Vec<Line<
 
 /// What the table waits for, wrapped to `width` (the names of seats played
 /// automatically come last and must not be cut).
-pub(super) fn waiting_lines(s: &Snapshot, width: usize, theme: Theme) -> Vec<Line<'static>> {
+pub(super) fn waiting_lines<G: Listed>(
+    s: &Snapshot<G>,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
     let status = s.status.clone().unwrap_or_else(|| "...".into());
     wrap(&status, width.saturating_sub(3))
         .into_iter()

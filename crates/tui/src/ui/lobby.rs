@@ -7,9 +7,16 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, chunks, wrap};
 use crate::app::App;
+use crate::games::Listed;
 use crate::session::{Lobby, SeatKind, Snapshot};
 
-pub(super) fn lobby(app: &App, s: &Snapshot, l: &Lobby, area: Rect, buf: &mut Buffer) {
+pub(super) fn lobby<G: Listed>(
+    app: &App,
+    s: &Snapshot<G>,
+    l: &Lobby,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = app.theme;
     let inner = usize::from(area.width.saturating_sub(4));
     let mut lines = Vec::new();

@@ -8,14 +8,15 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, panel, wrap};
 use crate::app::App;
+use crate::games::Listed;
 use crate::session::Snapshot;
 use crate::theme::Theme;
 
 /// The newest `want` rows of the log, wrapped and styled, oldest first, and
 /// the total number of rows the whole log wraps to (only counted when
 /// `count_all`: the log screen's title needs it, the table's panel does not).
-pub(super) fn log_rows(
-    s: &Snapshot,
+pub(super) fn log_rows<G: Listed>(
+    s: &Snapshot<G>,
     width: usize,
     want: usize,
     count_all: bool,
@@ -57,7 +58,13 @@ pub(super) fn window(
     (rows[start..end].to_vec(), scroll)
 }
 
-pub(super) fn log_panel(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer, compact: bool) {
+pub(crate) fn log_panel<G: Listed>(
+    app: &App,
+    s: &Snapshot<G>,
+    area: Rect,
+    buf: &mut Buffer,
+    compact: bool,
+) {
     let theme = app.theme;
     let frame = panel("Log", theme, compact);
     let inner = frame.inner(area);
@@ -97,7 +104,7 @@ fn log_screen_inner(area: Rect) -> (usize, usize) {
 
 /// How far back the log screen can scroll in a terminal of `width` x
 /// `height`: until the oldest row shows at the top.
-pub fn log_screen_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
+pub fn log_screen_max_scroll<G: Listed>(s: &Snapshot<G>, width: u16, height: u16) -> usize {
     let body = super::body_area(Rect::new(0, 0, width, height));
     let (inner_w, inner_h) = log_screen_inner(body);
     log_max_scroll(s, inner_w as u16, inner_h as u16)
@@ -105,7 +112,7 @@ pub fn log_screen_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
 
 /// How far back a log panel whose text area is `width` x `height` can
 /// scroll: the rows the whole log wraps to, less those that show at once.
-pub(super) fn log_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
+pub(crate) fn log_max_scroll<G: Listed>(s: &Snapshot<G>, width: u16, height: u16) -> usize {
     let total: usize = s
         .log
         .iter()
@@ -114,7 +121,7 @@ pub(super) fn log_max_scroll(s: &Snapshot, width: u16, height: u16) -> usize {
     total.saturating_sub(usize::from(height))
 }
 
-pub(super) fn log_screen(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+pub(super) fn log_screen<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let (inner_w, inner_h) = log_screen_inner(area);
     let (rows, total) = log_rows(s, inner_w, inner_h + app.log_scroll, true, theme);

@@ -5,17 +5,19 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use roundtable_port_royal::PortRoyal;
 
 use crate::app::{App, Overlay, Screen};
+use crate::games::Listed;
 use crate::keymap::{self, Context};
 use crate::session::Snapshot;
 use crate::theme::Theme;
 use lobby::lobby;
 use log::log_screen;
+pub(crate) use log::{log_max_scroll, log_panel};
 use menu::{host_setup, lan_tables, menu, name_prompt, replay_prompt, setup, ticket_prompt};
 use overlay::{confirm_quit, help};
 use results::post_game;
-use table::table;
 
 mod clock;
 mod lobby;
@@ -29,9 +31,9 @@ mod table;
 pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
-pub use results::tie_breaks;
-pub use table::side_log_max_scroll;
+pub use results::{port_royal_ranking, tie_breaks};
 pub use table::{abilities, contract_details, contract_lines};
+pub use table::{side_log_max_scroll, table as port_royal_table};
 
 /// The smallest terminal the screens are laid out for.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
@@ -41,21 +43,21 @@ pub(super) const TWO_COLUMNS: u16 = 72;
 
 /// One frame: the app's screen over the session's snapshot.
 #[derive(Clone, Copy, Debug)]
-pub struct Ui<'a> {
+pub struct Ui<'a, G: Listed = PortRoyal> {
     /// The front end's state.
     pub app: &'a App,
     /// The game, when there is one.
-    pub snap: Option<&'a Snapshot>,
+    pub snap: Option<&'a Snapshot<G>>,
 }
 
-impl Widget for Ui<'_> {
+impl<G: Listed> Widget for Ui<'_, G> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         render(self.app, self.snap, area, buf);
     }
 }
 
 /// Draw the whole screen into `buf`.
-pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) {
+pub fn render<G: Listed>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         too_small(area, buf, theme);
@@ -70,12 +72,12 @@ pub fn render(app: &App, snap: Option<&Snapshot>, area: Rect, buf: &mut Buffer) 
         (Screen::Tables, _) => lan_tables(app, body, buf),
         (Screen::Lobby, Some(s)) => match &s.lobby {
             Some(l) => lobby(app, s, l, body, buf),
-            None => table(app, s, body, buf),
+            None => G::table(app, s, body, buf),
         },
-        (Screen::Table, Some(s)) => table(app, s, body, buf),
+        (Screen::Table, Some(s)) => G::table(app, s, body, buf),
         (Screen::Log, Some(s)) => log_screen(app, s, body, buf),
         (Screen::PostGame, Some(s)) => post_game(app, s, body, buf),
-        (Screen::Replay, Some(s)) => table(app, s, body, buf),
+        (Screen::Replay, Some(s)) => G::table(app, s, body, buf),
         (Screen::ReplayPrompt, _) => replay_prompt(app, body, buf),
         (Screen::NamePrompt, _) => name_prompt(app, body, buf),
         (_, None) => {
@@ -96,7 +98,7 @@ fn body_and_hints(area: Rect) -> [Rect; 2] {
 }
 
 /// The screen's body: all of `area` but the hint bar.
-pub(super) fn body_area(area: Rect) -> Rect {
+pub(crate) fn body_area(area: Rect) -> Rect {
     body_and_hints(area)[0]
 }
 
@@ -155,7 +157,7 @@ pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-pub(super) fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
+pub(crate) fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
     Block::bordered().title(Span::styled(format!(" {} ", title.into()), theme.title()))
 }
 

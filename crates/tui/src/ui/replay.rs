@@ -7,6 +7,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use super::wrap;
 use crate::app::{App, Screen};
+use crate::games::Listed;
 use crate::replay::ReplayStatus;
 use crate::session::Snapshot;
 use crate::text::{self, seat_name};
@@ -30,8 +31,8 @@ pub(super) fn gauge(done: usize, total: usize, width: usize) -> String {
 /// The replay panel's rows: a bar of the position, what the last input
 /// was, why the transcript ends early (if it does), and the result at the
 /// end.
-pub(super) fn replay_lines(
-    s: &Snapshot,
+pub(super) fn replay_lines<G: Listed>(
+    s: &Snapshot<G>,
     r: &ReplayStatus,
     width: usize,
     theme: Theme,
@@ -75,9 +76,9 @@ pub(super) fn replay_lines(
     lines
 }
 
-pub(super) fn replay_panel(
+pub(super) fn replay_panel<G: Listed>(
     app: &App,
-    s: &Snapshot,
+    s: &Snapshot<G>,
     r: &ReplayStatus,
     area: Rect,
     buf: &mut Buffer,

@@ -5,10 +5,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use roundtable_engine::Seat;
+use roundtable_engine::{Seat, Standing};
+use roundtable_port_royal::View;
 
 use super::{block, chunks, wrap};
 use crate::app::App;
+use crate::games::Listed;
 use crate::session::Snapshot;
 use crate::text::seat_name;
 use crate::theme::Theme;
@@ -44,6 +46,20 @@ fn joined(names: &[String], seats: &[Seat], me: Option<Seat>) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// A Port Royal seat's line in the ranking after its name: VP, coins,
+/// persons and expeditions.
+pub fn port_royal_ranking(view: &View, st: &Standing) -> String {
+    let p = view.players.get(st.seat.index());
+    let exp = p.map_or(0, |p| p.expeditions.len());
+    let persons = p.map_or(0, |p| p.persons.len());
+    format!(
+        " {:>3} VP {:>3}$ {persons:>2} {:<7} {exp} exp ",
+        st.score,
+        st.tie_break,
+        if persons == 1 { "person" } else { "persons" }
+    )
 }
 
 /// Whether `seat` holds an expedition at the end.
@@ -165,7 +181,7 @@ fn wrap_whole(text: &str, width: usize) -> Vec<String> {
     rows
 }
 
-pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let names = s.names();
     let Some(result) = &s.result else {
@@ -176,9 +192,6 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let headline = crate::text::game_over_headline(result, &names);
     let mut rank_lines = Vec::new();
     for st in &standings {
-        let p = s.view.players.get(st.seat.index());
-        let exp = p.map_or(0, |p| p.expeditions.len());
-        let persons = p.map_or(0, |p| p.persons.len());
         let name: String = seat_name(&names, st.seat).chars().take(14).collect();
         let mark = if st.rank == 0 { "WINNER" } else { "" };
         let mut line = Line::from(vec![
@@ -187,12 +200,7 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
                 format!("{} {name:<14}", st.seat.number()),
                 theme.seat(st.seat.index()),
             ),
-            Span::raw(format!(
-                " {:>3} VP {:>3}$ {persons:>2} {:<7} {exp} exp ",
-                st.score,
-                st.tie_break,
-                if persons == 1 { "person" } else { "persons" }
-            )),
+            Span::raw(G::ranking_details(&s.view, st)),
             Span::styled(mark, theme.good()),
         ]);
         // A seat the table played for: its result is not the person's play.
@@ -201,7 +209,7 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
         }
         rank_lines.push(line);
     }
-    for t in tie_breaks(s) {
+    for t in G::tie_breaks(s) {
         for row in wrap(&t, usize::from(area.width.saturating_sub(3))) {
             rank_lines.push(Line::styled(format!(" {row}"), theme.dim()));
         }
@@ -233,7 +241,7 @@ pub(super) fn post_game(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     Paragraph::new(Line::styled(headline, theme.good())).render(head, buf);
     Paragraph::new(rank_lines)
         .block(block(
-            format!("Ranking ({})", crate::text::ranking_order(&s.view)),
+            format!("Ranking ({})", G::ranking_order(&s.view)),
             theme,
         ))
         .render(ranking, buf);
@@ -247,7 +255,7 @@ const CHART_FRAME: u16 = 4;
 /// The victory points over the game: a table of VP per round, which always
 /// reads, and above it, where there is a row for every victory point (so
 /// lines meet only where seats really have the same VP), the chart.
-pub(super) fn vp_history(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
+pub(super) fn vp_history<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer, theme: Theme) {
     let seats = s.seats.len().max(1) as u16;
     let table_h = seats + 3;
     let max_vp = s.vp_by_turn.iter().flatten().copied().max().unwrap_or(0);
@@ -266,7 +274,7 @@ pub(super) fn vp_history(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Them
 /// Per seat, its victory points after each turn where every turn fits,
 /// else after each round (one turn of every seat), and at the end; rounds
 /// are left out evenly when even they do not all fit, the end never.
-fn vp_table(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
+fn vp_table<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer, theme: Theme) {
     let data = &s.vp_by_turn;
     let names = s.names();
     let seats = s.seats.len().max(1);
@@ -332,7 +340,7 @@ fn vp_table(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
 
 /// Victory points over the turns, each seat drawn with its own number (so
 /// the chart reads without colour); `*` where seats have the same VP.
-pub(super) fn vp_chart(s: &Snapshot, area: Rect, buf: &mut Buffer, theme: Theme) {
+pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer, theme: Theme) {
     let names = s.names();
     let outer = block("Victory points over the turns", theme);
     let inner = outer.inner(area);

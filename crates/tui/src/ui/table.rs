@@ -103,7 +103,9 @@ fn layout(app: &App, s: &Snapshot, area: Rect) -> TableLayout {
     }
 }
 
-pub(super) fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
+/// Draw Port Royal's table: status, harbor, players, moves or the replay
+/// panel, and the log.
+pub fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let at = layout(app, s, area);
     status_line(s, at.status, buf, theme);

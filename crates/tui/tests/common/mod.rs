@@ -107,7 +107,7 @@ pub fn table() -> Snapshot {
     ];
     view.start_player = Some(SeatNumber(seat(2)));
     let names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let mut chronicle = Chronicle::new();
+    let mut chronicle: Chronicle = Chronicle::new();
     let events = vec![
         Event::TurnStarted {
             seat: seat(3),
@@ -444,7 +444,7 @@ pub fn expansion_table() -> Snapshot {
     ];
     x.contract_vp = vec![0, 1, 0, 0];
     let names = s.names();
-    let mut chronicle = Chronicle::new();
+    let mut chronicle: Chronicle = Chronicle::new();
     let c = |n: &str| {
         roundtable_port_royal::ContractId::parse(n).unwrap_or_else(|| panic!("no contract {n}"))
     };
@@ -693,7 +693,7 @@ pub fn five_players() -> Snapshot {
     ];
     view.start_player = Some(SeatNumber(seat(0)));
     let names: Vec<String> = FIVE_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let mut chronicle = Chronicle::new();
+    let mut chronicle: Chronicle = Chronicle::new();
     let events = vec![
         Event::TurnStarted {
             seat: seat(2),

@@ -1,0 +1,300 @@
+//! Guildhall's table: the hand, every guildhall by chapter, the action
+//! area, the centre row, the moves in words, and the shared log panel.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+use roundtable_engine::{Seat, Standing};
+use roundtable_guildhall::{
+    AreaCard, Guildhall, HandCard, PROFESSIONS, Phase, Profession, VP_TABLE, View, VpAbility,
+};
+
+use super::card_words;
+use crate::app::App;
+use crate::games::Listed;
+use crate::session::Snapshot;
+use crate::text::seat_name;
+
+/// Below this width the log goes under the board rather than beside it.
+const SIDE_LOG_WIDTH: u16 = 100;
+
+/// The colour letters of a chapter's cards ("r.g.p" for red, green and
+/// purple held), in catalog colour order, so they read without colour.
+fn colour_marks(held: u8) -> String {
+    ['r', 'b', 'g', 'y', 'p']
+        .iter()
+        .enumerate()
+        .map(|(i, c)| if held & (1 << i) != 0 { *c } else { '.' })
+        .collect()
+}
+
+/// The level a chapter of `size` cards of `profession` gives: the highest
+/// printed threshold it reaches.
+pub fn chapter_level(profession: Profession, size: u32) -> u8 {
+    profession
+        .thresholds()
+        .iter()
+        .copied()
+        .filter(|&t| u32::from(t) <= size)
+        .max()
+        .unwrap_or(0)
+}
+
+/// A profession's name with a capital.
+fn title(profession: Profession) -> String {
+    let name = profession.name();
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A VP card's ability in words.
+fn vp_ability(ability: VpAbility) -> String {
+    match ability {
+        VpAbility::None => "no ability".into(),
+        VpAbility::MoveChapter => "move a chapter".into(),
+        VpAbility::SwapOneForTwo => "swap one card for two".into(),
+        VpAbility::PlaceAny => "place any number of cards".into(),
+        VpAbility::DrawFive => "draw five".into(),
+        VpAbility::ExtraActions(n) => format!("{n} more actions"),
+        VpAbility::TakeCard => "take a card".into(),
+    }
+}
+
+/// What the game waits for, in words.
+fn phase_words(v: &View, names: &[String], me: Option<Seat>) -> String {
+    let who = |s: Seat| {
+        if me == Some(s) {
+            "You".to_owned()
+        } else {
+            seat_name(names, s)
+        }
+    };
+    match v.phase {
+        Phase::SetupDiscard(s) => format!("Set-up: {} discard and draw back to 9", who(s)),
+        Phase::SetupPlace(s, left) => format!("Set-up: {} place {left} more", who(s)),
+        Phase::Turn => format!(
+            "Round {}: {} turn, {} actions left",
+            v.round,
+            if me == Some(v.turn) {
+                "your".to_owned()
+            } else {
+                format!("{}'s", seat_name(names, v.turn))
+            },
+            v.actions_left
+        ),
+        Phase::Over => "The game is over".into(),
+    }
+}
+
+/// The board's lines: piles, your hand, each guildhall, the action area and
+/// the centre row.
+fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let v = &s.view;
+    let names = s.names();
+    let mut lines = vec![Line::styled(phase_words(v, &names, s.me), theme.title())];
+    let top = v
+        .discard
+        .last()
+        .map_or_else(|| "empty".to_owned(), |&c| card_words(c));
+    lines.push(Line::from(format!(
+        "Deck {} | discard {} (top: {top}) | VP deck {}",
+        v.deck_left,
+        v.discard.len(),
+        v.vp_deck_left
+    )));
+    if s.me.is_some() {
+        let hand: Vec<String> = v
+            .my_hand
+            .iter()
+            .map(|(_, card)| card.map_or_else(|| "?".to_owned(), card_words))
+            .collect();
+        lines.push(Line::styled(
+            format!("Your hand ({})", hand.len()),
+            theme.title(),
+        ));
+        lines.push(Line::from(format!("  {}", hand.join(", "))));
+    }
+    for seat in 0..usize::from(v.seats) {
+        let at = Seat(seat as u8);
+        let you = if s.me == Some(at) { " (you)" } else { "" };
+        let hand = v.hands.get(seat).map_or(0, Vec::len);
+        let open = v.hands.get(seat).map_or(0, |h| {
+            h.iter().filter(|c| matches!(c, HandCard::Open(_))).count()
+        });
+        let done: Vec<String> = v
+            .completed
+            .get(seat)
+            .map(|c| c.iter().map(|p| title(*p)).collect())
+            .unwrap_or_default();
+        let mut head = vec![Span::styled(
+            format!("{} {}{you}", at.number(), seat_name(&names, at)),
+            theme.seat(seat),
+        )];
+        head.push(Span::raw(format!(
+            "  {} VP | hand {hand}{} | completed {}",
+            v.vp.get(seat).copied().unwrap_or(0),
+            if open > 0 {
+                format!(" ({open} known)")
+            } else {
+                String::new()
+            },
+            if done.is_empty() {
+                "none".to_owned()
+            } else {
+                done.join(", ")
+            }
+        )));
+        lines.push(Line::from(head));
+        let chapters: Vec<String> = PROFESSIONS
+            .iter()
+            .filter_map(|&p| {
+                let held = v.halls.get(seat)?.get(p.index()).copied()?;
+                let size = held.count_ones();
+                (size > 0).then(|| {
+                    format!(
+                        "{} {} L{}",
+                        title(p),
+                        colour_marks(held),
+                        chapter_level(p, size)
+                    )
+                })
+            })
+            .collect();
+        lines.push(Line::from(format!(
+            "  guildhall: {}",
+            if chapters.is_empty() {
+                "empty".to_owned()
+            } else {
+                chapters.join(" | ")
+            }
+        )));
+    }
+    if !v.area.is_empty() {
+        let area: Vec<String> = v
+            .area
+            .iter()
+            .map(|c| match *c {
+                AreaCard::Profession(card) => card_words(card),
+                AreaCard::Vp(kind) => VP_TABLE
+                    .get(usize::from(kind))
+                    .map_or_else(|| format!("VP card #{kind}"), |k| k.name.to_owned()),
+            })
+            .collect();
+        lines.push(Line::from(format!("Action area: {}", area.join(", "))));
+    }
+    lines.push(Line::styled("Centre row", theme.title()));
+    for &kind in &v.row {
+        if let Some(spec) = VP_TABLE.get(usize::from(kind)) {
+            lines.push(Line::from(format!(
+                "  {}: {} VP for {}, {}",
+                spec.name,
+                spec.vp,
+                chapters(u64::from(spec.chapters)),
+                vp_ability(spec.ability)
+            )));
+        }
+    }
+    lines
+}
+
+/// The moves, numbered, in words.
+fn move_lines(app: &App, s: &Snapshot<Guildhall>) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let names = s.names();
+    if s.legal.is_empty() {
+        let status = s
+            .status
+            .clone()
+            .unwrap_or_else(|| "Waiting for the other players".into());
+        return vec![Line::styled(status, theme.dim())];
+    }
+    let me = s.me;
+    s.legal
+        .iter()
+        .enumerate()
+        .map(|(i, action)| {
+            let words = match me {
+                Some(seat) => {
+                    let event = roundtable_guildhall::Event::Acted {
+                        seat,
+                        action: *action,
+                    };
+                    Guildhall::event_line(&event, &names, Some(seat))
+                        .unwrap_or_else(|| action.to_string())
+                }
+                None => action.to_string(),
+            };
+            let text = format!("{:>2} {words}", i + 1);
+            if i == app.action_selected {
+                Line::styled(format!("> {text}"), theme.selected())
+            } else {
+                Line::from(format!("  {text}"))
+            }
+        })
+        .collect()
+}
+
+/// The log's area and the board's, for a terminal area.
+fn split(area: Rect) -> (Rect, Rect) {
+    if area.width >= SIDE_LOG_WIDTH {
+        let [board, log] =
+            Layout::horizontal([Constraint::Min(60), Constraint::Length(area.width / 3)])
+                .areas(area);
+        (board, log)
+    } else {
+        let [board, log] =
+            Layout::vertical([Constraint::Min(6), Constraint::Length(area.height / 4)]).areas(area);
+        (board, log)
+    }
+}
+
+/// Draw Guildhall's table.
+pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
+    let (board, log) = split(area);
+    let moves = move_lines(app, s);
+    let mut lower = moves;
+    if let Some(notice) = &app.notice {
+        lower.push(Line::styled(notice.clone(), app.theme.warn()));
+    }
+    let lower_h = (lower.len() as u16 + 2).min(board.height / 2);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
+    Paragraph::new(board_lines(s, app))
+        .wrap(Wrap { trim: false })
+        .block(crate::ui::block("Guildhall".to_owned(), app.theme))
+        .render(top, buf);
+    // Keep the selected move in sight in a short panel.
+    let inner = bottom.height.saturating_sub(2) as usize;
+    let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
+    Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
+        .block(crate::ui::block("Moves".to_owned(), app.theme))
+        .render(bottom, buf);
+    crate::ui::log_panel(app, s, log, buf, false);
+}
+
+/// How far back the side log scrolls at `width` x `height`.
+pub fn side_log_max_scroll(s: &Snapshot<Guildhall>, width: u16, height: u16) -> usize {
+    let body = crate::ui::body_area(Rect::new(0, 0, width, height));
+    let (_, log) = split(body);
+    crate::ui::log_max_scroll(s, log.width.saturating_sub(2), log.height.saturating_sub(2))
+}
+
+/// A seat's ranking line: VP and completed chapters (the tie break).
+pub fn ranking_details(standing: &Standing) -> String {
+    format!(
+        " {:>3} VP {:>11} ",
+        standing.score,
+        chapters(standing.tie_break)
+    )
+}
+
+/// "1 chapter", "2 chapters".
+fn chapters(n: impl Into<i128>) -> String {
+    let n = n.into();
+    format!("{n} chapter{}", if n == 1 { "" } else { "s" })
+}
