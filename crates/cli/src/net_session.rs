@@ -863,7 +863,7 @@ mod tests {
         let resumed = resumed.snapshot();
         let host = host.snapshot();
         let transcript = resumed.transcript.clone().unwrap();
-        let mut replay = Replay::open(Path::new(&transcript)).unwrap();
+        let mut replay: Replay = Replay::open(Path::new(&transcript)).unwrap();
         replay.seek(Seek::End);
         let whole = replay.snapshot();
         let turns = whole.vp_by_turn.len();
@@ -947,7 +947,7 @@ mod tests {
             "{host_log:#?}"
         );
         // So is the replay of the transcript, from the same words.
-        let mut replay = Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
+        let mut replay: Replay = Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
         replay.seek(Seek::End);
         let replayed = replay.snapshot().log;
         assert!(replayed.iter().any(|l| l.text

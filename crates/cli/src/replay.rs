@@ -2,42 +2,73 @@
 //! forwards and backwards. The file is checked first, as `audit` checks it:
 //! one line and exit 2 when it cannot be read, 1 when it proves a
 //! violation. Without a terminal (a pipe, a file) the game is printed
-//! input by input instead, with the log lines each input added.
+//! input by input instead, with the log lines each input added and, in a
+//! game with private cards whose keys were all released, every seat's hand
+//! after each input.
 
+use std::any::Any;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use roundtable_engine::Game;
-use roundtable_tui::{Replay, Seek};
+use roundtable_port_royal::PortRoyal;
+use roundtable_tui::replay::ReadTranscript;
+use roundtable_tui::{Listed, Replay, ReplayError, Seek, Visit};
 
 pub(crate) fn run(file: &Path) -> crate::Outcome {
-    let mut replay = match Replay::open(file) {
-        Ok(r) => r,
-        Err(e) => {
-            // Transcript errors name the file already; the others do not.
-            let (shown, why) = (file.display().to_string(), e.to_string());
-            let message = if why.contains(&shown) {
-                why
-            } else {
-                format!("{shown}: {why}")
-            };
-            return Err(crate::Failure::with_code(
-                e.exit_code(),
-                anyhow::anyhow!(message),
-            ));
-        }
+    let failed = |e: ReplayError| {
+        // Transcript errors name the file already; the others do not.
+        let (shown, why) = (file.display().to_string(), e.to_string());
+        let message = if why.contains(&shown) {
+            why
+        } else {
+            format!("{shown}: {why}")
+        };
+        crate::Failure::with_code(e.exit_code(), anyhow::anyhow!(message))
     };
-    if crate::output::has_terminal() {
-        roundtable_tui::run_replay(replay)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    print(&mut replay, &mut crate::output::stdout())?;
+    let (read, game) = roundtable_tui::replay::read(file).map_err(failed)?;
+    game.visit(Show {
+        read: &read,
+        file,
+        terminal: crate::output::has_terminal(),
+    })
+    .map_err(failed)??;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The whole game as text: every input, the log lines it added, the result.
-fn print(replay: &mut Replay, out: &mut impl Write) -> std::io::Result<()> {
+/// Replay a transcript of whichever game it is: in the terminal, or printed.
+struct Show<'a> {
+    read: &'a ReadTranscript,
+    file: &'a Path,
+    terminal: bool,
+}
+
+impl Visit for Show<'_> {
+    type Output = Result<anyhow::Result<()>, ReplayError>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        let mut replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
+        if self.terminal {
+            // The terminal's event loop steps through Port Royal only so far;
+            // every other game is printed.
+            let boxed: Box<dyn Any> = Box::new(replay);
+            match boxed.downcast::<Replay<PortRoyal>>() {
+                Ok(port_royal) => {
+                    return Ok(roundtable_tui::run_replay(*port_royal).map(|_| ()));
+                }
+                Err(other) => match other.downcast::<Replay<G>>() {
+                    Ok(back) => replay = *back,
+                    Err(_) => return Ok(Err(anyhow::anyhow!("the replay was lost"))),
+                },
+            }
+        }
+        Ok(print(&mut replay, &mut crate::output::stdout()).map_err(anyhow::Error::from))
+    }
+}
+
+/// The whole game as text: every input, the log lines it added, every hand
+/// after it (when the hands can be opened), the result.
+fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "{}: {} inputs; {}",
@@ -45,11 +76,46 @@ fn print(replay: &mut Replay, out: &mut impl Write) -> std::io::Result<()> {
         replay.len(),
         replay.names().join(", ")
     )?;
-    for (position, input, lines) in replay.steps() {
+    if let Some(hidden) = replay.hidden() {
+        writeln!(out, "note: {hidden}")?;
+    }
+    let names = replay.names().to_vec();
+    let steps: Vec<(usize, String, Vec<String>)> = replay
+        .steps()
+        .map(|(p, input, lines)| {
+            (
+                p,
+                input.to_owned(),
+                lines.iter().map(|l| l.text.clone()).collect(),
+            )
+        })
+        .collect();
+    let mut shown: Vec<roundtable_tui::ShownHand> = Vec::new();
+    for (position, input, lines) in steps {
         writeln!(out, "{position:>5} {input}")?;
         for line in lines {
-            writeln!(out, "        {}", line.text)?;
+            writeln!(out, "        {line}")?;
         }
+        replay.go_to(position);
+        let hands = replay.hands();
+        // A hand is printed when it changed: each input moves one or two.
+        for hand in &hands {
+            if shown.iter().any(|h| h == hand) {
+                continue;
+            }
+            let name = names.get(hand.seat.index()).map_or("", String::as_str);
+            writeln!(
+                out,
+                "        hand of {name} ({}): {}",
+                hand.cards.len(),
+                if hand.cards.is_empty() {
+                    "empty".to_owned()
+                } else {
+                    hand.cards.join(", ")
+                }
+            )?;
+        }
+        shown = hands;
     }
     if let Some(note) = replay.note() {
         writeln!(out, "note: {note}")?;
@@ -61,14 +127,12 @@ fn print(replay: &mut Replay, out: &mut impl Write) -> std::io::Result<()> {
         for s in standings {
             writeln!(
                 out,
-                "#{} {}: {} VP, {} coins",
+                "#{} {}: {} VP, {} {}",
                 s.rank + 1,
-                replay
-                    .names()
-                    .get(s.seat.index())
-                    .map_or("", String::as_str),
+                names.get(s.seat.index()).map_or("", String::as_str),
                 s.score,
-                s.tie_break
+                s.tie_break,
+                G::TIE_BREAK
             )?;
         }
     }

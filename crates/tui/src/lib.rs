@@ -36,7 +36,7 @@ pub use app::{App, Effect, GameKind, Screen};
 pub use games::{GameId, Listed, UnknownGame, Visit};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
-pub use replay::{Replay, ReplayError, ReplayStatus, Seek};
+pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};
 pub use run::{Outcome, Runner, run, run_menu, run_menu_with, run_replay};
 pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;

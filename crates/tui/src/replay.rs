@@ -2,11 +2,16 @@
 //!
 //! A transcript is checked the way an auditor checks it: an observer table
 //! (no seat of its own) takes in every envelope, verifying signatures,
-//! links and reveals, and decides the order of the inputs. Its records are
-//! then applied to a fresh game here, one by one, and the state after each
-//! input is kept, so that stepping back costs nothing: position `k` is the
-//! game after its first `k` inputs, from 0 (nothing applied) to the number
-//! of inputs.
+//! links, reveals and every proof of the private deal, and decides the
+//! order of the inputs. Its records are then applied to a fresh game here,
+//! one by one, and the state after each input is kept, so that stepping
+//! back costs nothing: position `k` is the game after its first `k` inputs,
+//! from 0 (nothing applied) to the number of inputs.
+//!
+//! A game with private cards shows every seat's hand at every position once
+//! every seat released its key after the game: the observer table then
+//! opened every card dealt, and each seat's hand at a position is that
+//! seat's view of the state there, built from those cards.
 //!
 //! A transcript that proves a violation (an equivocation, a forged or
 //! illegal move) is refused like `roundtable audit` refuses it; one that
@@ -14,11 +19,13 @@
 
 use std::path::Path;
 
-use roundtable_engine::{ChanceOutcome, Game, Observer, Seat};
-use roundtable_port_royal::{CardId, ContractId, Event, PortRoyal, View};
+use roundtable_engine::{ChanceOutcome, Game, Knowledge, Observer, Seat};
+use roundtable_port_royal::{CardId, ContractId, PortRoyal};
+pub use roundtable_table::transcript::ReadTranscript;
 use roundtable_table::transcript::{self, Frame};
-use roundtable_table::{Config, Output, Record, Table, TableError};
+use roundtable_table::{Config, Output, PrivateStep, Record, Table, TableError};
 
+use crate::games::{GameId, Listed, Milestone};
 use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Snapshot};
 use crate::text::{LogLine, action_words, card_short, contract_title, seat_name};
 
@@ -63,6 +70,15 @@ impl ReplayError {
     }
 }
 
+/// One seat's hand at a position, as the replay shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownHand {
+    /// The seat.
+    pub seat: Seat,
+    /// Its cards in words, in the order its view lists them.
+    pub cards: Vec<String>,
+}
+
 /// Where a replay stands, as the replay screen shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayStatus {
@@ -76,17 +92,41 @@ pub struct ReplayStatus {
     pub input: Option<String>,
     /// Why the transcript ends before the game does, if it does.
     pub note: Option<String>,
+    /// In a game with private cards whose keys were all released: every
+    /// seat's hand at this position, in seat order (empty otherwise).
+    pub hands: Vec<ShownHand>,
+    /// In a game with private cards whose hands cannot be opened: why, in
+    /// one line.
+    pub hidden: Option<String>,
+}
+
+/// Which game a transcript's genesis names: the first frame's proposal.
+pub fn game_of(frames: &[Frame]) -> Result<GameId, ReplayError> {
+    let Some(Frame::Proposal(proposal)) = frames.first() else {
+        return Err(ReplayError::Unreadable(
+            "the transcript does not start with a proposal".into(),
+        ));
+    };
+    GameId::from_name(&proposal.game).map_err(|e| ReplayError::Unreadable(e.to_string()))
+}
+
+/// Read the transcript at `path` for a replay: its frames, and which game
+/// they are of.
+pub fn read(path: &Path) -> Result<(ReadTranscript, GameId), ReplayError> {
+    let read = transcript::read(path).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
+    let game = game_of(&read.frames)?;
+    Ok((read, game))
 }
 
 /// A transcript's game, ready to step through.
 #[derive(Debug)]
-pub struct Replay {
+pub struct Replay<G: Listed = PortRoyal> {
     title: String,
     file: String,
     names: Vec<String>,
-    options: roundtable_port_royal::Options,
+    options: G::Options,
     /// The game after each input: `states[k]` after the first `k`.
-    states: Vec<PortRoyal>,
+    states: Vec<G>,
     /// Per input, what it was in words.
     inputs: Vec<String>,
     /// The whole game's log and chart; how much of each stands after each
@@ -95,17 +135,29 @@ pub struct Replay {
     log_len: Vec<usize>,
     vp_by_turn: Vec<Vec<u32>>,
     vp_len: Vec<usize>,
+    /// The turn at each position.
+    turn_at: Vec<u32>,
     /// Positions at which a turn has just started, ascending.
     turn_starts: Vec<usize>,
+    /// Per seat, every card dealt to it, when every key was released: the
+    /// game reads from it only what the seat holds at a position.
+    opened: Option<Vec<Knowledge>>,
+    /// Why the hands of a game with private cards stay hidden.
+    hidden: Option<String>,
     note: Option<String>,
     position: usize,
 }
 
-impl Replay {
-    /// Read and check the transcript at `path`.
-    pub fn open(path: &Path) -> Result<Replay, ReplayError> {
-        let read = transcript::read(path).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
-        let mut replay = Replay::from_frames(&read.frames, &path.display().to_string())?;
+impl<G: Listed> Replay<G> {
+    /// Read and check the transcript at `path`, which must be of game `G`.
+    pub fn open(path: &Path) -> Result<Replay<G>, ReplayError> {
+        let (read, _) = read(path)?;
+        Replay::from_read(&read, &path.display().to_string())
+    }
+
+    /// Check a transcript as read, and replay it; `file` names it on screen.
+    pub fn from_read(read: &ReadTranscript, file: &str) -> Result<Replay<G>, ReplayError> {
+        let mut replay = Replay::from_frames(&read.frames, file)?;
         if read.torn_bytes > 0 && replay.note.is_none() {
             replay.note = Some(format!(
                 "the file ends in {} bytes of a torn frame",
@@ -117,20 +169,20 @@ impl Replay {
 
     /// Check `frames` (a transcript's, in file order) and replay them;
     /// `file` names them on screen.
-    pub fn from_frames(frames: &[Frame], file: &str) -> Result<Replay, ReplayError> {
+    pub fn from_frames(frames: &[Frame], file: &str) -> Result<Replay<G>, ReplayError> {
         let unreadable = |why: String| ReplayError::Unreadable(why);
         let Some(Frame::Proposal(proposal)) = frames.first() else {
             return Err(unreadable(
                 "the transcript does not start with a proposal".into(),
             ));
         };
-        if proposal.game != PortRoyal::NAME {
+        if proposal.game != G::NAME {
             return Err(unreadable(format!("unknown game {:?}", proposal.game)));
         }
-        let genesis = roundtable_table::transcript::genesis::<PortRoyal>(frames)
+        let genesis = roundtable_table::transcript::genesis::<G>(frames)
             .map_err(|e| unreadable(format!("genesis: {e}")))?;
         let options = proposal
-            .options::<PortRoyal>()
+            .options::<G>()
             .map_err(|e| unreadable(e.to_string()))?;
         let names: Vec<String> = proposal.seats.iter().map(|s| s.name.clone()).collect();
         let seats = u8::try_from(names.len()).unwrap_or(u8::MAX);
@@ -141,7 +193,7 @@ impl Replay {
             max_buffered_per_seat: usize::MAX,
             ..Config::default()
         };
-        let mut table = Table::<PortRoyal>::new(genesis, None, config)
+        let mut table = Table::<G>::new(genesis, None, config)
             .map_err(|e| unreadable(format!("genesis: {e}")))?;
         for frame in frames {
             let Frame::Envelope(signed) = frame else {
@@ -165,66 +217,45 @@ impl Replay {
             }
         }
 
-        let mut game = PortRoyal::new_game(seats, &options)
+        let mut game = G::new_game(seats, &options)
             .map_err(|e| unreadable(format!("setting up the game: {e}")))?;
         let records = table.records();
         let mut states = Vec::with_capacity(records.len() + 1);
         let mut inputs = Vec::with_capacity(records.len());
-        let mut chronicle = Chronicle::following(seats, &options)
+        let mut chronicle = Chronicle::<G>::following(seats, &options)
             .map_err(|e| unreadable(format!("setting up the game: {e}")))?;
         let mut log_len = vec![0];
         let mut vp_len = vec![0];
+        let mut turn = 0;
+        let mut turn_at = vec![0];
         let mut turn_starts = Vec::new();
         states.push(game.clone());
         let mut events = Vec::new();
         for (i, record) in records.iter().enumerate() {
             events.clear();
-            let before = game.view(Observer::Spectator);
+            let before = game.clone();
             let applied = match record {
-                Record::Action { seat, action, .. } => {
-                    inputs.push(format!(
-                        "{}: {}",
-                        seat_name(&names, *seat),
-                        action_words(*action, &before, Some(*seat), &names)
-                    ));
-                    game.apply_action(*seat, action, &mut events)
+                Record::Action { seat, action, .. } | Record::Zombie { seat, action } => game
+                    .apply_action(*seat, action, &mut events)
+                    .map_err(|e| e.to_string()),
+                Record::Chance { outcome, .. } => game
+                    .apply_chance(outcome, &mut events)
+                    .map_err(|e| e.to_string()),
+                Record::Private { step, .. } => match step {
+                    PrivateStep::Reshuffle { .. } => game.apply_reshuffle(&mut events),
+                    PrivateStep::Deal { .. } => game.apply_deal(&mut events),
+                    PrivateStep::Reveal { cards } => game.apply_reveal(cards, &mut events),
+                    PrivateStep::Play {
+                        seat,
+                        action,
+                        revealed,
+                        ..
+                    } => game.apply_action_revealing(*seat, action, revealed, &mut events),
                 }
-                Record::Zombie { seat, action } => {
-                    inputs.push(format!(
-                        "{} (forfeited) moves for itself: {}",
-                        seat_name(&names, *seat),
-                        action_words(*action, &before, Some(*seat), &names)
-                    ));
-                    game.apply_action(*seat, action, &mut events)
-                }
-                Record::Chance { outcome, .. } => {
-                    inputs.push(chance_words(&game, outcome, &names));
-                    game.apply_chance(outcome, &mut events)
-                }
+                .map_err(|e| e.to_string()),
                 // A forfeit changes who decides, not the game: from now on
                 // the forfeited seat's decisions are zombie moves.
-                Record::Forfeit { seat, .. } => {
-                    inputs.push(format!(
-                        "{} forfeits: every other seat claimed it stalled",
-                        seat_name(&names, *seat)
-                    ));
-                    Ok(())
-                }
-                Record::Resign { seat, .. } => {
-                    inputs.push(format!("{} resigns", seat_name(&names, *seat)));
-                    Ok(())
-                }
-                Record::Abandon { stopped, .. } => {
-                    let stopped: Vec<String> =
-                        stopped.iter().map(|s| seat_name(&names, *s)).collect();
-                    inputs.push(format!(
-                        "the game is abandoned: {} stopped, and only seats that claimed them were left",
-                        stopped.join(", ")
-                    ));
-                    Ok(())
-                }
-                // Port Royal deals no private cards.
-                Record::Private { .. } => Ok(()),
+                Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
             };
             // The table applied this very record to the same game, so a
             // refusal here is a bug, not a bad file; it is still reported
@@ -232,13 +263,27 @@ impl Replay {
             applied.map_err(|e| {
                 ReplayError::Invalid(format!("input {}: the rules refuse it: {e}", i + 1))
             })?;
+            inputs.push(input_words(&before, record, &events, &names));
             chronicle.apply(i as u64, record, &events, &names, None);
-            if events
-                .iter()
-                .any(|e| matches!(e, Event::TurnStarted { .. }))
-            {
+            let mut started = false;
+            for event in &events {
+                match G::milestone(event) {
+                    Some(Milestone::TurnStarted(n)) => {
+                        turn = n;
+                        started = true;
+                    }
+                    // A game that tells only turns' ends: the next starts.
+                    Some(Milestone::TurnEnded) => {
+                        turn = turn.max(1) + 1;
+                        started = true;
+                    }
+                    Some(Milestone::GameOver) | None => {}
+                }
+            }
+            if started {
                 turn_starts.push(i + 1);
             }
+            turn_at.push(turn);
             log_len.push(chronicle.log().len());
             vp_len.push(chronicle.vp_by_turn().len());
             states.push(game.clone());
@@ -251,6 +296,20 @@ impl Replay {
                 records.len()
             )
         });
+        let dealt_privately = !table.dealt().is_empty();
+        let (opened, hidden) = if !dealt_privately {
+            (None, None)
+        } else if table.every_key_released() {
+            let opened = (0..seats)
+                .map(|s| table.opened(Seat(s)).cloned().unwrap_or_default())
+                .collect();
+            (Some(opened), None)
+        } else {
+            (
+                None,
+                Some("hands hidden: the transcript ends before every seat released its key".into()),
+            )
+        };
         Ok(Replay {
             title: format!("Replay of game {game_id}"),
             file: file.to_owned(),
@@ -262,7 +321,10 @@ impl Replay {
             log_len,
             vp_by_turn: chronicle.vp_by_turn().to_vec(),
             vp_len,
+            turn_at,
             turn_starts,
+            opened,
+            hidden,
             note,
             position: 0,
         })
@@ -284,7 +346,7 @@ impl Replay {
     }
 
     /// The game at the position shown.
-    pub fn game(&self) -> &PortRoyal {
+    pub fn game(&self) -> &G {
         &self.states[self.position]
     }
 
@@ -340,9 +402,52 @@ impl Replay {
         self.note.as_deref()
     }
 
+    /// Why the hands of a game with private cards are not shown, if they
+    /// are not.
+    pub fn hidden(&self) -> Option<&str> {
+        self.hidden.as_deref()
+    }
+
+    /// Per seat, every card dealt to it, once every seat released its key.
+    pub fn opened(&self) -> Option<&[Knowledge]> {
+        self.opened.as_deref()
+    }
+
     /// Go to `position` (clamped to the transcript).
     pub fn go_to(&mut self, position: usize) {
         self.position = position.min(self.len());
+    }
+
+    /// Every seat's view at the position, as that seat saw it then (its own
+    /// cards named), when every key was released.
+    pub fn seat_views(&self) -> Option<Vec<G::View>> {
+        let opened = self.opened.as_ref()?;
+        Some(
+            opened
+                .iter()
+                .enumerate()
+                .map(|(s, known)| {
+                    let seat = Seat(u8::try_from(s).unwrap_or(u8::MAX));
+                    self.game().view_with(Observer::Seat(seat), known)
+                })
+                .collect(),
+        )
+    }
+
+    /// Every seat's hand at the position, in words, when every key was
+    /// released (empty otherwise).
+    pub fn hands(&self) -> Vec<ShownHand> {
+        let Some(views) = self.seat_views() else {
+            return Vec::new();
+        };
+        views
+            .iter()
+            .enumerate()
+            .filter_map(|(s, view)| {
+                let seat = Seat(u8::try_from(s).unwrap_or(u8::MAX));
+                G::own_hand(view).map(|cards| ShownHand { seat, cards })
+            })
+            .collect()
     }
 
     /// Where the replay stands.
@@ -350,30 +455,28 @@ impl Replay {
         ReplayStatus {
             position: self.position,
             total: self.len(),
-            turn: self.view().turn,
+            turn: self.turn_at.get(self.position).copied().unwrap_or(0),
             input: self
                 .position
                 .checked_sub(1)
                 .and_then(|i| self.inputs.get(i))
                 .cloned(),
             note: self.note.clone(),
+            hands: self.hands(),
+            hidden: self.hidden.clone(),
         }
     }
 
-    fn view(&self) -> View {
-        self.game().view(Observer::Spectator)
-    }
-
-    /// What the screen shows at the position: the public table (Port Royal
-    /// has no private information, so a spectator sees it all), the log up
-    /// to here, and the result once the game is over.
-    pub fn snapshot(&self) -> Snapshot {
+    /// What the screen shows at the position: the public table as a
+    /// spectator sees it (every hand, when shown, is in the status), the
+    /// log up to here, and the result once the game is over.
+    pub fn snapshot(&self) -> Snapshot<G> {
         let p = self.position;
         let log_len = self.log_len.get(p).copied().unwrap_or(self.log.len());
         let vp_len = self.vp_len.get(p).copied().unwrap_or(self.vp_by_turn.len());
         Snapshot {
             title: self.title.clone(),
-            view: self.view(),
+            view: self.game().view(Observer::Spectator),
             me: None,
             legal: Vec::new(),
             log: self.log[..log_len.min(self.log.len())].to_vec(),
@@ -399,8 +502,91 @@ impl Replay {
     }
 }
 
-/// A chance outcome in words, from the game it is applied to.
-fn chance_words(game: &PortRoyal, outcome: &ChanceOutcome, names: &[String]) -> String {
+/// An input in words: who did what, from the game it was applied to
+/// (`before`) and the events it made.
+fn input_words<G: Listed>(
+    before: &G,
+    record: &Record<G>,
+    events: &[G::Event],
+    names: &[String],
+) -> String {
+    let name = |seat: Seat| seat_name(names, seat);
+    match record {
+        Record::Action { seat, action, .. } => format!(
+            "{}: {}",
+            name(*seat),
+            G::action_words(before, *seat, action, events, names)
+        ),
+        Record::Zombie { seat, action } => format!(
+            "{} (forfeited) moves for itself: {}",
+            name(*seat),
+            G::action_words(before, *seat, action, events, names)
+        ),
+        Record::Chance { outcome, .. } => G::chance_words(before, outcome, events, names),
+        Record::Forfeit { seat, .. } => format!(
+            "{} forfeits: every other seat claimed it stalled",
+            name(*seat)
+        ),
+        Record::Resign { seat, .. } => format!("{} resigns", name(*seat)),
+        Record::Abandon { stopped, .. } => {
+            let stopped: Vec<String> = stopped.iter().map(|s| name(*s)).collect();
+            format!(
+                "the game is abandoned: {} stopped, and only seats that claimed them were left",
+                stopped.join(", ")
+            )
+        }
+        Record::Private { step, .. } => match step {
+            PrivateStep::Reshuffle { epoch } => format!(
+                "Every seat shuffles the deck (epoch {}), each proving its shuffle",
+                epoch.0
+            ),
+            PrivateStep::Deal { to, count, .. } => {
+                let cards = if *count == 1 { "card" } else { "cards" };
+                format!(
+                    "{} is dealt {count} {cards}: only that seat opens them",
+                    name(*to)
+                )
+            }
+            PrivateStep::Reveal { .. } => {
+                format!(
+                    "Cards shown to every seat: {}",
+                    event_words::<G>(events, names)
+                )
+            }
+            PrivateStep::Play { seat, action, .. } => format!(
+                "{}: {}",
+                name(*seat),
+                G::action_words(before, *seat, action, events, names)
+            ),
+        },
+    }
+}
+
+/// The log lines `events` make, as one sentence list.
+pub(crate) fn event_words<G: Listed>(events: &[G::Event], names: &[String]) -> String {
+    let lines: Vec<String> = events
+        .iter()
+        .filter_map(|e| G::event_line(e, names, None))
+        .collect();
+    lines.join(" ")
+}
+
+/// A Port Royal decision in words, from the game before it.
+pub(crate) fn port_royal_action_words(
+    before: &PortRoyal,
+    seat: Seat,
+    action: roundtable_port_royal::Action,
+    names: &[String],
+) -> String {
+    action_words(action, &before.view(Observer::Spectator), Some(seat), names)
+}
+
+/// A Port Royal chance outcome in words, from the game it is applied to.
+pub(crate) fn port_royal_chance_words(
+    game: &PortRoyal,
+    outcome: &ChanceOutcome,
+    names: &[String],
+) -> String {
     match outcome {
         ChanceOutcome::Index(i) => {
             let seat = Seat(u8::try_from(*i).unwrap_or(u8::MAX));
@@ -462,8 +648,8 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/fixtures/abandoned-3-seats.rtlog");
         let read = transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
-        let replay =
-            Replay::from_frames(&read.frames, "abandoned").unwrap_or_else(|e| panic!("{e}"));
+        let replay = Replay::<PortRoyal>::from_frames(&read.frames, "abandoned")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(replay.note(), None);
         assert!(
             replay
@@ -536,7 +722,7 @@ mod tests {
         }
         assert_eq!(game.state_hash(), table.game().state_hash());
 
-        let mut replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        let mut replay = Replay::<PortRoyal>::open(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(replay.len() + 1, straight.len());
         assert_eq!(replay.position(), 0);
         let mut forward = vec![replay.game().state_hash()];
@@ -561,7 +747,7 @@ mod tests {
     fn turns_jump_to_turn_starts_and_the_log_follows_the_position() {
         let dir = tempdir();
         let path = transcript(&dir, &Options::default(), 2, 9);
-        let mut replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        let mut replay = Replay::<PortRoyal>::open(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(replay.snapshot().log.is_empty(), "nothing happened yet");
         let mut turns = Vec::new();
         while replay.seek(Seek::NextTurn) {
@@ -602,12 +788,12 @@ mod tests {
         let dir = tempdir();
         let junk = dir.join("junk.rts");
         std::fs::write(&junk, b"not a transcript at all").unwrap_or_else(|e| panic!("{e}"));
-        let err = Replay::open(&junk)
+        let err = Replay::<PortRoyal>::open(&junk)
             .err()
             .unwrap_or_else(|| panic!("opened junk"));
         assert_eq!(err.exit_code(), 2, "{err}");
         assert!(matches!(
-            Replay::open(&dir.join("missing.rts")),
+            Replay::<PortRoyal>::open(&dir.join("missing.rts")),
             Err(ReplayError::Unreadable(_))
         ));
         let path = transcript(&dir, &Options::default(), 2, 3);
@@ -629,7 +815,7 @@ mod tests {
             forged.signature = y.signature;
             frames[a] = Frame::Envelope(forged);
         }
-        let err = Replay::from_frames(&frames, "tampered")
+        let err = Replay::<PortRoyal>::from_frames(&frames, "tampered")
             .err()
             .unwrap_or_else(|| panic!("replayed a forgery"));
         assert_eq!(err.exit_code(), 1, "{err}");

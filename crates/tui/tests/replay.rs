@@ -23,7 +23,7 @@ fn expansion() -> Options {
 
 fn replay_runner(name: &str, options: &Options) -> Runner {
     let path = transcript(name, 21, options);
-    let replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let replay: Replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_file(&path);
     Runner::replaying(Theme::default(), replay)
 }
@@ -201,7 +201,7 @@ fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
 #[test]
 fn seeking_past_either_end_stays_there() {
     let path = transcript("ends", 2, &Options::default());
-    let mut replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut replay: Replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_file(&path);
     assert!(!replay.seek(Seek::Back));
     assert!(!replay.seek(Seek::PrevTurn));

@@ -65,6 +65,15 @@ impl Listed for Guildhall {
         // own line shows both numbers.
         Vec::new()
     }
+
+    fn own_hand(view: &View) -> Option<Vec<String>> {
+        Some(
+            view.my_hand
+                .iter()
+                .map(|(_, card)| card.map_or_else(|| "?".to_owned(), card_words))
+                .collect(),
+        )
+    }
 }
 
 /// A card by its words ("Weaver (red)").

@@ -17,7 +17,7 @@ use std::time::Duration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::{Determinize, Game, Seat, Standing};
+use roundtable_engine::{ChanceOutcome, Determinize, Game, Seat, Standing};
 
 use crate::app::App;
 use crate::session::Snapshot;
@@ -89,6 +89,48 @@ pub trait Listed:
 
     /// Why seats with equal scores rank as they do, in words.
     fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String>;
+
+    /// A replay's words for `seat`'s decision `action`, applied to `before`
+    /// and making `events`. The default tells what the events tell.
+    fn action_words(
+        before: &Self,
+        seat: Seat,
+        action: &Self::Action,
+        events: &[Self::Event],
+        names: &[String],
+    ) -> String {
+        let _ = (before, seat);
+        let told = crate::replay::event_words::<Self>(events, names);
+        if told.is_empty() {
+            action.to_string()
+        } else {
+            told
+        }
+    }
+
+    /// A replay's words for a chance `outcome` applied to `before`, making
+    /// `events`. The default names the outcome as the game does.
+    fn chance_words(
+        before: &Self,
+        outcome: &ChanceOutcome,
+        events: &[Self::Event],
+        names: &[String],
+    ) -> String {
+        let told = crate::replay::event_words::<Self>(events, names);
+        if told.is_empty() {
+            format!("Chance: {}", before.outcome_name(outcome))
+        } else {
+            format!("Chance: {told}")
+        }
+    }
+
+    /// The observer's own private hand in `view`, card by card in words, or
+    /// `None` for a game without private hands (the default): what a replay
+    /// shows of each seat, from that seat's view.
+    fn own_hand(view: &Self::View) -> Option<Vec<String>> {
+        let _ = view;
+        None
+    }
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

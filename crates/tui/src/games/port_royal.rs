@@ -5,8 +5,8 @@ use std::time::Duration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
-use roundtable_engine::{Seat, Standing};
-use roundtable_port_royal::{Event, Options, PortRoyal, View};
+use roundtable_engine::{ChanceOutcome, Seat, Standing};
+use roundtable_port_royal::{Action, Event, Options, PortRoyal, View};
 
 use super::{Listed, Milestone};
 use crate::app::App;
@@ -70,5 +70,24 @@ impl Listed for PortRoyal {
 
     fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String> {
         crate::ui::tie_breaks(snap)
+    }
+
+    fn action_words(
+        before: &Self,
+        seat: Seat,
+        action: &Action,
+        _events: &[Event],
+        names: &[String],
+    ) -> String {
+        crate::replay::port_royal_action_words(before, seat, *action, names)
+    }
+
+    fn chance_words(
+        before: &Self,
+        outcome: &ChanceOutcome,
+        _events: &[Event],
+        names: &[String],
+    ) -> String {
+        crate::replay::port_royal_chance_words(before, outcome, names)
     }
 }

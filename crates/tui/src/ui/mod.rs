@@ -31,6 +31,7 @@ mod table;
 pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
+pub(crate) use replay::{replay_lines, replay_panel, replay_status};
 pub use results::{port_royal_ranking, tie_breaks};
 pub use table::{abilities, contract_details, contract_lines};
 pub use table::{side_log_max_scroll, table as port_royal_table};

@@ -14,7 +14,7 @@ use crate::text::{self, seat_name};
 use crate::theme::Theme;
 
 /// Where the replay shown stands, when the screen is a replay.
-pub(super) fn replay_status(app: &App) -> Option<&ReplayStatus> {
+pub(crate) fn replay_status(app: &App) -> Option<&ReplayStatus> {
     app.replay.as_ref().filter(|_| app.screen == Screen::Replay)
 }
 
@@ -29,9 +29,9 @@ pub(super) fn gauge(done: usize, total: usize, width: usize) -> String {
 }
 
 /// The replay panel's rows: a bar of the position, what the last input
-/// was, why the transcript ends early (if it does), and the result at the
-/// end.
-pub(super) fn replay_lines<G: Listed>(
+/// was, why the transcript ends early (if it does), why the hands of a game
+/// with private cards stay hidden (if they do), and the result at the end.
+pub(crate) fn replay_lines<G: Listed>(
     s: &Snapshot<G>,
     r: &ReplayStatus,
     width: usize,
@@ -57,6 +57,11 @@ pub(super) fn replay_lines<G: Listed>(
             lines.push(Line::styled(format!(" {row}"), theme.warn()));
         }
     }
+    if let Some(hidden) = &r.hidden {
+        for row in wrap(&format!("Note: {hidden}."), width.saturating_sub(1)) {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
+    }
     if let Some(result) = &s.result {
         let names = s.names();
         let headline = text::game_over_headline(result, &names);
@@ -76,7 +81,9 @@ pub(super) fn replay_lines<G: Listed>(
     lines
 }
 
-pub(super) fn replay_panel<G: Listed>(
+/// The replay panel: the position in a bar, the last input, notes, the
+/// result.
+pub(crate) fn replay_panel<G: Listed>(
     app: &App,
     s: &Snapshot<G>,
     r: &ReplayStatus,

@@ -150,6 +150,12 @@ fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
             }
         )));
         lines.push(Line::from(head));
+        // A replay whose every key was released shows every seat's hand.
+        if let Some(shown) =
+            crate::ui::replay_status(app).and_then(|r| r.hands.iter().find(|h| h.seat == at))
+        {
+            lines.push(Line::from(format!("  hand: {}", shown.cards.join(", "))));
+        }
         let chapters: Vec<String> = PROFESSIONS
             .iter()
             .filter_map(|&p| {
@@ -256,6 +262,22 @@ fn split(area: Rect) -> (Rect, Rect) {
 /// Draw Guildhall's table.
 pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
     let (board, log) = split(area);
+    // A replay shows where it stands where the moves would be.
+    if let Some(r) = crate::ui::replay_status(app) {
+        let width = usize::from(board.width.saturating_sub(2));
+        let rows = crate::ui::replay_lines(s, r, width, app.theme).len() as u16
+            + u16::from(app.notice.is_some());
+        let lower_h = (rows + 2).min(board.height / 2);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
+        Paragraph::new(board_lines(s, app))
+            .wrap(Wrap { trim: false })
+            .block(crate::ui::block("Guildhall".to_owned(), app.theme))
+            .render(top, buf);
+        crate::ui::replay_panel(app, s, r, bottom, buf, false);
+        crate::ui::log_panel(app, s, log, buf, false);
+        return;
+    }
     let moves = move_lines(app, s);
     let mut lower = moves;
     if let Some(notice) = &app.notice {
