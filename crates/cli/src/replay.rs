@@ -93,7 +93,8 @@ fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Re
     let mut shown: Vec<roundtable_tui::ShownHand> = Vec::new();
     for (position, input, lines) in steps {
         writeln!(out, "{position:>5} {input}")?;
-        for line in lines {
+        // A log line the input's words already say is not said twice.
+        for line in lines.iter().filter(|l| !input.contains(l.as_str())) {
             writeln!(out, "        {line}")?;
         }
         replay.go_to(position);

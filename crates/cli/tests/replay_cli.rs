@@ -115,3 +115,128 @@ fn a_selfplayed_game_prints_input_by_input_to_its_result() {
         text.lines().rev().take(4).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The cards the audit opened for each seat, as `audit --json` lists them
+/// (in slot order), named as the replay names them.
+fn audited_hands(path: &Path) -> Vec<Vec<String>> {
+    let audit = roundtable(&["audit", "--json", path_str(path)]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&audit.stdout).unwrap_or(serde_json::Value::Null);
+    let hands = report["hands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the audit opens every hand: {report}"));
+    hands
+        .iter()
+        .map(|seat| {
+            seat.as_array()
+                .map(|cards| {
+                    cards
+                        .iter()
+                        .map(|c| {
+                            let card = u32::try_from(c["card"].as_u64().unwrap_or(u64::MAX))
+                                .unwrap_or(u32::MAX);
+                            roundtable_tui::games::guildhall::card_words(card)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[test]
+fn a_guildhall_replay_prints_every_hand_as_the_audit_opened_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("guildhall.rts");
+    let made = roundtable(&[
+        "selfplay",
+        "--game",
+        "guildhall",
+        "--seats",
+        "3",
+        "--seed",
+        "4",
+        "--bot",
+        "easy",
+        "--transcript",
+        path_str(&path),
+    ]);
+    assert!(made.status.success(), "{made:?}");
+    let dealt = audited_hands(&path);
+    assert_eq!(dealt.len(), 3);
+
+    let out = roundtable(&["replay", path_str(&path)]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("hands hidden"), "{text}");
+    let names = ["Bot 1", "Bot 2", "Bot 3"];
+    let mut first_deal = [None, None, None];
+    let mut printed = 0;
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("hand of ") else {
+            continue;
+        };
+        printed += 1;
+        let seat = names
+            .iter()
+            .position(|n| rest.starts_with(&format!("{n} (")))
+            .unwrap_or_else(|| panic!("a seat's name: {line}"));
+        let (count, cards) = rest
+            .split_once("): ")
+            .unwrap_or_else(|| panic!("a count and cards: {line}"));
+        let count: usize = count
+            .rsplit('(')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a count: {line}"));
+        let cards: Vec<&str> = if cards == "empty" {
+            Vec::new()
+        } else {
+            cards.split(", ").collect()
+        };
+        assert_eq!(cards.len(), count, "{line}");
+        // Every card is named (a card taken from a guildhall is public, so
+        // a hand may hold cards dealt to another seat: the tui crate's test
+        // checks each hand against the audit at every position).
+        assert!(!cards.contains(&"?"), "{line}");
+        if count == 9 && first_deal[seat].is_none() {
+            first_deal[seat] = Some(cards.iter().map(|c| c.to_string()).collect::<Vec<_>>());
+        }
+    }
+    assert!(printed > 20, "{text}");
+    // The first nine cards each seat holds are the first nine it was dealt.
+    for (seat, shown) in first_deal.iter().enumerate() {
+        let mut shown = shown
+            .clone()
+            .unwrap_or_else(|| panic!("{} is dealt nine: {text}", names[seat]));
+        let mut opened = dealt[seat][..9].to_vec();
+        shown.sort();
+        opened.sort();
+        assert_eq!(shown, opened, "{}", names[seat]);
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("#1 ") && l.contains("completed chapters")),
+        "{text}"
+    );
+
+    // Cut short before the keys are released: the game is printed without
+    // hands, and one line says why.
+    let frames = transcript::read(&path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .frames;
+    std::fs::write(&path, encode_file(&frames[..frames.len() / 2]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = roundtable(&["replay", path_str(&path)]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines()
+            .filter(|l| *l
+                == "note: hands hidden: the transcript ends before every seat released its key")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains("hand of "), "{text}");
+}

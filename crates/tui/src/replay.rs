@@ -512,10 +512,9 @@ fn input_words<G: Listed>(
 ) -> String {
     let name = |seat: Seat| seat_name(names, seat);
     match record {
-        Record::Action { seat, action, .. } => format!(
-            "{}: {}",
-            name(*seat),
-            G::action_words(before, *seat, action, events, names)
+        Record::Action { seat, action, .. } => who_did(
+            &name(*seat),
+            G::action_words(before, *seat, action, events, names),
         ),
         Record::Zombie { seat, action } => format!(
             "{} (forfeited) moves for itself: {}",
@@ -553,12 +552,21 @@ fn input_words<G: Listed>(
                     event_words::<G>(events, names)
                 )
             }
-            PrivateStep::Play { seat, action, .. } => format!(
-                "{}: {}",
-                name(*seat),
-                G::action_words(before, *seat, action, events, names)
+            PrivateStep::Play { seat, action, .. } => who_did(
+                &name(*seat),
+                G::action_words(before, *seat, action, events, names),
             ),
         },
+    }
+}
+
+/// A seat's decision in words, after its name ("Ann: take ..."), unless
+/// the words name it already (a log line: "Ann plays ...").
+fn who_did(name: &str, words: String) -> String {
+    if words.starts_with(name) {
+        words
+    } else {
+        format!("{name}: {words}")
     }
 }
 

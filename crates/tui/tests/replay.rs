@@ -210,3 +210,167 @@ fn seeking_past_either_end_stays_there() {
     assert!(!replay.seek(Seek::NextTurn));
     assert_eq!(replay.position(), replay.len());
 }
+
+/// A whole three-seat Guildhall game between easy bots at in-process
+/// tables (which release every key after the game), as a transcript.
+fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
+    use roundtable_guildhall::Guildhall;
+    use roundtable_local::{LocalGame, Player, Progress};
+    use roundtable_tui::Listed;
+    let path = std::env::temp_dir().join(format!(
+        "roundtable-tui-{}-{name}-{seed}.rts",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let options = roundtable_guildhall::Options::default();
+    let players = ["Ann", "Bo", "Cy"]
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let bot = Guildhall::bot(
+                roundtable_bots::Level::Easy,
+                &options,
+                std::time::Duration::ZERO,
+                seed + i as u64,
+            );
+            (n.to_owned(), Player::<Guildhall>::Bot(bot))
+        })
+        .collect();
+    let mut game = LocalGame::<Guildhall>::new(
+        &options,
+        seed,
+        players,
+        Some(&path),
+        roundtable_table::Config::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.run().unwrap_or_else(|e| panic!("{e}")),
+        Progress::Finished
+    );
+    path
+}
+
+/// What seat `seat` holds in the spectator's view at the replay's position,
+/// each card named from the audit's opened cards: what its shown hand must
+/// be, found without the replay's own knowledge.
+fn audited_hand(
+    replay: &Replay<roundtable_guildhall::Guildhall>,
+    hands: &[roundtable_engine::Knowledge],
+    seat: usize,
+) -> Vec<String> {
+    use roundtable_engine::{Game, Observer};
+    use roundtable_guildhall::HandCard;
+    let view = replay.game().view(Observer::Spectator);
+    let mut cards: Vec<String> = view.hands[seat]
+        .iter()
+        .map(|card| match *card {
+            HandCard::Dealt(handle) => hands[seat].card(handle).map_or_else(
+                || format!("unopened {handle:?}"),
+                roundtable_tui::games::guildhall::card_words,
+            ),
+            HandCard::Open(card) => roundtable_tui::games::guildhall::card_words(card),
+        })
+        .collect();
+    cards.sort();
+    cards
+}
+
+#[test]
+fn a_guildhall_replay_shows_every_hand_the_audit_opened_at_every_position() {
+    use roundtable_guildhall::Guildhall;
+    let path = guildhall_transcript("hands", 4);
+    let read = roundtable_table::transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    let report =
+        roundtable_table::audit::audit::<Guildhall>(&read.frames).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.is_valid(), "{:?}", report.problems);
+    let hands = report
+        .hands
+        .clone()
+        .unwrap_or_else(|| panic!("every key is released after the game"));
+    let (_, game) = roundtable_tui::replay::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game, roundtable_tui::GameId::Guildhall);
+    let mut replay = Replay::<Guildhall>::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(replay.opened(), Some(&hands[..]));
+    assert_eq!(replay.hidden(), None);
+    assert_eq!(replay.note(), None);
+    let mut held = 0;
+    loop {
+        let status = replay.status();
+        assert_eq!(status.hands.len(), 3, "every seat at {}", status.position);
+        for (s, shown) in status.hands.iter().enumerate() {
+            assert_eq!(shown.seat.index(), s);
+            let mut cards = shown.cards.clone();
+            cards.sort();
+            assert_eq!(
+                cards,
+                audited_hand(&replay, &hands, s),
+                "seat {s} at position {}",
+                status.position
+            );
+            held += cards.len();
+        }
+        if !replay.seek(Seek::Forward) {
+            break;
+        }
+    }
+    assert!(held > 0, "hands were dealt");
+    assert!(replay.snapshot().result.is_some());
+}
+
+#[test]
+fn guildhall_replay_screens_show_every_hand_or_say_why_not() {
+    use roundtable_guildhall::Guildhall;
+    let path = guildhall_transcript("screens", 4);
+    let mut replay = Replay::<Guildhall>::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..3 {
+        replay.seek(Seek::NextTurn);
+    }
+    replay.seek(Seek::Forward);
+    replay.seek(Seek::Forward);
+    let app = App::at_replay(Theme::plain(), replay.status());
+    let snap = replay.snapshot();
+    let draw = |w: u16, h: u16| {
+        let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h))
+            .unwrap_or_else(|e| match e {});
+        t.draw(|f| roundtable_tui::ui::render(&app, Some(&snap), f.area(), f.buffer_mut()))
+            .unwrap_or_else(|e| match e {});
+        t
+    };
+    let wide = draw(200, 60);
+    let text = screen_text(&wide);
+    for name in ["Ann", "Bo", "Cy"] {
+        assert!(text.contains(name), "{text}");
+    }
+    assert_eq!(
+        text.matches("  hand: ").count(),
+        3,
+        "a hand per seat: {text}"
+    );
+    assert!(text.contains("Replay: input"), "{text}");
+    assert_snapshot!("guildhall_replay_hands_80x24", draw(80, 24).backend());
+    assert_snapshot!("guildhall_replay_hands_200x60", wide.backend());
+
+    // Cut short before the keys are released: the hands stay hidden, and
+    // the screen says why in one line.
+    let read = roundtable_table::transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    let cut = &read.frames[..read.frames.len() / 2];
+    let short = Replay::<Guildhall>::from_frames(cut, "cut.rts").unwrap_or_else(|e| panic!("{e}"));
+    assert!(short.note().is_some());
+    assert_eq!(
+        short.hidden(),
+        Some("hands hidden: the transcript ends before every seat released its key")
+    );
+    assert!(short.status().hands.is_empty());
+    let app = App::at_replay(Theme::plain(), short.status());
+    let snap = short.snapshot();
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60))
+        .unwrap_or_else(|e| match e {});
+    t.draw(|f| roundtable_tui::ui::render(&app, Some(&snap), f.area(), f.buffer_mut()))
+        .unwrap_or_else(|e| match e {});
+    let text = screen_text(&t);
+    assert!(text.contains("Note: hands hidden"), "{text}");
+    assert!(!text.contains("  hand: "), "{text}");
+}
