@@ -10,6 +10,7 @@ use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE, Vi
 
 use super::{Listed, Milestone};
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod screen;
@@ -64,6 +65,10 @@ impl Listed for Guildhall {
         // Seats equal in VP and chapters share their place; the ranking's
         // own line shows both numbers.
         Vec::new()
+    }
+
+    fn local_options(config: &LocalConfig) -> Options {
+        config.guildhall.clone()
     }
 }
 

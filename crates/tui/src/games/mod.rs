@@ -20,6 +20,7 @@ use roundtable_bots::{Bot, Level};
 use roundtable_engine::{Determinize, Game, Seat, Standing};
 
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod guildhall;
@@ -89,6 +90,9 @@ pub trait Listed:
 
     /// Why seats with equal scores rank as they do, in words.
     fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String>;
+
+    /// The rule options the local set-up form chose for this game.
+    fn local_options(config: &LocalConfig) -> Self::Options;
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

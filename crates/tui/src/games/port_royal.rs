@@ -10,6 +10,7 @@ use roundtable_port_royal::{Event, Options, PortRoyal, View};
 
 use super::{Listed, Milestone};
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 impl Listed for PortRoyal {
@@ -70,5 +71,9 @@ impl Listed for PortRoyal {
 
     fn tie_breaks(snap: &Snapshot<Self>) -> Vec<String> {
         crate::ui::tie_breaks(snap)
+    }
+
+    fn local_options(config: &LocalConfig) -> Options {
+        config.options.clone()
     }
 }
