@@ -36,7 +36,10 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         .map(|row| Line::styled(row, theme.warn()))
         .collect();
     let intro = [
-        Line::styled("Port Royal at your own table", theme.title()),
+        Line::styled(
+            format!("{} at your own table", game_titles()),
+            theme.title(),
+        ),
         Line::styled(
             "peer to peer, no server: every seat runs the rules",
             theme.dim(),
@@ -61,6 +64,16 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines)
         .block(block("roundtable", theme))
         .render(rect, buf);
+}
+
+/// Every game's title, in the picker's order, as words ("Port Royal and
+/// Guildhall").
+fn game_titles() -> String {
+    let titles: Vec<&str> = GameId::ALL.iter().map(|g| g.title()).collect();
+    match titles.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => titles.concat(),
+    }
 }
 
 // ----- local game set-up ------------------------------------------------
