@@ -9,7 +9,7 @@ use std::time::Duration;
 use roundtable_bots::Level;
 use roundtable_port_royal::VICTORY_POINTS;
 
-use crate::games::Listed;
+use crate::games::{GameId, Listed};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
@@ -137,9 +137,47 @@ pub const HOST_BOT_LEVEL: usize = 6;
 /// The host set-up row that opens the table.
 pub const HOST_START: usize = 7;
 
-/// Rows of the local game set-up before the bots' levels: seats, victory
-/// points, the two toggles, the pace, the expansion.
-pub const SETUP_FIXED_ROWS: usize = 6;
+/// A row of the local game set-up. Which rows show depends on the game
+/// chosen in the first ([`App::setup_rows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupRow {
+    /// The game to play.
+    Game,
+    /// Seats at the table.
+    Seats,
+    /// Port Royal: the victory points that end the game.
+    VictoryPoints,
+    /// Port Royal: skip takes that earn nothing.
+    PassAutomatically,
+    /// Port Royal: winners need an expedition.
+    ExpeditionRequired,
+    /// Port Royal: Just One More Contract.
+    Expansion,
+    /// Guildhall, Yucata 1: the centre row is refilled after paying.
+    RefillAfterPaying,
+    /// Guildhall, Yucata 2: a fourth chapter is shed on the next turn.
+    LateChapterCap,
+    /// Guildhall, Yucata 3: a discarded chapter's top card is chosen.
+    ChooseChapterOrder,
+    /// Guildhall: the rounds after which the game ends whatever the scores.
+    MaxRounds,
+    /// The pause between bot moves.
+    Pace,
+    /// The level of the bot at this place after you.
+    Bot(usize),
+    /// How long a hard bot thinks a move.
+    Think,
+    /// Start the game.
+    Start,
+}
+
+/// Rows of Port Royal's local set-up before the bots' levels: the game,
+/// seats, victory points, the two toggles, the pace, the expansion.
+pub const SETUP_FIXED_ROWS: usize = 7;
+
+/// The round limits the local set-up offers a Guildhall game, shortest
+/// first (the rules have no limit; the default of the game is the last).
+pub const MAX_ROUNDS: [u32; 5] = [1, 5, 10, 20, 100];
 
 /// The think times the local set-up offers a hard bot, shortest first.
 pub const THINK_TIMES: [Duration; 6] = [
@@ -779,14 +817,38 @@ impl App {
         usize::from(self.setup.seats.saturating_sub(1)).min(self.setup.bot_levels.len())
     }
 
+    /// The rows of the local set-up, in order, for the game chosen.
+    pub fn setup_rows(&self) -> Vec<SetupRow> {
+        let mut rows = vec![SetupRow::Game, SetupRow::Seats];
+        match self.setup.game {
+            GameId::PortRoyal => rows.extend([
+                SetupRow::VictoryPoints,
+                SetupRow::PassAutomatically,
+                SetupRow::ExpeditionRequired,
+                SetupRow::Pace,
+                SetupRow::Expansion,
+            ]),
+            GameId::Guildhall => rows.extend([
+                SetupRow::RefillAfterPaying,
+                SetupRow::LateChapterCap,
+                SetupRow::ChooseChapterOrder,
+                SetupRow::MaxRounds,
+                SetupRow::Pace,
+            ]),
+        }
+        rows.extend((0..self.setup_bots()).map(SetupRow::Bot));
+        rows.extend([SetupRow::Think, SetupRow::Start]);
+        rows
+    }
+
     /// The local set-up's think-time row (after a row per bot).
     pub fn setup_think_row(&self) -> usize {
-        SETUP_FIXED_ROWS + self.setup_bots()
+        self.setup_start() - 1
     }
 
     /// The local set-up's last row, which starts the game.
     pub fn setup_start(&self) -> usize {
-        self.setup_think_row() + 1
+        self.setup_rows().len() - 1
     }
 
     fn update_setup(&mut self, msg: Msg) -> Option<Effect> {
@@ -808,36 +870,76 @@ impl App {
     }
 
     fn change_setup_row(&mut self, change: Change) {
-        let think_row = self.setup_think_row();
+        let Some(&row) = self.setup_rows().get(self.setup_selected) else {
+            return;
+        };
         let s = &mut self.setup;
-        match self.setup_selected {
-            0 => {
-                s.seats = change.apply(s.seats.into(), 2, 5) as u8;
+        // The value after (or before) `all[at]` as the change says.
+        fn step<T: PartialEq + Copy>(change: Change, all: &[T], at: usize) -> T {
+            let last = all.len() as i64 - 1;
+            all[change.apply(at as i64, 0, last) as usize]
+        }
+        match row {
+            SetupRow::Game => {
+                let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
+                s.game = step(change, GameId::ALL, at);
+                // Seats the new game is not played with become the
+                // nearest it is.
+                let seats = s.game.seats();
+                s.seats = s.seats.clamp(*seats.start(), *seats.end());
             }
-            1 => s.options.victory_points = change.victory_points(s.options.victory_points),
-            2 => s.options.pass_automatically = !s.options.pass_automatically,
-            3 => s.options.expedition_required = !s.options.expedition_required,
-            4 => {
-                let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2) as i64;
-                let last = Pace::ALL.len() as i64 - 1;
-                s.pace = Pace::ALL[change.apply(at, 0, last) as usize];
+            SetupRow::Seats => {
+                let seats = s.game.seats();
+                s.seats = change.apply(
+                    s.seats.into(),
+                    (*seats.start()).into(),
+                    (*seats.end()).into(),
+                ) as u8;
             }
-            5 => s.options.expansion = !s.options.expansion,
-            row if row == think_row => {
+            SetupRow::VictoryPoints => {
+                s.options.victory_points = change.victory_points(s.options.victory_points);
+            }
+            SetupRow::PassAutomatically => {
+                s.options.pass_automatically = !s.options.pass_automatically;
+            }
+            SetupRow::ExpeditionRequired => {
+                s.options.expedition_required = !s.options.expedition_required;
+            }
+            SetupRow::Expansion => s.options.expansion = !s.options.expansion,
+            SetupRow::RefillAfterPaying => {
+                s.guildhall.refill_after_paying = !s.guildhall.refill_after_paying;
+            }
+            SetupRow::LateChapterCap => {
+                s.guildhall.late_chapter_cap = !s.guildhall.late_chapter_cap;
+            }
+            SetupRow::ChooseChapterOrder => {
+                s.guildhall.choose_chapter_order = !s.guildhall.choose_chapter_order;
+            }
+            SetupRow::MaxRounds => {
+                let at = MAX_ROUNDS
+                    .iter()
+                    .position(|r| *r >= s.guildhall.max_rounds)
+                    .unwrap_or(MAX_ROUNDS.len() - 1);
+                s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
+            }
+            SetupRow::Pace => {
+                let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
+                s.pace = step(change, &Pace::ALL, at);
+            }
+            SetupRow::Bot(i) => {
+                if let Some(level) = s.bot_levels.get_mut(i) {
+                    let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1);
+                    *level = step(change, &Level::ALL, at);
+                }
+            }
+            SetupRow::Think => {
                 let at = THINK_TIMES
                     .iter()
                     .position(|t| *t >= s.think)
-                    .unwrap_or(THINK_TIMES.len() - 1) as i64;
-                let last = THINK_TIMES.len() as i64 - 1;
-                s.think = THINK_TIMES[change.apply(at, 0, last) as usize];
+                    .unwrap_or(THINK_TIMES.len() - 1);
+                s.think = step(change, &THINK_TIMES, at);
             }
-            row if row > SETUP_FIXED_ROWS - 1 && row < think_row => {
-                let level = &mut s.bot_levels[row - SETUP_FIXED_ROWS];
-                let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1) as i64;
-                let last = Level::ALL.len() as i64 - 1;
-                *level = Level::ALL[change.apply(at, 0, last) as usize];
-            }
-            _ => {}
+            SetupRow::Start => {}
         }
     }
 
@@ -965,15 +1067,16 @@ mod tests {
     fn enter_on_a_set_up_row_changes_it_and_only_the_last_row_starts() {
         let mut app = setup_app(Screen::Setup);
         app.setup.seats = 4;
+        app.setup_selected = 1;
         for seats in [5, 2, 3] {
             assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
             assert_eq!(app.setup.seats, seats);
         }
-        app.setup_selected = 4;
+        app.setup_selected = 5;
         let pace = app.setup.pace;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
-        app.setup_selected = 5;
+        app.setup_selected = 6;
         let expansion = app.setup.options.expansion;
         assert_eq!(
             app.update(Msg::Confirm, None::<&Snapshot>),

@@ -16,11 +16,12 @@ use std::time::{Duration, Instant};
 
 use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
+use roundtable_guildhall::Options as GuildhallOptions;
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
 
-use crate::games::Listed;
+use crate::games::{GameId, Listed};
 use crate::session::{
     Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
 };
@@ -67,10 +68,14 @@ impl Pace {
 /// How to set up a local game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocalConfig {
-    /// Seats at the table, 2 to 5; you sit at the first.
+    /// The game to play.
+    pub game: GameId,
+    /// Seats at the table, within the game's range; you sit at the first.
     pub seats: u8,
-    /// Rule options and variants.
+    /// Port Royal's rule options and variants.
     pub options: Options,
+    /// Guildhall's rule options (Yucata's changes, the end guard).
+    pub guildhall: GuildhallOptions,
     /// A seed the seats' keys and chains are derived from, which makes the
     /// game replay exactly, and lets whoever knows it compute every draw:
     /// for tests and demonstrations. `None` (the default) draws every secret
@@ -94,8 +99,10 @@ pub struct LocalConfig {
 impl Default for LocalConfig {
     fn default() -> Self {
         LocalConfig {
+            game: GameId::PortRoyal,
             seats: 4,
             options: Options::default(),
+            guildhall: GuildhallOptions::default(),
             seed: None,
             pace: Pace::Normal,
             bot_levels: [Level::Normal; 4],

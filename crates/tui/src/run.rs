@@ -2,16 +2,21 @@
 //! panic), and the loop that turns keys into messages, lets the session make
 //! progress and redraws when something changed.
 
+use std::any::Any;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event as TermEvent, KeyEventKind};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 use roundtable_engine::GameResult;
 
 use crate::app::{App, Effect, GameKind};
-use crate::keymap;
+use crate::games::{Listed, Visit};
+use crate::keymap::{self, Msg};
 use crate::launch::Launcher;
 use crate::local::{LocalConfig, LocalSession};
 use crate::prefs;
@@ -83,14 +88,116 @@ fn with_terminal<T>(
     Ok(value)
 }
 
-/// The event loop's state: the app, the session and its last snapshot.
+/// A game under way, whichever game of the list it is: its session and
+/// the snapshot last taken of it. The runner holds it behind this trait,
+/// so the start menu can start any game ([`crate::games::GameId::visit`]) and everything
+/// that needs the game's type (updating the app, drawing) happens inside.
+trait Playing {
+    /// Let the app handle `msg` over this game's snapshot.
+    fn update(&self, app: &mut App, msg: Msg) -> Option<Effect>;
+    /// Submit the legal action at `index` of the snapshot; `Ok(false)` when
+    /// there is none there.
+    fn submit(&mut self, index: usize) -> Result<bool, String>;
+    /// Take a new snapshot and let the app observe it.
+    fn refresh(&mut self, app: &mut App);
+    /// Let the session make progress; `true` when it did.
+    fn poll(&mut self, now: Instant) -> bool;
+    /// When the session wants to be polled next, if it does.
+    fn next_wakeup(&self) -> Option<Instant>;
+    /// Draw the app's screen over this game.
+    fn render(&self, app: &App, area: Rect, buf: &mut Buffer);
+    /// How the game ended, if it has.
+    fn result(&self) -> Option<GameResult>;
+    /// Itself, for a caller that knows the game's type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A session of game `G` and its last snapshot.
+struct Table<G: Listed> {
+    session: Box<dyn Session<G>>,
+    snap: Snapshot<G>,
+}
+
+impl<G: Listed> Table<G> {
+    /// At `session`, observed by `app`.
+    fn new(session: Box<dyn Session<G>>, app: &mut App) -> Self {
+        let snap = session.snapshot();
+        app.observe(&snap);
+        Table { session, snap }
+    }
+}
+
+impl<G: Listed> Playing for Table<G> {
+    fn update(&self, app: &mut App, msg: Msg) -> Option<Effect> {
+        app.update(msg, Some(&self.snap))
+    }
+
+    fn submit(&mut self, index: usize) -> Result<bool, String> {
+        let Some(action) = self.snap.legal.get(index).cloned() else {
+            return Ok(false);
+        };
+        self.session.submit(action).map(|()| true)
+    }
+
+    fn refresh(&mut self, app: &mut App) {
+        let snap = self.session.snapshot();
+        app.observe(&snap);
+        self.snap = snap;
+    }
+
+    fn poll(&mut self, now: Instant) -> bool {
+        self.session.poll(now)
+    }
+
+    fn next_wakeup(&self) -> Option<Instant> {
+        self.session.next_wakeup()
+    }
+
+    fn render(&self, app: &App, area: Rect, buf: &mut Buffer) {
+        Ui {
+            app,
+            snap: Some(&self.snap),
+        }
+        .render(area, buf);
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.snap.result.clone()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Starts a local game of whichever game the set-up chose.
+struct StartLocal<'a> {
+    config: &'a LocalConfig,
+    app: &'a mut App,
+}
+
+impl Visit for StartLocal<'_> {
+    type Output = Result<Box<dyn Playing>, String>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        let options = G::local_options(self.config);
+        let session =
+            LocalSession::<G>::with_options(self.config, &options).map_err(|e| e.to_string())?;
+        Ok(Box::new(Table::new(Box::new(session), self.app)))
+    }
+}
+
+/// The event loop's state: the app, the game under way (if any) and the
+/// replay shown (if any).
 pub struct Runner {
     /// The front end's state.
     pub app: App,
-    session: Option<Box<dyn Session>>,
+    /// The game under way, of whichever game.
+    playing: Option<Box<dyn Playing>>,
     /// The transcript being stepped through, instead of a session.
     replay: Option<Replay>,
-    snap: Option<Snapshot>,
+    /// The replay's snapshot at the step shown.
+    replay_snap: Option<Snapshot>,
     quit: bool,
     /// Looking for LAN tables blocks for a while; it waits until the screen
     /// saying so has been drawn.
@@ -106,28 +213,28 @@ impl std::fmt::Debug for Runner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runner")
             .field("app", &self.app)
-            .field("session", &self.session.is_some())
+            .field("playing", &self.playing.is_some())
             .finish_non_exhaustive()
     }
 }
 
 impl Runner {
-    /// A runner for `app`, at `session` if there is one.
-    pub fn new(mut app: App, session: Option<Box<dyn Session>>) -> Self {
-        let snap = session.as_ref().map(|s| s.snapshot());
-        if let Some(s) = &snap {
-            app.observe(s);
-        }
-        Runner {
+    /// A runner for `app`, at `session` (of Port Royal) if there is one.
+    pub fn new(app: App, session: Option<Box<dyn Session>>) -> Self {
+        let mut runner = Runner {
             app,
-            session,
+            playing: None,
             replay: None,
-            snap,
+            replay_snap: None,
             quit: false,
             deferred: None,
             prefs_file: None,
             launcher: None,
+        };
+        if let Some(session) = session {
+            runner.playing = Some(Box::new(Table::new(session, &mut runner.app)));
         }
+        runner
     }
 
     /// This runner, with `launcher` to start the start menu's network games.
@@ -157,8 +264,8 @@ impl Runner {
         let app = App::at_replay(theme, replay.status());
         Runner {
             app,
-            session: None,
-            snap: Some(replay.snapshot()),
+            playing: None,
+            replay_snap: Some(replay.snapshot()),
             replay: Some(replay),
             quit: false,
             deferred: None,
@@ -172,9 +279,18 @@ impl Runner {
         self.replay.as_ref()
     }
 
-    /// The snapshot the screen shows.
+    /// The snapshot the screen shows, when it is of Port Royal.
     pub fn snapshot(&self) -> Option<&Snapshot> {
-        self.snap.as_ref()
+        match &self.replay {
+            Some(_) => self.replay_snap.as_ref(),
+            None => self.snapshot_of::<roundtable_port_royal::PortRoyal>(),
+        }
+    }
+
+    /// The snapshot of the game under way, when it is a game of `G`.
+    pub fn snapshot_of<G: Listed>(&self) -> Option<&Snapshot<G>> {
+        let table = self.playing.as_ref()?.as_any().downcast_ref::<Table<G>>()?;
+        Some(&table.snap)
     }
 
     /// Whether the player has quit.
@@ -188,13 +304,15 @@ impl Runner {
         // frame knows it already (asking the terminal again is a system
         // call, or two `tput` processes where there is no terminal).
         let completed = terminal.draw(|frame| {
-            frame.render_widget(
-                Ui {
-                    app: &self.app,
-                    snap: self.snap.as_ref(),
-                },
-                frame.area(),
-            )
+            let (app, area, buf) = (&self.app, frame.area(), frame.buffer_mut());
+            match (&self.replay, &self.playing) {
+                (None, Some(playing)) => playing.render(app, area, buf),
+                _ => Ui {
+                    app,
+                    snap: self.replay_snap.as_ref(),
+                }
+                .render(area, buf),
+            }
         })?;
         self.app.viewport = Some((completed.area.width, completed.area.height));
         Ok(())
@@ -206,10 +324,8 @@ impl Runner {
         if self.replay.is_some() {
             return;
         }
-        if let Some(session) = &self.session {
-            let snap = session.snapshot();
-            self.app.observe(&snap);
-            self.snap = Some(snap);
+        if let Some(playing) = &mut self.playing {
+            playing.refresh(&mut self.app);
         }
     }
 
@@ -218,7 +334,10 @@ impl Runner {
         let Some(msg) = keymap::lookup(self.app.context(), key) else {
             return false;
         };
-        let effect = self.app.update(msg, self.snap.as_ref());
+        let effect = match (&self.replay, &self.playing) {
+            (None, Some(playing)) => playing.update(&mut self.app, msg),
+            _ => self.app.update(msg, self.replay_snap.as_ref()),
+        };
         match effect {
             None => {}
             Some(Effect::FindTables) => self.deferred = Some(Effect::FindTables),
@@ -238,31 +357,38 @@ impl Runner {
                 self.entered(started);
             }
             Some(Effect::Quit) => self.quit = true,
-            Some(Effect::Start(config)) => match LocalSession::new(&config) {
-                Ok(session) => {
-                    self.session = Some(Box::new(session));
-                    self.app.entered_game(GameKind::Local);
-                    self.refresh();
+            Some(Effect::Start(config)) => {
+                let start = StartLocal {
+                    config: &config,
+                    app: &mut self.app,
+                };
+                match config.game.visit(start) {
+                    Ok(playing) => {
+                        self.playing = Some(playing);
+                        self.app.entered_game(GameKind::Local);
+                        self.refresh();
+                    }
+                    Err(e) => self.app.notice = Some(e),
                 }
-                Err(e) => self.app.notice = Some(e.to_string()),
-            },
+            }
             Some(Effect::Submit(index)) => {
-                let action = self.snap.as_ref().and_then(|s| s.legal.get(index)).cloned();
-                if let (Some(session), Some(action)) = (&mut self.session, action) {
-                    match session.submit(action) {
-                        Ok(()) => self.refresh(),
+                if let Some(playing) = &mut self.playing {
+                    match playing.submit(index) {
+                        Ok(true) => self.refresh(),
+                        Ok(false) => {}
                         Err(e) => self.app.notice = Some(e),
                     }
                 }
             }
             Some(Effect::Leave) => {
-                self.session = None;
+                self.playing = None;
                 self.replay = None;
-                self.snap = None;
+                self.replay_snap = None;
                 self.app.left_game();
             }
             Some(Effect::CloseReplay) => {
                 self.replay = None;
+                self.replay_snap = None;
                 self.app.left_replay();
                 self.refresh();
             }
@@ -287,7 +413,7 @@ impl Runner {
                     // The finished game's session stays behind the replay:
                     // Esc goes back to its results.
                     self.app.entered_replay(replay.status());
-                    self.snap = Some(replay.snapshot());
+                    self.replay_snap = Some(replay.snapshot());
                     self.replay = Some(replay);
                 }
                 Err(e) => {
@@ -304,7 +430,7 @@ impl Runner {
                 let moved = self.replay.as_mut().is_some_and(|r| r.seek(seek));
                 if let (true, Some(replay)) = (moved, &self.replay) {
                     self.app.replay = Some(replay.status());
-                    self.snap = Some(replay.snapshot());
+                    self.replay_snap = Some(replay.snapshot());
                 }
             }
         }
@@ -324,7 +450,7 @@ impl Runner {
     fn entered(&mut self, started: Result<Box<dyn Session>, String>) {
         match started {
             Ok(session) => {
-                self.session = Some(session);
+                self.playing = Some(Box::new(Table::new(session, &mut self.app)));
                 self.app.entered_game(GameKind::Network);
                 self.refresh();
             }
@@ -350,7 +476,7 @@ impl Runner {
 
     /// Let the session make progress; `true` when the screen changed.
     pub fn poll(&mut self, now: Instant) -> bool {
-        let progressed = self.session.as_mut().is_some_and(|s| s.poll(now));
+        let progressed = self.playing.as_mut().is_some_and(|p| p.poll(now));
         if progressed {
             self.refresh();
         }
@@ -359,9 +485,9 @@ impl Runner {
 
     /// How long the loop may wait for input before polling the session.
     fn timeout(&self, now: Instant) -> Duration {
-        self.session
+        self.playing
             .as_ref()
-            .and_then(|s| s.next_wakeup())
+            .and_then(|p| p.next_wakeup())
             .map_or(IDLE, |t| t.saturating_duration_since(now).min(IDLE))
     }
 
@@ -410,7 +536,11 @@ impl Runner {
                 }
             }
             if self.quit {
-                return Ok(Outcome::Quit(self.snap.and_then(|s| s.result)));
+                let result = match (&self.replay, &self.playing) {
+                    (None, Some(playing)) => playing.result(),
+                    _ => self.replay_snap.and_then(|s| s.result),
+                };
+                return Ok(Outcome::Quit(result));
             }
         }
     }

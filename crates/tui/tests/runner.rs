@@ -6,7 +6,8 @@ mod common;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use roundtable_port_royal::Action;
+use roundtable_guildhall::Guildhall;
+use roundtable_port_royal::{Action, PortRoyal};
 use roundtable_tui::{App, LocalConfig, Runner, Screen, Theme};
 
 fn press(runner: &mut Runner, code: KeyCode) {
@@ -24,6 +25,7 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
     press(&mut runner, KeyCode::Enter); // local game
     assert_eq!(runner.app.screen, Screen::Setup);
+    press(&mut runner, KeyCode::Down); // past the game: Port Royal
     for _ in 0..2 {
         press(&mut runner, KeyCode::Left); // 4 seats -> 2
     }
@@ -95,6 +97,73 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     assert_eq!(runner.app.screen, Screen::Menu);
     press(&mut runner, KeyCode::Char('q'));
     assert!(runner.quit());
+}
+
+/// The game row of the set-up chooses the game the runner plays: Guildhall
+/// from the start menu to its results by keys, with its seats, its options
+/// and its bots, and back to the menu.
+#[test]
+fn guildhall_from_the_start_menu_to_the_result_by_keys() {
+    let defaults = LocalConfig {
+        seed: Some(5),
+        seats: 5,
+        ..LocalConfig::default()
+    };
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    press(&mut runner, KeyCode::Enter); // local game
+    press(&mut runner, KeyCode::Right); // Port Royal -> Guildhall
+    assert_eq!(runner.app.setup.seats, 4, "Guildhall seats four at most");
+    press(&mut runner, KeyCode::Down);
+    press(&mut runner, KeyCode::Left); // 4 seats -> 3
+    press(&mut runner, KeyCode::Down);
+    press(&mut runner, KeyCode::Enter); // Yucata 1 off
+    assert!(!runner.app.setup.guildhall.refill_after_paying);
+    for _ in 0..3 {
+        press(&mut runner, KeyCode::Down);
+    }
+    for _ in 0..3 {
+        press(&mut runner, KeyCode::Left); // 100 rounds at most -> 5
+    }
+    assert_eq!(runner.app.setup.guildhall.max_rounds, 5);
+    press(&mut runner, KeyCode::Down);
+    for _ in 0..2 {
+        press(&mut runner, KeyCode::Left); // normal pace -> instant
+    }
+    for _ in 0..4 {
+        press(&mut runner, KeyCode::Down); // two bots, the think time
+    }
+    press(&mut runner, KeyCode::Enter); // start
+    assert_eq!(runner.app.screen, Screen::Table, "{:?}", runner.app.notice);
+    assert!(runner.snapshot_of::<PortRoyal>().is_none());
+    let snap = runner
+        .snapshot_of::<Guildhall>()
+        .unwrap_or_else(|| panic!("no Guildhall game"));
+    assert_eq!(snap.view.vp.len(), 3);
+    let mut moves = 0;
+    while runner.app.screen == Screen::Table {
+        runner.poll(Instant::now());
+        let Some(snap) = runner.snapshot_of::<Guildhall>() else {
+            panic!("the game went away");
+        };
+        if !snap.live() {
+            break;
+        }
+        press(&mut runner, KeyCode::Enter); // the first legal move
+        moves += 1;
+        assert!(moves < 5_000, "the game does not end");
+    }
+    runner.poll(Instant::now());
+    assert_eq!(runner.app.screen, Screen::PostGame);
+    // Drawn as the terminal draws it: through the runner.
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24))
+        .unwrap_or_else(|e| panic!("{e}"));
+    runner.draw(&mut t).unwrap_or_else(|e| panic!("{e}"));
+    let text = common::screen_text(&t);
+    assert!(text.contains("Game over"), "{text}");
+    assert!(text.contains("#1"), "{text}");
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Menu);
+    assert!(runner.snapshot_of::<Guildhall>().is_none());
 }
 
 #[test]

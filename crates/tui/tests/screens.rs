@@ -43,6 +43,7 @@ fn start_menu() {
 fn local_game_setup() {
     let mut app = menu_app();
     app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot>);
     app.update(Msg::Left, None::<&Snapshot>);
     app.update(Msg::Down, None::<&Snapshot>);
     app.update(Msg::Left, None::<&Snapshot>);
@@ -58,6 +59,39 @@ fn local_game_setup() {
     assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());
     assert_snapshot!("setup_200x60", render(&app, None, 200, 60).backend());
+}
+
+/// The game row chooses Guildhall: its seats (two to four), Yucata's three
+/// changes as toggles, its round limit, then the bots and the pace.
+#[test]
+fn local_game_setup_guildhall() {
+    let mut app = menu_app();
+    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(app.setup.game, roundtable_tui::GameId::Guildhall);
+    assert_eq!(app.setup.seats, 4);
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(
+        app.setup.game,
+        roundtable_tui::GameId::Guildhall,
+        "the last"
+    );
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(app.setup.seats, 4, "Guildhall seats four at most");
+    for _ in 0..2 {
+        app.update(Msg::Down, None::<&Snapshot>);
+    }
+    app.update(Msg::Confirm, None::<&Snapshot>);
+    assert!(!app.setup.guildhall.late_chapter_cap);
+    assert_snapshot!(
+        "setup_guildhall_80x24",
+        render(&app, None, 80, 24).backend()
+    );
+    assert_snapshot!(
+        "setup_guildhall_200x60",
+        render(&app, None, 200, 60).backend()
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE, Vi
 
 use super::{Listed, Milestone};
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod screen;
@@ -73,6 +74,10 @@ impl Listed for Guildhall {
                 .map(|(_, card)| card.map_or_else(|| "?".to_owned(), card_words))
                 .collect(),
         )
+    }
+
+    fn local_options(config: &LocalConfig) -> Options {
+        config.guildhall.clone()
     }
 }
 

@@ -20,6 +20,7 @@ use roundtable_bots::{Bot, Level};
 use roundtable_engine::{ChanceOutcome, Determinize, Game, Seat, Standing};
 
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod guildhall;
@@ -131,6 +132,9 @@ pub trait Listed:
         let _ = view;
         None
     }
+
+    /// The rule options the local set-up form chose for this game.
+    fn local_options(config: &LocalConfig) -> Self::Options;
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

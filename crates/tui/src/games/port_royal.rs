@@ -10,6 +10,7 @@ use roundtable_port_royal::{Action, Event, Options, PortRoyal, View};
 
 use super::{Listed, Milestone};
 use crate::app::App;
+use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 impl Listed for PortRoyal {
@@ -89,5 +90,9 @@ impl Listed for PortRoyal {
         names: &[String],
     ) -> String {
         crate::replay::port_royal_chance_words(before, outcome, names)
+    }
+
+    fn local_options(config: &LocalConfig) -> Options {
+        config.options.clone()
     }
 }

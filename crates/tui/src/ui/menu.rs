@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, centered, choice, chunks, wrap};
-use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, Screen};
+use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, Screen, SetupRow};
+use crate::games::GameId;
 use crate::local::BOT_NAMES;
 use crate::saved::SavedGame;
 
@@ -35,7 +36,10 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         .map(|row| Line::styled(row, theme.warn()))
         .collect();
     let intro = [
-        Line::styled("Port Royal at your own table", theme.title()),
+        Line::styled(
+            format!("{} at your own table", game_titles()),
+            theme.title(),
+        ),
         Line::styled(
             "peer to peer, no server: every seat runs the rules",
             theme.dim(),
@@ -62,6 +66,16 @@ pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
+/// Every game's title, in the picker's order, as words ("Port Royal and
+/// Guildhall").
+fn game_titles() -> String {
+    let titles: Vec<&str> = GameId::ALL.iter().map(|g| g.title()).collect();
+    match titles.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => titles.concat(),
+    }
+}
+
 // ----- local game set-up ------------------------------------------------
 
 pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
@@ -70,54 +84,95 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
     let bots = s.seats.saturating_sub(1);
     let think = think_words(s.think);
-    let mut rows: Vec<(String, String)> = vec![
-        (
-            format!("Seats               < {} >", s.seats),
-            format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
-        ),
-        (
-            format!("Victory points      < {} >", s.options.victory_points),
-            "the round ends the game once someone has them".into(),
-        ),
-        (
-            format!(
-                "Pass automatically  {}",
-                toggle(s.options.pass_automatically)
+    let rows: Vec<(String, String)> = app
+        .setup_rows()
+        .into_iter()
+        .map(|row| match row {
+            SetupRow::Game => (
+                format!("Game                < {} >", s.game.title()),
+                format!(
+                    "game {} of {}: {} to {} players",
+                    GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0) + 1,
+                    GameId::ALL.len(),
+                    s.game.seats().start(),
+                    s.game.seats().end()
+                ),
             ),
-            "skip takes that earn nothing".into(),
-        ),
-        (
-            format!(
-                "Expedition required {}",
-                toggle(s.options.expedition_required)
+            SetupRow::Seats => (
+                format!("Seats               < {} >", s.seats),
+                format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
             ),
-            "winners need an expedition".into(),
-        ),
-        (
-            format!("Bot pace            < {} >", s.pace.words()),
-            "pause between bot moves".into(),
-        ),
-        (
-            format!(
-                "Expansion           < {} >",
-                if s.options.expansion { "on" } else { "off" }
+            SetupRow::VictoryPoints => (
+                format!("Victory points      < {} >", s.options.victory_points),
+                "the round ends the game once someone has them".into(),
             ),
-            "Just One More Contract: contracts, new cards".into(),
-        ),
-    ];
-    for (name, level) in BOT_NAMES.iter().zip(&s.bot_levels).take(app.setup_bots()) {
-        let note = if level.thinks() {
-            format!("searches ahead {think} a move")
-        } else {
-            level.describe().to_owned()
-        };
-        rows.push((format!("{name:<19} < {level} >"), note));
-    }
-    rows.push((
-        format!("Think time          < {think} >"),
-        "how long a hard bot searches a move".into(),
-    ));
-    rows.push(("Start the game".into(), String::new()));
+            SetupRow::PassAutomatically => (
+                format!(
+                    "Pass automatically  {}",
+                    toggle(s.options.pass_automatically)
+                ),
+                "skip takes that earn nothing".into(),
+            ),
+            SetupRow::ExpeditionRequired => (
+                format!(
+                    "Expedition required {}",
+                    toggle(s.options.expedition_required)
+                ),
+                "winners need an expedition".into(),
+            ),
+            SetupRow::Pace => (
+                format!("Bot pace            < {} >", s.pace.words()),
+                "pause between bot moves".into(),
+            ),
+            SetupRow::Expansion => (
+                format!(
+                    "Expansion           < {} >",
+                    if s.options.expansion { "on" } else { "off" }
+                ),
+                "Just One More Contract: contracts, new cards".into(),
+            ),
+            SetupRow::RefillAfterPaying => (
+                format!(
+                    "Refill after paying {}",
+                    toggle(s.guildhall.refill_after_paying)
+                ),
+                "Yucata: refill the centre row after paying".into(),
+            ),
+            SetupRow::LateChapterCap => (
+                format!(
+                    "Late chapter cap    {}",
+                    toggle(s.guildhall.late_chapter_cap)
+                ),
+                "Yucata: a 4th chapter goes at your next turn".into(),
+            ),
+            SetupRow::ChooseChapterOrder => (
+                format!(
+                    "Choose chapter top  {}",
+                    toggle(s.guildhall.choose_chapter_order)
+                ),
+                "Yucata: pick a shed chapter's top card".into(),
+            ),
+            SetupRow::MaxRounds => (
+                format!("Rounds at most      < {} >", s.guildhall.max_rounds),
+                "the game ends after them whatever the VP".into(),
+            ),
+            SetupRow::Bot(i) => {
+                let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
+                let level = s.bot_levels.get(i).copied().unwrap_or_default();
+                let note = if level.thinks() {
+                    format!("searches ahead {think} a move")
+                } else {
+                    level.describe().to_owned()
+                };
+                (format!("{name:<19} < {level} >"), note)
+            }
+            SetupRow::Think => (
+                format!("Think time          < {think} >"),
+                "how long a hard bot searches a move".into(),
+            ),
+            SetupRow::Start => ("Start the game".into(), String::new()),
+        })
+        .collect();
     let start = app.setup_start();
     let mut lines = vec![Line::raw("")];
     for (i, (row, note)) in rows.into_iter().enumerate() {
