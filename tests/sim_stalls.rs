@@ -211,13 +211,13 @@ fn a_peer_down_longer_than_the_timeout_learns_its_forfeit_after_the_restart() {
             c.faults.horizon_ms = 60_000;
             c
         },
-        |o| {
-            if o.honest().map(|p| p.restarts).sum::<u32>() == 0 {
-                return Err("no peer restarted".into());
-            }
-            Ok(())
-        },
+        |_| Ok(()),
     );
+    let restarted = sim::Premise::new("a peer restarted");
+    for o in &outcomes {
+        restarted.note(o.honest().any(|p| p.restarts > 0));
+    }
+    restarted.assert_mostly_held(&seeds);
     let forfeits = outcomes
         .iter()
         .filter(|o| o.peers.iter().any(|p| !p.forfeit_records.is_empty()))
@@ -270,7 +270,16 @@ fn a_slow_peer_within_the_timeout_keeps_agreement_and_is_never_forfeited() {
 #[test]
 fn a_peer_slower_than_the_timeout_follows_its_own_forfeit() {
     let name = "a_peer_slower_than_the_timeout_follows_its_own_forfeit";
-    let seeds = sim::seeds_from_env(53_000, 10);
+    let mut seeds = sim::seeds_from_env(53_000, 10);
+    if std::env::var_os("SIM_SEED").is_none() {
+        // Found by a rotated seed: two seats claimed a third just before its
+        // late move, which a fourth applied; that fourth seat, back from a
+        // restart, showed it went on only after the two had abandoned the
+        // game counting the third (seen past) and the fourth stopped. The
+        // fourth's news did not overtake that abandonment, and the table
+        // split in two pairs, each abandoning the other.
+        seeds.push(179_553_894_753_000);
+    }
     let outcomes = check_all(
         name,
         &seeds,

@@ -349,8 +349,10 @@ pub struct Table<G: Game> {
     local_chains: BTreeMap<u64, ChainSecret>,
     /// The position of the abandonment that ended the game, if one did
     /// (asked at every step of the pump, so kept rather than searched for),
-    /// and whether it counted a seat that went on as stopped.
-    abandoned_at: Option<(u64, WentOn)>,
+    /// and the stopped seats it counted stopped although they had shown an
+    /// envelope past it (a bit per seat): a stopped seat seen past it
+    /// since is news, and overtakes it (3.6).
+    abandoned_at: Option<(u64, u64)>,
     /// The private deal (protocol/SPEC.md 5.11).
     dealing: Dealing,
     /// The deal as it was before each private step, by position, so that a
@@ -1035,7 +1037,7 @@ impl<G: Game> Table<G> {
                 break;
             }
             if let Some(abandonment) = self.abandonment(WentOn::NotStopped) {
-                self.abandon(abandonment, WentOn::NotStopped);
+                self.abandon(abandonment);
                 continue;
             }
             if let Some((me, seq)) = self.local_resignation_due() {
@@ -1057,7 +1059,7 @@ impl<G: Game> Table<G> {
                 // on past this position, where what it went on with reached
                 // no claimant, cannot be followed (3.6).
                 if let Some(abandonment) = self.abandonment(WentOn::Stopped) {
-                    self.abandon(abandonment, WentOn::Stopped);
+                    self.abandon(abandonment);
                     continue;
                 }
                 break;
@@ -1268,11 +1270,15 @@ impl<G: Game> Table<G> {
     }
 
     /// Record the abandonment: the stopped seats forfeit together.
-    fn abandon(&mut self, abandonment: Abandonment, went_on: WentOn) {
+    fn abandon(&mut self, abandonment: Abandonment) {
         let Abandonment {
             stopped, claims, ..
         } = abandonment;
         let position = self.position();
+        let went_on = stopped
+            .iter()
+            .filter(|s| self.shown_past(s.0, position))
+            .fold(0u64, |mask, s| mask | 1 << s.0);
         for seat in &stopped {
             self.seats[seat.index()].forfeited = Some(position);
             self.pending_reveals[seat.index()] = None;
@@ -1467,11 +1473,13 @@ impl<G: Game> Table<G> {
         // comes first; or the claims now prove an abandonment that stands
         // before it. Every peer that hears the same claims ends the same.
         // Or a seat it stopped has since shown that it went on past that
-        // position, so the table goes back to follow it; where the table
-        // cannot apply what that seat went on with, the abandonment comes
-        // again, counting the seat stopped, and stands (3.6).
+        // position (one it did not already count stopped so), so the table
+        // goes back to follow it: that seat may prove another seat's input
+        // there applied. Where the table still cannot apply what it went on
+        // with, the abandonment comes again, counting the seat stopped, and
+        // stands (3.6).
         let overtaken = || {
-            self.abandoned_at.and_then(|(p, went_on)| {
+            self.abandoned_at.and_then(|(p, went_on_then)| {
                 let Some(Record::Abandon { stopped, .. }) = self.records.get(p as usize) else {
                     return None;
                 };
@@ -1495,8 +1503,9 @@ impl<G: Game> Table<G> {
                 let better = self
                     .best_abandonment(p, &in_game, WentOn::NotStopped)
                     .is_some_and(|b| precedence(&b.claimants) < precedence(&applied));
-                let went_on_since = went_on == WentOn::NotStopped
-                    && stopped.iter().any(|s| self.shown_past(s.0, p));
+                let went_on_since = stopped
+                    .iter()
+                    .any(|s| went_on_then & 1 << s.0 == 0 && self.shown_past(s.0, p));
                 (single || better || went_on_since).then_some(p)
             })
         };

@@ -9,7 +9,7 @@ use roundtable_engine::{
     CardHandle, EpochId, Game, Knowledge, PrivateRequest, Revealed, RuleError, Seat,
 };
 
-use super::{Abandonment, PrivateStep, Record, Table, WentOn};
+use super::{Abandonment, PrivateStep, Record, Table};
 use crate::dealing::{ClaimError, MessageKind};
 use crate::envelope::{Body, Proof96, Reveal, Signed};
 use crate::proof::Violation;
@@ -738,14 +738,11 @@ impl<G: Game> Table<G> {
         let claims = claims.into_iter().map(|(c, q)| (c, seat.0, q)).collect();
         // Every other seat claimed it, so its late input is refused like
         // any forfeited seat's: what it shows past here changes nothing.
-        self.abandon(
-            Abandonment {
-                claimants,
-                stopped: vec![seat],
-                claims,
-            },
-            WentOn::Stopped,
-        );
+        self.abandon(Abandonment {
+            claimants,
+            stopped: vec![seat],
+            claims,
+        });
     }
 
     /// Rewinding to `position`: the deal as it was there, and the envelopes
