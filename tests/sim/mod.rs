@@ -96,7 +96,7 @@ pub use cheat::Cheat;
 pub use config::{Faults, Role, SimConfig};
 pub use game::SimGame;
 pub use outcome::{Outcome, PeerReport, Stats};
-pub use seeds::{for_seeds, replay_command, seeds_from_env};
+pub use seeds::{Premise, for_seeds, replay_command, seeds_from_env};
 pub use setup::Players;
 
 use net::{Event, Fingerprint, Msg, Queue, Rng};

@@ -123,3 +123,43 @@ mod tests {
         assert_eq!(seeds_of_run(0, 1000, Some(today[17]), 5), vec![today[17]]);
     }
 }
+
+/// Counts the seeds on which a test's premise (a fault it injects, say a
+/// crash) took effect before the game ended. Faults are scheduled at random
+/// times, and a short game can end before its first fault: such a seed still
+/// checks agreement, but proves nothing about the fault, so a test counts
+/// them and [`Premise::assert_mostly_held`] fails when too few seeds did.
+pub struct Premise {
+    what: &'static str,
+    held: std::sync::atomic::AtomicUsize,
+}
+
+impl Premise {
+    /// A premise described as `what` ("a peer restarted").
+    pub fn new(what: &'static str) -> Premise {
+        Premise {
+            what,
+            held: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Count one seed on which the premise held, if `held`.
+    pub fn note(&self, held: bool) {
+        if held {
+            self.held.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Fail unless the premise held on at least half of `seeds` (on the one
+    /// seed a replay runs, it must hold).
+    pub fn assert_mostly_held(&self, seeds: &[u64]) {
+        let held = self.held.load(std::sync::atomic::Ordering::Relaxed);
+        println!("{} on {held} of {} seeds", self.what, seeds.len());
+        assert!(
+            held * 2 >= seeds.len(),
+            "{} on only {held} of {} seeds: the test's fault mostly came after the game ended",
+            self.what,
+            seeds.len()
+        );
+    }
+}
