@@ -38,9 +38,12 @@ const IDLE: Duration = Duration::from_millis(250);
 
 /// Play `session` in the terminal, starting at the table; returns when the
 /// player quits.
-pub fn run(session: impl Session + 'static) -> anyhow::Result<Outcome> {
-    let app = App::at_table(Theme::from_env());
-    with_terminal(|t| Runner::new(app, Some(Box::new(session))).run(t))
+pub fn run<G: Listed>(session: impl Session<G> + 'static) -> anyhow::Result<Outcome> {
+    let mut app = App::at_table(Theme::from_env());
+    let table: Box<dyn Playing> = Box::new(Table::new(Box::new(session), &mut app));
+    let mut runner = Runner::new(app, None);
+    runner.playing = Some(table);
+    with_terminal(|t| runner.run(t))
 }
 
 /// Start at the start menu, where local games are set up from `defaults`;
