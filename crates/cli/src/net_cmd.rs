@@ -673,7 +673,7 @@ fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> 
     let bots = crate::net_session::start_quiet_bots(&rt, bots, &join)?;
     let session = NetSession::new(
         handle,
-        format!("Your table, {} seats", args.seats),
+        format!("Your {} table, {} seats", G::TITLE, args.seats),
         Some(ticket),
         args.seats,
     )?
@@ -742,7 +742,7 @@ fn join_game<G: Listed>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
                 Controller::Handle,
             )?
         };
-        let session = NetSession::new(handle, "Joining a table".into(), None, 2)?;
+        let session = NetSession::new(handle, format!("Joining a {} table", G::TITLE), None, 2)?;
         return tui(rt, session);
     }
     runtime()?.block_on(async {
@@ -834,7 +834,8 @@ fn watch_game<G: Listed>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCode> {
             config.transcript_copy = args.transcript.clone();
             spawn::<G>(config, Role::Watch { ticket }, Controller::Handle)?
         };
-        let session = NetSession::new(handle, "Watching a table".into(), None, 2)?.spectating();
+        let session = NetSession::new(handle, format!("Watching a {} table", G::TITLE), None, 2)?
+            .spectating();
         return tui(rt, session);
     }
     runtime()?.block_on(async {

@@ -202,7 +202,7 @@ fn a_networked_game_through_the_terminal_ui() {
         s.contains("Seats: 2 of 3 taken") && s.contains("bot 1")
     });
     for expected in [
-        "Your table, 3 seats",
+        "Your Port Royal table, 3 seats",
         "Ticket",
         "rt1_",
         "ann",
@@ -269,8 +269,9 @@ fn hosting_from_the_start_menu_with_bots() {
     wait(&tmux, "start menu", |s| s.contains("Host a table"));
     tmux.keys(&["2"]);
     wait(&tmux, "host set-up", |s| s.contains("Open the table"));
-    // 3 seats (the default), 2 bots, 4 victory points; open the table.
-    tmux.keys(&["j", "l", "j"]);
+    // Port Royal (the default game), 3 seats (the default), 2 bots, 4
+    // victory points; open the table.
+    tmux.keys(&["j", "j", "l", "j"]);
     for _ in 0..8 {
         tmux.keys(&["h"]);
     }

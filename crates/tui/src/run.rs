@@ -184,6 +184,28 @@ impl<G: Listed> Playing for Table<G> {
     }
 }
 
+/// A session of whichever listed game, as a [`Launcher`] starts it: the
+/// runner shows it without knowing the game's type.
+pub struct Launched(OpenTable);
+
+/// Puts a launched session at the table, observed by the app.
+type OpenTable = Box<dyn FnOnce(&mut App) -> Box<dyn Playing>>;
+
+impl Launched {
+    /// `session`, a table of game `G`.
+    pub fn new<G: Listed>(session: impl Session<G> + 'static) -> Self {
+        Launched(Box::new(move |app: &mut App| -> Box<dyn Playing> {
+            Box::new(Table::new(Box::new(session), app))
+        }))
+    }
+}
+
+impl std::fmt::Debug for Launched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Launched")
+    }
+}
+
 /// A transcript being stepped through, whichever game of the list it is:
 /// the runner holds it behind this trait as it holds a game under way.
 trait Stepping {
@@ -539,18 +561,18 @@ impl Runner {
 
     fn launch(
         &mut self,
-        start: impl FnOnce(&mut dyn Launcher) -> Result<Box<dyn Session>, String>,
-    ) -> Result<Box<dyn Session>, String> {
+        start: impl FnOnce(&mut dyn Launcher) -> Result<Launched, String>,
+    ) -> Result<Launched, String> {
         match &mut self.launcher {
             Some(l) => start(l.as_mut()),
             None => Err("This program was started without networking.".into()),
         }
     }
 
-    fn entered(&mut self, started: Result<Box<dyn Session>, String>) {
+    fn entered(&mut self, started: Result<Launched, String>) {
         match started {
-            Ok(session) => {
-                self.playing = Some(Box::new(Table::new(session, &mut self.app)));
+            Ok(Launched(open)) => {
+                self.playing = Some(open(&mut self.app));
                 self.app.entered_game(GameKind::Network);
                 self.refresh();
             }

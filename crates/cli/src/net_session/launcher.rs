@@ -7,8 +7,7 @@ use std::time::Duration;
 use roundtable_net::{
     Controller, DataDir, GameHandle, NetEvent, NodeConfig, Role, Ticket, default_listen, spawn,
 };
-use roundtable_port_royal::PortRoyal;
-use roundtable_tui::{FoundTable, HostConfig, Launcher, Session};
+use roundtable_tui::{FoundTable, GameId, HostConfig, Launched, Launcher, Listed, Visit};
 
 use super::{NetSession, NodeEnd, shut_down, start_quiet_bots};
 
@@ -61,15 +60,15 @@ impl NetLauncher {
             .ok_or_else(|| "the network runtime has stopped".to_owned())
     }
 
-    fn start(
+    fn start<G: Listed>(
         &self,
         data: DataDir,
         name: &str,
-        role: Role<PortRoyal>,
-        controller: Controller<PortRoyal>,
-    ) -> Result<GameHandle<PortRoyal>, String> {
+        role: Role<G>,
+        controller: Controller<G>,
+    ) -> Result<GameHandle<G>, String> {
         let _inside = self.rt()?.enter();
-        spawn::<PortRoyal>(self.config(data, name), role, controller).map_err(|e| e.to_string())
+        spawn::<G>(self.config(data, name), role, controller).map_err(|e| e.to_string())
     }
 
     fn config(&self, data: DataDir, name: &str) -> NodeConfig {
@@ -83,41 +82,42 @@ impl NetLauncher {
 
     /// Hand a new session to the menu, remembering its nodes so that
     /// quitting lets them stop properly.
-    fn launched(&mut self, session: NetSession<PortRoyal>) -> Box<dyn Session> {
+    fn launched<G: Listed>(&mut self, session: NetSession<G>) -> Launched {
         self.ends.retain(|e| !e.is_stopped());
         self.ends.extend(session.node_ends());
-        Box::new(session)
+        Launched::new(session)
     }
 
-    fn ticket(text: &str) -> Result<Ticket, String> {
-        Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))
+    /// The ticket in `text`, and the game of its table (one this program
+    /// has, or a sentence saying it has not).
+    fn ticket(text: &str) -> Result<(Ticket, GameId), String> {
+        let ticket =
+            Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))?;
+        let game = GameId::from_name(&ticket.game)
+            .map_err(|e| format!("That table plays a game this program does not have: {e}."))?;
+        Ok((ticket, game))
     }
-}
 
-impl Drop for NetLauncher {
-    fn drop(&mut self) {
-        // Sessions shut their nodes down as they drop; give the nodes a
-        // moment to say goodbye to their peers, no more.
-        if let Some(rt) = self.rt.take() {
-            shut_down(rt, std::mem::take(&mut self.ends));
-        }
-    }
-}
-
-impl Launcher for NetLauncher {
-    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Box<dyn Session>, String> {
-        if config.bots >= config.seats {
+    /// Open a table of game `G` as `config` says and take its first seat.
+    fn host_game<G: Listed>(
+        &mut self,
+        config: &HostConfig,
+        name: &str,
+    ) -> Result<Launched, String> {
+        let seats = config.table.seats;
+        if config.bots >= seats {
             return Err(format!(
-                "{} bots leave no seat for you at {} seats.",
-                config.bots, config.seats
+                "{} bots leave no seat for you at {seats} seats.",
+                config.bots
             ));
         }
-        let mut handle = self.start(
+        let options = config.options::<G>();
+        let mut handle = self.start::<G>(
             self.data.clone(),
             name,
             Role::Host {
-                seats: config.seats,
-                options: config.options.clone(),
+                seats,
+                options: options.clone(),
                 stall_timeout_ms: 120_000,
             },
             Controller::Handle,
@@ -145,8 +145,9 @@ impl Launcher for NetLauncher {
             .map(|n| {
                 // A hard bot's default think time is far under the table's
                 // stall timeout (`MAX_NET_THINK_MS`).
-                let bot = config.bot_level.port_royal(
-                    &config.options,
+                let bot = G::bot(
+                    config.bot_level,
+                    &options,
                     roundtable_bots::DEFAULT_THINK,
                     crate::net_cmd::fresh_seed().wrapping_add(n as u64),
                 );
@@ -165,40 +166,104 @@ impl Launcher for NetLauncher {
         };
         let session = NetSession::new(
             handle,
-            format!("Your table, {} seats", config.seats),
+            format!("Your {} table, {seats} seats", G::TITLE),
             Some(ticket),
-            config.seats,
+            seats,
         )
         .map_err(|e| e.to_string())?
         .with_companions(bots);
         Ok(self.launched(session))
     }
 
-    fn join(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
-        let ticket = Self::ticket(ticket)?;
-        let handle = self.start(
-            self.data.clone(),
-            name,
-            Role::Join { ticket },
-            Controller::Handle,
-        )?;
-        let session = NetSession::new(handle, "Joining a table".into(), None, 2)
-            .map_err(|e| e.to_string())?;
+    /// Take a seat at (or, `watching`, follow) the table `ticket` names,
+    /// of game `G`.
+    fn sit<G: Listed>(
+        &mut self,
+        ticket: Ticket,
+        name: &str,
+        watching: bool,
+    ) -> Result<Launched, String> {
+        let title = format!(
+            "{} a {} table",
+            if watching { "Watching" } else { "Joining" },
+            G::TITLE
+        );
+        let role = if watching {
+            Role::Watch { ticket }
+        } else {
+            Role::Join { ticket }
+        };
+        let handle = self.start::<G>(self.data.clone(), name, role, Controller::Handle)?;
+        let mut session =
+            NetSession::new(handle, title, None, G::MIN_SEATS).map_err(|e| e.to_string())?;
+        if watching {
+            session = session.spectating();
+        }
         Ok(self.launched(session))
     }
+}
 
-    fn watch(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
-        let ticket = Self::ticket(ticket)?;
-        let handle = self.start(
-            self.data.clone(),
+impl Drop for NetLauncher {
+    fn drop(&mut self) {
+        // Sessions shut their nodes down as they drop; give the nodes a
+        // moment to say goodbye to their peers, no more.
+        if let Some(rt) = self.rt.take() {
+            shut_down(rt, std::mem::take(&mut self.ends));
+        }
+    }
+}
+
+/// A network entry of the start menu for whichever game it names.
+enum Entry<'a> {
+    Host(&'a HostConfig),
+    Join(Ticket),
+    Watch(Ticket),
+}
+
+/// Runs an [`Entry`] on the launcher for the game's type.
+struct Enter<'a> {
+    launcher: &'a mut NetLauncher,
+    entry: Entry<'a>,
+    name: &'a str,
+}
+
+impl Visit for Enter<'_> {
+    type Output = Result<Launched, String>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        match self.entry {
+            Entry::Host(config) => self.launcher.host_game::<G>(config, self.name),
+            Entry::Join(ticket) => self.launcher.sit::<G>(ticket, self.name, false),
+            Entry::Watch(ticket) => self.launcher.sit::<G>(ticket, self.name, true),
+        }
+    }
+}
+
+impl Launcher for NetLauncher {
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String> {
+        config.table.game.visit(Enter {
+            launcher: self,
+            entry: Entry::Host(config),
             name,
-            Role::Watch { ticket },
-            Controller::Handle,
-        )?;
-        let session = NetSession::new(handle, "Watching a table".into(), None, 2)
-            .map_err(|e| e.to_string())?
-            .spectating();
-        Ok(self.launched(session))
+        })
+    }
+
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String> {
+        let (ticket, game) = Self::ticket(ticket)?;
+        game.visit(Enter {
+            launcher: self,
+            entry: Entry::Join(ticket),
+            name,
+        })
+    }
+
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String> {
+        let (ticket, game) = Self::ticket(ticket)?;
+        game.visit(Enter {
+            launcher: self,
+            entry: Entry::Watch(ticket),
+            name,
+        })
     }
 
     fn find_tables(&mut self) -> Result<Vec<FoundTable>, String> {
