@@ -650,3 +650,96 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod private_cards {
+    //! A session over a table of a game with private hands, on 127.0.0.1.
+
+    use std::time::{Duration, Instant};
+
+    use roundtable_bots::RandomBot;
+    use roundtable_guildhall::{Guildhall, Options};
+    use roundtable_net::{Controller, DataDir, NetEvent, NodeConfig, Role, spawn};
+    use roundtable_tui::Session;
+
+    use super::NetSession;
+
+    /// Generous bound for what must happen (never an assertion on how fast).
+    const LIMIT: Duration = Duration::from_secs(90);
+
+    fn config(dir: &std::path::Path, name: &str) -> NodeConfig {
+        let mut c = NodeConfig::new(DataDir::new(dir.join(name)), name.to_owned());
+        c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        c.mdns = false;
+        c
+    }
+
+    /// A person's seat at a Guildhall table sees its own hand by name and
+    /// is offered the moves that name its cards: the node's view once
+    /// left every card of the hand unknown ("?") and offered only the moves
+    /// that name none.
+    #[test]
+    fn a_guildhall_seat_sees_its_own_hand_and_the_moves_that_name_it() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let _inside = rt.enter();
+        let mut host = spawn::<Guildhall>(
+            config(dir.path(), "host"),
+            Role::Host {
+                seats: 2,
+                options: Options::default(),
+                stall_timeout_ms: 60_000,
+            },
+            Controller::Bot(Box::new(RandomBot::new(1))),
+        )
+        .unwrap();
+        let ticket = rt.block_on(async {
+            loop {
+                match host.next_event().await {
+                    Some(NetEvent::Ticket(t)) => return t,
+                    Some(_) => {}
+                    None => panic!("the host stopped"),
+                }
+            }
+        });
+        let handle = spawn::<Guildhall>(
+            config(dir.path(), "joiner"),
+            Role::Join { ticket },
+            Controller::Handle,
+        )
+        .unwrap();
+        let mut joiner = NetSession::new(handle, "joiner".into(), None, 2).unwrap();
+        let deadline = Instant::now() + LIMIT;
+        let snap = loop {
+            joiner.poll(Instant::now());
+            let snap = joiner.snapshot();
+            if !snap.legal.is_empty() {
+                break snap;
+            }
+            assert!(Instant::now() < deadline, "no move for the joiner");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let hand = &snap.view.my_hand;
+        assert!(!hand.is_empty(), "the joiner holds cards at its move");
+        assert!(
+            hand.iter().all(|(_, card)| card.is_some()),
+            "the joiner's own hand is unknown to it: {hand:?}"
+        );
+        let named: Vec<String> = snap
+            .legal
+            .iter()
+            .map(ToString::to_string)
+            .filter(|a| a.contains(':'))
+            .collect();
+        assert!(
+            !named.is_empty(),
+            "no move names a card of the hand: {:?}",
+            snap.legal
+        );
+        host.shutdown();
+    }
+}
