@@ -18,7 +18,6 @@ use roundtable_net::{
     Controller, DataDir, GameHandle, Multiaddr, NetEvent, NodeConfig, Outcome, Role, Ticket,
     Timing, default_data_dir, default_listen, spawn,
 };
-use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Record;
 use roundtable_tui::{GameId, Listed, Visit};
 
@@ -132,19 +131,6 @@ const HEADLESS_SEAT: &str = "let a bot play and print the log";
 
 /// What `--headless` does for a spectator.
 const HEADLESS_WATCH: &str = "print the game as it is played";
-
-/// The terminal UI's network table shows Port Royal only (so far): another
-/// game is refused in one line before a node starts, with what
-/// `--headless` does instead. Port Royal's options are read from `pairs`.
-fn port_royal_on_screen<G: Listed>(pairs: &[String], instead: &str) -> Result<Options> {
-    if G::NAME != GameId::PortRoyal.name() {
-        bail!(
-            "the terminal UI has no network table for {} yet; use --headless to {instead}",
-            G::TITLE
-        );
-    }
-    crate::parse_options(pairs)
-}
 
 /// Options of a command that plays a seat (`host`, `join`, `resume`).
 #[derive(Debug, Clone, clap::Args)]
@@ -584,8 +570,7 @@ fn host_game<G: Listed>(args: &HostArgs) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
-        let options = port_royal_on_screen::<G>(&args.options, HEADLESS_SEAT)?;
-        return host_tui(args, options, &data);
+        return host_tui::<G>(args, options, &data);
     }
     runtime()?.block_on(async {
         let config = args
@@ -629,14 +614,14 @@ fn host_game<G: Listed>(args: &HostArgs) -> Result<ExitCode> {
 
 /// `host` with the terminal UI: the person at the keyboard takes the first
 /// seat; in-process bots join once the ticket exists.
-fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCode> {
+fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> Result<ExitCode> {
     let rt = runtime()?;
     let config = args
         .seat
         .config(&args.net, data.clone(), &args.net.own_name(data)?);
     let mut handle = {
         let _inside = rt.enter();
-        spawn::<PortRoyal>(
+        spawn::<G>(
             config,
             Role::Host {
                 seats: args.seats,
@@ -688,7 +673,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
     let bots = crate::net_session::start_quiet_bots(&rt, bots, &join)?;
     let session = NetSession::new(
         handle,
-        format!("Your table, {} seats", args.seats),
+        format!("Your {} table, {} seats", G::TITLE, args.seats),
         Some(ticket),
         args.seats,
     )?
@@ -698,7 +683,7 @@ fn host_tui(args: &HostArgs, options: Options, data: &DataDir) -> Result<ExitCod
 
 /// Run the terminal UI over `session` while `rt` drives the node in the
 /// background; the runtime lives until the player quits.
-fn tui(rt: tokio::runtime::Runtime, session: NetSession) -> Result<ExitCode> {
+fn tui<G: Listed>(rt: tokio::runtime::Runtime, session: NetSession<G>) -> Result<ExitCode> {
     let ends = session.node_ends();
     let gave_up = session.gave_up();
     let outcome = roundtable_tui::run(session);
@@ -747,18 +732,17 @@ fn join_game<G: Listed>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
-        port_royal_on_screen::<G>(&[], HEADLESS_SEAT)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
-            spawn::<PortRoyal>(
+            spawn::<G>(
                 args.seat
                     .config(&args.net, data.clone(), &args.net.own_name(&data)?),
                 Role::Join { ticket },
                 Controller::Handle,
             )?
         };
-        let session = NetSession::new(handle, "Joining a table".into(), None, 2)?;
+        let session = NetSession::new(handle, format!("Joining a {} table", G::TITLE), None, 2)?;
         return tui(rt, session);
     }
     runtime()?.block_on(async {
@@ -842,16 +826,16 @@ fn watch_game<G: Listed>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.headless {
         need_terminal(HEADLESS_WATCH)?;
-        port_royal_on_screen::<G>(&[], HEADLESS_WATCH)?;
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
             let name = args.net.own_name(&data)?;
             let mut config = args.net.config(data, &name);
             config.transcript_copy = args.transcript.clone();
-            spawn::<PortRoyal>(config, Role::Watch { ticket }, Controller::Handle)?
+            spawn::<G>(config, Role::Watch { ticket }, Controller::Handle)?
         };
-        let session = NetSession::new(handle, "Watching a table".into(), None, 2)?.spectating();
+        let session = NetSession::new(handle, format!("Watching a {} table", G::TITLE), None, 2)?
+            .spectating();
         return tui(rt, session);
     }
     runtime()?.block_on(async {
@@ -956,16 +940,15 @@ fn resume_game<G: Listed>(
         .config(&args.net, data.clone(), &args.net.own_name(&data)?);
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
-        port_royal_on_screen::<G>(&[], HEADLESS_SEAT)?;
         let resumed_bots = resumed_bots
             .into_iter()
-            .map(|(config, n)| (config, args.seat.bot::<PortRoyal>(n)))
+            .map(|(config, n)| (config, args.seat.bot::<G>(n)))
             .collect();
         // Back at the table in the terminal UI, where the player left it.
         let rt = runtime()?;
         let handle = {
             let _inside = rt.enter();
-            spawn::<PortRoyal>(config, Role::Resume { lobby }, Controller::Handle)?
+            spawn::<G>(config, Role::Resume { lobby }, Controller::Handle)?
         };
         let resume = || Role::Resume { lobby };
         let bots = crate::net_session::start_quiet_bots(&rt, resumed_bots, &resume)?;
@@ -1025,6 +1008,7 @@ pub(crate) fn relay(args: &RelayArgs) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use roundtable_net::{Announce, LobbyInfo, Ticket};
+    use roundtable_port_royal::PortRoyal;
     use roundtable_table::Identity;
 
     use super::*;

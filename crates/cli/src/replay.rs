@@ -6,12 +6,10 @@
 //! game with private cards whose keys were all released, every seat's hand
 //! after each input.
 
-use std::any::Any;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use roundtable_port_royal::PortRoyal;
 use roundtable_tui::replay::ReadTranscript;
 use roundtable_tui::{Listed, Replay, ReplayError, Seek, Visit};
 
@@ -49,18 +47,7 @@ impl Visit for Show<'_> {
     fn visit<G: Listed>(self) -> Self::Output {
         let mut replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
         if self.terminal {
-            // The terminal's event loop steps through Port Royal only so far;
-            // every other game is printed.
-            let boxed: Box<dyn Any> = Box::new(replay);
-            match boxed.downcast::<Replay<PortRoyal>>() {
-                Ok(port_royal) => {
-                    return Ok(roundtable_tui::run_replay(*port_royal).map(|_| ()));
-                }
-                Err(other) => match other.downcast::<Replay<G>>() {
-                    Ok(back) => replay = *back,
-                    Err(_) => return Ok(Err(anyhow::anyhow!("the replay was lost"))),
-                },
-            }
+            return Ok(roundtable_tui::run_replay(replay).map(|_| ()));
         }
         Ok(print(&mut replay, &mut crate::output::stdout()).map_err(anyhow::Error::from))
     }

@@ -126,3 +126,57 @@ fn stepping_through_a_selfplayed_game_in_tmux() {
         "the terminal still shows the replay after quitting:\n{after}"
     );
 }
+
+/// A Guildhall transcript replays on screen too (it was printed as text,
+/// the terminal's replay knowing Port Royal only): every seat's hand shows
+/// by name, as every key was released after the game, and the end shows
+/// the result.
+#[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
+fn a_guildhall_transcript_replays_on_screen_with_the_hands() {
+    common::tmux::require_tmux();
+    let bin = env!("CARGO_BIN_EXE_roundtable");
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("guildhall.rts");
+    let file_str = file.to_str().unwrap_or_else(|| panic!("a UTF-8 path"));
+    let made = Command::new(bin)
+        .args([
+            "selfplay",
+            "--game",
+            "guildhall",
+            "--seats",
+            "2",
+            "--seed",
+            "3",
+            "--transcript",
+            file_str,
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(made.status.success(), "{made:?}");
+
+    let tmux = Tmux::new("replay-guildhall");
+    let status_file = dir.path().join("status");
+    tmux.start(
+        (80, 24),
+        &["NO_COLOR=1".to_owned()],
+        bin,
+        &["replay".to_owned(), file_str.to_owned()],
+        &status_file,
+    );
+    let (ok, screen) = tmux.wait_for(WAIT, |s| s.contains("Replay: input 0 / "));
+    assert!(ok, "no replay screen:\n{screen}");
+    assert!(screen.contains("┌ Guildhall"), "{screen}");
+    // A few turns in, both hands are dealt and shown by name.
+    let screen = expect_after(&tmux, &["j", "j", "j"], "Round 2");
+    assert_eq!(screen.matches("  hand: ").count(), 2, "{screen}");
+    assert!(!screen.contains("hand: ?"), "{screen}");
+    let screen = expect_after(&tmux, &["G"], "Game over:");
+    assert!(screen.contains("#1 "), "{screen}");
+
+    tmux.keys(&["q"]);
+    let status = tmux
+        .exit_status(&status_file, WAIT)
+        .unwrap_or_else(|| panic!("q did not quit:\n{}", tmux.screen()));
+    assert_eq!(status, "0", "exit status");
+}

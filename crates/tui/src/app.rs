@@ -130,15 +130,9 @@ pub const MENU_REPLAY: usize = 5;
 /// The start-menu entry that shows and changes the name played under.
 pub const MENU_NAME: usize = 6;
 
-/// Rows of the host set-up.
-pub const HOST_ROWS: usize = 8;
-/// The host set-up row that chooses the bots' level.
-pub const HOST_BOT_LEVEL: usize = 6;
-/// The host set-up row that opens the table.
-pub const HOST_START: usize = 7;
-
-/// A row of the local game set-up. Which rows show depends on the game
-/// chosen in the first ([`App::setup_rows`]).
+/// A row of the local game set-up or the host set-up. Which rows show
+/// depends on the game chosen in the first ([`App::setup_rows`],
+/// [`App::host_rows`]); a row the two share changes the same way in both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupRow {
     /// The game to play.
@@ -163,6 +157,10 @@ pub enum SetupRow {
     MaxRounds,
     /// The pause between bot moves.
     Pace,
+    /// Host: seats filled by bots that run in this process.
+    Bots,
+    /// Host: how well those bots play.
+    BotLevel,
     /// The level of the bot at this place after you.
     Bot(usize),
     /// How long a hard bot thinks a move.
@@ -770,13 +768,14 @@ impl App {
 
     fn update_host(&mut self, msg: Msg) -> Option<Effect> {
         let row = self.host_selected;
+        let rows = self.host_start() + 1;
         match msg {
-            Msg::Up => self.host_selected = (row + HOST_ROWS - 1) % HOST_ROWS,
-            Msg::Down => self.host_selected = (row + 1) % HOST_ROWS,
+            Msg::Up => self.host_selected = (row + rows - 1) % rows,
+            Msg::Down => self.host_selected = (row + 1) % rows,
             Msg::Back => self.screen = Screen::Menu,
             Msg::Left => self.change_host_row(Change::Less),
             Msg::Right => self.change_host_row(Change::More),
-            Msg::Confirm if row == HOST_START => {
+            Msg::Confirm if row == self.host_start() => {
                 self.notice = None;
                 return Some(Effect::Host(self.host.clone()));
             }
@@ -787,20 +786,15 @@ impl App {
     }
 
     fn change_host_row(&mut self, change: Change) {
+        let Some(&row) = self.host_rows().get(self.host_selected) else {
+            return;
+        };
         let h = &mut self.host;
-        let o = &mut h.options;
-        match self.host_selected {
-            0 => {
-                h.seats = change.apply(h.seats.into(), 2, 5) as u8;
-                // The host keeps a seat for the person at the keyboard.
-                h.bots = h.bots.min(h.seats - 1);
+        match row {
+            SetupRow::Bots => {
+                h.bots = change.apply(h.bots.into(), 0, i64::from(h.table.seats) - 1) as u8;
             }
-            1 => h.bots = change.apply(h.bots.into(), 0, i64::from(h.seats) - 1) as u8,
-            2 => o.victory_points = change.victory_points(o.victory_points),
-            3 => o.pass_automatically = !o.pass_automatically,
-            4 => o.expedition_required = !o.expedition_required,
-            5 => o.expansion = !o.expansion,
-            HOST_BOT_LEVEL => {
+            SetupRow::BotLevel => {
                 let at = Level::ALL
                     .iter()
                     .position(|l| *l == h.bot_level)
@@ -808,8 +802,31 @@ impl App {
                 let last = Level::ALL.len() as i64 - 1;
                 h.bot_level = Level::ALL[change.apply(at, 0, last) as usize];
             }
-            _ => {}
+            _ => {
+                change_table_row(&mut h.table, row, change);
+                // The host keeps a seat for the person at the keyboard.
+                h.bots = h.bots.min(h.table.seats.saturating_sub(1));
+            }
         }
+    }
+
+    /// The rows of the host set-up, in order, for the game chosen: the
+    /// local set-up's rows of the game and its options, with the bots
+    /// that run here instead of the local bots and their pace.
+    pub fn host_rows(&self) -> Vec<SetupRow> {
+        let mut rows = vec![SetupRow::Game, SetupRow::Seats, SetupRow::Bots];
+        rows.extend(
+            option_rows(self.host.table.game)
+                .into_iter()
+                .filter(|r| *r != SetupRow::Pace),
+        );
+        rows.extend([SetupRow::BotLevel, SetupRow::Start]);
+        rows
+    }
+
+    /// The host set-up's last row, which opens the table.
+    pub fn host_start(&self) -> usize {
+        self.host_rows().len() - 1
     }
 
     /// The bots of the local set-up: one per seat but yours.
@@ -820,22 +837,7 @@ impl App {
     /// The rows of the local set-up, in order, for the game chosen.
     pub fn setup_rows(&self) -> Vec<SetupRow> {
         let mut rows = vec![SetupRow::Game, SetupRow::Seats];
-        match self.setup.game {
-            GameId::PortRoyal => rows.extend([
-                SetupRow::VictoryPoints,
-                SetupRow::PassAutomatically,
-                SetupRow::ExpeditionRequired,
-                SetupRow::Pace,
-                SetupRow::Expansion,
-            ]),
-            GameId::Guildhall => rows.extend([
-                SetupRow::RefillAfterPaying,
-                SetupRow::LateChapterCap,
-                SetupRow::ChooseChapterOrder,
-                SetupRow::MaxRounds,
-                SetupRow::Pace,
-            ]),
-        }
+        rows.extend(option_rows(self.setup.game));
         rows.extend((0..self.setup_bots()).map(SetupRow::Bot));
         rows.extend([SetupRow::Think, SetupRow::Start]);
         rows
@@ -873,74 +875,7 @@ impl App {
         let Some(&row) = self.setup_rows().get(self.setup_selected) else {
             return;
         };
-        let s = &mut self.setup;
-        // The value after (or before) `all[at]` as the change says.
-        fn step<T: PartialEq + Copy>(change: Change, all: &[T], at: usize) -> T {
-            let last = all.len() as i64 - 1;
-            all[change.apply(at as i64, 0, last) as usize]
-        }
-        match row {
-            SetupRow::Game => {
-                let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
-                s.game = step(change, GameId::ALL, at);
-                // Seats the new game is not played with become the
-                // nearest it is.
-                let seats = s.game.seats();
-                s.seats = s.seats.clamp(*seats.start(), *seats.end());
-            }
-            SetupRow::Seats => {
-                let seats = s.game.seats();
-                s.seats = change.apply(
-                    s.seats.into(),
-                    (*seats.start()).into(),
-                    (*seats.end()).into(),
-                ) as u8;
-            }
-            SetupRow::VictoryPoints => {
-                s.options.victory_points = change.victory_points(s.options.victory_points);
-            }
-            SetupRow::PassAutomatically => {
-                s.options.pass_automatically = !s.options.pass_automatically;
-            }
-            SetupRow::ExpeditionRequired => {
-                s.options.expedition_required = !s.options.expedition_required;
-            }
-            SetupRow::Expansion => s.options.expansion = !s.options.expansion,
-            SetupRow::RefillAfterPaying => {
-                s.guildhall.refill_after_paying = !s.guildhall.refill_after_paying;
-            }
-            SetupRow::LateChapterCap => {
-                s.guildhall.late_chapter_cap = !s.guildhall.late_chapter_cap;
-            }
-            SetupRow::ChooseChapterOrder => {
-                s.guildhall.choose_chapter_order = !s.guildhall.choose_chapter_order;
-            }
-            SetupRow::MaxRounds => {
-                let at = MAX_ROUNDS
-                    .iter()
-                    .position(|r| *r >= s.guildhall.max_rounds)
-                    .unwrap_or(MAX_ROUNDS.len() - 1);
-                s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
-            }
-            SetupRow::Pace => {
-                let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
-                s.pace = step(change, &Pace::ALL, at);
-            }
-            SetupRow::Bot(i) => {
-                if let Some(level) = s.bot_levels.get_mut(i) {
-                    let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1);
-                    *level = step(change, &Level::ALL, at);
-                }
-            }
-            SetupRow::Think => {
-                let at = THINK_TIMES
-                    .iter()
-                    .position(|t| *t >= s.think)
-                    .unwrap_or(THINK_TIMES.len() - 1);
-                s.think = step(change, &THINK_TIMES, at);
-            }
-            SetupRow::Start => {}
-        }
+        change_table_row(&mut self.setup, row, change);
     }
 
     fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
@@ -1026,6 +961,101 @@ impl App {
     }
 }
 
+/// The rows of a set-up that set game `game`'s rule options (and the bots'
+/// pace, at its place among them), in order.
+fn option_rows(game: GameId) -> Vec<SetupRow> {
+    match game {
+        GameId::PortRoyal => vec![
+            SetupRow::VictoryPoints,
+            SetupRow::PassAutomatically,
+            SetupRow::ExpeditionRequired,
+            SetupRow::Pace,
+            SetupRow::Expansion,
+        ],
+        GameId::Guildhall => vec![
+            SetupRow::RefillAfterPaying,
+            SetupRow::LateChapterCap,
+            SetupRow::ChooseChapterOrder,
+            SetupRow::MaxRounds,
+            SetupRow::Pace,
+        ],
+    }
+}
+
+/// Change `row` of a set-up over `s` (the local game, or the table to
+/// host) as `change` says: the one place both set-ups change the game, its
+/// seats and its options.
+fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
+    // The value after (or before) `all[at]` as the change says.
+    fn step<T: PartialEq + Copy>(change: Change, all: &[T], at: usize) -> T {
+        let last = all.len() as i64 - 1;
+        all[change.apply(at as i64, 0, last) as usize]
+    }
+    match row {
+        SetupRow::Game => {
+            let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
+            s.game = step(change, GameId::ALL, at);
+            // Seats the new game is not played with become the
+            // nearest it is.
+            let seats = s.game.seats();
+            s.seats = s.seats.clamp(*seats.start(), *seats.end());
+        }
+        SetupRow::Seats => {
+            let seats = s.game.seats();
+            s.seats = change.apply(
+                s.seats.into(),
+                (*seats.start()).into(),
+                (*seats.end()).into(),
+            ) as u8;
+        }
+        SetupRow::VictoryPoints => {
+            s.options.victory_points = change.victory_points(s.options.victory_points);
+        }
+        SetupRow::PassAutomatically => {
+            s.options.pass_automatically = !s.options.pass_automatically;
+        }
+        SetupRow::ExpeditionRequired => {
+            s.options.expedition_required = !s.options.expedition_required;
+        }
+        SetupRow::Expansion => s.options.expansion = !s.options.expansion,
+        SetupRow::RefillAfterPaying => {
+            s.guildhall.refill_after_paying = !s.guildhall.refill_after_paying;
+        }
+        SetupRow::LateChapterCap => {
+            s.guildhall.late_chapter_cap = !s.guildhall.late_chapter_cap;
+        }
+        SetupRow::ChooseChapterOrder => {
+            s.guildhall.choose_chapter_order = !s.guildhall.choose_chapter_order;
+        }
+        SetupRow::MaxRounds => {
+            let at = MAX_ROUNDS
+                .iter()
+                .position(|r| *r >= s.guildhall.max_rounds)
+                .unwrap_or(MAX_ROUNDS.len() - 1);
+            s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
+        }
+        SetupRow::Pace => {
+            let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
+            s.pace = step(change, &Pace::ALL, at);
+        }
+        SetupRow::Bot(i) => {
+            if let Some(level) = s.bot_levels.get_mut(i) {
+                let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1);
+                *level = step(change, &Level::ALL, at);
+            }
+        }
+        SetupRow::Think => {
+            let at = THINK_TIMES
+                .iter()
+                .position(|t| *t >= s.think)
+                .unwrap_or(THINK_TIMES.len() - 1);
+            s.think = step(change, &THINK_TIMES, at);
+        }
+        // The host's own rows, and the rows that change nothing.
+        SetupRow::Bots | SetupRow::BotLevel | SetupRow::Start => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1046,13 +1076,21 @@ mod tests {
         assert_eq!(app.setup.options.victory_points, lo);
 
         app.screen = Screen::HostSetup;
-        app.host_selected = 2;
-        app.host.options.victory_points = hi;
+        app.host_selected = host_row(&app, SetupRow::VictoryPoints);
+        app.host.table.options.victory_points = hi;
         app.update(Msg::Right, None::<&Snapshot>);
-        assert_eq!(app.host.options.victory_points, hi);
-        app.host.options.victory_points = lo;
+        assert_eq!(app.host.table.options.victory_points, hi);
+        app.host.table.options.victory_points = lo;
         app.update(Msg::Left, None::<&Snapshot>);
-        assert_eq!(app.host.options.victory_points, lo);
+        assert_eq!(app.host.table.options.victory_points, lo);
+    }
+
+    /// Where `row` is in the host set-up.
+    fn host_row(app: &App, row: SetupRow) -> usize {
+        app.host_rows()
+            .iter()
+            .position(|r| *r == row)
+            .unwrap_or_else(|| panic!("no {row:?} row"))
     }
 
     fn setup_app(screen: Screen) -> App {
@@ -1107,20 +1145,23 @@ mod tests {
         }
 
         let mut app = setup_app(Screen::HostSetup);
-        app.host_selected = 5;
-        let expansion = app.host.options.expansion;
+        app.host_selected = host_row(&app, SetupRow::Expansion);
+        let expansion = app.host.table.options.expansion;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
-        assert_eq!(app.host.options.expansion, !expansion);
-        app.host_selected = 1;
-        app.host.seats = 3;
+        assert_eq!(app.host.table.options.expansion, !expansion);
+        app.host_selected = host_row(&app, SetupRow::Bots);
+        app.host.table.seats = 3;
         app.host.bots = 2;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
         assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
-        app.host_selected = 2;
-        app.host.options.victory_points = *VICTORY_POINTS.end();
+        app.host_selected = host_row(&app, SetupRow::VictoryPoints);
+        app.host.table.options.victory_points = *VICTORY_POINTS.end();
         app.update(Msg::Confirm, None::<&Snapshot>);
-        assert_eq!(app.host.options.victory_points, *VICTORY_POINTS.start());
-        app.host_selected = HOST_START;
+        assert_eq!(
+            app.host.table.options.victory_points,
+            *VICTORY_POINTS.start()
+        );
+        app.host_selected = app.host_start();
         assert!(matches!(
             app.update(Msg::Confirm, None::<&Snapshot>),
             Some(Effect::Host(_))

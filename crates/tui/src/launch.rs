@@ -5,31 +5,41 @@
 //! [`Session`] the screens then show like any other.
 
 use roundtable_bots::Level;
-use roundtable_port_royal::Options;
 
-use crate::session::Session;
+use crate::local::LocalConfig;
+use crate::run::Launched;
 
 /// A table to host, as the start menu's host set-up chose it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HostConfig {
-    /// Seats at the table, the host's included (2 to 5).
-    pub seats: u8,
+    /// The game, the seats at the table (the host's included) and the
+    /// game's rule options, held as the local set-up holds them, so that
+    /// both set-ups change them through the same rows; the rest of it
+    /// (pace, bots of a local game) is not read.
+    pub table: LocalConfig,
     /// Seats filled by bots that run in this process, each a full peer.
     pub bots: u8,
     /// How well those bots play (a hard one thinks
     /// [`roundtable_bots::DEFAULT_THINK`] a move).
     pub bot_level: Level,
-    /// The game's options.
-    pub options: Options,
+}
+
+impl HostConfig {
+    /// The options of game `G` the set-up chose.
+    pub fn options<G: crate::games::Listed>(&self) -> G::Options {
+        G::local_options(&self.table)
+    }
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
         HostConfig {
-            seats: 3,
+            table: LocalConfig {
+                seats: 3,
+                ..LocalConfig::default()
+            },
             bots: 1,
             bot_level: Level::Normal,
-            options: Options::default(),
         }
     }
 }
@@ -51,14 +61,15 @@ pub struct FoundTable {
 
 /// Carries out the start menu's network entries (implemented by the
 /// binary, over the network crate). Errors are sentences for the player;
-/// `name` is the name the player chose in the start menu.
+/// `name` is the name the player chose in the start menu. A table is of
+/// whichever listed game the set-up or the ticket names.
 pub trait Launcher {
     /// Open a table and take its first seat as `name`; bots join it.
-    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Box<dyn Session>, String>;
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String>;
     /// Take a seat as `name` at the table `ticket` names.
-    fn join(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String>;
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
     /// Follow the table `ticket` names as a spectator called `name`.
-    fn watch(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String>;
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
     /// Listen on the LAN for a few seconds and return the open tables
     /// (blocks; the screen says it is looking first).
     fn find_tables(&mut self) -> Result<Vec<FoundTable>, String>;

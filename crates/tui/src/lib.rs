@@ -37,6 +37,6 @@ pub use games::{GameId, Listed, UnknownGame, Visit};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};
-pub use run::{Outcome, Runner, run, run_menu, run_menu_with, run_replay};
+pub use run::{Launched, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
 pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;

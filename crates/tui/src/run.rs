@@ -20,7 +20,7 @@ use crate::keymap::{self, Msg};
 use crate::launch::Launcher;
 use crate::local::{LocalConfig, LocalSession};
 use crate::prefs;
-use crate::replay::Replay;
+use crate::replay::{Replay, ReplayError, ReplayStatus, Seek};
 use crate::session::{Session, Snapshot};
 use crate::theme::Theme;
 use crate::ui::Ui;
@@ -38,9 +38,12 @@ const IDLE: Duration = Duration::from_millis(250);
 
 /// Play `session` in the terminal, starting at the table; returns when the
 /// player quits.
-pub fn run(session: impl Session + 'static) -> anyhow::Result<Outcome> {
-    let app = App::at_table(Theme::from_env());
-    with_terminal(|t| Runner::new(app, Some(Box::new(session))).run(t))
+pub fn run<G: Listed>(session: impl Session<G> + 'static) -> anyhow::Result<Outcome> {
+    let mut app = App::at_table(Theme::from_env());
+    let table: Box<dyn Playing> = Box::new(Table::new(Box::new(session), &mut app));
+    let mut runner = Runner::new(app, None);
+    runner.playing = Some(table);
+    with_terminal(|t| runner.run(t))
 }
 
 /// Start at the start menu, where local games are set up from `defaults`;
@@ -66,9 +69,20 @@ pub fn run_menu_with(
     with_terminal(|t| runner.run(t))
 }
 
-/// Step through `replay` in the terminal; returns when the player quits.
-pub fn run_replay(replay: Replay) -> anyhow::Result<Outcome> {
+/// Step through `replay`, of any listed game, in the terminal; returns
+/// when the player quits.
+pub fn run_replay<G: Listed>(replay: Replay<G>) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::replaying(Theme::from_env(), replay).run(t))
+}
+
+/// The transcript at `path`, of whichever game its genesis names, ready to
+/// step through.
+fn open_replay(path: &std::path::Path) -> Result<Box<dyn Stepping>, ReplayError> {
+    let (read, game) = crate::replay::read(path)?;
+    game.visit(OpenReplay {
+        read: &read,
+        file: path.display().to_string(),
+    })
 }
 
 fn with_terminal<T>(
@@ -170,6 +184,109 @@ impl<G: Listed> Playing for Table<G> {
     }
 }
 
+/// A session of whichever listed game, as a [`Launcher`] starts it: the
+/// runner shows it without knowing the game's type.
+pub struct Launched(OpenTable);
+
+/// Puts a launched session at the table, observed by the app.
+type OpenTable = Box<dyn FnOnce(&mut App) -> Box<dyn Playing>>;
+
+impl Launched {
+    /// `session`, a table of game `G`.
+    pub fn new<G: Listed>(session: impl Session<G> + 'static) -> Self {
+        Launched(Box::new(move |app: &mut App| -> Box<dyn Playing> {
+            Box::new(Table::new(Box::new(session), app))
+        }))
+    }
+}
+
+impl std::fmt::Debug for Launched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Launched")
+    }
+}
+
+/// A transcript being stepped through, whichever game of the list it is:
+/// the runner holds it behind this trait as it holds a game under way.
+trait Stepping {
+    /// Let the app handle `msg` over the step shown.
+    fn update(&self, app: &mut App, msg: Msg) -> Option<Effect>;
+    /// Move through the replay; the new status when it moved.
+    fn seek(&mut self, seek: Seek) -> Option<ReplayStatus>;
+    /// Where the replay stands.
+    fn status(&self) -> ReplayStatus;
+    /// Draw the app's screen over the step shown.
+    fn render(&self, app: &App, area: Rect, buf: &mut Buffer);
+    /// How the game ended at the step shown, if it has.
+    fn result(&self) -> Option<GameResult>;
+    /// Itself, for a caller that knows the game's type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A replay of game `G` and its snapshot at the step shown.
+struct Stepped<G: Listed> {
+    replay: Replay<G>,
+    snap: Snapshot<G>,
+}
+
+impl<G: Listed> Stepped<G> {
+    fn new(replay: Replay<G>) -> Self {
+        Stepped {
+            snap: replay.snapshot(),
+            replay,
+        }
+    }
+}
+
+impl<G: Listed> Stepping for Stepped<G> {
+    fn update(&self, app: &mut App, msg: Msg) -> Option<Effect> {
+        app.update(msg, Some(&self.snap))
+    }
+
+    fn seek(&mut self, seek: Seek) -> Option<ReplayStatus> {
+        if !self.replay.seek(seek) {
+            return None;
+        }
+        self.snap = self.replay.snapshot();
+        Some(self.replay.status())
+    }
+
+    fn status(&self) -> ReplayStatus {
+        self.replay.status()
+    }
+
+    fn render(&self, app: &App, area: Rect, buf: &mut Buffer) {
+        Ui {
+            app,
+            snap: Some(&self.snap),
+        }
+        .render(area, buf);
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.snap.result.clone()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Opens a transcript already read, of whichever game its genesis names.
+struct OpenReplay<'a> {
+    read: &'a crate::replay::ReadTranscript,
+    file: String,
+}
+
+impl Visit for OpenReplay<'_> {
+    type Output = Result<Box<dyn Stepping>, ReplayError>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        let replay = Replay::<G>::from_read(self.read, &self.file)?;
+        Ok(Box::new(Stepped::new(replay)))
+    }
+}
+
 /// Starts a local game of whichever game the set-up chose.
 struct StartLocal<'a> {
     config: &'a LocalConfig,
@@ -194,10 +311,9 @@ pub struct Runner {
     pub app: App,
     /// The game under way, of whichever game.
     playing: Option<Box<dyn Playing>>,
-    /// The transcript being stepped through, instead of a session.
-    replay: Option<Replay>,
-    /// The replay's snapshot at the step shown.
-    replay_snap: Option<Snapshot>,
+    /// The transcript being stepped through, of whichever game, instead
+    /// of a session.
+    replay: Option<Box<dyn Stepping>>,
     quit: bool,
     /// Looking for LAN tables blocks for a while; it waits until the screen
     /// saying so has been drawn.
@@ -225,7 +341,6 @@ impl Runner {
             app,
             playing: None,
             replay: None,
-            replay_snap: None,
             quit: false,
             deferred: None,
             prefs_file: None,
@@ -259,14 +374,14 @@ impl Runner {
         self
     }
 
-    /// A runner at the start of `replay`, with no start menu behind it.
-    pub fn replaying(theme: Theme, replay: Replay) -> Self {
+    /// A runner at the start of `replay` (of any listed game), with no
+    /// start menu behind it.
+    pub fn replaying<G: Listed>(theme: Theme, replay: Replay<G>) -> Self {
         let app = App::at_replay(theme, replay.status());
         Runner {
             app,
             playing: None,
-            replay_snap: Some(replay.snapshot()),
-            replay: Some(replay),
+            replay: Some(Box::new(Stepped::new(replay))),
             quit: false,
             deferred: None,
             prefs_file: None,
@@ -274,21 +389,33 @@ impl Runner {
         }
     }
 
-    /// The replay shown, if one is.
+    /// The replay shown, if one is and it is of Port Royal.
     pub fn replay(&self) -> Option<&Replay> {
-        self.replay.as_ref()
+        self.replay_of::<roundtable_port_royal::PortRoyal>()
+    }
+
+    /// The replay shown, if one is and it is a game of `G`.
+    pub fn replay_of<G: Listed>(&self) -> Option<&Replay<G>> {
+        let stepped = self
+            .replay
+            .as_ref()?
+            .as_any()
+            .downcast_ref::<Stepped<G>>()?;
+        Some(&stepped.replay)
     }
 
     /// The snapshot the screen shows, when it is of Port Royal.
     pub fn snapshot(&self) -> Option<&Snapshot> {
-        match &self.replay {
-            Some(_) => self.replay_snap.as_ref(),
-            None => self.snapshot_of::<roundtable_port_royal::PortRoyal>(),
-        }
+        self.snapshot_of::<roundtable_port_royal::PortRoyal>()
     }
 
-    /// The snapshot of the game under way, when it is a game of `G`.
+    /// The snapshot the screen shows (the replay's step, else the game
+    /// under way), when it is a game of `G`.
     pub fn snapshot_of<G: Listed>(&self) -> Option<&Snapshot<G>> {
+        if let Some(replay) = &self.replay {
+            let stepped = replay.as_any().downcast_ref::<Stepped<G>>()?;
+            return Some(&stepped.snap);
+        }
         let table = self.playing.as_ref()?.as_any().downcast_ref::<Table<G>>()?;
         Some(&table.snap)
     }
@@ -306,12 +433,11 @@ impl Runner {
         let completed = terminal.draw(|frame| {
             let (app, area, buf) = (&self.app, frame.area(), frame.buffer_mut());
             match (&self.replay, &self.playing) {
+                (Some(replay), _) => replay.render(app, area, buf),
                 (None, Some(playing)) => playing.render(app, area, buf),
-                _ => Ui {
-                    app,
-                    snap: self.replay_snap.as_ref(),
+                (None, None) => {
+                    Ui::<roundtable_port_royal::PortRoyal> { app, snap: None }.render(area, buf)
                 }
-                .render(area, buf),
             }
         })?;
         self.app.viewport = Some((completed.area.width, completed.area.height));
@@ -335,8 +461,9 @@ impl Runner {
             return false;
         };
         let effect = match (&self.replay, &self.playing) {
+            (Some(replay), _) => replay.update(&mut self.app, msg),
             (None, Some(playing)) => playing.update(&mut self.app, msg),
-            _ => self.app.update(msg, self.replay_snap.as_ref()),
+            (None, None) => self.app.update(msg, None::<&Snapshot>),
         };
         match effect {
             None => {}
@@ -383,12 +510,10 @@ impl Runner {
             Some(Effect::Leave) => {
                 self.playing = None;
                 self.replay = None;
-                self.replay_snap = None;
                 self.app.left_game();
             }
             Some(Effect::CloseReplay) => {
                 self.replay = None;
-                self.replay_snap = None;
                 self.app.left_replay();
                 self.refresh();
             }
@@ -408,12 +533,11 @@ impl Runner {
                 };
                 self.app.listed_saved(saved);
             }
-            Some(Effect::OpenReplay(path)) => match Replay::open(&path) {
+            Some(Effect::OpenReplay(path)) => match open_replay(&path) {
                 Ok(replay) => {
                     // The finished game's session stays behind the replay:
                     // Esc goes back to its results.
                     self.app.entered_replay(replay.status());
-                    self.replay_snap = Some(replay.snapshot());
                     self.replay = Some(replay);
                 }
                 Err(e) => {
@@ -427,10 +551,8 @@ impl Runner {
                 }
             },
             Some(Effect::Seek(seek)) => {
-                let moved = self.replay.as_mut().is_some_and(|r| r.seek(seek));
-                if let (true, Some(replay)) = (moved, &self.replay) {
-                    self.app.replay = Some(replay.status());
-                    self.replay_snap = Some(replay.snapshot());
+                if let Some(status) = self.replay.as_mut().and_then(|r| r.seek(seek)) {
+                    self.app.replay = Some(status);
                 }
             }
         }
@@ -439,18 +561,18 @@ impl Runner {
 
     fn launch(
         &mut self,
-        start: impl FnOnce(&mut dyn Launcher) -> Result<Box<dyn Session>, String>,
-    ) -> Result<Box<dyn Session>, String> {
+        start: impl FnOnce(&mut dyn Launcher) -> Result<Launched, String>,
+    ) -> Result<Launched, String> {
         match &mut self.launcher {
             Some(l) => start(l.as_mut()),
             None => Err("This program was started without networking.".into()),
         }
     }
 
-    fn entered(&mut self, started: Result<Box<dyn Session>, String>) {
+    fn entered(&mut self, started: Result<Launched, String>) {
         match started {
-            Ok(session) => {
-                self.playing = Some(Box::new(Table::new(session, &mut self.app)));
+            Ok(Launched(open)) => {
+                self.playing = Some(open(&mut self.app));
                 self.app.entered_game(GameKind::Network);
                 self.refresh();
             }
@@ -537,8 +659,9 @@ impl Runner {
             }
             if self.quit {
                 let result = match (&self.replay, &self.playing) {
+                    (Some(replay), _) => replay.result(),
                     (None, Some(playing)) => playing.result(),
-                    _ => self.replay_snap.and_then(|s| s.result),
+                    (None, None) => None,
                 };
                 return Ok(Outcome::Quit(result));
             }

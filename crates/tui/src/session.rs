@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use roundtable_engine::{GameResult, Observer, Seat, SetupError};
+use roundtable_engine::{GameResult, Next, Observer, Seat, SetupError};
 use roundtable_port_royal::PortRoyal;
 use roundtable_table::{PrivateStep, Record};
 
@@ -460,6 +460,30 @@ impl<G: Listed> Chronicle<G> {
     pub fn vp_by_turn(&self) -> &[Vec<u32>] {
         &self.vp_by_turn
     }
+
+    /// What the game followed so far waits for, or `None` when this
+    /// chronicle does not follow the game ([`Chronicle::following`]): a
+    /// session's "waiting for ..." line, told the same way for every game.
+    pub fn awaited(&self) -> Option<Awaited> {
+        let follower = self.follower.as_ref()?;
+        Some(match follower.game.next() {
+            Next::Decision(seat) => Awaited::Seats(vec![seat]),
+            Next::Simultaneous(set) => Awaited::Seats(set.iter().collect()),
+            Next::Chance(_) | Next::Private(_) => Awaited::Table,
+            Next::Over => Awaited::Nothing,
+        })
+    }
+}
+
+/// What a game waits for, in the terms a status line needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Awaited {
+    /// These seats' decisions.
+    Seats(Vec<Seat>),
+    /// The table's own step: a draw or a deal, which every peer takes part in.
+    Table,
+    /// Nothing: the game is over.
+    Nothing,
 }
 
 impl<G: Listed> Follower<G> {

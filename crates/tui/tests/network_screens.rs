@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use insta::assert_snapshot;
-use roundtable_tui::app::{Effect, HOST_BOT_LEVEL, HOST_START};
+use roundtable_tui::app::{Effect, SetupRow};
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{
     App, Connection, FoundTable, HostConfig, Lobby, LocalConfig, Screen, SeatInfo, SeatKind,
@@ -96,27 +96,29 @@ fn host_set_up_chooses_seats_bots_and_options() {
     let mut app = menu_app();
     assert_eq!(app.update(Msg::Pick(2), None::<&Snapshot>), None);
     assert_eq!(app.screen, Screen::HostSetup);
-    // 4 seats, then 3 bots (the most that leaves you a seat), then 2.
+    // Past the game (Port Royal) to 4 seats, then 3 bots (the most that
+    // leaves you a seat), then 2.
+    app.update(Msg::Down, None::<&Snapshot>);
     app.update(Msg::Right, None::<&Snapshot>);
     app.update(Msg::Down, None::<&Snapshot>);
     for _ in 0..5 {
         app.update(Msg::Right, None::<&Snapshot>);
     }
-    assert_eq!((app.host.seats, app.host.bots), (4, 3));
+    assert_eq!((app.host.table.seats, app.host.bots), (4, 3));
     app.update(Msg::Left, None::<&Snapshot>);
     app.update(Msg::Down, None::<&Snapshot>);
     app.update(Msg::Left, None::<&Snapshot>);
-    assert_eq!(app.host.options.victory_points, 11);
+    assert_eq!(app.host.table.options.victory_points, 11);
     // Fewer seats take bots away with them.
     app.update(Msg::Up, None::<&Snapshot>);
     app.update(Msg::Up, None::<&Snapshot>);
     app.update(Msg::Left, None::<&Snapshot>);
     app.update(Msg::Left, None::<&Snapshot>);
-    assert_eq!((app.host.seats, app.host.bots), (2, 1));
+    assert_eq!((app.host.table.seats, app.host.bots), (2, 1));
     app.update(Msg::Right, None::<&Snapshot>);
     app.update(Msg::Right, None::<&Snapshot>);
     // The bots' level, hard: its note says how long they think.
-    while app.host_selected != HOST_BOT_LEVEL {
+    while app.host_rows()[app.host_selected] != SetupRow::BotLevel {
         app.update(Msg::Down, None::<&Snapshot>);
     }
     app.update(Msg::Right, None::<&Snapshot>);
@@ -124,14 +126,17 @@ fn host_set_up_chooses_seats_bots_and_options() {
     assert_snapshot!("host_setup_40x16", render(&app, None, 40, 16).backend());
     assert_snapshot!("host_setup_200x60", render(&app, None, 200, 60).backend());
     // Enter on the last row opens the table as chosen.
-    while app.host_selected != HOST_START {
+    while app.host_selected != app.host_start() {
         app.update(Msg::Down, None::<&Snapshot>);
     }
     let expected = HostConfig {
-        seats: 4,
+        table: LocalConfig {
+            seats: 4,
+            options: app.host.table.options.clone(),
+            ..HostConfig::default().table
+        },
         bots: 1,
         bot_level: roundtable_bots::Level::Hard,
-        options: app.host.options.clone(),
     };
     assert_eq!(
         app.update(Msg::Confirm, None::<&Snapshot>),
@@ -140,6 +145,78 @@ fn host_set_up_chooses_seats_bots_and_options() {
     // Esc goes back to the menu.
     app.update(Msg::Back, None::<&Snapshot>);
     assert_eq!(app.screen, Screen::Menu);
+}
+
+/// The host set-up's first row picks the game, as the local set-up's does;
+/// the rows below it follow the game (Guildhall's options, its seat range),
+/// and the table opened is of that game with those options.
+#[test]
+fn host_set_up_picks_the_game_and_its_rows_follow() {
+    use roundtable_tui::GameId;
+    let mut app = menu_app();
+    app.update(Msg::Pick(2), None::<&Snapshot>);
+    assert_eq!(app.host_rows()[0], SetupRow::Game);
+    let text = screen_text(&render(&app, None, 80, 24));
+    assert!(text.contains("< Port Royal >"), "{text}");
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(app.host.table.game, GameId::Guildhall);
+    let rows = app.host_rows();
+    for (row, shown) in [
+        (SetupRow::MaxRounds, true),
+        (SetupRow::RefillAfterPaying, true),
+        (SetupRow::VictoryPoints, false),
+        (SetupRow::Expansion, false),
+        (SetupRow::Pace, false),
+    ] {
+        assert_eq!(rows.contains(&row), shown, "{row:?} in {rows:?}");
+    }
+    // Seats stop at Guildhall's four.
+    app.update(Msg::Down, None::<&Snapshot>);
+    for _ in 0..3 {
+        app.update(Msg::Right, None::<&Snapshot>);
+    }
+    assert_eq!(app.host.table.seats, 4);
+    // Two bots; the round limit down from 100 to 20.
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot>);
+    while app.host_rows()[app.host_selected] != SetupRow::MaxRounds {
+        app.update(Msg::Down, None::<&Snapshot>);
+    }
+    app.update(Msg::Left, None::<&Snapshot>);
+    assert_eq!(app.host.table.guildhall.max_rounds, 20);
+    let t = render(&app, None, 80, 24);
+    let text = screen_text(&t);
+    for expected in [
+        "< Guildhall >",
+        "Rounds at most      < 20 >",
+        "Open the table",
+    ] {
+        assert!(text.contains(expected), "{expected}:\n{text}");
+    }
+    assert!(!text.contains("Victory points"), "{text}");
+    assert_snapshot!("host_setup_guildhall_80x24", t.backend());
+    assert_snapshot!(
+        "host_setup_guildhall_200x60",
+        render(&app, None, 200, 60).backend()
+    );
+    while app.host_selected != app.host_start() {
+        app.update(Msg::Down, None::<&Snapshot>);
+    }
+    match app.update(Msg::Confirm, None::<&Snapshot>) {
+        Some(Effect::Host(config)) => {
+            assert_eq!(config.table.game, GameId::Guildhall);
+            assert_eq!((config.table.seats, config.bots), (4, 2));
+            let options = config.options::<roundtable_guildhall::Guildhall>();
+            assert_eq!(options.max_rounds, 20);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Back to Port Royal: its rows again, the seats kept.
+    app.host_selected = 0;
+    app.update(Msg::Left, None::<&Snapshot>);
+    assert_eq!(app.host.table.game, GameId::PortRoyal);
+    assert!(app.host_rows().contains(&SetupRow::VictoryPoints));
+    assert_eq!(app.host.table.seats, 4);
 }
 
 #[test]

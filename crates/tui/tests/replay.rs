@@ -374,3 +374,56 @@ fn guildhall_replay_screens_show_every_hand_or_say_why_not() {
     assert!(text.contains("Note: hands hidden"), "{text}");
     assert!(!text.contains("  hand: "), "{text}");
 }
+
+/// The runner steps through a Guildhall transcript as it does Port Royal's:
+/// opened from the start menu's replay prompt (it once said `unknown game
+/// "guildhall"`) or handed to it (`roundtable replay FILE`), keys move it,
+/// and every seat's hand shows once every key was released.
+#[test]
+fn the_runner_replays_a_guildhall_transcript_with_the_hands() {
+    use roundtable_guildhall::Guildhall;
+    let path = guildhall_transcript("runner", 6);
+    let mut runner = Runner::new(App::with_menu(LocalConfig::default(), Theme::plain()), None);
+    press(&mut runner, KeyCode::Char('6'));
+    assert_eq!(runner.app.screen, Screen::ReplayPrompt);
+    runner.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    for c in path.display().to_string().chars() {
+        press(&mut runner, KeyCode::Char(c));
+    }
+    press(&mut runner, KeyCode::Enter);
+    assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
+    assert!(runner.replay().is_none(), "not a Port Royal replay");
+    let start = runner
+        .replay_of::<Guildhall>()
+        .map(Replay::position)
+        .unwrap_or_else(|| panic!("no Guildhall replay"));
+    for _ in 0..3 {
+        press(&mut runner, KeyCode::Char('j'));
+    }
+    let moved = runner.replay_of::<Guildhall>().map(Replay::position);
+    assert!(moved > Some(start), "j moves on: {moved:?}");
+    let snap = runner
+        .snapshot_of::<Guildhall>()
+        .unwrap_or_else(|| panic!("no Guildhall snapshot"));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60))
+        .unwrap_or_else(|e| match e {});
+    t.draw(|f| roundtable_tui::ui::render(&runner.app, Some(snap), f.area(), f.buffer_mut()))
+        .unwrap_or_else(|e| match e {});
+    let text = screen_text(&t);
+    assert_eq!(text.matches("  hand: ").count(), 3, "{text}");
+
+    // Handed to the runner directly, as `roundtable replay FILE` does.
+    let replay = Replay::<Guildhall>::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    let mut direct = Runner::replaying(Theme::plain(), replay);
+    press(&mut direct, KeyCode::End);
+    let end = direct
+        .replay_of::<Guildhall>()
+        .map(|r| (r.position(), r.len()));
+    assert!(matches!(end, Some((p, n)) if p == n), "{end:?}");
+    assert!(
+        direct
+            .snapshot_of::<Guildhall>()
+            .is_some_and(|s| s.result.is_some())
+    );
+}

@@ -713,11 +713,17 @@ impl<G: crate::NetGame> Node<G> {
                 let table = &play.table;
                 let seat = table.local_seat();
                 let observer = seat.map_or(Observer::Spectator, Observer::Seat);
+                // The seat's own private cards by name, as its table opened
+                // them: without them a person sees its hand as "?" and is
+                // offered none of the moves that name a card of it.
+                let knowledge = table.knowledge().cloned().unwrap_or_default();
                 let legal = match seat {
                     Some(s)
                         if table.game().next() == Next::Decision(s) && !table.is_forfeited(s) =>
                     {
-                        table.game().legal_actions_vec(s)
+                        let mut legal = Vec::new();
+                        table.game().legal_actions_with(s, &knowledge, &mut legal);
+                        legal
                     }
                     _ => Vec::new(),
                 };
@@ -744,7 +750,7 @@ impl<G: crate::NetGame> Node<G> {
                     names: play.names.clone(),
                     lobby_seat: None,
                     position: table.position(),
-                    view: Some(table.game().view(observer)),
+                    view: Some(table.game().view_with(observer, &knowledge)),
                     legal,
                     online: Vec::new(),
                     forfeited: (0..n).map(|i| table.is_forfeited(Seat(i as u8))).collect(),

@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, centered, choice, chunks, wrap};
-use crate::app::{App, HOST_ROWS, HOST_START, MENU, MENU_NAME, Screen, SetupRow};
+use crate::app::{App, MENU, MENU_NAME, Screen, SetupRow};
 use crate::games::GameId;
-use crate::local::BOT_NAMES;
+use crate::local::{BOT_NAMES, LocalConfig};
 use crate::saved::SavedGame;
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
@@ -81,96 +81,17 @@ fn game_titles() -> String {
 pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let s = &app.setup;
-    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
     let bots = s.seats.saturating_sub(1);
-    let think = think_words(s.think);
     let rows: Vec<(String, String)> = app
         .setup_rows()
         .into_iter()
         .map(|row| match row {
-            SetupRow::Game => (
-                format!("Game                < {} >", s.game.title()),
-                format!(
-                    "game {} of {}: {} to {} players",
-                    GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0) + 1,
-                    GameId::ALL.len(),
-                    s.game.seats().start(),
-                    s.game.seats().end()
-                ),
-            ),
             SetupRow::Seats => (
                 format!("Seats               < {} >", s.seats),
                 format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
             ),
-            SetupRow::VictoryPoints => (
-                format!("Victory points      < {} >", s.options.victory_points),
-                "the round ends the game once someone has them".into(),
-            ),
-            SetupRow::PassAutomatically => (
-                format!(
-                    "Pass automatically  {}",
-                    toggle(s.options.pass_automatically)
-                ),
-                "skip takes that earn nothing".into(),
-            ),
-            SetupRow::ExpeditionRequired => (
-                format!(
-                    "Expedition required {}",
-                    toggle(s.options.expedition_required)
-                ),
-                "winners need an expedition".into(),
-            ),
-            SetupRow::Pace => (
-                format!("Bot pace            < {} >", s.pace.words()),
-                "pause between bot moves".into(),
-            ),
-            SetupRow::Expansion => (
-                format!(
-                    "Expansion           < {} >",
-                    if s.options.expansion { "on" } else { "off" }
-                ),
-                "Just One More Contract: contracts, new cards".into(),
-            ),
-            SetupRow::RefillAfterPaying => (
-                format!(
-                    "Refill after paying {}",
-                    toggle(s.guildhall.refill_after_paying)
-                ),
-                "Yucata: refill the centre row after paying".into(),
-            ),
-            SetupRow::LateChapterCap => (
-                format!(
-                    "Late chapter cap    {}",
-                    toggle(s.guildhall.late_chapter_cap)
-                ),
-                "Yucata: a 4th chapter goes at your next turn".into(),
-            ),
-            SetupRow::ChooseChapterOrder => (
-                format!(
-                    "Choose chapter top  {}",
-                    toggle(s.guildhall.choose_chapter_order)
-                ),
-                "Yucata: pick a shed chapter's top card".into(),
-            ),
-            SetupRow::MaxRounds => (
-                format!("Rounds at most      < {} >", s.guildhall.max_rounds),
-                "the game ends after them whatever the VP".into(),
-            ),
-            SetupRow::Bot(i) => {
-                let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
-                let level = s.bot_levels.get(i).copied().unwrap_or_default();
-                let note = if level.thinks() {
-                    format!("searches ahead {think} a move")
-                } else {
-                    level.describe().to_owned()
-                };
-                (format!("{name:<19} < {level} >"), note)
-            }
-            SetupRow::Think => (
-                format!("Think time          < {think} >"),
-                "how long a hard bot searches a move".into(),
-            ),
             SetupRow::Start => ("Start the game".into(), String::new()),
+            row => table_row_words(row, s),
         })
         .collect();
     let start = app.setup_start();
@@ -191,6 +112,99 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
+/// A set-up row over `s` (the local game, or the table to host) and its
+/// note, in the words both set-ups use.
+fn table_row_words(row: SetupRow, s: &LocalConfig) -> (String, String) {
+    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
+    let think = think_words(s.think);
+    match row {
+        SetupRow::Game => (
+            format!("Game                < {} >", s.game.title()),
+            format!(
+                "game {} of {}: {} to {} players",
+                GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0) + 1,
+                GameId::ALL.len(),
+                s.game.seats().start(),
+                s.game.seats().end()
+            ),
+        ),
+        SetupRow::Seats => (
+            format!("Seats               < {} >", s.seats),
+            String::new(),
+        ),
+        SetupRow::VictoryPoints => (
+            format!("Victory points      < {} >", s.options.victory_points),
+            "the round ends the game once someone has them".into(),
+        ),
+        SetupRow::PassAutomatically => (
+            format!(
+                "Pass automatically  {}",
+                toggle(s.options.pass_automatically)
+            ),
+            "skip takes that earn nothing".into(),
+        ),
+        SetupRow::ExpeditionRequired => (
+            format!(
+                "Expedition required {}",
+                toggle(s.options.expedition_required)
+            ),
+            "winners need an expedition".into(),
+        ),
+        SetupRow::Pace => (
+            format!("Bot pace            < {} >", s.pace.words()),
+            "pause between bot moves".into(),
+        ),
+        SetupRow::Expansion => (
+            format!(
+                "Expansion           < {} >",
+                if s.options.expansion { "on" } else { "off" }
+            ),
+            "Just One More Contract: contracts, new cards".into(),
+        ),
+        SetupRow::RefillAfterPaying => (
+            format!(
+                "Refill after paying {}",
+                toggle(s.guildhall.refill_after_paying)
+            ),
+            "Yucata: refill the centre row after paying".into(),
+        ),
+        SetupRow::LateChapterCap => (
+            format!(
+                "Late chapter cap    {}",
+                toggle(s.guildhall.late_chapter_cap)
+            ),
+            "Yucata: a 4th chapter goes at your next turn".into(),
+        ),
+        SetupRow::ChooseChapterOrder => (
+            format!(
+                "Choose chapter top  {}",
+                toggle(s.guildhall.choose_chapter_order)
+            ),
+            "Yucata: pick a shed chapter's top card".into(),
+        ),
+        SetupRow::MaxRounds => (
+            format!("Rounds at most      < {} >", s.guildhall.max_rounds),
+            "the game ends after them whatever the VP".into(),
+        ),
+        SetupRow::Bot(i) => {
+            let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
+            let level = s.bot_levels.get(i).copied().unwrap_or_default();
+            let note = if level.thinks() {
+                format!("searches ahead {think} a move")
+            } else {
+                level.describe().to_owned()
+            };
+            (format!("{name:<19} < {level} >"), note)
+        }
+        SetupRow::Think => (
+            format!("Think time          < {think} >"),
+            "how long a hard bot searches a move".into(),
+        ),
+        // The rows of one set-up only, worded by it.
+        SetupRow::Bots | SetupRow::BotLevel | SetupRow::Start => (String::new(), String::new()),
+    }
+}
+
 /// A think time in a few characters ("500 ms", "2 s").
 fn think_words(think: std::time::Duration) -> String {
     let ms = think.as_millis();
@@ -206,66 +220,47 @@ fn think_words(think: std::time::Duration) -> String {
 pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let h = &app.host;
-    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
-    let people = h.seats - h.bots.min(h.seats);
-    let rows: [(String, String); HOST_ROWS] = [
-        (
-            format!("Seats               < {} >", h.seats),
-            "yours included".into(),
-        ),
-        (
-            format!("Bots                < {} >", h.bots),
-            format!(
-                "run here; {} seat{} for people who join",
-                people - 1,
-                if people == 2 { "" } else { "s" }
+    let seats = h.table.seats;
+    let people = seats - h.bots.min(seats);
+    let rows: Vec<(String, String)> = app
+        .host_rows()
+        .into_iter()
+        .map(|row| match row {
+            SetupRow::Seats => (
+                format!("Seats               < {seats} >"),
+                "yours included".into(),
             ),
-        ),
-        (
-            format!("Victory points      < {} >", h.options.victory_points),
-            "the round ends the game once someone has them".into(),
-        ),
-        (
-            format!(
-                "Pass automatically  {}",
-                toggle(h.options.pass_automatically)
-            ),
-            "skip takes that earn nothing".into(),
-        ),
-        (
-            format!(
-                "Expedition required {}",
-                toggle(h.options.expedition_required)
-            ),
-            "winners need an expedition".into(),
-        ),
-        (
-            format!(
-                "Expansion           < {} >",
-                if h.options.expansion { "on" } else { "off" }
-            ),
-            "Just One More Contract".into(),
-        ),
-        (
-            format!("Bot level           < {} >", h.bot_level),
-            if h.bot_level.thinks() {
+            SetupRow::Bots => (
+                format!("Bots                < {} >", h.bots),
                 format!(
-                    "searches ahead {} a move",
-                    think_words(roundtable_bots::DEFAULT_THINK)
-                )
-            } else {
-                h.bot_level.describe().to_owned()
-            },
-        ),
-        ("Open the table".into(), String::new()),
-    ];
+                    "run here; {} seat{} for people who join",
+                    people - 1,
+                    if people == 2 { "" } else { "s" }
+                ),
+            ),
+            SetupRow::BotLevel => (
+                format!("Bot level           < {} >", h.bot_level),
+                if h.bot_level.thinks() {
+                    format!(
+                        "searches ahead {} a move",
+                        think_words(roundtable_bots::DEFAULT_THINK)
+                    )
+                } else {
+                    h.bot_level.describe().to_owned()
+                },
+            ),
+            SetupRow::Start => ("Open the table".into(), String::new()),
+            row => table_row_words(row, &h.table),
+        })
+        .collect();
+    let start = app.host_start();
     let mut lines = vec![Line::raw("")];
     for (i, (row, note)) in rows.into_iter().enumerate() {
         let mut line = choice(i == app.host_selected, row, theme);
         if !note.is_empty() && area.width >= 70 {
             line.push_span(Span::styled(format!("  {note}"), theme.dim()));
         }
-        if i == HOST_START {
+        if i == start {
             lines.push(Line::raw(""));
         }
         lines.push(line);

@@ -1,69 +1,39 @@
-//! The terminal UI's [`Session`] over a networked table: a
-//! [`GameHandle`] read without blocking, so that the UI loop (a plain
-//! thread) and the node (a tokio task) never wait on each other; and the
-//! [`NetLauncher`] that starts such tables from the start menu.
+//! The terminal UI's [`Session`] over a networked table of any listed game:
+//! a [`GameHandle`] read without blocking, so that the UI loop (a plain
+//! thread) and the node (a tokio task) never wait on each other. The lobby
+//! screen's content is in [`lobby`], the nodes' lifetimes (quiet bots, a
+//! grace to stop) in [`nodes`], and the start menu's [`NetLauncher`] in
+//! [`launcher`].
+
+mod launcher;
+mod lobby;
+mod nodes;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use roundtable_bots::Bot;
-use roundtable_engine::{Game, Observer, Seat};
-use roundtable_net::{
-    Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Ticket, default_listen,
-    spawn,
-};
-use roundtable_port_royal::{Action, Options, PortRoyal, View};
-use roundtable_tui::session::Chronicle;
-use roundtable_tui::{
-    Connection, FoundTable, HostConfig, Launcher, Lobby, SeatInfo, SeatKind, Session, Snapshot,
-};
+use roundtable_engine::{Observer, Seat};
+use roundtable_net::{GameHandle, NetEvent, Phase, Ticket};
+use roundtable_tui::session::{Awaited, Chronicle};
+use roundtable_tui::{Connection, Listed, SeatInfo, SeatKind, Session, Snapshot};
 use tokio::sync::watch;
 
-/// Ends when a node has stopped (its snapshot sender is gone).
-pub(crate) struct NodeEnd(watch::Receiver<Arc<roundtable_net::Snapshot<PortRoyal>>>);
-
-impl NodeEnd {
-    /// Wait until the node has stopped.
-    async fn stopped(mut self) {
-        while self.0.changed().await.is_ok() {}
-    }
-
-    fn is_stopped(&self) -> bool {
-        self.0.has_changed().is_err()
-    }
-}
-
-/// How long a program that quits waits for its nodes to stop.
-const STOP_GRACE: Duration = Duration::from_secs(2);
-
-/// Shut a runtime down once the nodes that were told to stop have finished
-/// what they say on the way out (a joiner tells the host it leaves), for at
-/// most [`STOP_GRACE`]: dropping a runtime cancels its tasks mid-sentence.
-pub(crate) fn shut_down(rt: tokio::runtime::Runtime, ends: Vec<NodeEnd>) {
-    rt.block_on(async {
-        let all = async {
-            for end in ends {
-                end.stopped().await;
-            }
-        };
-        let _ = tokio::time::timeout(STOP_GRACE, all).await;
-    });
-    rt.shutdown_timeout(Duration::from_millis(200));
-}
+pub(crate) use launcher::{NetLauncher, Reach};
+pub(crate) use nodes::{NodeEnd, shut_down, start_quiet_bots};
 
 /// One seat's (or a spectator's) table over the network, for the TUI.
-pub(crate) struct NetSession {
-    handle: GameHandle<PortRoyal>,
+pub(crate) struct NetSession<G: Listed> {
+    handle: GameHandle<G>,
     /// Marks which of the handle's snapshots the screen has seen.
-    watch: watch::Receiver<Arc<roundtable_net::Snapshot<PortRoyal>>>,
+    watch: watch::Receiver<Arc<roundtable_net::Snapshot<G>>>,
     /// Shown on the lobby screen, so the host can copy it.
     ticket: Option<Ticket>,
     /// What the table is called before the game has names.
     title: String,
-    chronicle: Chronicle,
+    chronicle: Chronicle<G>,
     /// The game's options and turn clock, from the start of the game.
-    options: Options,
+    options: G::Options,
     stall_timeout: Option<Duration>,
     /// The names and this peer's seat as the game started with them: the
     /// applied inputs that follow are told with these (the handle's
@@ -74,7 +44,7 @@ pub(crate) struct NetSession {
     lobby: Option<(u8, u8)>,
     /// Until the genesis exists there is no view; the screen shows a fresh
     /// table of the expected size instead.
-    placeholder: View,
+    placeholder: G::View,
     transcript: Option<PathBuf>,
     /// The latest refusal or violation, for the status line.
     notice: Option<String>,
@@ -87,7 +57,7 @@ pub(crate) struct NetSession {
     /// The latest diagnostic, to say why a table stopped.
     last_note: Option<String>,
     /// Bots this program started for the table; they leave with it.
-    companions: Vec<GameHandle<PortRoyal>>,
+    companions: Vec<GameHandle<G>>,
     /// Set when the node gave up (its peers are gone, or the ticket's host
     /// never answered): the line, for the program to repeat and exit
     /// non-zero once the player leaves the screen.
@@ -110,18 +80,21 @@ impl GaveUp {
     }
 }
 
-impl NetSession {
+impl<G: Listed> NetSession<G> {
     /// A session over `handle`; `seats` is the table size if known (the
     /// host's), for the picture shown before the game starts.
     pub(crate) fn new(
-        handle: GameHandle<PortRoyal>,
+        handle: GameHandle<G>,
         title: String,
         ticket: Option<Ticket>,
         seats: u8,
     ) -> anyhow::Result<Self> {
-        let placeholder = PortRoyal::new_game(seats.clamp(2, 5), &Options::default())
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            .view(Observer::Spectator);
+        let placeholder = G::new_game(
+            seats.clamp(G::MIN_SEATS, G::MAX_SEATS),
+            &G::Options::default(),
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .view(Observer::Spectator);
         let seats = ticket_seats(&ticket, seats);
         Ok(NetSession {
             watch: handle.watch(),
@@ -129,7 +102,7 @@ impl NetSession {
             ticket,
             title,
             chronicle: Chronicle::new(),
-            options: Options::default(),
+            options: G::Options::default(),
             stall_timeout: None,
             started_names: Vec::new(),
             started_seat: None,
@@ -158,7 +131,7 @@ impl NetSession {
     pub(crate) fn node_ends(&self) -> Vec<NodeEnd> {
         std::iter::once(&self.handle)
             .chain(&self.companions)
-            .map(|h| NodeEnd(h.watch()))
+            .map(NodeEnd::of)
             .collect()
     }
 
@@ -169,56 +142,13 @@ impl NetSession {
     }
 
     /// Bots started for this table, stopped when the session ends.
-    pub(crate) fn with_companions(mut self, bots: Vec<GameHandle<PortRoyal>>) -> Self {
+    pub(crate) fn with_companions(mut self, bots: Vec<GameHandle<G>>) -> Self {
         self.companions = bots;
         self
     }
-
-    /// The lobby screen's content while the table gathers its seats.
-    fn lobby(&self, net: &roundtable_net::Snapshot<PortRoyal>) -> Option<Lobby> {
-        if net.game_id.is_some() || !matches!(net.phase, Phase::Starting | Phase::Lobby) {
-            return None;
-        }
-        // The host lists who sat down; a joiner and a spectator show the
-        // list the host last sent them.
-        let seated: Vec<SeatInfo> = net
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let online = net.online.get(i).copied().unwrap_or(false);
-                let (kind, connection) = match (net.lobby_seat == Some(i), online) {
-                    (true, _) => (SeatKind::You, Connection::Local),
-                    (false, true) => (seat_kind(name), Connection::Online),
-                    (false, false) => (seat_kind(name), Connection::Offline),
-                };
-                SeatInfo {
-                    name: name.clone(),
-                    kind,
-                    connection,
-                    clock: None,
-                    forfeited: false,
-                }
-            })
-            .collect();
-        let (filled, seats) = match (self.lobby, self.seats) {
-            (Some((filled, seats)), _) => (filled, seats),
-            (None, Some(seats)) => (seated.len() as u8, seats),
-            // A joiner before the host answered: nothing known yet.
-            (None, None) => (0, 0),
-        };
-        Some(Lobby {
-            ticket: self.ticket.as_ref().map(Ticket::to_string),
-            seats,
-            filled: filled.max(seated.len() as u8),
-            seated,
-            spectator: self.spectator,
-            stopped: self.stopped.clone(),
-        })
-    }
 }
 
-impl Drop for NetSession {
+impl<G: Listed> Drop for NetSession<G> {
     fn drop(&mut self) {
         // Leaving the screen leaves the table: the node would otherwise keep
         // running in the background of a program that is about to exit (or
@@ -236,16 +166,6 @@ fn ticket_seats(ticket: &Option<Ticket>, seats: u8) -> Option<u8> {
     ticket.as_ref().map(|_| seats)
 }
 
-/// In-process bots of a host are named "bot N" (see `spawn_bots`); anyone
-/// else is a person elsewhere.
-fn seat_kind(name: &str) -> SeatKind {
-    if name.starts_with("bot ") {
-        SeatKind::Bot
-    } else {
-        SeatKind::Remote
-    }
-}
-
 fn name_of(names: &[String], seat: Seat) -> String {
     names
         .get(seat.index())
@@ -253,9 +173,23 @@ fn name_of(names: &[String], seat: Seat) -> String {
         .unwrap_or_else(|| seat.to_string())
 }
 
+/// The status line while the table waits for others: whose decision, or
+/// the draw every peer takes part in.
+fn waiting_for(awaited: Option<Awaited>, names: &[String]) -> String {
+    match awaited {
+        Some(Awaited::Seats(seats)) if !seats.is_empty() => {
+            let who: Vec<String> = seats.iter().map(|s| name_of(names, *s)).collect();
+            format!("waiting for {}", who.join(", "))
+        }
+        Some(Awaited::Table) => "waiting for the draw".into(),
+        // The log cannot follow the game, or it is just over.
+        _ => "waiting for the others".into(),
+    }
+}
+
 /// Time left on a seat's turn clock, as of `now`.
-fn clock_left(
-    net: &roundtable_net::Snapshot<PortRoyal>,
+fn clock_left<G: Listed>(
+    net: &roundtable_net::Snapshot<G>,
     seat: usize,
     now: Instant,
 ) -> Option<Duration> {
@@ -266,8 +200,8 @@ fn clock_left(
         .map(|end| end.saturating_duration_since(now))
 }
 
-impl Session for NetSession {
-    fn snapshot(&self) -> Snapshot {
+impl<G: Listed> Session<G> for NetSession<G> {
+    fn snapshot(&self) -> Snapshot<G> {
         let net = self.handle.snapshot();
         let gave_up = self.gave_up.line().is_some();
         let now = Instant::now();
@@ -280,7 +214,7 @@ impl Session for NetSession {
                 let (kind, connection) = if net.seat == Some(seat) {
                     (SeatKind::You, Connection::Local)
                 } else {
-                    let kind = seat_kind(name);
+                    let kind = lobby::seat_kind(name);
                     let online = net.online.get(i).copied().unwrap_or(false);
                     let connection = match (online, net.phase) {
                         (true, _) => Connection::Online,
@@ -307,8 +241,7 @@ impl Session for NetSession {
             Phase::Playing if gave_up => None,
             Phase::Playing if !net.ready => Some("waiting for every peer to subscribe".into()),
             Phase::Playing if net.legal.is_empty() => {
-                let active = view.taker.unwrap_or(view.active).0;
-                Some(format!("waiting for {}", name_of(names, active)))
+                Some(waiting_for(self.chronicle.awaited(), names))
             }
             Phase::Playing | Phase::Finished => None,
             Phase::Failed => Some("the table stopped after a violation".into()),
@@ -354,7 +287,7 @@ impl Session for NetSession {
         }
     }
 
-    fn submit(&mut self, action: Action) -> Result<(), String> {
+    fn submit(&mut self, action: G::Action) -> Result<(), String> {
         let net = self.handle.snapshot();
         if !net.legal.contains(&action) {
             return Err("It is not your move.".into());
@@ -470,249 +403,6 @@ impl Session for NetSession {
     }
 }
 
-/// Start bots in `role` (joining a ticket, or resuming a game), one peer
-/// each, without a word on the terminal (a terminal UI owns the screen: a
-/// printed line would tear it). Their events are drained; the handles stop
-/// them ([`NetSession`] does as it ends). If one cannot start, those started
-/// are stopped.
-pub(crate) fn start_quiet_bots(
-    rt: &tokio::runtime::Runtime,
-    bots: Vec<(NodeConfig, Box<dyn Bot<PortRoyal>>)>,
-    role: &dyn Fn() -> Role<PortRoyal>,
-) -> anyhow::Result<Vec<GameHandle<PortRoyal>>> {
-    let _inside = rt.enter();
-    let mut handles: Vec<GameHandle<PortRoyal>> = Vec::new();
-    for (config, bot) in bots {
-        let name = config.name.clone();
-        match spawn::<PortRoyal>(config, role(), Controller::Bot(bot)) {
-            Ok(h) => {
-                let (mut events, h) = h.split();
-                rt.spawn(async move { while events.recv().await.is_some() {} });
-                handles.push(h);
-            }
-            Err(e) => {
-                handles.iter().for_each(GameHandle::shutdown);
-                anyhow::bail!("{name} could not start: {e}");
-            }
-        }
-    }
-    Ok(handles)
-}
-
-/// How long hosting waits for the node to listen and make its ticket.
-const TICKET_WAIT: Duration = Duration::from_secs(15);
-
-/// How long "Tables on this LAN" listens for announcements.
-const DISCOVERY_WAIT: Duration = Duration::from_secs(3);
-
-/// The start menu's network entries, over the network crate: the same
-/// roles, controllers and in-process bots as `roundtable host | join |
-/// watch`, on a runtime that lives as long as the menu.
-pub(crate) struct NetLauncher {
-    /// `None` only while dropping.
-    rt: Option<tokio::runtime::Runtime>,
-    data: DataDir,
-    reach: Reach,
-    /// The nodes of the sessions started so far that may still run.
-    ends: Vec<NodeEnd>,
-}
-
-/// How the menu's peers make themselves reachable (the top-level
-/// `--relay` and `--no-listen`, as `host --relay --no-listen`).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Reach {
-    /// Relay servers to reserve a slot on.
-    pub(crate) relays: Vec<roundtable_net::Multiaddr>,
-    /// Listen on no direct address: reachable through the relays only.
-    pub(crate) no_listen: bool,
-}
-
-impl NetLauncher {
-    /// A launcher keeping keys and transcripts in `data`.
-    pub(crate) fn new(data: DataDir, reach: Reach) -> anyhow::Result<Self> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()?;
-        Ok(NetLauncher {
-            rt: Some(rt),
-            data,
-            reach,
-            ends: Vec::new(),
-        })
-    }
-
-    fn rt(&self) -> Result<&tokio::runtime::Runtime, String> {
-        self.rt
-            .as_ref()
-            .ok_or_else(|| "the network runtime has stopped".to_owned())
-    }
-
-    fn start(
-        &self,
-        data: DataDir,
-        name: &str,
-        role: Role<PortRoyal>,
-        controller: Controller<PortRoyal>,
-    ) -> Result<GameHandle<PortRoyal>, String> {
-        let _inside = self.rt()?.enter();
-        spawn::<PortRoyal>(self.config(data, name), role, controller).map_err(|e| e.to_string())
-    }
-
-    fn config(&self, data: DataDir, name: &str) -> NodeConfig {
-        let mut config = NodeConfig::new(data, name);
-        config.relays = self.reach.relays.clone();
-        if self.reach.no_listen {
-            config.listen = Vec::new();
-        }
-        config
-    }
-
-    /// Hand a new session to the menu, remembering its nodes so that
-    /// quitting lets them stop properly.
-    fn launched(&mut self, session: NetSession) -> Box<dyn Session> {
-        self.ends.retain(|e| !e.is_stopped());
-        self.ends.extend(session.node_ends());
-        Box::new(session)
-    }
-
-    fn ticket(text: &str) -> Result<Ticket, String> {
-        Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))
-    }
-}
-
-impl Drop for NetLauncher {
-    fn drop(&mut self) {
-        // Sessions shut their nodes down as they drop; give the nodes a
-        // moment to say goodbye to their peers, no more.
-        if let Some(rt) = self.rt.take() {
-            shut_down(rt, std::mem::take(&mut self.ends));
-        }
-    }
-}
-
-impl Launcher for NetLauncher {
-    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Box<dyn Session>, String> {
-        if config.bots >= config.seats {
-            return Err(format!(
-                "{} bots leave no seat for you at {} seats.",
-                config.bots, config.seats
-            ));
-        }
-        let mut handle = self.start(
-            self.data.clone(),
-            name,
-            Role::Host {
-                seats: config.seats,
-                options: config.options.clone(),
-                stall_timeout_ms: 120_000,
-            },
-            Controller::Handle,
-        )?;
-        // The bots need the ticket, which comes as soon as the node listens.
-        let rt = self.rt()?;
-        let ticket = rt.block_on(async {
-            tokio::time::timeout(TICKET_WAIT, async {
-                while let Some(event) = handle.next_event().await {
-                    if let NetEvent::Ticket(t) = event {
-                        return Some(t);
-                    }
-                }
-                None
-            })
-            .await
-            .ok()
-            .flatten()
-        });
-        let Some(ticket) = ticket else {
-            handle.shutdown();
-            return Err("The table did not start listening; nothing to invite others to.".into());
-        };
-        let bots = (1..=usize::from(config.bots))
-            .map(|n| {
-                // A hard bot's default think time is far under the table's
-                // stall timeout (`MAX_NET_THINK_MS`).
-                let bot = config.bot_level.port_royal(
-                    &config.options,
-                    roundtable_bots::DEFAULT_THINK,
-                    crate::net_cmd::fresh_seed().wrapping_add(n as u64),
-                );
-                (self.config(self.data.bot(n), &format!("bot {n}")), bot)
-            })
-            .collect();
-        let join = || Role::Join {
-            ticket: ticket.clone(),
-        };
-        let bots = match start_quiet_bots(rt, bots, &join) {
-            Ok(bots) => bots,
-            Err(e) => {
-                handle.shutdown();
-                return Err(e.to_string());
-            }
-        };
-        let session = NetSession::new(
-            handle,
-            format!("Your table, {} seats", config.seats),
-            Some(ticket),
-            config.seats,
-        )
-        .map_err(|e| e.to_string())?
-        .with_companions(bots);
-        Ok(self.launched(session))
-    }
-
-    fn join(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
-        let ticket = Self::ticket(ticket)?;
-        let handle = self.start(
-            self.data.clone(),
-            name,
-            Role::Join { ticket },
-            Controller::Handle,
-        )?;
-        let session = NetSession::new(handle, "Joining a table".into(), None, 2)
-            .map_err(|e| e.to_string())?;
-        Ok(self.launched(session))
-    }
-
-    fn watch(&mut self, ticket: &str, name: &str) -> Result<Box<dyn Session>, String> {
-        let ticket = Self::ticket(ticket)?;
-        let handle = self.start(
-            self.data.clone(),
-            name,
-            Role::Watch { ticket },
-            Controller::Handle,
-        )?;
-        let session = NetSession::new(handle, "Watching a table".into(), None, 2)
-            .map_err(|e| e.to_string())?
-            .spectating();
-        Ok(self.launched(session))
-    }
-
-    fn find_tables(&mut self) -> Result<Vec<FoundTable>, String> {
-        let identity = self.data.identity().map_err(|e| e.to_string())?;
-        let found = self
-            .rt()?
-            .block_on(roundtable_net::discover::discover_tables(
-                &identity,
-                default_listen(),
-                Vec::new(),
-                true,
-                DISCOVERY_WAIT,
-            ))
-            .map_err(|e| e.to_string())?;
-        Ok(found
-            .into_iter()
-            .map(|a| FoundTable {
-                host: a.info.host_name.clone(),
-                game: a.info.game.clone(),
-                filled: a.filled,
-                seats: a.info.seats,
-                ticket: a.ticket,
-            })
-            .collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! Sessions over real tables on 127.0.0.1: what the screen gets when a
@@ -721,7 +411,8 @@ mod tests {
     use std::path::Path;
 
     use roundtable_bots::RandomBot;
-    use roundtable_net::Timing;
+    use roundtable_net::{Controller, DataDir, NodeConfig, Role, Timing, spawn};
+    use roundtable_port_royal::{Options, PortRoyal};
     use roundtable_tui::{Replay, Seek};
 
     use super::*;
@@ -764,7 +455,7 @@ mod tests {
         rt: &tokio::runtime::Runtime,
         dir: &Path,
         stall_timeout_ms: u64,
-    ) -> (NetSession, Ticket) {
+    ) -> (NetSession<PortRoyal>, Ticket) {
         let _inside = rt.enter();
         let mut handle = spawn::<PortRoyal>(
             config(dir, "host"),
@@ -794,7 +485,7 @@ mod tests {
         config: NodeConfig,
         role: Role<PortRoyal>,
         controller: Controller<PortRoyal>,
-    ) -> NetSession {
+    ) -> NetSession<PortRoyal> {
         let _inside = rt.enter();
         let handle = spawn::<PortRoyal>(config, role, controller).unwrap();
         NetSession::new(handle, "joiner".into(), None, 2).unwrap()
@@ -802,9 +493,9 @@ mod tests {
 
     /// Poll `sessions` as the screen does until `done` holds for the first.
     fn poll_until(
-        sessions: &mut [&mut NetSession],
+        sessions: &mut [&mut NetSession<PortRoyal>],
         what: &str,
-        done: impl Fn(&NetSession) -> bool,
+        done: impl Fn(&NetSession<PortRoyal>) -> bool,
     ) {
         let deadline = Instant::now() + LIMIT;
         loop {
@@ -819,7 +510,7 @@ mod tests {
         }
     }
 
-    fn over(s: &NetSession) -> bool {
+    fn over(s: &NetSession<PortRoyal>) -> bool {
         let snap = s.snapshot();
         snap.result.is_some() && snap.transcript.is_some()
     }
@@ -957,5 +648,98 @@ mod tests {
                 .iter()
                 .any(|l| l.text.starts_with("staller ") && l.text.contains("(auto)"))
         );
+    }
+}
+
+#[cfg(test)]
+mod private_cards {
+    //! A session over a table of a game with private hands, on 127.0.0.1.
+
+    use std::time::{Duration, Instant};
+
+    use roundtable_bots::RandomBot;
+    use roundtable_guildhall::{Guildhall, Options};
+    use roundtable_net::{Controller, DataDir, NetEvent, NodeConfig, Role, spawn};
+    use roundtable_tui::Session;
+
+    use super::NetSession;
+
+    /// Generous bound for what must happen (never an assertion on how fast).
+    const LIMIT: Duration = Duration::from_secs(90);
+
+    fn config(dir: &std::path::Path, name: &str) -> NodeConfig {
+        let mut c = NodeConfig::new(DataDir::new(dir.join(name)), name.to_owned());
+        c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+        c.mdns = false;
+        c
+    }
+
+    /// A person's seat at a Guildhall table sees its own hand by name and
+    /// is offered the moves that name its cards: the node's view once
+    /// left every card of the hand unknown ("?") and offered only the moves
+    /// that name none.
+    #[test]
+    fn a_guildhall_seat_sees_its_own_hand_and_the_moves_that_name_it() {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let _inside = rt.enter();
+        let mut host = spawn::<Guildhall>(
+            config(dir.path(), "host"),
+            Role::Host {
+                seats: 2,
+                options: Options::default(),
+                stall_timeout_ms: 60_000,
+            },
+            Controller::Bot(Box::new(RandomBot::new(1))),
+        )
+        .unwrap();
+        let ticket = rt.block_on(async {
+            loop {
+                match host.next_event().await {
+                    Some(NetEvent::Ticket(t)) => return t,
+                    Some(_) => {}
+                    None => panic!("the host stopped"),
+                }
+            }
+        });
+        let handle = spawn::<Guildhall>(
+            config(dir.path(), "joiner"),
+            Role::Join { ticket },
+            Controller::Handle,
+        )
+        .unwrap();
+        let mut joiner = NetSession::new(handle, "joiner".into(), None, 2).unwrap();
+        let deadline = Instant::now() + LIMIT;
+        let snap = loop {
+            joiner.poll(Instant::now());
+            let snap = joiner.snapshot();
+            if !snap.legal.is_empty() {
+                break snap;
+            }
+            assert!(Instant::now() < deadline, "no move for the joiner");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let hand = &snap.view.my_hand;
+        assert!(!hand.is_empty(), "the joiner holds cards at its move");
+        assert!(
+            hand.iter().all(|(_, card)| card.is_some()),
+            "the joiner's own hand is unknown to it: {hand:?}"
+        );
+        let named: Vec<String> = snap
+            .legal
+            .iter()
+            .map(ToString::to_string)
+            .filter(|a| a.contains(':'))
+            .collect();
+        assert!(
+            !named.is_empty(),
+            "no move names a card of the hand: {:?}",
+            snap.legal
+        );
+        host.shutdown();
     }
 }
