@@ -274,18 +274,20 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
                 Line::from(row)
             });
         }
+        // What is still to pick after the selected choice, under it.
+        if let Some(still) = step
+            .still
+            .get(i)
+            .filter(|still| chosen && !still.is_empty())
+        {
+            let then = format!("then pick {}", still.join(", then "));
+            for row in crate::ui::wrap(&then, width.saturating_sub(5)) {
+                list.push(Line::styled(format!("     {row}"), theme.dim()));
+            }
+        }
         if chosen {
             selected = from..list.len();
         }
-    }
-    if let Some(still) = step.still.get(app.action_selected)
-        && !still.is_empty()
-    {
-        let then = format!("then pick {}", still.join(", then "));
-        for row in crate::ui::wrap(&then, width.saturating_sub(5)) {
-            list.push(Line::styled(format!("     {row}"), theme.dim()));
-        }
-        selected.end = list.len();
     }
     MovesPanel {
         header,
@@ -293,6 +295,7 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
         selected,
     }
 }
+
 /// The log's area and the board's, for a terminal area.
 fn split(area: Rect) -> (Rect, Rect) {
     if area.width >= SIDE_LOG_WIDTH {
