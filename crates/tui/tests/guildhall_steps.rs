@@ -73,14 +73,17 @@ fn is_weaver_level_2(action: &Action) -> bool {
         if Card::from_index(*card).is_some_and(|c| c.profession == Profession::Weaver))
 }
 
-/// Play the seat with its own easy bot until it may play a Weaver at level
-/// 2; `None` if the game ends first.
-fn to_weaver_level_2(seed: u64) -> Option<(LocalSession<Guildhall>, Snapshot<Guildhall>)> {
+/// Play the seat with its own easy bot until one of its legal actions is
+/// `wanted`; `None` if the game ends first.
+fn play_until(
+    seed: u64,
+    wanted: impl Fn(&Action) -> bool,
+) -> Option<(LocalSession<Guildhall>, Snapshot<Guildhall>)> {
     let mut session = session(seed);
     let mut snap = settle(&mut session);
     let mut step = 0;
     while snap.live() {
-        if snap.legal.iter().any(is_weaver_level_2) {
+        if snap.legal.iter().any(&wanted) {
             return Some((session, snap));
         }
         let me = snap.me.unwrap_or(Seat(0));
@@ -93,6 +96,11 @@ fn to_weaver_level_2(seed: u64) -> Option<(LocalSession<Guildhall>, Snapshot<Gui
         snap = settle(&mut session);
     }
     None
+}
+
+/// Play until the seat may play a Weaver at level 2.
+fn to_weaver_level_2(seed: u64) -> Option<(LocalSession<Guildhall>, Snapshot<Guildhall>)> {
+    play_until(seed, is_weaver_level_2)
 }
 
 /// The sizes every step is drawn at: wide, the classic terminal, narrow.
@@ -278,4 +286,81 @@ fn weaver_card(action: &Action) -> u32 {
         Action::Play { card, .. } => *card,
         _ => u32::MAX,
     }
+}
+
+#[test]
+fn a_vp_card_is_bought_card_then_each_chapter_paid_and_its_top_then_its_ability() {
+    let is_buy = |a: &Action| matches!(a, Action::Buy { .. });
+    let (mut session, snap) = play_until(SEED, is_buy).unwrap_or_else(|| panic!("seed {SEED}"));
+    let mut app = App::at_table(Theme::plain());
+    app.observe(&snap);
+
+    // The action, then which VP card, each with its price and ability.
+    select(&mut app, &snap, |a| a == "Buy a VP card");
+    assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
+    select(&mut app, &snap, |a| a.starts_with("the 2:"));
+    let shown = snapshot_sizes(&app, &snap, "buy_1_vp_card");
+    for expected in [
+        "Buy which VP card?",
+        "the 2: 2 VP for 1 completed chapter; move an incomplete",
+        "Chosen: Buy a VP card",
+    ] {
+        assert!(shown.contains(expected), "no {expected:?}:\n{shown}");
+    }
+    let (bought, snap) = play_selected(&mut app, &mut session, &snap);
+    assert!(matches!(bought, Action::Buy { .. }), "{bought}");
+
+    // Paying: which completed chapter, then which of its cards goes on top.
+    assert!(
+        matches!(snap.view.pending, Some(Pending::Pay { left: 1, .. })),
+        "{:?}",
+        snap.view.pending
+    );
+    let shown = snapshot_sizes(&app, &snap, "buy_2_chapter");
+    assert!(
+        shown.contains("Pay for the 2 with 1 completed chapter. Which chapter?")
+            && shown.contains("then pick the top card"),
+        "{shown}"
+    );
+    assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
+    let shown = snapshot_sizes(&app, &snap, "buy_3_top_card");
+    assert!(
+        shown.contains("goes on top of the discard pile") && shown.contains("red on top"),
+        "{shown}"
+    );
+    let (paid, snap) = play_selected(&mut app, &mut session, &snap);
+    assert!(matches!(paid, Action::Pay { top: Some(_), .. }), "{paid}");
+
+    // The card's ability: used step by step, or skipped.
+    assert!(
+        matches!(snap.view.pending, Some(Pending::VpAbility(_))),
+        "{:?}",
+        snap.view.pending
+    );
+    let shown = snapshot_sizes(&app, &snap, "buy_4_ability");
+    assert!(
+        shown.contains("The 2 bought: move an incomplete chapter") && shown.contains("Skip it"),
+        "{shown}"
+    );
+
+    // Its targets one by one: whose guildhall, then which chapter.
+    select(&mut app, &snap, |a| a == "Move a chapter");
+    assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
+    let shown = snapshot_sizes(&app, &snap, "buy_5_whose_chapter");
+    assert!(
+        shown.contains("Move a chapter of whose guildhall?")
+            && shown.contains("then pick their chapter"),
+        "{shown}"
+    );
+    assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
+    let choices = answers(&app, &snap);
+    assert!(!choices.is_empty() && app.choice.len() == 2, "{choices:?}");
+    let Some(Effect::Submit(i)) = app.update(Msg::Confirm, Some(&snap)) else {
+        panic!("the chapter is the last pick")
+    };
+    assert!(
+        matches!(snap.legal[i], Action::MoveChapter { .. }),
+        "{}",
+        snap.legal[i]
+    );
 }

@@ -407,7 +407,13 @@ fn vp_ability_pick(view: &View, answer: String) -> Pick {
     Pick::new(
         format!(
             "{} bought: {}. Use its ability or skip it?",
-            kind.map_or_else(|| "The VP card".to_owned(), vp_name),
+            kind.map_or_else(
+                || "The VP card".to_owned(),
+                |k| {
+                    // At the start of a sentence.
+                    vp_name(k).replacen("the", "The", 1)
+                }
+            ),
             kind.and_then(|k| VP_TABLE.get(usize::from(k)))
                 .map_or_else(String::new, |s| s.ability.text())
         ),
