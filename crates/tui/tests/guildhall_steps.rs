@@ -364,3 +364,65 @@ fn a_vp_card_is_bought_card_then_each_chapter_paid_and_its_top_then_its_ability(
         snap.legal[i]
     );
 }
+
+/// Every legal action of every decision of a whole game is reached by
+/// walking the steps, and every walk ends at a legal action: each choice
+/// is one the engine accepts, and none is out of reach (two copies of a
+/// card in the hand are one choice, so actions count as reached by what
+/// they do).
+#[test]
+fn every_legal_move_of_a_game_is_reached_step_by_step() {
+    let mut session = session(SEED);
+    let mut snap = settle(&mut session);
+    let mut decisions = 0;
+    let mut longest = 0;
+    while snap.live() {
+        let me = snap.me.unwrap_or(Seat(0));
+        let names = snap.names();
+        let words = |a: &Action| {
+            Guildhall::event_line(
+                &roundtable_guildhall::Event::Acted {
+                    seat: me,
+                    action: *a,
+                },
+                &names,
+                Some(me),
+            )
+            .unwrap_or_default()
+        };
+        let mut reached = std::collections::BTreeSet::new();
+        let mut open = vec![Vec::<String>::new()];
+        while let Some(chosen) = open.pop() {
+            let step = steps::step(&snap, &chosen);
+            assert!(!step.options.is_empty(), "a dead end after {chosen:?}");
+            assert!(step.question.is_some(), "no question after {chosen:?}");
+            longest = longest.max(chosen.len() + 1);
+            for option in step.options {
+                match option.action {
+                    Some(i) => {
+                        reached.insert(words(&snap.legal[i]));
+                    }
+                    None => {
+                        let mut next = chosen.clone();
+                        next.push(option.answer);
+                        open.push(next);
+                    }
+                }
+            }
+        }
+        let legal: std::collections::BTreeSet<String> = snap.legal.iter().map(words).collect();
+        assert_eq!(reached, legal);
+        decisions += 1;
+        let mut bot = Guildhall::bot(Level::Easy, &Options::default(), Default::default(), 7);
+        let action = snap.legal[bot.choose(me, &snap.view, &snap.legal)];
+        session
+            .submit(action)
+            .unwrap_or_else(|e| panic!("{action}: {e}"));
+        snap = settle(&mut session);
+    }
+    assert!(decisions > 50, "a whole game: {decisions} decisions");
+    assert!(
+        longest >= 3,
+        "some moves take three picks or more: {longest}"
+    );
+}
