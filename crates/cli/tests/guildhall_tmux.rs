@@ -112,7 +112,6 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
         "Game over",
         "Ranking (VP, then completed chapters)",
         "#1",
-        "#2",
         " ann ",
         "Transcript saved to",
         "Enter start menu",
@@ -122,6 +121,12 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
             "post-game screen lacks {expected:?}:\n{screen}"
         );
     }
+    // Five short rounds often end level (at 0 VP each): the seats then
+    // share first place, else the second ranks second.
+    assert!(
+        screen.contains("#2") || screen.contains("share the win"),
+        "post-game screen ranks no second seat:\n{screen}"
+    );
 
     // Enter goes back to the menu, q there quits.
     tmux.keys(&["Enter"]);
