@@ -149,10 +149,9 @@ pub trait Listed:
         Vec::new()
     }
 
-    /// What one row of the post-game VP table counts, singular: "turn" where
-    /// every seat's turn is a row, or the game's "round" where a round
-    /// (every seat's turn once) is what the game itself counts. The table
-    /// falls back to rounds when the turns do not fit.
+    /// What the post-game chart and VP table count along the game: each
+    /// turn (the default; the table falls back to rounds where the turns do
+    /// not fit), or each round, for a game that tells its players rounds.
     const CHART_UNIT: ChartUnit = ChartUnit::Turn;
 }
 
