@@ -234,8 +234,12 @@ pub struct App {
     pub setup: LocalConfig,
     /// The selected set-up row.
     pub setup_selected: usize,
-    /// The selected legal action.
+    /// The selected choice of the step shown (for a game that lists its
+    /// legal actions at once, the selected legal action).
     pub action_selected: usize,
+    /// The answers picked so far for the move being chosen step by step
+    /// ([`Listed::picks`]); Esc takes the last one back.
+    pub choice: Vec<String>,
     /// How far the log is scrolled back from its newest line (0 follows it).
     pub log_scroll: usize,
     /// Colours.
@@ -290,6 +294,7 @@ impl App {
             setup,
             setup_selected: 0,
             action_selected: 0,
+            choice: Vec::new(),
             log_scroll: 0,
             theme,
             has_menu: true,
@@ -365,9 +370,11 @@ impl App {
         let legal: Vec<String> = snap.legal.iter().map(ToString::to_string).collect();
         if legal != self.last_legal {
             self.action_selected = 0;
+            self.choice.clear();
             self.last_legal = legal;
         }
-        self.action_selected = self.action_selected.min(snap.legal.len().saturating_sub(1));
+        let options = crate::games::steps::step(snap, &self.choice).options.len();
+        self.action_selected = self.action_selected.min(options.saturating_sub(1));
         self.spectator = snap.me.is_none();
         // A networked table shows its lobby until the game begins.
         match (snap.lobby.is_some(), self.screen) {
@@ -388,6 +395,7 @@ impl App {
         self.overlay = None;
         self.notice = None;
         self.action_selected = 0;
+        self.choice.clear();
         self.log_scroll = 0;
         self.last_legal.clear();
     }
@@ -879,33 +887,44 @@ impl App {
     }
 
     fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
-        let legal = snap.map_or(&[][..], |s| s.legal.as_slice());
+        let options = snap.map_or_else(Vec::new, |s| {
+            crate::games::steps::step(s, &self.choice).options
+        });
         match msg {
             Msg::Up => self.action_selected = self.action_selected.saturating_sub(1),
             Msg::Down => {
-                self.action_selected = (self.action_selected + 1).min(legal.len().saturating_sub(1))
+                self.action_selected =
+                    (self.action_selected + 1).min(options.len().saturating_sub(1))
             }
-            Msg::Pick(k) => match usize::from(k).checked_sub(1).filter(|&i| i < legal.len()) {
+            Msg::Pick(k) => match usize::from(k).checked_sub(1).filter(|&i| i < options.len()) {
                 Some(i) => {
                     self.action_selected = i;
-                    self.notice = None;
-                    return Some(Effect::Submit(i));
+                    return self.choose(&options[i]);
                 }
                 None => {
-                    self.notice = Some(if legal.is_empty() {
+                    self.notice = Some(if options.is_empty() {
                         "It is not your move.".into()
                     } else {
-                        format!("There is no move {k}: pick 1 to {}.", legal.len())
+                        format!("There is no move {k}: pick 1 to {}.", options.len())
                     });
                 }
             },
-            Msg::Confirm => match legal.get(self.action_selected) {
-                Some(_) => {
-                    self.notice = None;
-                    return Some(Effect::Submit(self.action_selected));
-                }
+            Msg::Confirm => match options.get(self.action_selected) {
+                Some(option) => return self.choose(option),
                 None => self.notice = Some("It is not your move.".into()),
             },
+            // Back to the step before, with the choice taken back selected
+            // again; with nothing picked yet, Esc has nothing to take back.
+            Msg::Back => {
+                if let Some(answer) = self.choice.pop() {
+                    self.notice = None;
+                    let before = snap.map_or_else(Vec::new, |s| {
+                        crate::games::steps::step(s, &self.choice).options
+                    });
+                    self.action_selected =
+                        before.iter().position(|o| o.answer == answer).unwrap_or(0);
+                }
+            }
             Msg::LogOlder | Msg::LogNewer | Msg::End | Msg::Home => {
                 self.scroll_log(msg, snap, LOG_PAGE)
             }
@@ -915,6 +934,23 @@ impl App {
             _ => {}
         }
         None
+    }
+
+    /// Take `option` of the step shown: submit its action when it is the
+    /// last pick, else go on to the next step.
+    fn choose(&mut self, option: &crate::games::StepOption) -> Option<Effect> {
+        self.notice = None;
+        match option.action {
+            Some(i) => {
+                self.choice.clear();
+                Some(Effect::Submit(i))
+            }
+            None => {
+                self.choice.push(option.answer.clone());
+                self.action_selected = 0;
+                None
+            }
+        }
     }
 
     fn update_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {

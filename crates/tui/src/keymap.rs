@@ -469,6 +469,16 @@ pub static KEYMAP: &[Binding] = &[
         ctx(&[Table]),
         true,
     ),
+    // Only a move chosen in steps (Guildhall's) has a step to go back to;
+    // its moves panel says so, so the hint bar leaves it out.
+    bind(
+        Keys::Codes(&[KeyCode::Esc]),
+        "Esc",
+        "back a step (moves chosen in steps)",
+        Msg::Back,
+        ctx(&[Table]),
+        false,
+    ),
     bind(
         Keys::Codes(&[KeyCode::Enter]),
         "Enter",

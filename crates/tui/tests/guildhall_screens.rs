@@ -153,6 +153,12 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         "{:?}",
         snap.log
     );
+    // The chart counts rounds, as the table's heading does ("Round 3").
+    let wide = text(&render(&app, &snap, 200, 60));
+    assert!(
+        wide.contains("round 1") && wide.contains(" rounds)") && !wide.contains(" turns)"),
+        "{wide}"
+    );
     assert_snapshot!("guildhall_post_game_80x24", over.backend());
     assert_snapshot!(
         "guildhall_post_game_200x60",

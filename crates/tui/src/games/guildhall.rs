@@ -8,11 +8,12 @@ use roundtable_bots::{Bot, Level};
 use roundtable_engine::{Seat, Standing};
 use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE, View};
 
-use super::{Listed, Milestone};
+use super::{ChartUnit, Listed, Milestone, Pick};
 use crate::app::App;
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
+pub mod choice;
 pub mod screen;
 use crate::text::seat_name;
 
@@ -79,6 +80,13 @@ impl Listed for Guildhall {
     fn local_options(config: &LocalConfig) -> Options {
         config.guildhall.clone()
     }
+
+    fn picks(snap: &Snapshot<Self>, action: &Action) -> Vec<Pick> {
+        choice::picks(snap, action)
+    }
+
+    // The game counts rounds ("Round 3: your turn"), and so does its chart.
+    const CHART_UNIT: ChartUnit = ChartUnit::Round;
 }
 
 /// A card by its words ("Weaver (red)").

@@ -25,6 +25,9 @@ use crate::session::Snapshot;
 
 pub mod guildhall;
 pub mod port_royal;
+pub mod steps;
+
+pub use steps::{Pick, Step, StepOption};
 
 /// Where an event stands in the course of a game, for the log's headings
 /// and the post-game chart's rows.
@@ -135,6 +138,30 @@ pub trait Listed:
 
     /// The rule options the local set-up form chose for this game.
     fn local_options(config: &LocalConfig) -> Self::Options;
+
+    /// How a player picks `action` (one of `snap`'s legal actions) step by
+    /// step, the way the player thinks of it: a card, then its level, then
+    /// each target. Legal actions whose first picks read the same are one
+    /// choice until they differ, so every path ends at an action the engine
+    /// accepts. The default, no picks, lists every legal action at once.
+    fn picks(snap: &Snapshot<Self>, action: &Self::Action) -> Vec<Pick> {
+        let _ = (snap, action);
+        Vec::new()
+    }
+
+    /// What the post-game chart and VP table count along the game: each
+    /// turn (the default; the table falls back to rounds where the turns do
+    /// not fit), or each round, for a game that tells its players rounds.
+    const CHART_UNIT: ChartUnit = ChartUnit::Turn;
+}
+
+/// What the post-game VP table counts in its columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartUnit {
+    /// One column per turn where they fit, else per round.
+    Turn,
+    /// One column per round (every seat's turn once), as the game counts.
+    Round,
 }
 
 /// Code to run for whichever game a [`GameId`] names: the one place a

@@ -10,7 +10,7 @@ use roundtable_port_royal::View;
 
 use super::{block, chunks, wrap};
 use crate::app::App;
-use crate::games::Listed;
+use crate::games::{ChartUnit, Listed};
 use crate::session::Snapshot;
 use crate::text::seat_name;
 use crate::theme::Theme;
@@ -283,7 +283,7 @@ fn vp_table<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer, theme: The
     let fit = (usize::from(area.width.saturating_sub(2)).saturating_sub(name_w) / col_w).max(1);
     // Row `t` of the data is the game after turn `t`; the last is the end.
     let last = data.len().saturating_sub(1);
-    let (unit, steps) = if last <= fit {
+    let (unit, steps) = if last <= fit && G::CHART_UNIT == ChartUnit::Turn {
         ("turn", 1)
     } else {
         ("round", seats)
@@ -420,10 +420,17 @@ pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer,
             }
         }
     }
+    // The axis counts what the game counts: turns, or rounds of one turn
+    // per seat.
+    let played = turns.saturating_sub(1);
+    let (unit, count) = match G::CHART_UNIT {
+        ChartUnit::Turn => ("turn", played),
+        ChartUnit::Round => ("round", played.div_ceil(s.seats.len().max(1))),
+    };
     let axis = format!(
-        "turn 1{:>width$}",
-        format!("end ({} turns)", turns.saturating_sub(1)),
-        width = usize::from(plot.width).saturating_sub(6)
+        "{unit} 1{:>width$}",
+        format!("end ({count} {unit}s)"),
+        width = usize::from(plot.width).saturating_sub(unit.len() + 2)
     );
     buf.set_string(plot.x, inner.y + inner.height - 1, axis, theme.dim());
 }

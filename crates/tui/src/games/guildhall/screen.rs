@@ -12,7 +12,7 @@ use roundtable_guildhall::{
 
 use super::card_words;
 use crate::app::App;
-use crate::games::Listed;
+use crate::games::steps;
 use crate::session::Snapshot;
 use crate::text::seat_name;
 
@@ -42,7 +42,7 @@ pub fn chapter_level(profession: Profession, size: u32) -> u8 {
 }
 
 /// A profession's name with a capital.
-fn title(profession: Profession) -> String {
+pub(crate) fn title(profession: Profession) -> String {
     let name = profession.name();
     let mut chars = name.chars();
     match chars.next() {
@@ -59,6 +59,7 @@ fn vp_ability(ability: VpAbility) -> String {
         VpAbility::SwapOneForTwo => "swap one card for two".into(),
         VpAbility::PlaceAny => "place any number of cards".into(),
         VpAbility::DrawFive => "draw five".into(),
+        VpAbility::ExtraActions(1) => "1 more action".into(),
         VpAbility::ExtraActions(n) => format!("{n} more actions"),
         VpAbility::TakeCard => "take a card".into(),
     }
@@ -77,14 +78,15 @@ fn phase_words(v: &View, names: &[String], me: Option<Seat>) -> String {
         Phase::SetupDiscard(s) => format!("Set-up: {} discard and draw back to 9", who(s)),
         Phase::SetupPlace(s, left) => format!("Set-up: {} place {left} more", who(s)),
         Phase::Turn => format!(
-            "Round {}: {} turn, {} actions left",
+            "Round {}: {} turn, {} action{} left",
             v.round,
             if me == Some(v.turn) {
                 "your".to_owned()
             } else {
                 format!("{}'s", seat_name(names, v.turn))
             },
-            v.actions_left
+            v.actions_left,
+            if v.actions_left == 1 { "" } else { "s" }
         ),
         Phase::Over => "The game is over".into(),
     }
@@ -208,41 +210,90 @@ fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
     lines
 }
 
-/// The moves, numbered, in words.
-fn move_lines(app: &App, s: &Snapshot<Guildhall>) -> Vec<Line<'static>> {
+/// The moves panel's lines at `width` columns: the step's question and
+/// what is chosen so far (kept in sight), then the choices, numbered, and
+/// what is still to pick. Also where the selected choice's lines are.
+struct MovesPanel {
+    /// The question and the choices so far.
+    header: Vec<Line<'static>>,
+    /// The choices, each wrapped, and the footer.
+    list: Vec<Line<'static>>,
+    /// The rows of `list` the selected choice spans.
+    selected: std::ops::Range<usize>,
+}
+
+fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     let theme = app.theme;
-    let names = s.names();
     if s.legal.is_empty() {
         let status = s
             .status
             .clone()
             .unwrap_or_else(|| "Waiting for the other players".into());
-        return vec![Line::styled(status, theme.dim())];
+        return MovesPanel {
+            header: Vec::new(),
+            list: vec![Line::styled(status, theme.dim())],
+            selected: 0..0,
+        };
     }
-    let me = s.me;
-    s.legal
-        .iter()
-        .enumerate()
-        .map(|(i, action)| {
-            let words = match me {
-                Some(seat) => {
-                    let event = roundtable_guildhall::Event::Acted {
-                        seat,
-                        action: *action,
-                    };
-                    Guildhall::event_line(&event, &names, Some(seat))
-                        .unwrap_or_else(|| action.to_string())
-                }
-                None => action.to_string(),
-            };
-            let text = format!("{:>2} {words}", i + 1);
-            if i == app.action_selected {
-                Line::styled(format!("> {text}"), theme.selected())
+    let step = steps::step(s, &app.choice);
+    let mut header: Vec<Line<'static>> = Vec::new();
+    if let Some(question) = &step.question {
+        header.extend(
+            crate::ui::wrap(question, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.title())),
+        );
+    }
+    if !app.choice.is_empty() {
+        header.extend(
+            crate::ui::wrap(
+                &format!("Chosen: {} (Esc: back a step)", app.choice.join(" > ")),
+                width,
+            )
+            .into_iter()
+            .map(|l| Line::styled(l, theme.dim())),
+        );
+    }
+    let mut list = Vec::new();
+    let mut selected = 0..0;
+    for (i, option) in step.options.iter().enumerate() {
+        let chosen = i == app.action_selected;
+        let mark = if chosen { ">" } else { " " };
+        let from = list.len();
+        // The number stands out; a long choice goes on under its words.
+        let rows = crate::ui::wrap(&option.answer, width.saturating_sub(5));
+        for (k, row) in rows.into_iter().enumerate() {
+            let row = if k == 0 {
+                format!("{mark} {:>2} {row}", i + 1)
             } else {
-                Line::from(format!("  {text}"))
+                format!("     {row}")
+            };
+            list.push(if chosen {
+                Line::styled(row, theme.selected())
+            } else {
+                Line::from(row)
+            });
+        }
+        // What is still to pick after the selected choice, under it.
+        if let Some(still) = step
+            .still
+            .get(i)
+            .filter(|still| chosen && !still.is_empty())
+        {
+            let then = format!("then pick {}", still.join(", then "));
+            for row in crate::ui::wrap(&then, width.saturating_sub(5)) {
+                list.push(Line::styled(format!("     {row}"), theme.dim()));
             }
-        })
-        .collect()
+        }
+        if chosen {
+            selected = from..list.len();
+        }
+    }
+    MovesPanel {
+        header,
+        list,
+        selected,
+    }
 }
 
 /// The log's area and the board's, for a terminal area.
@@ -278,24 +329,49 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
         crate::ui::log_panel(app, s, log, buf, false);
         return;
     }
-    let moves = move_lines(app, s);
-    let mut lower = moves;
+    let width = usize::from(board.width.saturating_sub(2));
+    let panel = moves_panel(app, s, width);
+    let mut list = panel.list;
     if let Some(notice) = &app.notice {
-        lower.push(Line::styled(notice.clone(), app.theme.warn()));
+        for row in crate::ui::wrap(notice, width) {
+            list.push(Line::styled(row, app.theme.warn()));
+        }
     }
-    let lower_h = (lower.len() as u16 + 2).min(board.height / 2);
+    let wanted = (panel.header.len() + list.len()) as u16 + 2;
+    // Half the board, or more when the question and the selected choice
+    // need it (a level's words, wrapped in a narrow terminal).
+    let needed = (panel.header.len() + panel.selected.len()) as u16 + 2;
+    let lower_h = wanted
+        .min((board.height / 2).max(needed))
+        .min(board.height.saturating_sub(4))
+        .max(3);
     let [top, bottom] =
         Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
     Paragraph::new(board_lines(s, app))
         .wrap(Wrap { trim: false })
         .block(crate::ui::block("Guildhall".to_owned(), app.theme))
         .render(top, buf);
-    // Keep the selected move in sight in a short panel.
-    let inner = bottom.height.saturating_sub(2) as usize;
-    let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
-    Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
-        .block(crate::ui::block("Moves".to_owned(), app.theme))
-        .render(bottom, buf);
+    let outer = crate::ui::block("Moves".to_owned(), app.theme);
+    let inner = outer.inner(bottom);
+    outer.render(bottom, buf);
+    // The question stays in sight (its last rows at least, when the panel
+    // is very short); the choices scroll under it to keep the selected one.
+    let header_h = (panel.header.len() as u16).min(inner.height.saturating_sub(1));
+    let header_skip = panel.header.len().saturating_sub(usize::from(header_h));
+    let [head, rest] =
+        Layout::vertical([Constraint::Length(header_h), Constraint::Min(0)]).areas(inner);
+    Paragraph::new(
+        panel
+            .header
+            .into_iter()
+            .skip(header_skip)
+            .collect::<Vec<_>>(),
+    )
+    .render(head, buf);
+    let rows = usize::from(rest.height);
+    let skip = panel.selected.end.saturating_sub(rows);
+    let skip = skip.min(panel.selected.start);
+    Paragraph::new(list.into_iter().skip(skip).collect::<Vec<_>>()).render(rest, buf);
     crate::ui::log_panel(app, s, log, buf, false);
 }
 
