@@ -835,6 +835,9 @@ impl App {
                 SetupRow::MaxRounds,
                 SetupRow::Pace,
             ]),
+            // Nereus's one option (the 2-player neutral ship) is not offered
+            // here: a local game plays the standard rules.
+            GameId::Nereus => rows.push(SetupRow::Pace),
         }
         rows.extend((0..self.setup_bots()).map(SetupRow::Bot));
         rows.extend([SetupRow::Think, SetupRow::Start]);

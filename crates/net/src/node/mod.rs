@@ -16,7 +16,7 @@ use libp2p::request_response::{self, OutboundRequestId};
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
+use roundtable_engine::{Game, GameResult, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
 use roundtable_table::transcript::{self, Frame, TranscriptLog};
@@ -714,11 +714,7 @@ impl<G: crate::NetGame> Node<G> {
                 let seat = table.local_seat();
                 let observer = seat.map_or(Observer::Spectator, Observer::Seat);
                 let legal = match seat {
-                    Some(s)
-                        if table.game().next() == Next::Decision(s) && !table.is_forfeited(s) =>
-                    {
-                        table.game().legal_actions_vec(s)
-                    }
+                    Some(s) if table.awaits_decision(s) => table.game().legal_actions_vec(s),
                     _ => Vec::new(),
                 };
                 let n = play.seat_peers.len();

@@ -24,6 +24,7 @@ use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod guildhall;
+pub mod nereus;
 pub mod port_royal;
 
 /// Where an event stands in the course of a game, for the log's headings
@@ -52,6 +53,13 @@ pub trait Listed:
     /// What a standing's tie-break counts, in the words of a ranking
     /// ("coins": "#1 Ann: 12 VP, 7 coins").
     const TIE_BREAK: &'static str;
+
+    /// A standing's tie-break in words for a ranking line ("7 coins"). The
+    /// default counts [`Listed::TIE_BREAK`]; a game whose tie-break packs
+    /// more than one count tells them apart.
+    fn tie_break_words(tie_break: i64) -> String {
+        format!("{tie_break} {}", Self::TIE_BREAK)
+    }
 
     /// A bot of `level` for a table with `options`; a hard one thinks
     /// `think` a move, and `seed` steers its random choices.
@@ -177,6 +185,7 @@ macro_rules! list {
 list! {
     PortRoyal => roundtable_port_royal::PortRoyal,
     Guildhall => roundtable_guildhall::Guildhall,
+    Nereus => roundtable_nereus::Nereus,
 }
 
 /// The facts of a game every front end shows, read through [`GameId::visit`].
@@ -266,6 +275,7 @@ mod tests {
         assert_eq!(names.len(), GameId::ALL.len());
         assert_eq!(GameId::PortRoyal.name(), "port-royal");
         assert_eq!(GameId::Guildhall.name(), "guildhall");
+        assert_eq!(GameId::Nereus.name(), "nereus");
     }
 
     #[test]
@@ -273,7 +283,7 @@ mod tests {
         let err = GameId::from_name("chess").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "no game is called \"chess\"; the games are port-royal, guildhall"
+            "no game is called \"chess\"; the games are port-royal, guildhall, nereus"
         );
     }
 }
