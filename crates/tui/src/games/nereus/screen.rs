@@ -11,7 +11,7 @@ use roundtable_engine::{Seat, Standing};
 use roundtable_nereus::data::{
     self, CHEST, HOLDS, Heading, HoldRule, Icon, STORAGE, Science, science_name,
 };
-use roundtable_nereus::{Cell, Colour, Crew, Nereus, Owner, Phase, Piece, Space, Stage};
+use roundtable_nereus::{Action, Cell, Colour, Crew, Nereus, Owner, Phase, Piece, Space, Stage};
 
 use super::action_words;
 use crate::app::App;
@@ -21,6 +21,10 @@ use crate::theme::Theme;
 
 /// Below this width the log goes under the board rather than beside it.
 const SIDE_LOG_WIDTH: u16 = 100;
+
+/// A board area at least this tall shows the crew rows and the cabin above
+/// the moves; a shorter one puts the moves beside the grid.
+const TALL_BOARD: u16 = 40;
 
 /// A treasure colour's style; its letter carries the meaning without colour.
 fn colour_style(theme: Theme, colour: Colour) -> Style {
@@ -93,36 +97,33 @@ fn phase_words(g: &Nereus, names: &[String], me: Option<Seat>) -> String {
     }
 }
 
-/// Every player's line: VP, gold, power, science cards, holds, and who
-/// holds the sun and hourglass.
+/// Every player's line: VP, gold, science power and cards, completed
+/// holds, the ship's space, and who holds the sun and hourglass.
 fn player_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
     let g = &s.view.game;
     let names = s.names();
     (0..usize::from(g.seats))
         .map(|i| {
             let seat = Seat(i as u8);
-            let you = if s.me == Some(seat) { " (you)" } else { "" };
-            let mut marks = Vec::new();
+            let name = seat_name(&names, seat);
+            let you = if s.me == Some(seat) && name != "You" {
+                " (you)"
+            } else {
+                ""
+            };
+            let mut marks = String::new();
             if g.sun == seat {
-                marks.push("sun");
+                marks.push_str(" sun");
             }
             if g.hourglass == seat {
-                marks.push("hourglass");
+                marks.push_str(" hourglass");
             }
-            let marks = if marks.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", marks.join(", "))
-            };
             let holds = g.cabins[i].complete.count_ones();
             let ship = g.ships.get(i).map(ToString::to_string).unwrap_or_default();
             Line::from(vec![
-                Span::styled(
-                    format!("{} {}{you}", seat.number(), seat_name(&names, seat)),
-                    theme.seat(i),
-                ),
+                Span::styled(format!("{} {name}{you}", seat.number()), theme.seat(i)),
                 Span::raw(format!(
-                    ": {} VP, {} gold, power {}, {} science, {holds} holds, ship {ship}{marks}",
+                    ": {} VP {} gold {ship} P{} S{} H{holds}{marks}",
                     g.vp[i],
                     g.gold[i],
                     g.power[i],
@@ -143,13 +144,33 @@ fn ship_mark(g: &Nereus, cell: Cell) -> char {
     }
 }
 
+/// Where the ship of the seat whose turn it is ends after `action`, if it
+/// is a move.
+pub fn destination(g: &Nereus, action: &Action) -> Option<Cell> {
+    let Action::Move(path) = action else {
+        return None;
+    };
+    let seat = g.turn.as_ref()?.seat;
+    let mut at = *g.ships.get(seat.index())?;
+    for dir in path {
+        let (dr, dc) = dir.delta();
+        at = Cell {
+            row: at.row.checked_add_signed(dr)?,
+            col: at.col.checked_add_signed(dc)?,
+        };
+    }
+    Some(at)
+}
+
 /// The board as a grid: a column letter and row number around it, in each
-/// cell the ship (its seat's number) and the treasures' colour letters.
-fn board_lines(g: &Nereus, theme: Theme) -> Vec<Line<'static>> {
+/// cell the ship (its seat's number, `N` the neutral ship) or the mark
+/// `marks` give it (a legal destination), then the treasures' colour
+/// letters.
+fn board_lines(g: &Nereus, theme: Theme, marks: &[(Cell, char)]) -> Vec<Line<'static>> {
     let size = g.size;
     let mut head = String::from("   ");
     for col in 0..size {
-        head.push_str(&format!("  {}   ", char::from(b'a' + col)));
+        head.push_str(&format!("  {}  ", char::from(b'a' + col)));
     }
     let mut lines = vec![Line::styled(head, theme.dim())];
     for row in 0..size {
@@ -157,10 +178,12 @@ fn board_lines(g: &Nereus, theme: Theme) -> Vec<Line<'static>> {
         for col in 0..size {
             let cell = Cell { row, col };
             spans.push(Span::raw("|"));
-            let ship = ship_mark(g, cell);
-            let ship_style = match g.ship_at(cell) {
-                Some(Owner::Seat(seat)) => theme.seat(seat.index()),
-                _ => Style::new(),
+            let marked = marks.iter().find(|(c, _)| *c == cell).map(|(_, m)| *m);
+            let (ship, ship_style) = match (g.ship_at(cell), marked) {
+                (Some(Owner::Seat(seat)), _) => (ship_mark(g, cell), theme.seat(seat.index())),
+                (Some(Owner::Neutral), _) => ('N', Style::new()),
+                (None, Some(mark)) => (mark, theme.selected()),
+                (None, None) => (' ', Style::new()),
             };
             spans.push(Span::styled(ship.to_string(), ship_style));
             let counts = g.treasures_at(cell);
@@ -171,15 +194,28 @@ fn board_lines(g: &Nereus, theme: Theme) -> Vec<Line<'static>> {
                     shown += 1;
                 }
             }
-            spans.push(Span::raw(" ".repeat(4usize.saturating_sub(shown))));
+            spans.push(Span::raw(" ".repeat(3usize.saturating_sub(shown))));
         }
         spans.push(Span::raw("|"));
         lines.push(Line::from(spans));
     }
-    lines.push(Line::styled(
-        "w white  y yellow  g green  r red  p purple  b black; 1-4 ships, N neutral",
-        theme.dim(),
-    ));
+    lines
+}
+
+/// What the grid's letters and the players' lines mean.
+fn legend_lines(theme: Theme, marked: bool) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::styled("w white  y yellow  g green", theme.dim()),
+        Line::styled("r red  p purple  b black", theme.dim()),
+        Line::styled("1-4 ships, N neutral ship", theme.dim()),
+        Line::styled("P power, S science, H holds", theme.dim()),
+    ];
+    if marked {
+        lines.push(Line::styled(
+            "* the move chosen, + other moves",
+            theme.dim(),
+        ));
+    }
     lines
 }
 
@@ -396,16 +432,38 @@ fn science_words(card: u32) -> String {
     format!("{} ({what})", science_name(card))
 }
 
-/// The board's panel: phase, players, grid, crew rows and cabin.
-fn top_lines(s: &Snapshot<Nereus>, app: &App) -> Vec<Line<'static>> {
+/// The board's panel: phase, grid, players, and (`all`) crew rows and
+/// cabin.
+fn top_lines(s: &Snapshot<Nereus>, app: &App, all: bool) -> Vec<Line<'static>> {
     let theme = app.theme;
     let g = &s.view.game;
     let names = s.names();
+    // The legal moves' destinations, the selected one apart.
+    let mut marks: Vec<(Cell, char)> = Vec::new();
+    let chosen = s
+        .legal
+        .get(app.action_selected)
+        .and_then(|a| destination(g, a));
+    for action in &s.legal {
+        if let Some(to) = destination(g, action)
+            && Some(to) != chosen
+            && !marks.iter().any(|(c, _)| *c == to)
+        {
+            marks.push((to, '+'));
+        }
+    }
+    if let Some(to) = chosen {
+        marks.retain(|(c, _)| *c != to);
+        marks.push((to, '*'));
+    }
     let mut lines = vec![Line::styled(phase_words(g, &names, s.me), theme.title())];
+    lines.extend(board_lines(g, theme, &marks));
     lines.extend(player_lines(s, theme));
-    lines.extend(board_lines(g, theme));
-    lines.extend(crew_lines(s, theme));
-    lines.extend(cabin_lines(s, theme));
+    lines.extend(legend_lines(theme, !marks.is_empty()));
+    if all {
+        lines.extend(crew_lines(s, theme));
+        lines.extend(cabin_lines(s, theme));
+    }
     lines
 }
 
@@ -423,7 +481,13 @@ fn move_lines(app: &App, s: &Snapshot<Nereus>) -> Vec<Line<'static>> {
         .iter()
         .enumerate()
         .map(|(i, action)| {
-            let mut words = action_words(action, true);
+            let mut words = match (action, destination(&s.view.game, action)) {
+                (Action::Move(path), Some(to)) if !path.is_empty() => {
+                    let steps: Vec<String> = path.iter().map(ToString::to_string).collect();
+                    format!("sail to {to} ({})", steps.join(" "))
+                }
+                _ => action_words(action, true),
+            };
             if let Some(first) = words.get_mut(0..1) {
                 first.make_ascii_uppercase();
             }
@@ -451,43 +515,55 @@ fn split(area: Rect) -> (Rect, Rect) {
     }
 }
 
-/// Draw Waters of Nereus's table.
+/// Draw Waters of Nereus's table. A tall board area shows everything
+/// above the moves; a short one puts the moves (or the replay's panel)
+/// beside the grid and the players, and the crew rows and cabin under them
+/// where there is room.
 pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
     let (board, log) = split(area);
     let title = "Waters of Nereus".to_owned();
-    // A replay shows where it stands where the moves would be.
-    if let Some(r) = crate::ui::replay_status(app) {
-        let width = usize::from(board.width.saturating_sub(2));
-        let rows = crate::ui::replay_lines(s, r, width, app.theme).len() as u16
-            + u16::from(app.notice.is_some());
+    let replay = crate::ui::replay_status(app);
+    let mut lower = Vec::new();
+    if replay.is_none() {
+        lower = move_lines(app, s);
+        if let Some(notice) = &app.notice {
+            lower.push(Line::styled(notice.clone(), app.theme.warn()));
+        }
+    }
+    let tall = board.height >= TALL_BOARD;
+    let (top, bottom) = if tall {
+        let rows = match replay {
+            Some(r) => {
+                let width = usize::from(board.width.saturating_sub(2));
+                crate::ui::replay_lines(s, r, width, app.theme).len() as u16
+                    + u16::from(app.notice.is_some())
+            }
+            None => lower.len() as u16,
+        };
         let lower_h = (rows + 2).min(board.height / 2);
         let [top, bottom] =
             Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
-        Paragraph::new(top_lines(s, app))
-            .wrap(Wrap { trim: false })
-            .block(crate::ui::block(title, app.theme))
-            .render(top, buf);
-        crate::ui::replay_panel(app, s, r, bottom, buf, false);
-        crate::ui::log_panel(app, s, log, buf, false);
-        return;
-    }
-    let mut lower = move_lines(app, s);
-    if let Some(notice) = &app.notice {
-        lower.push(Line::styled(notice.clone(), app.theme.warn()));
-    }
-    let lower_h = (lower.len() as u16 + 2).min(board.height / 2);
-    let [top, bottom] =
-        Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
-    Paragraph::new(top_lines(s, app))
+        (top, bottom)
+    } else {
+        let grid = Constraint::Length(u16::from(s.view.game.size) * 5 + 6);
+        let [top, bottom] = Layout::horizontal([grid, Constraint::Min(20)]).areas(board);
+        (top, bottom)
+    };
+    Paragraph::new(top_lines(s, app, tall))
         .wrap(Wrap { trim: false })
         .block(crate::ui::block(title, app.theme))
         .render(top, buf);
-    // Keep the selected move in sight in a short panel.
-    let inner = bottom.height.saturating_sub(2) as usize;
-    let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
-    Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
-        .block(crate::ui::block("Moves".to_owned(), app.theme))
-        .render(bottom, buf);
+    match replay {
+        Some(r) => crate::ui::replay_panel(app, s, r, bottom, buf, false),
+        None => {
+            // Keep the selected move in sight in a short panel.
+            let inner = bottom.height.saturating_sub(2) as usize;
+            let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
+            Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
+                .block(crate::ui::block("Moves".to_owned(), app.theme))
+                .render(bottom, buf);
+        }
+    }
     crate::ui::log_panel(app, s, log, buf, false);
 }
 
@@ -585,13 +661,13 @@ mod tests {
         };
         g.board[7] = [1, 0, 0, 2, 0, 0];
         let view = g.view(Observer::Spectator);
-        let lines = board_lines(&view.game, Theme::plain());
+        let lines = board_lines(&view.game, Theme::plain(), &[]);
         let text: Vec<String> = lines
             .iter()
             .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
             .collect();
         // Row 2, column b: a white and two reds.
-        assert!(text[2].contains("| wrr |"), "{text:?}");
+        assert!(text[2].contains("| wrr|"), "{text:?}");
         assert!(treasure_cells(&view).contains(&"b2 wrr".to_owned()));
         // Seat 1's ship in the top-left corner.
         assert!(text[1].starts_with(" 1 |1"), "{text:?}");
