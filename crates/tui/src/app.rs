@@ -9,7 +9,7 @@ use std::time::Duration;
 use roundtable_bots::Level;
 use roundtable_port_royal::VICTORY_POINTS;
 
-use crate::games::{GameId, Listed};
+use crate::games::{Arrow, GameId, Listed};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
@@ -948,6 +948,21 @@ impl App {
 
     fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
         let legal = snap.map_or(&[][..], |s| s.legal.as_slice());
+        let arrow = match msg {
+            Msg::Up => Some(Arrow::Up),
+            Msg::Down => Some(Arrow::Down),
+            Msg::Left => Some(Arrow::Left),
+            Msg::Right => Some(Arrow::Right),
+            _ => None,
+        };
+        // A game that chooses on its board takes the arrows first.
+        if let (Some(s), Some(arrow)) = (snap, arrow)
+            && let Some(i) = G::arrow_pick(s, self.action_selected, arrow)
+            && i < legal.len()
+        {
+            self.action_selected = i;
+            return None;
+        }
         match msg {
             Msg::Up => self.action_selected = self.action_selected.saturating_sub(1),
             Msg::Down => {

@@ -11,6 +11,9 @@ use ratatui::backend::TestBackend;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
 use roundtable_nereus::{Action, Nereus, Options, Phase, Stage};
+use roundtable_tui::app::Effect;
+use roundtable_tui::games::nereus::screen::destination;
+use roundtable_tui::keymap::Msg;
 use roundtable_tui::{App, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
 
 fn render(app: &App, snap: &Snapshot<Nereus>, w: u16, h: u16) -> Terminal<TestBackend> {
@@ -138,6 +141,38 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     let turn = text(&render(&app, &snap, 80, 24));
     assert!(turn.contains("Sail to "), "{turn}");
     shoot(&app, &snap, "nereus_move");
+    // The ship's destination is chosen with the arrows among the legal
+    // ones: right from the ship sails east one space at a time, down from
+    // there goes on south, and the grid marks the choice.
+    let ship = snap.view.game.ships[snap.me.unwrap_or(Seat(0)).index()];
+    let selected = |app: &App| snap.legal[app.action_selected].clone();
+    app.action_selected = 0;
+    let first = selected(&app);
+    app.update(Msg::Right, Some(&snap));
+    let east = destination(&snap.view.game, &selected(&app));
+    assert!(
+        east.is_some_and(|to| to.row == ship.row && to.col > ship.col),
+        "{first} then right: {:?} from {ship}",
+        selected(&app)
+    );
+    app.update(Msg::Down, Some(&snap));
+    let south = destination(&snap.view.game, &selected(&app));
+    assert!(
+        south.is_some_and(|to| east.is_some_and(|e| to.row > e.row)),
+        "down from {east:?}: {:?}",
+        selected(&app)
+    );
+    let marked = text(&render(&app, &snap, 80, 24));
+    assert!(marked.contains('*'), "{marked}");
+    assert_snapshot!(
+        "nereus_move_chosen_80x24",
+        render(&app, &snap, 80, 24).backend()
+    );
+    // Enter sails there.
+    let chosen = selected(&app);
+    assert!(
+        matches!(app.update(Msg::Confirm, Some(&snap)), Some(Effect::Submit(i)) if snap.legal[i] == chosen)
+    );
 
     // To the end, and the shared post-game screen: ranking and VP chart.
     let mut guard = 0;

@@ -39,6 +39,19 @@ pub enum Milestone {
     GameOver,
 }
 
+/// An arrow key, for a game whose board chooses among its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrow {
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+}
+
 /// What the front ends need of a game besides its rules. What a game
 /// moves between a network driver's tasks can be sent there (every listed
 /// game can be played over the network).
@@ -138,6 +151,15 @@ pub trait Listed:
     /// shows of each seat, from that seat's view.
     fn own_hand(view: &Self::View) -> Option<Vec<String>> {
         let _ = view;
+        None
+    }
+
+    /// The move an arrow key selects when the game chooses on its board
+    /// (a Nereus ship's destination) rather than down its list, from the
+    /// move selected now; `None` (the default) leaves up and down to the
+    /// list of moves and the side arrows to nothing.
+    fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
+        let _ = (snap, selected, arrow);
         None
     }
 

@@ -9,7 +9,7 @@ use roundtable_engine::{Seat, Standing};
 use roundtable_nereus::data::science_name;
 use roundtable_nereus::{Action, Aim, Colour, Event, Half, Nereus, Options, Slot, View};
 
-use super::{Listed, Milestone};
+use super::{Arrow, Listed, Milestone};
 use crate::app::App;
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
@@ -106,6 +106,10 @@ impl Listed for Nereus {
                 .map(|(_, card)| card.map_or_else(|| "?".to_owned(), science_name))
                 .collect(),
         )
+    }
+
+    fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
+        screen::arrow_pick(snap, selected, arrow)
     }
 
     fn local_options(_config: &LocalConfig) -> Options {

@@ -15,6 +15,7 @@ use roundtable_nereus::{Action, Cell, Colour, Crew, Nereus, Owner, Phase, Piece,
 
 use super::action_words;
 use crate::app::App;
+use crate::games::Arrow;
 use crate::session::Snapshot;
 use crate::text::seat_name;
 use crate::theme::Theme;
@@ -160,6 +161,48 @@ pub fn destination(g: &Nereus, action: &Action) -> Option<Cell> {
         };
     }
     Some(at)
+}
+
+/// The move an arrow key selects on the grid: from the selected move's
+/// destination, the nearest legal destination that way (a step across
+/// counts twice a step along). On a move with none that way, up and down
+/// go back to the list and left and right stay; from a move that does not
+/// sail, the side arrows go to the first that does.
+pub fn arrow_pick(s: &Snapshot<Nereus>, selected: usize, arrow: Arrow) -> Option<usize> {
+    let g = &s.view.game;
+    let sails = |a: &Action| matches!(a, Action::Move(p) if !p.is_empty());
+    let from = match s.legal.get(selected) {
+        Some(a @ Action::Move(_)) => destination(g, a)?,
+        _ => {
+            return match arrow {
+                Arrow::Left | Arrow::Right => s.legal.iter().position(sails),
+                Arrow::Up | Arrow::Down => None,
+            };
+        }
+    };
+    let (row, col) = (i32::from(from.row), i32::from(from.col));
+    let best = s
+        .legal
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| sails(a))
+        .filter_map(|(i, a)| {
+            let to = destination(g, a)?;
+            let (dr, dc) = (i32::from(to.row) - row, i32::from(to.col) - col);
+            let (along, across) = match arrow {
+                Arrow::Up => (-dr, dc),
+                Arrow::Down => (dr, dc),
+                Arrow::Left => (-dc, dr),
+                Arrow::Right => (dc, dr),
+            };
+            (along > 0).then_some((along + 2 * across.abs(), i))
+        })
+        .min();
+    match (best, arrow) {
+        (Some((_, i)), _) => Some(i),
+        (None, Arrow::Up | Arrow::Down) => None,
+        (None, Arrow::Left | Arrow::Right) => Some(selected),
+    }
 }
 
 /// The board as a grid: a column letter and row number around it, in each
