@@ -103,27 +103,6 @@ fn env_number(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_run_plays_new_seeds_and_a_pinned_seed_replays() {
-        let today = seeds_of_run(0, 1000, None, 1_800_000_000);
-        let next = seeds_of_run(0, 1000, None, 1_800_000_001);
-        assert_eq!((today.len(), next.len()), (1000, 1000));
-        assert!(
-            today.iter().all(|s| !next.contains(s)),
-            "two runs share seeds"
-        );
-        assert_eq!(today, seeds_of_run(0, 1000, None, 1_800_000_000));
-        // Another test's range (its own base) does not meet this one's.
-        let other = seeds_of_run(10_000, 8, None, 1_800_000_000);
-        assert!(other.iter().all(|s| !today.contains(s)));
-        assert_eq!(seeds_of_run(0, 1000, Some(today[17]), 5), vec![today[17]]);
-    }
-}
-
 /// Counts the seeds on which a test's premise (a fault it injects, say a
 /// crash) took effect before the game ended. Faults are scheduled at random
 /// times, and a short game can end before its first fault: such a seed still
@@ -161,5 +140,26 @@ impl Premise {
             self.what,
             seeds.len()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_run_plays_new_seeds_and_a_pinned_seed_replays() {
+        let today = seeds_of_run(0, 1000, None, 1_800_000_000);
+        let next = seeds_of_run(0, 1000, None, 1_800_000_001);
+        assert_eq!((today.len(), next.len()), (1000, 1000));
+        assert!(
+            today.iter().all(|s| !next.contains(s)),
+            "two runs share seeds"
+        );
+        assert_eq!(today, seeds_of_run(0, 1000, None, 1_800_000_000));
+        // Another test's range (its own base) does not meet this one's.
+        let other = seeds_of_run(10_000, 8, None, 1_800_000_000);
+        assert!(other.iter().all(|s| !today.contains(s)));
+        assert_eq!(seeds_of_run(0, 1000, Some(today[17]), 5), vec![today[17]]);
     }
 }

@@ -3,9 +3,10 @@
 //! * [`Level::Easy`]: the heuristic bot's move half the time, a random legal
 //!   move otherwise ([`EasyBot`]), so it makes the mistakes a beginner makes;
 //! * [`Level::Normal`]: the game's heuristic bot ([`PortRoyalBot`],
-//!   [`GuildhallBot`]);
+//!   [`GuildhallBot`], [`NereusBot`]);
 //! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts, thinking
-//!   for a given time a move.
+//!   for a given time a move (Waters of Nereus: its heuristic bot, see
+//!   [`Level::nereus`]).
 //!
 //! Front ends (the terminal UI's set-up forms, `play`, `host`) make their
 //! bots here, so a level means the same bot everywhere.
@@ -16,9 +17,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{Game, Knowledge, Seat};
 use roundtable_guildhall::Guildhall;
+use roundtable_nereus::Nereus;
 use roundtable_port_royal::{Options, PortRoyal};
 
-use crate::{Bot, Budget, GuildhallBot, PortRoyalBot, SearchBot};
+use crate::{Bot, Budget, GuildhallBot, NereusBot, PortRoyalBot, SearchBot};
 
 /// How long a hard bot thinks a move unless told otherwise.
 pub const DEFAULT_THINK: Duration = Duration::from_millis(1000);
@@ -93,6 +95,18 @@ impl Level {
                 GuildhallBot::new(),
                 seed,
             )),
+        }
+    }
+
+    /// A Waters of Nereus bot of this level. `seed` steers the easy bot's
+    /// coin flips. The hard level plays the heuristic bot too: the search
+    /// cannot play through the secret simultaneous crew choice every cycle
+    /// asks for (its playouts stop there), so it would spend its think time
+    /// and learn nothing.
+    pub fn nereus(self, seed: u64) -> Box<dyn Bot<Nereus>> {
+        match self {
+            Level::Easy => Box::new(EasyBot::new(NereusBot::new(), seed)),
+            Level::Normal | Level::Hard => Box::new(NereusBot::new()),
         }
     }
 }

@@ -107,14 +107,14 @@ impl Visit for JudgeFrames<'_, '_> {
     }
 }
 
-/// What a listed game's tie-break counts.
-struct TieBreak;
+/// A listed game's tie-break in words.
+struct TieBreak(i64);
 
 impl Visit for TieBreak {
-    type Output = &'static str;
+    type Output = String;
 
-    fn visit<G: Listed>(self) -> &'static str {
-        G::TIE_BREAK
+    fn visit<G: Listed>(self) -> String {
+        G::tie_break_words(self.0)
     }
 }
 
@@ -445,19 +445,23 @@ fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(res) = &r.result {
         let mut standings = res.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
-        let (score, tie_break) = match game_of(r.game) {
-            Ok(Audited::Listed(id)) => ("VP", id.visit(TieBreak)),
-            _ => ("points", "tie-break"),
+        let listed = match game_of(r.game) {
+            Ok(Audited::Listed(id)) => Some(id),
+            _ => None,
         };
+        let score = if listed.is_some() { "VP" } else { "points" };
         for s in standings {
+            let tie_break = match listed {
+                Some(id) => id.visit(TieBreak(s.tie_break)),
+                None => format!("{} tie-break", s.tie_break),
+            };
             writeln!(
                 out,
-                "  #{} seat {} {}: {} {score}, {} {tie_break}",
+                "  #{} seat {} {}: {} {score}, {tie_break}",
                 s.rank + 1,
                 s.seat.number(),
                 r.names.get(s.seat.index()).map_or("", String::as_str),
                 s.score,
-                s.tie_break
             )?;
         }
     }

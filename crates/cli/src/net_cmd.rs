@@ -196,7 +196,7 @@ pub(crate) struct HostArgs {
     /// one (`hard,normal`; easy, normal, hard, or heuristic, search, random).
     #[arg(long, default_value = "0", value_name = "N|BOT,BOT,...")]
     bots: Lineup,
-    /// The game: port-royal or guildhall (joiners learn it from the ticket).
+    /// The game: port-royal, guildhall or nereus (joiners learn it from the ticket).
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// A rule option of the game as key=value (as `play --option`).
@@ -449,13 +449,12 @@ impl Printer {
         for s in &standings {
             writeln!(
                 out,
-                "{}  #{} {}: {} VP, {} {}",
+                "{}  #{} {}: {} VP, {}",
                 self.prefix,
                 s.rank + 1,
                 self.name(s.seat),
                 s.score,
-                s.tie_break,
-                G::TIE_BREAK
+                G::tie_break_words(s.tie_break)
             )?;
         }
         Ok(())

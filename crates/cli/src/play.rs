@@ -16,7 +16,7 @@ use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words
 /// Options of `roundtable play`.
 #[derive(Debug, Default, clap::Args)]
 pub(crate) struct PlayArgs {
-    /// The game: port-royal (the default) or guildhall.
+    /// The game: port-royal (the default), guildhall or nereus.
     #[arg(long, value_name = "NAME")]
     game: Option<String>,
     /// Seats at the table, as many as the game is played by (default 4, or
@@ -130,12 +130,11 @@ fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
             .unwrap_or_default();
         writeln!(
             out,
-            "  #{} {}{kind}: {} VP, {} {}",
+            "  #{} {}{kind}: {} VP, {}",
             s.rank + 1,
             roundtable_tui::text::seat_name(&names, s.seat),
             s.score,
-            s.tie_break,
-            G::TIE_BREAK
+            G::tie_break_words(s.tie_break)
         )?;
     }
     if let Some(path) = &args.transcript {

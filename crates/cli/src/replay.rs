@@ -115,12 +115,11 @@ fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Re
         for s in standings {
             writeln!(
                 out,
-                "#{} {}: {} VP, {} {}",
+                "#{} {}: {} VP, {}",
                 s.rank + 1,
                 names.get(s.seat.index()).map_or("", String::as_str),
                 s.score,
-                s.tie_break,
-                G::TIE_BREAK
+                G::tie_break_words(s.tie_break)
             )?;
         }
     }

@@ -9,9 +9,11 @@
 //! kept in (`tests/scenarios/<game>/`). A game whose cards are public plays
 //! the format of SCENARIOS.md; a game that deals private cards has keys of
 //! its own for the deal, in its grammar (Guildhall:
-//! `tests/scenarios/guildhall/GRAMMAR.md`, run by [`guildhall`]).
+//! `tests/scenarios/guildhall/GRAMMAR.md`, run by [`guildhall`]; Waters of
+//! Nereus: `tests/scenarios/nereus/GRAMMAR.md`, run by [`nereus`]).
 
 mod guildhall;
+mod nereus;
 
 use std::io::Write;
 use std::path::Path;
@@ -114,6 +116,7 @@ pub(crate) fn run_text(text: &str, folder: Option<&str>) -> Outcome {
     match game {
         GameId::PortRoyal => run_public::<PortRoyal>(text),
         GameId::Guildhall => guildhall::run(text),
+        GameId::Nereus => nereus::run(text),
     }
 }
 
@@ -431,7 +434,7 @@ mod tests {
         let (line, chess) = game_of("seats = 2\ngame = \"chess\"\n", None).unwrap_err();
         assert_eq!(line, Some(2));
         assert!(
-            chess.contains("the games are port-royal, guildhall"),
+            chess.contains("the games are port-royal, guildhall, nereus"),
             "{chess}"
         );
     }

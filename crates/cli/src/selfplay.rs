@@ -16,7 +16,7 @@ use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SelfplayArgs {
-    /// The game: port-royal or guildhall.
+    /// The game: port-royal, guildhall or nereus.
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Seats, each a bot with its own key and chain (default 4, or one for
@@ -95,12 +95,11 @@ fn selfplay<G: Listed>(args: &SelfplayArgs, out: &mut impl Write) -> Result<Exit
             .unwrap_or_default();
         writeln!(
             out,
-            "#{} {}{kind}: {} VP, {} {}",
+            "#{} {}{kind}: {} VP, {}",
             s.rank + 1,
             roundtable_tui::text::seat_name(game.names(), s.seat),
             s.score,
-            s.tie_break,
-            G::TIE_BREAK
+            G::tie_break_words(s.tie_break)
         )?;
     }
     writeln!(

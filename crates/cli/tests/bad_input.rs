@@ -356,7 +356,7 @@ fn ticket_for(game: &str) -> String {
 fn a_game_is_one_of_the_list_and_takes_only_its_own_options() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let x = dir.path().join("x.rts");
-    let games = "no game is called \"chess\"; the games are port-royal, guildhall";
+    let games = "no game is called \"chess\"; the games are port-royal, guildhall, nereus";
     for command in [
         &["play", "--game", "chess"][..],
         &["selfplay", "--game", "chess", "--transcript", path_str(&x)],

@@ -130,3 +130,108 @@ fn four_guildhall_seats_and_a_spectator_play_a_whole_game_over_the_network() {
     let hands = report["hands"].as_array().expect("the hands were opened");
     assert_eq!(hands.len(), 4, "{report}");
 }
+
+/// Plays `game` over libp2p: the host (flags `host_flags`, one in-process
+/// bot per `bots`) and a joiner process per name of `joiners`, every seat
+/// the game's heuristic bot, and a spectator writing its own transcript.
+/// Every peer ends the game without a violation; every transcript is the
+/// same bytes and audits valid. Returns the spectator's output and the
+/// audit's JSON report of its transcript.
+fn play_over_the_network(
+    game: &str,
+    seats: u8,
+    bots: u8,
+    host_flags: &[&str],
+    joiners: &[&str],
+) -> (Vec<String>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let ticket_file = dir.path().join("ticket.txt");
+    let mut args: Vec<String> = ["host", "--game", game, "--seats"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.push(seats.to_string());
+    args.extend(["--bots".to_string(), bots.to_string()]);
+    args.extend(["--stall-timeout-ms".to_string(), "20000".to_string()]);
+    args.extend(host_flags.iter().map(|s| s.to_string()));
+    args.push("--ticket-file".to_string());
+    args.push(ticket_file.display().to_string());
+    args.extend(guildhall_seat(&dir.path().join("host"), "host"));
+    let mut host = Peer::start("host", &args);
+    let ticket = read_ticket(&ticket_file, Duration::from_secs(20));
+    let mut joined: Vec<Peer> = joiners
+        .iter()
+        .map(|name| {
+            let mut args = vec!["join".to_string(), ticket.clone()];
+            args.extend(guildhall_seat(&dir.path().join(name), name));
+            Peer::start(name, &args)
+        })
+        .collect();
+    let watched = dir.path().join("watched.rtlog");
+    let mut args = vec!["watch".to_string(), ticket.clone()];
+    args.extend(spectator(&dir.path().join("w"), "watcher"));
+    args.extend(["--transcript".to_string(), watched.display().to_string()]);
+    let mut watcher = Peer::start("watcher", &args);
+    for p in joined.iter_mut().chain([&mut host, &mut watcher]) {
+        let name = p.name.clone();
+        assert!(p.wait(LIMIT * 2).success(), "{name} failed");
+        let output = p.output();
+        assert!(
+            output.iter().any(|l| l == "game over"),
+            "{name}: {output:#?}"
+        );
+        assert!(
+            !output.iter().any(|l| l.contains("VIOLATION")),
+            "{name}: {output:#?}"
+        );
+    }
+    let mut files = transcripts_under(dir.path());
+    assert_eq!(
+        files.len(),
+        usize::from(seats) + 1,
+        "every seat and the spectator: {files:?}"
+    );
+    files.push(watched.clone());
+    check_transcripts(&files, usize::from(seats) + 2);
+    let out = std::process::Command::new(BIN)
+        .args(["audit", "--json"])
+        .arg(&watched)
+        .output()
+        .expect("audit runs");
+    let report: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
+            .expect("one JSON object");
+    assert_eq!(report["verdict"], "valid", "{report}");
+    (watcher.output(), report)
+}
+
+/// Waters of Nereus over libp2p: four seats (the host with an in-process
+/// bot, two joiners) and a spectator. Every crew choice goes through the
+/// tables' secret commit and open, the science cards are dealt by all four
+/// seats, and the audit opens every seat's hand after the game.
+#[test]
+fn four_nereus_seats_and_a_spectator_play_a_whole_game_over_the_network() {
+    let (log, report) = play_over_the_network("nereus", 4, 1, &[], &["ann", "bob"]);
+    // The log is Nereus's, in words, and the ranking tells both tie-breaks.
+    assert!(log.iter().any(|l| l.contains("End of")), "{log:#?}");
+    assert!(
+        log.iter().any(|l| l.contains("in incomplete holds")),
+        "{log:#?}"
+    );
+    let hands = report["hands"].as_array().expect("the hands were opened");
+    assert_eq!(hands.len(), 4, "{report}");
+}
+
+/// The two-player neutral-ship variant over libp2p: the host and one
+/// joiner, the neutral player's crew cards and die drawn from the tables'
+/// shared randomness.
+#[test]
+fn two_nereus_seats_with_the_neutral_ship_play_a_whole_game_over_the_network() {
+    let (log, report) =
+        play_over_the_network("nereus", 2, 0, &["--option", "neutral_ship=true"], &["ann"]);
+    assert!(
+        log.iter().any(|l| l.contains("neutral")),
+        "the neutral ship plays: {log:#?}"
+    );
+    assert_eq!(report["verdict"], "valid", "{report}");
+}

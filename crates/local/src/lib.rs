@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 use roundtable_bots::Bot;
-use roundtable_engine::{Game, GameResult, Knowledge, Next, Seat};
+use roundtable_engine::{Game, GameResult, Knowledge, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
 use roundtable_table::transcript::{Frame, TranscriptError, TranscriptLog};
 use roundtable_table::{
@@ -485,7 +485,7 @@ impl<G: Game> LocalGame<G> {
         }
         for (i, table) in self.tables.iter().enumerate() {
             let seat = Seat(i as u8);
-            if table.game().next() == Next::Decision(seat) && !table.is_forfeited(seat) {
+            if table.awaits_decision(seat) {
                 return Ok(match self.players[i] {
                     Seated::Human => Progress::Human(seat),
                     Seated::Bot(_) => Progress::Bot(seat),
@@ -511,7 +511,7 @@ impl<G: Game> LocalGame<G> {
         let Some(table) = self.tables.get(i) else {
             return Err(TableError::NotYourDecision.into());
         };
-        if table.game().next() != Next::Decision(seat) {
+        if !table.awaits_decision(seat) {
             return Err(TableError::NotYourDecision.into());
         }
         let Some(Seated::Bot(slot)) = self.players.get_mut(i) else {

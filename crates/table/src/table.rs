@@ -484,6 +484,22 @@ impl<G: Game> Table<G> {
             .is_some_and(|s| s.forfeited.is_some())
     }
 
+    /// Whether the game waits for a decision of `seat` that this table has
+    /// not yet taken: its turn, or a simultaneous secret choice it has not
+    /// committed to yet. A seat that forfeited is never waited for.
+    pub fn awaits_decision(&self, seat: Seat) -> bool {
+        if self.is_forfeited(seat) {
+            return false;
+        }
+        match self.game.next() {
+            Next::Decision(s) => s == seat,
+            Next::Simultaneous(set) => {
+                set.contains(seat) && self.commits.get(seat.index()).is_some_and(Option::is_none)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the game is over and every seat still in has opened its seed.
     pub fn is_finished(&self) -> bool {
         self.finished
@@ -665,12 +681,7 @@ impl<G: Game> Table<G> {
             return Err(TableError::Failed(v.seat()));
         }
         let seat = self.local_seat().ok_or(TableError::NotSeated)?;
-        let asked = match self.game.next() {
-            Next::Decision(s) => s == seat,
-            Next::Simultaneous(set) => set.contains(seat) && self.commits[seat.index()].is_none(),
-            _ => false,
-        };
-        if !asked || self.is_forfeited(seat) || !self.queued.is_empty() {
+        if !self.awaits_decision(seat) || !self.queued.is_empty() {
             return Err(TableError::NotYourDecision);
         }
         let mut probe = self.game.clone();

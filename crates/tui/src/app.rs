@@ -9,7 +9,7 @@ use std::time::Duration;
 use roundtable_bots::Level;
 use roundtable_port_royal::VICTORY_POINTS;
 
-use crate::games::{GameId, Listed};
+use crate::games::{Arrow, GameId, Listed};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
@@ -890,6 +890,27 @@ impl App {
         let options = snap.map_or_else(Vec::new, |s| {
             crate::games::steps::step(s, &self.choice).options
         });
+        let arrow = match msg {
+            Msg::Up => Some(Arrow::Up),
+            Msg::Down => Some(Arrow::Down),
+            Msg::Left => Some(Arrow::Left),
+            Msg::Right => Some(Arrow::Right),
+            _ => None,
+        };
+        // A game that chooses on its board takes the arrows first; it names
+        // a legal action, which is selected where an option plays just it.
+        if let (Some(s), Some(arrow)) = (snap, arrow) {
+            let selected = options
+                .get(self.action_selected)
+                .and_then(|o| o.action)
+                .unwrap_or(0);
+            if let Some(legal) = G::arrow_pick(s, selected, arrow)
+                && let Some(i) = options.iter().position(|o| o.action == Some(legal))
+            {
+                self.action_selected = i;
+                return None;
+            }
+        }
         match msg {
             Msg::Up => self.action_selected = self.action_selected.saturating_sub(1),
             Msg::Down => {
@@ -1015,6 +1036,9 @@ fn option_rows(game: GameId) -> Vec<SetupRow> {
             SetupRow::MaxRounds,
             SetupRow::Pace,
         ],
+        // Nereus's one option (the 2-player neutral ship) is not offered
+        // here: a local game plays the standard rules.
+        GameId::Nereus => vec![SetupRow::Pace],
     }
 }
 

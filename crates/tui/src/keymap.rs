@@ -258,6 +258,24 @@ pub static KEYMAP: &[Binding] = &[
         ctx(&[Log, Help]),
         true,
     ),
+    // On a game's board the side arrows choose too (a Nereus ship's
+    // destination); a game without a board choice ignores them.
+    bind(
+        Keys::Codes(&[KeyCode::Left]),
+        "←",
+        "board: left",
+        Msg::Left,
+        ctx(&[Table]),
+        false,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Right]),
+        "→",
+        "board: right",
+        Msg::Right,
+        ctx(&[Table]),
+        false,
+    ),
     // Letters are text where a path is typed: only the arrows choose.
     bind(
         Keys::Codes(&[KeyCode::Up]),

@@ -33,7 +33,7 @@ pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, GameKind, Screen};
-pub use games::{GameId, Listed, UnknownGame, Visit};
+pub use games::{Arrow, GameId, Listed, UnknownGame, Visit};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};

@@ -398,11 +398,15 @@ impl<G: Listed> Session<G> for LocalSession<G> {
             .unwrap_or_default();
         let view = game.view_with(Observer::Seat(self.me), &knowledge);
         let mut legal = Vec::new();
-        game.legal_actions_with(self.me, &knowledge, &mut legal);
+        // A secret choice already made is no longer offered, though the
+        // game waits for the others' until every seat has committed.
+        if self.game.table(self.me).awaits_decision(self.me) {
+            game.legal_actions_with(self.me, &knowledge, &mut legal);
+        }
         let names = self.game.names();
         let status = match (&self.failure, game.next()) {
             (Some(f), _) => Some(format!("The tables failed: {f}")),
-            (None, Next::Decision(seat)) if seat == self.me => None,
+            (None, _) if self.game.table(self.me).awaits_decision(self.me) => None,
             (None, Next::Decision(seat)) if self.thinking() == Some(seat) => Some(format!(
                 "{} (bot) is thinking...",
                 crate::text::seat_name(names, seat)
@@ -458,7 +462,7 @@ impl<G: Listed> Session<G> for LocalSession<G> {
     }
 
     fn submit(&mut self, action: G::Action) -> Result<(), String> {
-        if self.game.game().next() != Next::Decision(self.me) {
+        if !self.game.table(self.me).awaits_decision(self.me) {
             return Err("It is not your move.".into());
         }
         self.game.submit(self.me, action).map_err(|e| match e {

@@ -71,11 +71,10 @@ fn local_game_setup_guildhall() {
     assert_eq!(app.setup.game, roundtable_tui::GameId::Guildhall);
     assert_eq!(app.setup.seats, 4);
     app.update(Msg::Right, None::<&Snapshot>);
-    assert_eq!(
-        app.setup.game,
-        roundtable_tui::GameId::Guildhall,
-        "the last"
-    );
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(app.setup.game, roundtable_tui::GameId::Nereus, "the last");
+    app.update(Msg::Left, None::<&Snapshot>);
+    assert_eq!(app.setup.game, roundtable_tui::GameId::Guildhall);
     app.update(Msg::Down, None::<&Snapshot>);
     app.update(Msg::Right, None::<&Snapshot>);
     assert_eq!(app.setup.seats, 4, "Guildhall seats four at most");

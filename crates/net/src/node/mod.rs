@@ -16,7 +16,7 @@ use libp2p::request_response::{self, OutboundRequestId};
 use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
-use roundtable_engine::{Game, GameResult, Next, Observer, Seat};
+use roundtable_engine::{Game, GameResult, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
 use roundtable_table::transcript::{self, Frame, TranscriptLog};
@@ -718,9 +718,7 @@ impl<G: crate::NetGame> Node<G> {
                 // offered none of the moves that name a card of it.
                 let knowledge = table.knowledge().cloned().unwrap_or_default();
                 let legal = match seat {
-                    Some(s)
-                        if table.game().next() == Next::Decision(s) && !table.is_forfeited(s) =>
-                    {
+                    Some(s) if table.awaits_decision(s) => {
                         let mut legal = Vec::new();
                         table.game().legal_actions_with(s, &knowledge, &mut legal);
                         legal

@@ -361,7 +361,7 @@ impl<G: crate::NetGame> Node<G> {
         let Some(seat) = play.table.local_seat() else {
             return false;
         };
-        if play.table.is_forfeited(seat) || play.table.game().next() != Next::Decision(seat) {
+        if !play.table.awaits_decision(seat) {
             return false;
         }
         let position = play.table.position();

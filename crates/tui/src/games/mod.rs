@@ -24,6 +24,7 @@ use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
 pub mod guildhall;
+pub mod nereus;
 pub mod port_royal;
 pub mod steps;
 
@@ -41,6 +42,19 @@ pub enum Milestone {
     GameOver,
 }
 
+/// An arrow key, for a game whose board chooses among its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrow {
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+}
+
 /// What the front ends need of a game besides its rules. What a game
 /// moves between a network driver's tasks can be sent there (every listed
 /// game can be played over the network).
@@ -55,6 +69,13 @@ pub trait Listed:
     /// What a standing's tie-break counts, in the words of a ranking
     /// ("coins": "#1 Ann: 12 VP, 7 coins").
     const TIE_BREAK: &'static str;
+
+    /// A standing's tie-break in words for a ranking line ("7 coins"). The
+    /// default counts [`Listed::TIE_BREAK`]; a game whose tie-break packs
+    /// more than one count tells them apart.
+    fn tie_break_words(tie_break: i64) -> String {
+        format!("{tie_break} {}", Self::TIE_BREAK)
+    }
 
     /// A bot of `level` for a table with `options`; a hard one thinks
     /// `think` a move, and `seed` steers its random choices.
@@ -136,6 +157,15 @@ pub trait Listed:
         None
     }
 
+    /// The move an arrow key selects when the game chooses on its board
+    /// (a Nereus ship's destination) rather than down its list, from the
+    /// move selected now; `None` (the default) leaves up and down to the
+    /// list of moves and the side arrows to nothing.
+    fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
+        let _ = (snap, selected, arrow);
+        None
+    }
+
     /// The rule options the local set-up form chose for this game.
     fn local_options(config: &LocalConfig) -> Self::Options;
 
@@ -204,6 +234,7 @@ macro_rules! list {
 list! {
     PortRoyal => roundtable_port_royal::PortRoyal,
     Guildhall => roundtable_guildhall::Guildhall,
+    Nereus => roundtable_nereus::Nereus,
 }
 
 /// The facts of a game every front end shows, read through [`GameId::visit`].
@@ -293,6 +324,7 @@ mod tests {
         assert_eq!(names.len(), GameId::ALL.len());
         assert_eq!(GameId::PortRoyal.name(), "port-royal");
         assert_eq!(GameId::Guildhall.name(), "guildhall");
+        assert_eq!(GameId::Nereus.name(), "nereus");
     }
 
     #[test]
@@ -300,7 +332,7 @@ mod tests {
         let err = GameId::from_name("chess").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "no game is called \"chess\"; the games are port-royal, guildhall"
+            "no game is called \"chess\"; the games are port-royal, guildhall, nereus"
         );
     }
 }
