@@ -196,7 +196,8 @@ pub(crate) struct HostArgs {
     /// one (`hard,normal`; easy, normal, hard, or heuristic, search, random).
     #[arg(long, default_value = "0", value_name = "N|BOT,BOT,...")]
     bots: Lineup,
-    /// The game: port-royal, guildhall or nereus (joiners learn it from the ticket).
+    /// The game, by its name in the list of games; a name not in the list is
+    /// answered with the list (joiners learn it from the ticket).
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// A rule option of the game as key=value (as `play --option`).

@@ -16,7 +16,8 @@ use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words
 /// Options of `roundtable play`.
 #[derive(Debug, Default, clap::Args)]
 pub(crate) struct PlayArgs {
-    /// The game: port-royal (the default), guildhall or nereus.
+    /// The game, by its name in the list of games (port-royal by default);
+    /// a name not in the list is answered with the list.
     #[arg(long, value_name = "NAME")]
     game: Option<String>,
     /// Seats at the table, as many as the game is played by (default 4, or

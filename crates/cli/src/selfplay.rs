@@ -16,7 +16,8 @@ use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SelfplayArgs {
-    /// The game: port-royal, guildhall or nereus.
+    /// The game, by its name in the list of games; a name not in the list
+    /// is answered with the list.
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Seats, each a bot with its own key and chain (default 4, or one for

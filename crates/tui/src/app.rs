@@ -1019,27 +1019,16 @@ impl App {
 }
 
 /// The rows of a set-up that set game `game`'s rule options (and the bots'
-/// pace, at its place among them), in order.
+/// pace, at its place among them), in order: the game's own list.
 fn option_rows(game: GameId) -> Vec<SetupRow> {
-    match game {
-        GameId::PortRoyal => vec![
-            SetupRow::VictoryPoints,
-            SetupRow::PassAutomatically,
-            SetupRow::ExpeditionRequired,
-            SetupRow::Pace,
-            SetupRow::Expansion,
-        ],
-        GameId::Guildhall => vec![
-            SetupRow::RefillAfterPaying,
-            SetupRow::LateChapterCap,
-            SetupRow::ChooseChapterOrder,
-            SetupRow::MaxRounds,
-            SetupRow::Pace,
-        ],
-        // Nereus's one option (the 2-player neutral ship) is not offered
-        // here: a local game plays the standard rules.
-        GameId::Nereus => vec![SetupRow::Pace],
+    struct Rows;
+    impl crate::games::Visit for Rows {
+        type Output = &'static [SetupRow];
+        fn visit<G: Listed>(self) -> Self::Output {
+            G::SETUP_ROWS
+        }
     }
+    game.visit(Rows).to_vec()
 }
 
 /// Change `row` of a set-up over `s` (the local game, or the table to

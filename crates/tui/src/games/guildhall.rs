@@ -9,7 +9,7 @@ use roundtable_engine::{Seat, Standing};
 use roundtable_guildhall::{Action, Card, Event, Guildhall, Options, VP_TABLE, View};
 
 use super::{ChartUnit, Listed, Milestone, Pick};
-use crate::app::App;
+use crate::app::{App, SetupRow};
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
@@ -76,6 +76,14 @@ impl Listed for Guildhall {
                 .collect(),
         )
     }
+
+    const SETUP_ROWS: &'static [SetupRow] = &[
+        SetupRow::RefillAfterPaying,
+        SetupRow::LateChapterCap,
+        SetupRow::ChooseChapterOrder,
+        SetupRow::MaxRounds,
+        SetupRow::Pace,
+    ];
 
     fn local_options(config: &LocalConfig) -> Options {
         config.guildhall.clone()

@@ -19,7 +19,7 @@ use ratatui::layout::Rect;
 use roundtable_bots::{Bot, Level};
 use roundtable_engine::{ChanceOutcome, Determinize, Game, Seat, Standing};
 
-use crate::app::App;
+use crate::app::{App, SetupRow};
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
@@ -165,6 +165,11 @@ pub trait Listed:
         let _ = (snap, selected, arrow);
         None
     }
+
+    /// The rows of a set-up form that set this game's rule options (and
+    /// the bots' pace, at its place among them), in order; what they set
+    /// reaches the game through [`Listed::local_options`].
+    const SETUP_ROWS: &'static [SetupRow];
 
     /// The rule options the local set-up form chose for this game.
     fn local_options(config: &LocalConfig) -> Self::Options;

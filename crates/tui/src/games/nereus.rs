@@ -10,7 +10,7 @@ use roundtable_nereus::data::science_name;
 use roundtable_nereus::{Action, Aim, Colour, Event, Half, Nereus, Options, Slot, View};
 
 use super::{Arrow, Listed, Milestone};
-use crate::app::App;
+use crate::app::{App, SetupRow};
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
 use crate::text::seat_name;
@@ -111,6 +111,10 @@ impl Listed for Nereus {
     fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
         screen::arrow_pick(snap, selected, arrow)
     }
+
+    // Its one option (the 2-player neutral ship) is not offered here: a
+    // local game plays the standard rules (`play --option` sets it).
+    const SETUP_ROWS: &'static [SetupRow] = &[SetupRow::Pace];
 
     fn local_options(_config: &LocalConfig) -> Options {
         // The neutral ship is a variant the rules offer two players; a

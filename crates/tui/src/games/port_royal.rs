@@ -9,7 +9,7 @@ use roundtable_engine::{ChanceOutcome, Seat, Standing};
 use roundtable_port_royal::{Action, Event, Options, PortRoyal, View};
 
 use super::{Listed, Milestone};
-use crate::app::App;
+use crate::app::{App, SetupRow};
 use crate::local::LocalConfig;
 use crate::session::Snapshot;
 
@@ -91,6 +91,14 @@ impl Listed for PortRoyal {
     ) -> String {
         crate::replay::port_royal_chance_words(before, outcome, names)
     }
+
+    const SETUP_ROWS: &'static [SetupRow] = &[
+        SetupRow::VictoryPoints,
+        SetupRow::PassAutomatically,
+        SetupRow::ExpeditionRequired,
+        SetupRow::Pace,
+        SetupRow::Expansion,
+    ];
 
     fn local_options(config: &LocalConfig) -> Options {
         config.options.clone()
