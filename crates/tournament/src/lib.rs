@@ -19,11 +19,17 @@
 //!   cheat is a loss for the cheater. Glicko-2 ratings come from the
 //!   `skillratings` crate. The output of the same inputs is byte-identical.
 //!
+//! * **A round over the network** ([`round`]): the tournament node's desk
+//!   tells each player its table, opens each table when its players are
+//!   there or the show-up time has passed (those missing then lose by
+//!   forfeit), and ends the round when every table's game came back.
+//!
 //! Like the engine and the table, this crate is sans-IO: no clock, no random
 //! source, no file. The command line reads the files and runs the audits.
 
 pub mod manifest;
 pub mod pairing;
+pub mod round;
 pub mod standings;
 mod wire;
 
@@ -32,6 +38,7 @@ pub use manifest::{
     derived_seed_share, encode_options, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
+pub use round::{Answer, DeskError, RoundDesk, TableEnd};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 
 /// Why a manifest or a registration is refused.
