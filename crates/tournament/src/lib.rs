@@ -35,7 +35,7 @@ mod wire;
 
 pub use manifest::{
     Format, Manifest, OpenedShares, Registration, SeedReveal, Terms, TournamentId,
-    derived_seed_share, encode_options, seed_commitment, table_nonce,
+    derived_seed_share, encode_options, round_id, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
 pub use round::{Answer, DeskError, RoundDesk, TableEnd};
