@@ -101,8 +101,8 @@ struct NewArgs {
     /// The stall timeout every table plays with.
     #[arg(long, default_value_t = 120_000)]
     stall_timeout_ms: u64,
-    /// A player not at its table this long after the round is paired loses
-    /// that game by forfeit.
+    /// A player not at its table this long after the tournament node opens
+    /// the round (`tournament host`) loses that game by forfeit.
     #[arg(long, default_value_t = 300)]
     show_up_secs: u64,
     /// Where the director's key lives (as `host --data-dir`).

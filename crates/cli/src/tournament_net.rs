@@ -188,7 +188,8 @@ pub(crate) struct HostArgs {
     net: NetArgs,
 }
 
-/// Options of `roundtable tournament play`.
+/// Options of `roundtable tournament play`. The name at the table is the
+/// one the player registered with (`--name` is not used).
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlayArgs {
     /// The signed manifest.
