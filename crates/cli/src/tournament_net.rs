@@ -728,7 +728,9 @@ impl Player<'_> {
                         options: self.options.clone(),
                         stall_timeout_ms: self.manifest.terms.stall_timeout_ms,
                     };
-                    return self.play_table(&mut client, table, nonce, role).await;
+                    return self
+                        .play_table(&mut client, table, nonce, &seats, role)
+                        .await;
                 }
                 TourResponse::Join {
                     table,
@@ -740,7 +742,7 @@ impl Player<'_> {
                     writeln!(out, "table {table} opens with {}", self.names(&seats))?;
                     let ticket = Ticket::decode(&ticket).context("the table's ticket")?;
                     return self
-                        .play_table(&mut client, table, nonce, Role::Join { ticket })
+                        .play_table(&mut client, table, nonce, &seats, Role::Join { ticket })
                         .await;
                 }
                 TourResponse::Forfeited { table, reason } => {
@@ -786,12 +788,16 @@ impl Player<'_> {
         client: &mut Client,
         table: u32,
         nonce: [u8; 32],
+        seats: &[[u8; 32]],
         role: Role<PortRoyal>,
     ) -> Result<ExitCode> {
         let rid = round_id(&self.manifest.id(), self.round);
         let data = self.args.net.data_dir();
         let mut config = self.args.net.config(data, &self.name);
+        // The lobby seats only the table's players and plays only the
+        // table's game.
         config.genesis_nonce = Some(nonce);
+        config.seat_keys = Some(seats.iter().copied().map(PublicKey).collect());
         let seed = self
             .args
             .bots

@@ -147,6 +147,11 @@ pub struct NodeConfig {
     /// joiner accepts no proposal and no genesis with another. `None`: the
     /// host draws fresh random bytes, and a joiner takes any.
     pub genesis_nonce: Option<[u8; 32]>,
+    /// The players this peer's table is for, when they are fixed before it
+    /// opens (a tournament table's): a host seats no other key, and a
+    /// joiner accepts no proposal that seats another. `None`: anyone with
+    /// the ticket.
+    pub seat_keys: Option<Vec<roundtable_table::PublicKey>>,
 }
 
 impl NodeConfig {
@@ -163,6 +168,7 @@ impl NodeConfig {
             transcript_copy: None,
             stall_timeout_bounds_ms: STALL_TIMEOUT_BOUNDS_MS,
             genesis_nonce: None,
+            seat_keys: None,
         }
     }
 }

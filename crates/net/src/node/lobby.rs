@@ -458,6 +458,11 @@ impl<G: crate::NetGame> Node<G> {
                 if peer_id_of(&seat.key) != Some(peer) {
                     return Ok(refuse("the seat's key is not the sender's key"));
                 }
+                if let Some(keys) = &self.cfg.seat_keys
+                    && !keys.contains(&seat.key)
+                {
+                    return Ok(refuse("this table is for other players"));
+                }
                 if seat.name.len() > MAX_NAME_BYTES || seat.name.chars().any(char::is_control) {
                     return Ok(refuse(
                         "the display name is too long or has control characters",
@@ -625,6 +630,13 @@ impl<G: crate::NetGame> Node<G> {
         {
             return Ok(refuse(
                 "the proposal's genesis nonce is not the one this table must carry".into(),
+            ));
+        }
+        if let Some(keys) = &self.cfg.seat_keys
+            && proposal.seats.iter().any(|s| !keys.contains(&s.key))
+        {
+            return Ok(refuse(
+                "the proposal seats a player this table is not for".into(),
             ));
         }
         if proposal.seat_of(&info.host).is_none() || !proposal.seats.contains(&j.seat) {
