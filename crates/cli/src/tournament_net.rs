@@ -453,7 +453,11 @@ impl Node<'_> {
             TourRequest::Opened { table, ticket, .. } => {
                 match self.desk.opened(key, table, ticket) {
                     Ok(()) => {
-                        println!("table {table}: {} opened its lobby", self.name(&key));
+                        let _ = writeln!(
+                            crate::output::stdout(),
+                            "table {table}: {} opened its lobby",
+                            self.name(&key)
+                        );
                         TourResponse::Ok
                     }
                     Err(e) => refuse(e.to_string()),
@@ -467,7 +471,8 @@ impl Node<'_> {
                 }
                 match self.take_game(key, table, &transcript) {
                     Ok(file) => {
-                        println!(
+                        let _ = writeln!(
+                            crate::output::stdout(),
                             "table {table}: the game came back from {} ({file})",
                             self.name(&key)
                         );
@@ -495,7 +500,7 @@ impl Node<'_> {
         seats.sort();
         let file = format!("round-{round:02}-table-{table:02}.rts");
         let incoming = self.dir.join(format!(
-            ".incoming-{round:02}-{table:02}-{}.rts",
+            ".incoming-{round:02}-{table:02}-{}.part",
             hex::encode(&key.0[..4])
         ));
         std::fs::write(&incoming, bytes).with_context(|| format!("{}", incoming.display()))?;
@@ -842,7 +847,21 @@ impl Player<'_> {
             transcript,
         };
         let mut out = crate::output::stdout();
-        match client.ask(request).await? {
+        let answer = match client.ask(request).await {
+            Ok(answer) => answer,
+            // The game is over and its file is here: a node that stopped
+            // (its round over, another seat's copy in) costs nothing but
+            // this line.
+            Err(e) => {
+                eprintln!(
+                    "roundtable tournament play: the transcript did not reach the tournament node ({}); it is {}",
+                    crate::one_line(&e),
+                    path.display()
+                );
+                return Ok(code);
+            }
+        };
+        match answer {
             TourResponse::Ok => writeln!(out, "the transcript is with the tournament node")?,
             TourResponse::Done { .. } => writeln!(
                 out,

@@ -18,6 +18,10 @@
 //! * the show-up time has passed and fewer than two have arrived: no game
 //!   can be played, the table is over with no game and scores nothing.
 //!
+//! A player counts as arrived while it keeps asking: one not heard from for
+//! [`PRESENCE_MS`] (it asks every half second while its table gathers)
+//! left, and a table does not open with it.
+//!
 //! When a table opens, the arrived player first in key order is its
 //! **host**: it opens a lobby for exactly the seated players, with the
 //! table's genesis nonce ([`crate::table_nonce`]), and sends the node its
@@ -26,11 +30,15 @@
 //! forfeited. The round is over when every table's game came back or the
 //! table is over with no game.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use roundtable_table::PublicKey;
 
 use crate::Pairing;
+
+/// A gathering player not heard from for this long (milliseconds) no
+/// longer counts as arrived.
+pub const PRESENCE_MS: u64 = 5_000;
 
 /// What the node tells a player who asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,7 +139,8 @@ enum State {
 struct DeskTable {
     number: u32,
     players: Vec<PublicKey>,
-    arrived: BTreeSet<PublicKey>,
+    /// Each arrived player, with when it last asked.
+    arrived: BTreeMap<PublicKey, u64>,
     state: State,
 }
 
@@ -166,7 +175,7 @@ impl RoundDesk {
             .map(|t| DeskTable {
                 number: t.number,
                 players: t.players.clone(),
-                arrived: BTreeSet::new(),
+                arrived: BTreeMap::new(),
                 state: if already_played.contains(&t.number) {
                     State::Over {
                         seats: t.players.clone(),
@@ -200,7 +209,7 @@ impl RoundDesk {
             return Answer::NotPaired;
         };
         if self.tables[index].state == State::Gathering {
-            self.tables[index].arrived.insert(key);
+            self.tables[index].arrived.insert(key, elapsed_ms);
         }
         self.tick(elapsed_ms);
         let show_up_left_ms = self.show_up_ms.saturating_sub(elapsed_ms);
@@ -210,7 +219,7 @@ impl RoundDesk {
             State::Gathering => Answer::Wait {
                 table,
                 players: t.players.clone(),
-                arrived: t.arrived.iter().copied().collect(),
+                arrived: t.arrived.keys().copied().collect(),
                 show_up_left_ms,
             },
             State::Opening { host, seats } if seats.contains(&key) => {
@@ -249,8 +258,10 @@ impl RoundDesk {
             if t.state != State::Gathering {
                 continue;
             }
+            t.arrived
+                .retain(|_, seen| elapsed_ms.saturating_sub(*seen) < PRESENCE_MS);
             let everyone = t.arrived.len() == t.players.len();
-            let seats: Vec<PublicKey> = t.arrived.iter().copied().collect();
+            let seats: Vec<PublicKey> = t.arrived.keys().copied().collect();
             if let (true, Some(host)) = (everyone || (late && seats.len() >= 2), seats.first()) {
                 t.state = State::Opening { host: *host, seats };
             } else if late {
@@ -406,9 +417,11 @@ mod tests {
     #[test]
     fn after_the_show_up_time_a_table_starts_without_who_is_missing() {
         let mut desk = RoundDesk::new(&pairing(), 10_000, &[]);
-        desk.arrive(key(4), 0);
-        desk.arrive(key(3), 0);
-        desk.arrive(key(6), 0);
+        for at in [0, 4_000, 8_000] {
+            desk.arrive(key(4), at);
+            desk.arrive(key(3), at);
+            desk.arrive(key(6), at);
+        }
         // Before the time, nothing opens.
         desk.tick(9_999);
         assert!(matches!(desk.arrive(key(4), 9_999), Answer::Wait { .. }));
@@ -448,6 +461,29 @@ mod tests {
                     no_shows: vec![]
                 }
             ]
+        );
+    }
+
+    #[test]
+    fn a_player_who_stops_asking_no_longer_counts_as_arrived() {
+        let mut desk = RoundDesk::new(&pairing(), 10_000, &[]);
+        desk.arrive(key(4), 0);
+        desk.arrive(key(1), 0);
+        desk.arrive(key(4), 6_000);
+        // key(1) has not asked since 0: it left, and key(3)'s arrival does
+        // not complete the table.
+        assert!(matches!(
+            desk.arrive(key(3), 7_000),
+            Answer::Wait { arrived, .. } if arrived == vec![key(3), key(4)]
+        ));
+        desk.tick(10_000);
+        // It opens at the show-up time with the two who kept asking.
+        assert_eq!(
+            desk.arrive(key(3), 10_000),
+            Answer::Host {
+                table: 1,
+                seats: vec![key(3), key(4)]
+            }
         );
     }
 }
