@@ -18,6 +18,7 @@ mod replay;
 mod scenario;
 mod selfplay;
 mod tournament;
+mod tournament_net;
 
 /// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
 /// With no command, a terminal opens the start menu; without a terminal

@@ -68,11 +68,11 @@ pub(crate) struct NetArgs {
     give_up_secs: Option<u64>,
     /// Print connection notes too.
     #[arg(long, short)]
-    verbose: bool,
+    pub(crate) verbose: bool,
 }
 
 impl NetArgs {
-    fn data_dir(&self) -> DataDir {
+    pub(crate) fn data_dir(&self) -> DataDir {
         DataDir::new(self.data_dir.clone().unwrap_or_else(default_data_dir))
     }
 
@@ -94,7 +94,7 @@ impl NetArgs {
         }
     }
 
-    fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
+    pub(crate) fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
         let mut config = NodeConfig::new(data_dir, name);
         if self.no_listen {
             config.listen = Vec::new();
@@ -273,7 +273,7 @@ pub(crate) struct RelayArgs {
     data_dir: Option<PathBuf>,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -290,7 +290,7 @@ fn bot_listen(listen: &[Multiaddr]) -> Vec<Multiaddr> {
 }
 
 /// Prints one peer's events; knows the seat names once the game started.
-struct Printer {
+pub(crate) struct Printer {
     prefix: String,
     names: Vec<String>,
     verbose: bool,
@@ -303,7 +303,7 @@ struct Printer {
 
 impl Printer {
     /// The log of the local seat's own process: no prefix, names unknown yet.
-    fn plain(verbose: bool) -> Printer {
+    pub(crate) fn plain(verbose: bool) -> Printer {
         Printer {
             prefix: String::new(),
             names: Vec::new(),
@@ -330,7 +330,7 @@ impl Printer {
         }
     }
 
-    fn print<G: Listed>(
+    pub(crate) fn print<G: Listed>(
         &mut self,
         event: &NetEvent<G>,
         out: &mut impl Write,
@@ -471,7 +471,7 @@ async fn follow<G: Listed>(handle: GameHandle<G>, mut printer: Printer) -> Resul
     Ok(handle.outcome().await?)
 }
 
-fn exit_code(outcome: &Outcome) -> ExitCode {
+pub(crate) fn exit_code(outcome: &Outcome) -> ExitCode {
     if outcome.violation.is_some() {
         return ExitCode::from(1);
     }

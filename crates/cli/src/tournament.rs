@@ -9,7 +9,9 @@
 //! * `standings` audits every transcript in a folder on all cores and ranks
 //!   the players from what the audits proved;
 //! * `demo` plays a whole bot tournament in this process and leaves every
-//!   file behind for `standings`.
+//!   file behind for `standings`;
+//! * `host` and `play` play one round over the network
+//!   ([`crate::tournament_net`]).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +68,14 @@ enum TournamentCommand {
     /// Play a whole tournament of bots in this process and write the
     /// manifest, the registrations and every transcript to a folder.
     Demo(DemoArgs),
+    /// Serve one round over the network as its tournament node: tell each
+    /// player its table, open each table when its players are there or the
+    /// show-up time has passed (the missing lose by forfeit), and file every
+    /// table's transcript as its game ends.
+    Host(crate::tournament_net::HostArgs),
+    /// Play your table of a round: connect to the tournament node with its
+    /// ticket, see your table, and let a bot (`--bot`) play the game.
+    Play(crate::tournament_net::PlayArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,8 +101,8 @@ struct NewArgs {
     /// The stall timeout every table plays with.
     #[arg(long, default_value_t = 120_000)]
     stall_timeout_ms: u64,
-    /// A player not at its table this long after the round is paired loses
-    /// that game by forfeit.
+    /// A player not at its table this long after the tournament node opens
+    /// the round (`tournament host`) loses that game by forfeit.
     #[arg(long, default_value_t = 300)]
     show_up_secs: u64,
     /// Where the director's key lives (as `host --data-dir`).
@@ -197,6 +207,8 @@ pub(crate) fn run(args: &TournamentArgs) -> crate::Outcome {
         TournamentCommand::Pairings(a) => pairings(a),
         TournamentCommand::Standings(a) => run_standings(a),
         TournamentCommand::Demo(a) => Ok(demo(a)?),
+        TournamentCommand::Host(a) => crate::tournament_net::host(a),
+        TournamentCommand::Play(a) => crate::tournament_net::play(a),
     }
 }
 
@@ -398,7 +410,7 @@ fn reveal(args: &RevealArgs) -> crate::Outcome {
 const REVEAL_SUFFIX: &str = ".reveal.json";
 
 /// Read and verify a manifest; a bad one is exit 2 (the input cannot be used).
-fn read_manifest(path: &Path) -> Result<Manifest, Failure> {
+pub(crate) fn read_manifest(path: &Path) -> Result<Manifest, Failure> {
     let text = read_text(path).map_err(|e| Failure::with_code(2, e))?;
     let manifest = Manifest::from_json(&text)
         .with_context(|| format!("{}", path.display()))
@@ -476,7 +488,7 @@ fn opened_shares(
 }
 
 /// Read and audit one transcript.
-fn audit_one(path: &Path, source: String) -> Result<Submission, Refusal> {
+pub(crate) fn audit_one(path: &Path, source: String) -> Result<Submission, Refusal> {
     let refuse = |reason: String| Refusal {
         source: source.clone(),
         reason,
@@ -534,16 +546,19 @@ fn audit_all(dir: &Path, files: &[PathBuf]) -> Vec<Result<Submission, Refusal>> 
     results
 }
 
-fn compute(
-    args: &StandingsArgs,
+/// The manifest at `manifest` and the standings from the files under
+/// `dir`, with the number of transcripts audited and the seconds it took.
+pub(crate) fn compute(
+    manifest: &Path,
+    dir: &Path,
 ) -> Result<(Manifest, roundtable_tournament::Standings, usize, f64), Failure> {
-    let manifest = read_manifest(&args.manifest)?;
+    let manifest = read_manifest(manifest)?;
     let start = Instant::now();
-    let (transcripts, reveals) = files_under(&args.dir).map_err(|e| Failure::with_code(2, e))?;
-    let audited = audit_all(&args.dir, &transcripts);
+    let (transcripts, reveals) = files_under(dir).map_err(|e| Failure::with_code(2, e))?;
+    let audited = audit_all(dir, &transcripts);
     let files = audited.len();
     let (mut games, mut refused) = (Vec::new(), Vec::new());
-    let shares = opened_shares(&manifest, &args.dir, &reveals, &mut refused);
+    let shares = opened_shares(&manifest, dir, &reveals, &mut refused);
     for r in audited {
         match r {
             Ok(s) => games.push(s),
@@ -555,7 +570,7 @@ fn compute(
 }
 
 fn run_standings(args: &StandingsArgs) -> crate::Outcome {
-    let (_, result, files, seconds) = compute(args)?;
+    let (_, result, files, seconds) = compute(&args.manifest, &args.dir)?;
     let mut out = crate::output::stdout();
     out.write_all(result.to_text().as_bytes())?;
     if let Some(path) = &args.json {
@@ -591,7 +606,7 @@ fn run_standings(args: &StandingsArgs) -> crate::Outcome {
 }
 
 fn pairings(args: &StandingsArgs) -> crate::Outcome {
-    let (manifest, result, _, _) = compute(args)?;
+    let (manifest, result, _, _) = compute(&args.manifest, &args.dir)?;
     let mut out = crate::output::stdout();
     let next = result
         .rounds

@@ -141,6 +141,17 @@ pub struct NodeConfig {
     /// whose terms fall outside is refused (and hosting with one outside
     /// fails). Default [`STALL_TIMEOUT_BOUNDS_MS`]; tests widen it.
     pub stall_timeout_bounds_ms: std::ops::RangeInclusive<u64>,
+    /// The genesis nonce this peer's table must carry, when it is fixed
+    /// before the table opens (a tournament table's nonce names its
+    /// tournament, round and table, SPEC 4.5). A host proposes with it; a
+    /// joiner accepts no proposal and no genesis with another. `None`: the
+    /// host draws fresh random bytes, and a joiner takes any.
+    pub genesis_nonce: Option<[u8; 32]>,
+    /// The players this peer's table is for, when they are fixed before it
+    /// opens (a tournament table's): a host seats no other key, and a
+    /// joiner accepts no proposal that seats another. `None`: anyone with
+    /// the ticket.
+    pub seat_keys: Option<Vec<roundtable_table::PublicKey>>,
 }
 
 impl NodeConfig {
@@ -156,6 +167,8 @@ impl NodeConfig {
             counter: None,
             transcript_copy: None,
             stall_timeout_bounds_ms: STALL_TIMEOUT_BOUNDS_MS,
+            genesis_nonce: None,
+            seat_keys: None,
         }
     }
 }

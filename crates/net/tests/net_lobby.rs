@@ -221,3 +221,103 @@ async fn a_joiner_refuses_a_host_whose_stall_timeout_is_out_of_its_bounds() {
         "{err:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_whose_genesis_nonce_is_fixed_starts_with_that_nonce() {
+    // A tournament table's nonce names its tournament, round and table: it
+    // is chosen before the table opens, not drawn by the host.
+    let fixed = [0x5a; 32];
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path(), "host", Duration::from_secs(60));
+    c.genesis_nonce = Some(fixed);
+    let mut host = spawn::<PortRoyal>(
+        c,
+        Role::Host {
+            seats: 2,
+            options: Options::default(),
+            stall_timeout_ms: 30_000,
+        },
+        bot(1),
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+    let mut c = config(dir.path(), "ann", Duration::from_secs(60));
+    c.genesis_nonce = Some(fixed);
+    let ann = spawn::<PortRoyal>(
+        c,
+        Role::Join {
+            ticket: ticket.clone(),
+        },
+        bot(2),
+    )
+    .unwrap();
+    let outcome = tokio::time::timeout(Duration::from_secs(120), ann.outcome())
+        .await
+        .expect("the game ends")
+        .expect("the game ends cleanly");
+    let path = outcome.transcript.expect("the game started");
+    let read = roundtable_table::transcript::read(&path).expect("the transcript reads");
+    let Some(roundtable_table::transcript::Frame::Proposal(proposal)) = read.frames.first() else {
+        panic!("the transcript starts with no proposal");
+    };
+    assert_eq!(proposal.nonce, fixed);
+    host.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_for_fixed_players_and_nonce_seats_no_one_else_and_no_other_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let ann_key = DataDir::new(dir.path().join("ann"))
+        .identity()
+        .unwrap()
+        .public();
+    let host_key = DataDir::new(dir.path().join("host"))
+        .identity()
+        .unwrap()
+        .public();
+    let mut c = config(dir.path(), "host", Duration::from_millis(1500));
+    c.seat_keys = Some(vec![host_key, ann_key]);
+    c.genesis_nonce = Some([1; 32]);
+    let mut host = spawn::<PortRoyal>(
+        c,
+        Role::Host {
+            seats: 2,
+            options: Options::default(),
+            stall_timeout_ms: 30_000,
+        },
+        bot(1),
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+
+    // A key the table is not for is refused its seat.
+    let eve = join(dir.path(), "eve", &ticket, 3);
+    let refused = tokio::time::timeout(Duration::from_secs(30), eve.outcome())
+        .await
+        .expect("eve stops")
+        .expect_err("eve sat at a table for others");
+    assert!(
+        matches!(&refused, NetError::Refused(r) if r.contains("for other players")),
+        "{refused:?}"
+    );
+
+    // Ann may sit, but expects another nonce: she accepts no proposal, so
+    // no game starts, and she loses the seat when the proposal lapses.
+    let mut c = config(dir.path(), "ann", Duration::from_secs(60));
+    c.genesis_nonce = Some([2; 32]);
+    let ann = spawn::<PortRoyal>(
+        c,
+        Role::Join {
+            ticket: ticket.clone(),
+        },
+        bot(2),
+    )
+    .unwrap();
+    let refused = tokio::time::timeout(Duration::from_secs(30), ann.outcome())
+        .await
+        .expect("ann stops")
+        .expect_err("ann played a game with a nonce she did not expect");
+    assert!(matches!(refused, NetError::Refused(_)), "{refused:?}");
+    assert_eq!(host.snapshot().phase, Phase::Lobby);
+    host.shutdown();
+}

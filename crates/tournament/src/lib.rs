@@ -19,19 +19,26 @@
 //!   cheat is a loss for the cheater. Glicko-2 ratings come from the
 //!   `skillratings` crate. The output of the same inputs is byte-identical.
 //!
+//! * **A round over the network** ([`round`]): the tournament node's desk
+//!   tells each player its table, opens each table when its players are
+//!   there or the show-up time has passed (those missing then lose by
+//!   forfeit), and ends the round when every table's game came back.
+//!
 //! Like the engine and the table, this crate is sans-IO: no clock, no random
 //! source, no file. The command line reads the files and runs the audits.
 
 pub mod manifest;
 pub mod pairing;
+pub mod round;
 pub mod standings;
 mod wire;
 
 pub use manifest::{
     Format, Manifest, OpenedShares, Registration, SeedReveal, Terms, TournamentId,
-    derived_seed_share, encode_options, seed_commitment, table_nonce,
+    derived_seed_share, encode_options, round_id, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
+pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 
 /// Why a manifest or a registration is refused.

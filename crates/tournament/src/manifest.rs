@@ -13,6 +13,8 @@
 //!                         || (key || seed share) of every entrant, in key order)
 //! table nonce   = SHA-256("roundtable/tournament-table/v1" || tournament id
 //!                         || round u32 LE || table u32 LE)
+//! round id      = SHA-256("roundtable/tournament-round/v1" || tournament id
+//!                         || round u32 LE)
 //! ```
 //!
 //! **The seat seed is opened, not just committed to.** Each registration
@@ -61,6 +63,8 @@ pub const SEED_SHARE_DOMAIN: &[u8] = b"roundtable/tournament-seed-share/v1";
 pub const SEAT_SEED_DOMAIN: &[u8] = b"roundtable/tournament-seats/v1";
 /// Hashed before a round and table to make a table's genesis nonce.
 pub const TABLE_DOMAIN: &[u8] = b"roundtable/tournament-table/v1";
+/// Hashed before a round to make its id (a tournament node's ticket).
+pub const ROUND_DOMAIN: &[u8] = b"roundtable/tournament-round/v1";
 /// Longest tournament name, in bytes.
 pub const MAX_TOURNAMENT_NAME_BYTES: usize = 64;
 /// Most rounds a tournament may have.
@@ -562,6 +566,17 @@ pub fn table_nonce(tournament: &TournamentId, round: u32, table: u32) -> [u8; 32
     h.update(tournament.0);
     h.update(round.to_le_bytes());
     h.update(table.to_le_bytes());
+    h.finalize().into()
+}
+
+/// The id of round `round` (from 1) of tournament `tournament`: the lobby
+/// id a tournament node's ticket carries (SPEC 6.2), so a ticket names the
+/// tournament and the round it serves.
+pub fn round_id(tournament: &TournamentId, round: u32) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(ROUND_DOMAIN);
+    h.update(tournament.0);
+    h.update(round.to_le_bytes());
     h.finalize().into()
 }
 

@@ -17,7 +17,17 @@
 //! * A bye is worth what a player level with everyone at a full table earns
 //!   (one half point per opponent).
 //! * A table with no accepted game scores nothing for anyone at it: nobody
-//!   showed that it was played (the no-show rule).
+//!   showed that it was played.
+//! * **No-shows.** A table's game may seat fewer than the pairing's players
+//!   (at least two, and nobody else): those missing lost it by forfeit. They
+//!   rank below every seated player, level with each other, with no game
+//!   score, exactly like cheaters. This is how the show-up rule of the
+//!   terms ([`crate::Terms::show_up_ms`]) lands in the files: a table whose
+//!   players are not all there when that time has passed starts without
+//!   them (`roundtable tournament host` does so; SPEC 6.3), and every
+//!   seated player signs that genesis, so no one (the director included)
+//!   can leave a player out of a game without every other player at the
+//!   table signing the game that leaves it out.
 //!
 //! Refused, each with one line that says why: a game of another game or
 //! options, a game bound to no table of this tournament, a second copy of a
@@ -149,6 +159,9 @@ pub struct TableReport {
     pub table: u32,
     /// Its players' names, in the pairing's order.
     pub players: Vec<String>,
+    /// The paired players its counted game does not seat: each lost it by
+    /// forfeit (in the pairing's order).
+    pub no_shows: Vec<String>,
     /// Points each earned (same order).
     pub points: Vec<f64>,
     /// How it ended.
@@ -273,6 +286,7 @@ pub fn standings(
                 None => TableReport {
                     table: table.number,
                     players: table.players.iter().map(name).collect(),
+                    no_shows: Vec::new(),
                     points: vec![0.0; table.players.len()],
                     status: TableStatus::Unplayed,
                     game: None,
@@ -291,10 +305,18 @@ pub fn standings(
                                 .unwrap_or((*k, u8::MAX, 0))
                         })
                         .collect();
+                    let no_shows: Vec<PublicKey> = table
+                        .players
+                        .iter()
+                        .filter(|k| !game.seats.contains(k))
+                        .copied()
+                        .collect();
                     let mut half = vec![0u64; places.len()];
                     for (i, (a, rank_a, score)) in places.iter().enumerate() {
                         let t = tally.entry(*a).or_default();
-                        t.games += 1;
+                        if !no_shows.contains(a) {
+                            t.games += 1;
+                        }
                         t.game_score += score;
                         for (j, (b, rank_b, _)) in places.iter().enumerate() {
                             if i == j {
@@ -338,6 +360,7 @@ pub fn standings(
                     TableReport {
                         table: table.number,
                         players: table.players.iter().map(name).collect(),
+                        no_shows: no_shows.iter().map(name).collect(),
                         points: half.iter().map(|h| *h as f64 / 2.0).collect(),
                         status,
                         game: Some(game.game_id.to_string()),
@@ -482,7 +505,8 @@ fn bin_by_table(
 }
 
 /// The game that counts for a table: the one game whose players are the
-/// pairing's. Further copies of it are refused; if there are two different
+/// pairing's, or some of them (at least two; the others did not show up).
+/// Further copies of it are refused; if there are two different
 /// such games, neither counts: every player at the table signed both, and
 /// nothing says which was meant (the lower game id would let the table
 /// choose its result by grinding).
@@ -498,17 +522,18 @@ fn choose_game(
     let mut kept: Vec<Submission> = Vec::new();
     for g in games {
         let seated: BTreeSet<PublicKey> = g.seats.iter().copied().collect();
-        let reason = if seated != expected || g.seats.len() != paired.len() {
-            format!("round {round} table {table}: its players are not the pairing's")
-        } else if let Some(first) = kept.iter().find(|k| k.game_id == g.game_id) {
-            format!(
-                "round {round} table {table}: a second copy of the game in {}",
-                first.source
-            )
-        } else {
-            kept.push(g);
-            continue;
-        };
+        let reason =
+            if !seated.is_subset(&expected) || seated.len() != g.seats.len() || seated.len() < 2 {
+                format!("round {round} table {table}: its players are not the pairing's")
+            } else if let Some(first) = kept.iter().find(|k| k.game_id == g.game_id) {
+                format!(
+                    "round {round} table {table}: a second copy of the game in {}",
+                    first.source
+                )
+            } else {
+                kept.push(g);
+                continue;
+            };
         refused.push(Refusal {
             source: g.source,
             reason,
@@ -647,6 +672,30 @@ impl Standings {
                 t,
                 "no game counted (nobody scores): {}",
                 unplayed.join(", ")
+            );
+        }
+        let no_shows: Vec<String> = self
+            .rounds
+            .iter()
+            .flat_map(|r| {
+                r.tables
+                    .iter()
+                    .filter(|t| !t.no_shows.is_empty())
+                    .map(move |t| {
+                        format!(
+                            "round {} table {}: {}",
+                            r.round,
+                            t.table,
+                            t.no_shows.join(", ")
+                        )
+                    })
+            })
+            .collect();
+        if !no_shows.is_empty() {
+            let _ = writeln!(
+                t,
+                "lost by forfeit (not at the table in time): {}",
+                no_shows.join("; ")
             );
         }
         if !self.withdrawn.is_empty() {

@@ -161,3 +161,84 @@ fn a_player_who_does_not_open_its_share_is_paired_nowhere() {
         m.seat_seed(&all)
     });
 }
+
+/// A game that seats only some of a table's players (the others did not
+/// show up in time) counts: the missing players lose it by forfeit, ranked
+/// below everyone seated. A game with a player from elsewhere, or with one
+/// player alone, still does not count.
+#[test]
+fn a_player_missing_from_its_tables_game_loses_it_by_forfeit() {
+    let (m, shares) = manifest(8, 4, 1);
+    let pairing = standings(&m, &shares, Vec::new(), Vec::new()).pairings[0].clone();
+    let table = &pairing.tables[0];
+    let absent = table.players[2];
+    let mut seats: Vec<_> = table
+        .players
+        .iter()
+        .filter(|k| **k != absent)
+        .copied()
+        .collect();
+    seats.sort();
+    // Every seated player level: each beats only the no-show.
+    let result = GameResult {
+        standings: (0..seats.len())
+            .map(|s| Standing {
+                seat: Seat(s as u8),
+                rank: 0,
+                score: 5,
+                tie_break: 0,
+            })
+            .collect(),
+    };
+    let game = |seats: Vec<_>, source: &str, id: u8| Submission {
+        source: source.into(),
+        game_id: GameId([id; 32]),
+        game: m.terms.game.clone(),
+        options: m.terms.options.clone(),
+        nonce: table_nonce(&m.id(), 1, table.number),
+        seats,
+        outcome: Outcome::Finished(result.clone()),
+    };
+    let s = standings(
+        &m,
+        &shares,
+        vec![game(seats.clone(), "three", 1)],
+        Vec::new(),
+    );
+    assert!(s.refused.is_empty(), "{:?}", s.refused);
+    let report = &s.rounds[0].tables[0];
+    let absent_name = m.name_of(&absent).unwrap().to_owned();
+    assert_eq!(report.no_shows, vec![absent_name.clone()]);
+    for (name, points) in report.players.iter().zip(&report.points) {
+        // Level with two seated players (half a point each) and above the
+        // no-show (a point): two points; the no-show none.
+        let expected = if *name == absent_name { 0.0 } else { 2.0 };
+        assert_eq!(*points, expected, "{name}");
+    }
+    let row = s.players.iter().find(|p| p.name == absent_name).unwrap();
+    assert_eq!((row.points, row.games), (0.0, 0));
+    assert!(
+        s.to_text()
+            .contains(&format!("round 1 table 1: {absent_name}")),
+        "{}",
+        s.to_text()
+    );
+
+    // A stranger in the no-show's place, or one player alone: refused.
+    let mut with_stranger = seats.clone();
+    with_stranger.push(pairing.tables[1].players[0]);
+    with_stranger.sort();
+    let alone = vec![seats[0]];
+    let s = standings(
+        &m,
+        &shares,
+        vec![game(with_stranger, "stranger", 2), game(alone, "alone", 3)],
+        Vec::new(),
+    );
+    assert_eq!(s.refused.len(), 2, "{:?}", s.refused);
+    assert!(
+        s.refused
+            .iter()
+            .all(|r| r.reason.contains("not the pairing's"))
+    );
+}

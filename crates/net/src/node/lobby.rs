@@ -458,6 +458,11 @@ impl<G: crate::NetGame> Node<G> {
                 if peer_id_of(&seat.key) != Some(peer) {
                     return Ok(refuse("the seat's key is not the sender's key"));
                 }
+                if let Some(keys) = &self.cfg.seat_keys
+                    && !keys.contains(&seat.key)
+                {
+                    return Ok(refuse("this table is for other players"));
+                }
                 if seat.name.len() > MAX_NAME_BYTES || seat.name.chars().any(char::is_control) {
                     return Ok(refuse(
                         "the display name is too long or has control characters",
@@ -566,7 +571,11 @@ impl<G: crate::NetGame> Node<G> {
             return Ok(());
         };
         let infos = host.members.iter().map(|m| m.seat.clone()).collect();
-        let proposal = match Proposal::new::<G>(&host.options, infos, random_bytes::<32>()?) {
+        let nonce = match self.cfg.genesis_nonce {
+            Some(fixed) => fixed,
+            None => random_bytes::<32>()?,
+        };
+        let proposal = match Proposal::new::<G>(&host.options, infos, nonce) {
             Ok(p) => p,
             Err(e) => {
                 // A joiner's seat made the proposal invalid (a weak key):
@@ -614,6 +623,22 @@ impl<G: crate::NetGame> Node<G> {
         {
             return Ok(refuse("the proposal differs from the lobby's terms".into()));
         }
+        if self
+            .cfg
+            .genesis_nonce
+            .is_some_and(|fixed| fixed != proposal.nonce)
+        {
+            return Ok(refuse(
+                "the proposal's genesis nonce is not the one this table must carry".into(),
+            ));
+        }
+        if let Some(keys) = &self.cfg.seat_keys
+            && proposal.seats.iter().any(|s| !keys.contains(&s.key))
+        {
+            return Ok(refuse(
+                "the proposal seats a player this table is not for".into(),
+            ));
+        }
         if proposal.seat_of(&info.host).is_none() || !proposal.seats.contains(&j.seat) {
             return Ok(refuse(
                 "the proposal does not seat the host and me as agreed".into(),
@@ -633,7 +658,14 @@ impl<G: crate::NetGame> Node<G> {
     ) -> Result<(), NetError> {
         let (lobby, local) = match &self.stage {
             Stage::Join(j) => {
-                if genesis.verify::<G>().is_err() || !genesis.proposal.seats.contains(&j.seat) {
+                let nonce_ok = self
+                    .cfg
+                    .genesis_nonce
+                    .is_none_or(|fixed| fixed == genesis.proposal.nonce);
+                if genesis.verify::<G>().is_err()
+                    || !genesis.proposal.seats.contains(&j.seat)
+                    || !nonce_ok
+                {
                     self.note("refused a genesis that does not seat me as agreed");
                     return Ok(());
                 }

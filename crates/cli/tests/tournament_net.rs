@@ -1,0 +1,283 @@
+//! One round of a tournament over real libp2p processes on 127.0.0.1: a
+//! tournament node (`tournament host`) and seven bot players (`tournament
+//! play --bot`) of eight registered, at two four-seat tables. The eighth
+//! never comes: its table starts without it once the manifest's show-up
+//! time has passed, and it loses by forfeit. Then the standings come from
+//! the files in the tournament's folder alone.
+
+mod net_support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use net_support::{BIN, Peer, read_ticket};
+use serde_json::Value;
+
+const PLAYERS: usize = 8;
+/// The manifest's show-up time: long enough for seven processes to start
+/// on a loaded machine, short enough for a test.
+const SHOW_UP_SECS: &str = "20";
+
+fn roundtable(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = roundtable(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+fn loopback() -> Vec<String> {
+    [
+        "--listen",
+        "/ip4/127.0.0.1/tcp/0",
+        "--no-mdns",
+        "--sync-ms",
+        "300",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect()
+}
+
+#[test]
+fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let root = tmp.path();
+    let games = root.join("games");
+    std::fs::create_dir_all(&games).expect("the games folder");
+    let director = root.join("director");
+    let terms = root.join("terms.json");
+    ok(&[
+        "tournament",
+        "new",
+        "--name",
+        "Loopback open",
+        "--rounds",
+        "2",
+        "--seats",
+        "4",
+        "--show-up-secs",
+        SHOW_UP_SECS,
+        "--data-dir",
+        s(&director),
+        "--out",
+        s(&terms),
+    ]);
+    let player_dir = |i: usize| root.join(format!("p{i}"));
+    let mut registrations = Vec::new();
+    for i in 1..=PLAYERS {
+        let file = root.join(format!("p{i}.json"));
+        ok(&[
+            "tournament",
+            "register",
+            s(&terms),
+            "--name",
+            &format!("p{i}"),
+            "--data-dir",
+            s(&player_dir(i)),
+            "--out",
+            s(&file),
+        ]);
+        registrations.push(file);
+    }
+    let manifest = root.join("manifest.json");
+    let mut close = vec!["tournament", "close", s(&terms)];
+    close.extend(registrations.iter().map(|p| s(p)));
+    close.extend(["--data-dir", s(&director), "--out", s(&manifest)]);
+    ok(&close);
+    for i in 1..=PLAYERS {
+        ok(&[
+            "tournament",
+            "reveal",
+            s(&manifest),
+            "--data-dir",
+            s(&player_dir(i)),
+            "--out",
+            s(&games.join(format!("p{i}.reveal.json"))),
+        ]);
+    }
+
+    let ticket_file = root.join("node-ticket.txt");
+    let mut node_args: Vec<String> = [
+        "tournament",
+        "host",
+        s(&manifest),
+        s(&games),
+        "--round",
+        "1",
+        "--data-dir",
+        s(&director),
+        "--ticket-file",
+        s(&ticket_file),
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    node_args.extend(loopback());
+    let mut node = Peer::start("node", &node_args);
+    let ticket = read_ticket(&ticket_file, Duration::from_secs(60));
+
+    // p8 never comes.
+    let mut players: Vec<Peer> = (1..PLAYERS)
+        .map(|i| {
+            let mut args: Vec<String> = [
+                "tournament",
+                "play",
+                s(&manifest),
+                &ticket,
+                "--data-dir",
+                s(&player_dir(i)),
+                "--bot",
+                "random",
+                "--bot-seed",
+                &i.to_string(),
+            ]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+            args.extend(loopback());
+            Peer::start(&format!("p{i}"), &args)
+        })
+        .collect();
+
+    let status = node.wait(Duration::from_secs(300));
+    let log = node.output();
+    assert!(status.success(), "the node: {log:#?}");
+    assert!(log.iter().any(|l| l == "round 1 is over"), "{log:#?}");
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("played; lost by forfeit (not there in time): p8")),
+        "{log:#?}"
+    );
+    for p in &mut players {
+        let status = p.wait(Duration::from_secs(60));
+        let out = p.output();
+        assert!(status.success(), "{}: {out:#?}", p.name);
+        // Each was shown its table and opponents before it played.
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("table ") && l.contains(&p.name)),
+            "{}: {out:#?}",
+            p.name
+        );
+        assert!(out.iter().any(|l| l == "game over"), "{}: {out:#?}", p.name);
+    }
+
+    // The standings from the folder alone: both games count, p8 lost its
+    // table's game by forfeit, and every other player played one game.
+    let json = root.join("standings.json");
+    let out = roundtable(&[
+        "tournament",
+        "standings",
+        s(&manifest),
+        s(&games),
+        "--json",
+        s(&json),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("lost by forfeit (not at the table in time): round 1 table "),
+        "{stdout}"
+    );
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON")).expect("JSON");
+    let tables = standings["rounds"][0]["tables"]
+        .as_array()
+        .expect("round 1's tables");
+    assert_eq!(tables.len(), 2);
+    assert!(
+        tables.iter().all(|t| t["status"] == "played"),
+        "{tables:#?}"
+    );
+    let no_shows: Vec<&Value> = tables
+        .iter()
+        .flat_map(|t| t["no_shows"].as_array().unwrap())
+        .collect();
+    assert_eq!(no_shows, [&Value::from("p8")]);
+    for p in standings["players"].as_array().expect("players") {
+        let (games, points) = (p["games"].as_u64(), p["points"].as_f64());
+        if p["name"] == "p8" {
+            assert_eq!((games, points), (Some(0), Some(0.0)), "{p}");
+        } else {
+            assert_eq!(games, Some(1), "{p}");
+        }
+    }
+    let files: Vec<String> = std::fs::read_dir(&games)
+        .expect("the folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".rts"))
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+
+    // Bad input: one line each, a non-zero exit, before anything is dialled.
+    let stranger = root.join("stranger");
+    let bad: [(Vec<&str>, i32, &str); 3] = [
+        (
+            vec![
+                "tournament",
+                "play",
+                s(&manifest),
+                "rt1_nonsense",
+                "--data-dir",
+                s(&stranger),
+            ],
+            1,
+            "checksum",
+        ),
+        (
+            vec![
+                "tournament",
+                "play",
+                s(&manifest),
+                &ticket,
+                "--data-dir",
+                s(&stranger),
+            ],
+            1,
+            "is not registered in tournament",
+        ),
+        (
+            vec![
+                "tournament",
+                "host",
+                s(&manifest),
+                s(&games),
+                "--round",
+                "3",
+            ],
+            2,
+            "the tournament has rounds 1 to 2",
+        ),
+    ];
+    for (args, code, says) in bad {
+        let out = roundtable(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
