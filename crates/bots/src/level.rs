@@ -18,7 +18,11 @@ use roundtable_engine::{Game, Knowledge, Seat};
 use roundtable_guildhall::Guildhall;
 use roundtable_port_royal::{Options, PortRoyal};
 
-use crate::{Bot, Budget, GuildhallBot, PortRoyalBot, SearchBot};
+use crate::{Bot, Budget, GuildhallBot, PortRoyalBot, SearchBot, Tuning};
+
+/// Decisions a hard Guildhall bot's playouts look past its search tree
+/// before the heuristic scores the position ([`Tuning::horizon`]).
+pub const GUILDHALL_HORIZON: u32 = 10;
 
 /// How long a hard bot thinks a move unless told otherwise.
 pub const DEFAULT_THINK: Duration = Duration::from_millis(1000);
@@ -88,11 +92,16 @@ impl Level {
         match self {
             Level::Easy => Box::new(EasyBot::new(GuildhallBot::new(), seed)),
             Level::Normal => Box::new(GuildhallBot::new()),
-            Level::Hard => Box::new(SearchBot::new(
-                Budget::time(think),
-                GuildhallBot::new(),
-                seed,
-            )),
+            // A whole heuristic playout of Guildhall costs milliseconds:
+            // cut at a horizon, ten times as many fit in the think time.
+            Level::Hard => Box::new(
+                SearchBot::new(Budget::time(think), GuildhallBot::new(), seed).with_tuning(
+                    Tuning {
+                        horizon: GUILDHALL_HORIZON,
+                        ..Tuning::default()
+                    },
+                ),
+            ),
         }
     }
 }
