@@ -128,7 +128,7 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
 
 /// The search constants, each overridable for tuning
 /// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`,
-/// `STRENGTH_HORIZON`).
+/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`).
 fn tuning() -> Tuning {
     let default = Tuning::default();
     Tuning {
@@ -136,6 +136,7 @@ fn tuning() -> Tuning {
         policy_bias: env_or("STRENGTH_BIAS", default.policy_bias),
         margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
         horizon: env_or("STRENGTH_HORIZON", default.horizon),
+        widening: env_or("STRENGTH_WIDENING", default.widening),
     }
 }
 

@@ -113,6 +113,9 @@ pub struct Tuning {
     /// end. A heuristic playout of a whole Guildhall game costs
     /// milliseconds, so a short horizon buys many more playouts.
     pub horizon: u32,
+    /// How fast a node opens its untried actions: it tries a new one while
+    /// it has tried fewer than `1 + widening * sqrt(visits)`.
+    pub widening: f64,
 }
 
 impl Default for Tuning {
@@ -126,6 +129,7 @@ impl Default for Tuning {
             policy_bias: 2.0,
             margin_weight: 0.7,
             horizon: 0,
+            widening: 1.0,
         }
     }
 }
@@ -258,6 +262,7 @@ where
             return 0;
         }
         let started = self.budget.time.map(|_| Instant::now());
+        let root_hint = self.policy.choose_in(seat, state, knowledge, legal);
         let mut tree: Vec<Node<G::Action>> = vec![Node {
             edges: legal
                 .iter()
@@ -305,9 +310,11 @@ where
             self.stats.elapsed += started.elapsed();
         }
         // The root's first edges are `legal` in order (a world may add
-        // others after them): the most visited wins, the earliest on a tie.
+        // others after them): the most visited wins; on a tie the policy's
+        // own choice, else the earliest. A budget too small for a wide
+        // decision so leaves it to the policy rather than to chance.
         let root = &tree[0].edges[..legal.len()];
-        let mut best = 0;
+        let mut best = root_hint.min(legal.len() - 1);
         for (i, edge) in root.iter().enumerate() {
             if edge.visits > root[best].visits {
                 best = i;
@@ -448,11 +455,22 @@ where
             }
             edge_of.push(e);
         }
-        let pick = if untried.is_empty() {
+        // Progressive widening: a node tries one more of its actions only
+        // once its tried ones have been visited enough, so a wide decision
+        // (a VP card's hundreds of targets) spends its playouts on a few
+        // actions, the policy's own first, not one playout on each.
+        let node_visits: u32 = edge_of.iter().map(|&e| edges[e].visits).sum();
+        let tried = edge_of.len() - untried.len();
+        let widen = !untried.is_empty()
+            && (tried as f64) < 1.0 + self.tuning.widening * f64::from(node_visits).sqrt();
+        let pick = if !widen {
             let mut best = 0;
             let mut best_score = f64::NEG_INFINITY;
             for (i, &e) in edge_of.iter().enumerate() {
                 let edge = &edges[e];
+                if edge.visits == 0 {
+                    continue;
+                }
                 let visits = f64::from(edge.visits);
                 let bias = if i == hint {
                     self.tuning.policy_bias / (visits + 1.0)

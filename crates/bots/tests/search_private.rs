@@ -187,3 +187,39 @@ fn guildhall_games_with_a_search_bot_end() {
 fn nereus_games_with_a_search_bot_end() {
     plays_a_whole_game::<Nereus, _>(2, || Box::new(NereusBot::new()), NereusBot::new());
 }
+
+/// A budget smaller than a decision is wide leaves the decision to the
+/// playout policy: with two playouts among many actions every tried action
+/// has one visit, and the tie goes to the policy's choice, not to the
+/// earliest action (which made a search at a few dozen playouts play worse
+/// Guildhall than its own policy).
+#[test]
+fn a_budget_too_small_for_a_wide_decision_follows_the_policy() {
+    let mut compared = 0;
+    for seed in 0..8u64 {
+        for decision in [2, 9, 17] {
+            let Some((seat, state, knowledge)) =
+                position::<Guildhall>(seed, decision, || Box::new(GuildhallBot::new()))
+            else {
+                continue;
+            };
+            let own = &knowledge[seat.index()];
+            let mut legal = Vec::new();
+            state.legal_actions_with(seat, own, &mut legal);
+            if legal.len() < 4 {
+                continue;
+            }
+            let policy = GuildhallBot::new().choose_in(seat, &state, own, &legal);
+            let searched =
+                searcher(GuildhallBot::new(), 2, seed).choose_in(seat, &state, own, &legal);
+            assert_eq!(
+                legal[searched],
+                legal[policy],
+                "seed {seed}, decision {decision}: {} actions",
+                legal.len()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 5, "only {compared} wide decisions reached");
+}
