@@ -6,8 +6,8 @@
 //!   alternating;
 //! * 4-seat Hands: one search bot against three random bots (Hands has no
 //!   heuristic bot), seats rotating, the private deal from a local oracle;
-//! * 4-seat Guildhall: one search bot against three heuristic bots, seats
-//!   rotating, the private deal from a local oracle.
+//! * 4-seat Guildhall and 4-seat Nereus: one search bot against three
+//!   heuristic bots, seats rotating, the private deal from a local oracle.
 //!
 //! Win rates count a shared first place as a win and come with a 95%
 //! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
@@ -62,6 +62,28 @@
 //! Wall-clock time a searched decision was 0.92 s (4-seat), 0.67 s
 //! (2-seat) and 7.0 s (Guildhall) on that machine, niced: not the 100 ms
 //! an idle core takes for the same playouts.
+//!
+//! Measured again 2026-11-24 (issue 18, session 4) after three changes:
+//! playouts cut at a horizon and scored by the policy's `Bot::prospects`,
+//! progressive widening (a wide decision no longer spends one playout on
+//! each action), and Nereus's simultaneous choices searched. The horizon
+//! makes a Port Royal playout 19 times cheaper at 8 decisions and 9 times
+//! at 16 (one game each, same minute: 11.9 and 24.6 ms against 225.9 ms a
+//! decision at 85 playouts), so 800 playouts at horizon 16 cost about what
+//! 85 whole ones did. Load average 6 to 15 on the 2 cores, niced, runs
+//! stopped at the session's end:
+//!
+//! | setting | budget a decision | games | search bot won | 95% CI | points a game | wall time a searched decision |
+//! |---|---|---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | 800 playouts, horizon 16 | 131 (0-69, 200-260) | 35.1% (share 25%) | 27.5-43.6% | 10.8 | 352 ms |
+//! | 4-seat Guildhall vs 3 heuristic | 85 playouts, horizon 10 | 40 | 45.0% (share 25%) | 30.7-60.2% | 17.2 | 180 ms |
+//! | 4-seat Nereus vs 3 heuristic | 85 playouts, horizon 10 | 40 | 75.0% (share 25%) | 59.8-85.8% | 50.4 | 314 ms |
+//!
+//! Before widening, the same Guildhall search (85 playouts, horizon 10)
+//! won 1 of 28: its own policy plays better than a search that picks the
+//! earliest of many once-tried actions. Before the horizon it took 7 s a
+//! decision. Port Royal at horizon 8 (1,600 playouts) won 2 of 7 and at
+//! horizon 16 without widening 5 of 9 before the runs were stopped.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
