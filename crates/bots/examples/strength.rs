@@ -6,8 +6,8 @@
 //!   alternating;
 //! * 4-seat Hands: one search bot against three random bots (Hands has no
 //!   heuristic bot), seats rotating, the private deal from a local oracle;
-//! * 4-seat Guildhall: one search bot against three heuristic bots, seats
-//!   rotating, the private deal from a local oracle.
+//! * 4-seat Guildhall and 4-seat Nereus: one search bot against three
+//!   heuristic bots, seats rotating, the private deal from a local oracle.
 //!
 //! Win rates count a shared first place as a win and come with a 95%
 //! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
@@ -17,7 +17,7 @@
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
 //! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
-//! `hands` or `guildhall`) runs one setting only. A running tally goes to stderr. Run it
+//! `hands`, `guildhall` or `nereus`) runs one setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
 //!
 //! `STRENGTH_GAMES=400 STRENGTH_ONLY=4 cargo run --release -p roundtable-bots --example strength`
@@ -62,6 +62,28 @@
 //! Wall-clock time a searched decision was 0.92 s (4-seat), 0.67 s
 //! (2-seat) and 7.0 s (Guildhall) on that machine, niced: not the 100 ms
 //! an idle core takes for the same playouts.
+//!
+//! Measured again 2026-11-24 (issue 18, session 4) after three changes:
+//! playouts cut at a horizon and scored by the policy's `Bot::prospects`,
+//! progressive widening (a wide decision no longer spends one playout on
+//! each action), and Nereus's simultaneous choices searched. The horizon
+//! makes a Port Royal playout 19 times cheaper at 8 decisions and 9 times
+//! at 16 (one game each, same minute: 11.9 and 24.6 ms against 225.9 ms a
+//! decision at 85 playouts), so 800 playouts at horizon 16 cost about what
+//! 85 whole ones did. Load average 6 to 15 on the 2 cores, niced, runs
+//! stopped at the session's end:
+//!
+//! | setting | budget a decision | games | search bot won | 95% CI | points a game | wall time a searched decision |
+//! |---|---|---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | 800 playouts, horizon 16 | 131 (0-69, 200-260) | 35.1% (share 25%) | 27.5-43.6% | 10.8 | 352 ms |
+//! | 4-seat Guildhall vs 3 heuristic | 85 playouts, horizon 10 | 40 | 45.0% (share 25%) | 30.7-60.2% | 17.2 | 180 ms |
+//! | 4-seat Nereus vs 3 heuristic | 85 playouts, horizon 10 | 40 | 75.0% (share 25%) | 59.8-85.8% | 50.4 | 314 ms |
+//!
+//! Before widening, the same Guildhall search (85 playouts, horizon 10)
+//! won 1 of 28: its own policy plays better than a search that picks the
+//! earliest of many once-tried actions. Before the horizon it took 7 s a
+//! decision. Port Royal at horizon 8 (1,600 playouts) won 2 of 7 and at
+//! horizon 16 without widening 5 of 9 before the runs were stopped.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -69,10 +91,13 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_bots::arena::play_port_royal;
-use roundtable_bots::{Bot, Budget, GuildhallBot, PortRoyalBot, RandomBot, SearchBot, Tuning};
+use roundtable_bots::{
+    Bot, Budget, GuildhallBot, NereusBot, PortRoyalBot, RandomBot, SearchBot, Tuning,
+};
 use roundtable_engine::{Determinize, Game, GameResult, Knowledge, Seat, sim};
 use roundtable_guildhall::Guildhall;
 use roundtable_hands::Hands;
+use roundtable_nereus::Nereus;
 use roundtable_port_royal::{Options, PortRoyal};
 
 /// What the search bot spent, over every game of a setting.
@@ -124,13 +149,16 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
 }
 
 /// The search constants, each overridable for tuning
-/// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`).
+/// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`,
+/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`).
 fn tuning() -> Tuning {
     let default = Tuning::default();
     Tuning {
         exploration: env_or("STRENGTH_EXPLORATION", default.exploration),
         policy_bias: env_or("STRENGTH_BIAS", default.policy_bias),
         margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
+        horizon: env_or("STRENGTH_HORIZON", default.horizon),
+        widening: env_or("STRENGTH_WIDENING", default.widening),
     }
 }
 
@@ -313,30 +341,63 @@ fn hands(first: u64, games: u64, budget: Budget) {
 }
 
 fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+    against_heuristics::<Guildhall>(
+        "Guildhall",
+        0x6D,
+        first..first + games,
+        budget,
+        heuristic_playouts,
+        || Box::new(GuildhallBot::new()),
+    );
+}
+
+fn nereus(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+    against_heuristics::<Nereus>(
+        "Nereus",
+        0x7D,
+        first..first + games,
+        budget,
+        heuristic_playouts,
+        || Box::new(NereusBot::new()),
+    );
+}
+
+/// 4-seat games of a game with private cards: one search bot against three
+/// of the game's heuristic bots (`heuristic`), seats rotating, the deal
+/// from a local oracle; seeds from `seed_base` and the game's number.
+fn against_heuristics<G: Determinize>(
+    name: &str,
+    seed_base: u64,
+    games: std::ops::Range<u64>,
+    budget: Budget,
+    heuristic_playouts: bool,
+    heuristic: fn() -> Box<dyn Bot<G>>,
+) where
+    G::Options: Default,
+{
     let seats = 4u8;
-    let mut tally = Tally::new("4-seat Guildhall, search vs 3 heuristic".into());
-    for g in first..first + games {
+    let mut tally = Tally::new(format!("4-seat {name}, search vs 3 heuristic"));
+    for g in games {
         let hero = Seat((g % u64::from(seats)) as u8);
-        let mut bots: Vec<Box<dyn Bot<Guildhall>>> = (0..seats)
-            .map(|s| -> Box<dyn Bot<Guildhall>> {
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..seats)
+            .map(|s| -> Box<dyn Bot<G>> {
                 if s == hero.0 {
-                    let policy: Option<Box<dyn Bot<Guildhall>>> = heuristic_playouts
-                        .then(|| Box::new(GuildhallBot::new()) as Box<dyn Bot<Guildhall>>);
-                    search_bot(budget, policy, 0x6D + g, &tally.totals)
+                    let policy = heuristic_playouts.then(heuristic);
+                    search_bot(budget, policy, seed_base + g, &tally.totals)
                 } else {
-                    Box::new(GuildhallBot::new())
+                    heuristic()
                 }
             })
             .collect();
-        let mut game = match Guildhall::new_game(seats, &Default::default()) {
+        let mut game = match G::new_game(seats, &G::Options::default()) {
             Ok(game) => game,
             Err(e) => {
-                eprintln!("guildhall: {e}");
+                eprintln!("{name}: {e}");
                 return;
             }
         };
         let mut dealer = sim::OracleDealer::new(seats);
-        let mut chance = ChaCha20Rng::seed_from_u64(0x6E + g);
+        let mut chance = ChaCha20Rng::seed_from_u64(seed_base + 1 + g);
         let played = sim::play_private(
             &mut game,
             &mut dealer,
@@ -349,8 +410,8 @@ fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
         );
         match (played, game.result()) {
             (Ok(_), Some(result)) => tally.add(&result, hero),
-            (Err(e), _) => eprintln!("guildhall game {g}: {e}"),
-            (Ok(_), None) => eprintln!("guildhall game {g} ended without a result"),
+            (Err(e), _) => eprintln!("{name} game {g}: {e}"),
+            (Ok(_), None) => eprintln!("{name} game {g} ended without a result"),
         }
     }
     tally.print(0.25);
@@ -391,5 +452,8 @@ fn main() {
     }
     if only.is_empty() || only == "guildhall" {
         guildhall(first, games, budget, heuristic);
+    }
+    if only.is_empty() || only == "nereus" {
+        nereus(first, games, budget, heuristic);
     }
 }

@@ -264,7 +264,7 @@ impl Evaluator {
             HandParts::Own { cards, owed } => hand_value(halls, s, cards, *owed),
             HandParts::Other { size } => 0.8 * (*size).min(9) as f64,
         };
-        12.0 * parts.vp + 28.0 * chapters + 1.2 * growth + hand
+        POINTS_PER_VP * parts.vp + 28.0 * chapters + 1.2 * growth + hand
     }
 
     /// The deciding seat's position against its strongest opponent, so an
@@ -298,6 +298,10 @@ fn hand_value(halls: &Halls, seat: Seat, cards: &[Option<Card>], owed: usize) ->
     }
     value + 0.6 * owed as f64
 }
+
+/// Evaluation points a VP is worth in [`Evaluator::standing`]: prospects
+/// map a lead of ten VP's worth to a sure win.
+const POINTS_PER_VP: f64 = 12.0;
 
 impl Bot<Guildhall> for GuildhallBot {
     fn name(&self) -> &'static str {
@@ -374,6 +378,39 @@ impl Bot<Guildhall> for GuildhallBot {
             }
         }
         best.1
+    }
+
+    /// Each seat's standing (as this bot weighs a position) against the
+    /// best other seat's, a lead of ten VP's worth or more counting as a
+    /// sure win.
+    fn prospects(&self, state: &Guildhall, knowledge: &Knowledge) -> Option<Vec<f64>> {
+        let halls = Halls::of(state);
+        let standings: Vec<f64> = (0..state.seat_count())
+            .map(|s| {
+                let seat = Seat(s);
+                Evaluator::new(state, seat, knowledge).standing(&halls, seat)
+            })
+            .collect();
+        Some(
+            standings
+                .iter()
+                .enumerate()
+                .map(|(s, own)| {
+                    let best_other = standings
+                        .iter()
+                        .enumerate()
+                        .filter(|&(o, _)| o != s)
+                        .map(|(_, &v)| v)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let lead = if best_other.is_finite() {
+                        own - best_other
+                    } else {
+                        0.0
+                    };
+                    (lead / (10.0 * POINTS_PER_VP)).clamp(-1.0, 1.0) / 2.0 + 0.5
+                })
+                .collect(),
+        )
     }
 }
 

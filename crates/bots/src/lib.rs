@@ -67,6 +67,17 @@ pub trait Bot<G: Game>: Send {
         let view = state.view_with(Observer::Seat(seat), knowledge);
         self.choose(seat, &view, legal)
     }
+
+    /// Every seat's prospects in `state` (an imagined world of a search,
+    /// `knowledge` its guessed cards), each in `[0, 1]`: what a search
+    /// credits a seat when it cuts a playout short ([`Tuning::horizon`]),
+    /// on the scale of a finished game's reward (1 for a sure win, 0.5 for
+    /// level with the best other seat). `None` (the default) has the search
+    /// rank the seats by the game's own standing.
+    fn prospects(&self, state: &G, knowledge: &Knowledge) -> Option<Vec<f64>> {
+        let _ = (state, knowledge);
+        None
+    }
 }
 
 /// Picks a legal action uniformly at random from its own seeded stream.
@@ -130,5 +141,9 @@ impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
         legal: &[G::Action],
     ) -> usize {
         (**self).choose_in(seat, state, knowledge, legal)
+    }
+
+    fn prospects(&self, state: &G, knowledge: &Knowledge) -> Option<Vec<f64>> {
+        (**self).prospects(state, knowledge)
     }
 }

@@ -52,7 +52,7 @@
 
 use std::cell::Cell;
 
-use roundtable_engine::Seat;
+use roundtable_engine::{Game, Knowledge, Seat};
 use roundtable_port_royal::catalog::{CATALOG, deck_counts};
 use roundtable_port_royal::contracts::{CONTRACT_VP, ContractId, Requirement};
 use roundtable_port_royal::{
@@ -162,6 +162,34 @@ impl Bot<PortRoyal> for PortRoyalBot {
         }
         ctx.best_trade(legal)
             .unwrap_or_else(|| position(Action::Pass).unwrap_or(0))
+    }
+
+    /// Each seat's VP and coins (a VP at [`VP_IN_COINS`]) against the best
+    /// other seat's, a lead of ten VP's worth or more counting as a sure
+    /// win. Persons' later income is left out: it is cheap to read, and a
+    /// cut-off playout is scored at every iteration.
+    fn prospects(&self, state: &PortRoyal, _knowledge: &Knowledge) -> Option<Vec<f64>> {
+        let standings = state.standing().standings;
+        let worth =
+            |s: &roundtable_engine::Standing| s.score as f64 * VP_IN_COINS + s.tie_break as f64;
+        Some(
+            standings
+                .iter()
+                .map(|own| {
+                    let best_other = standings
+                        .iter()
+                        .filter(|o| o.seat != own.seat)
+                        .map(worth)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let lead = if best_other.is_finite() {
+                        worth(own) - best_other
+                    } else {
+                        0.0
+                    };
+                    (lead / (10.0 * VP_IN_COINS)).clamp(-1.0, 1.0) / 2.0 + 0.5
+                })
+                .collect(),
+        )
     }
 }
 

@@ -18,9 +18,17 @@
 //! actions legal in this world, counting for every legal edge that it was
 //! available, so actions legal in few worlds are not over-explored. The
 //! first decision with an untried action adds one node; from there a
-//! playout policy plays to the end. Every seat on the path is credited with
-//! its own reward (1 shared among the winners, 0 for the others), so each
-//! seat in the tree plays for itself.
+//! playout policy plays to the end, or for [`Tuning::horizon`] decisions
+//! after which the policy's [`Bot::prospects`] score the position. Every
+//! seat on the path is credited with its own reward (1 shared among the
+//! winners, 0 for the others), so each seat in the tree plays for itself.
+//!
+//! Where seats choose together, blind to each other ([`Next::Simultaneous`],
+//! Nereus's crews), every seat chooses from the same world before any
+//! choice is applied. The searching seat's own choice walks the tree; the
+//! other seats' are the playout policy's guesses in the imagined world,
+//! chance from the searching seat's view: a seat never learns the others'
+//! real choices before its own, and the search never reads them.
 //!
 //! The root's most visited legal action is the decision. With a playout
 //! budget ([`Budget::playouts`]) and a seed, decisions are exactly
@@ -33,7 +41,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{
     CardHandle, ChanceOutcome, Determinize, Game, Knowledge, Next, PrivateRequest, Revealed, Seat,
-    sim,
+    SeatSet, sim,
 };
 
 use crate::Bot;
@@ -99,6 +107,15 @@ pub struct Tuning {
     /// its score minus the best other score, mapped from -10..10 to 0..1.
     /// Margins vary less from playout to playout than wins do.
     pub margin_weight: f64,
+    /// Decisions a playout makes past the tree before it stops and the
+    /// position is scored by the playout policy's [`Bot::prospects`] (by
+    /// the game's standing if it has none); 0 plays every playout to the
+    /// end. A heuristic playout of a whole Guildhall game costs
+    /// milliseconds, so a short horizon buys many more playouts.
+    pub horizon: u32,
+    /// How fast a node opens its untried actions: it tries a new one while
+    /// it has tried fewer than `1 + widening * sqrt(visits)`.
+    pub widening: f64,
 }
 
 impl Default for Tuning {
@@ -111,6 +128,8 @@ impl Default for Tuning {
             exploration: 0.35,
             policy_bias: 2.0,
             margin_weight: 0.7,
+            horizon: 0,
+            widening: 1.0,
         }
     }
 }
@@ -124,6 +143,8 @@ struct Scratch<G: Game> {
     events: Vec<G::Event>,
     /// The last sampled chance outcome.
     outcome: ChanceOutcome,
+    /// The choices of the seats deciding now, applied once all have chosen.
+    choices: Vec<(Seat, G::Action)>,
 }
 
 impl<G: Game> Default for Scratch<G> {
@@ -132,6 +153,7 @@ impl<G: Game> Default for Scratch<G> {
             legal: Vec::new(),
             events: Vec::new(),
             outcome: ChanceOutcome::Cards(Vec::new()),
+            choices: Vec::new(),
         }
     }
 }
@@ -240,6 +262,7 @@ where
             return 0;
         }
         let started = self.budget.time.map(|_| Instant::now());
+        let root_hint = self.policy.choose_in(seat, state, knowledge, legal);
         let mut tree: Vec<Node<G::Action>> = vec![Node {
             edges: legal
                 .iter()
@@ -287,9 +310,11 @@ where
             self.stats.elapsed += started.elapsed();
         }
         // The root's first edges are `legal` in order (a world may add
-        // others after them): the most visited wins, the earliest on a tie.
+        // others after them): the most visited wins; on a tie the policy's
+        // own choice, else the earliest. A budget too small for a wide
+        // decision so leaves it to the policy rather than to chance.
         let root = &tree[0].edges[..legal.len()];
-        let mut best = 0;
+        let mut best = root_hint.min(legal.len() - 1);
         for (i, edge) in root.iter().enumerate() {
             if edge.visits > root[best].visits {
                 best = i;
@@ -316,71 +341,76 @@ where
         let mut node = 0usize;
         let mut expanded = false;
         let mut inputs = 0usize;
+        // Decisions played out past the tree, for the horizon.
+        let mut beyond = 0u32;
+        let horizon = self.tuning.horizon;
         loop {
             if inputs >= MAX_PLAYOUT_INPUTS {
                 break;
             }
+            if expanded && horizon > 0 && beyond >= horizon {
+                return Ok(self
+                    .policy
+                    .prospects(&world, &world_knowledge)
+                    .unwrap_or_else(|| rewards(&world, self.tuning.margin_weight)));
+            }
             inputs += 1;
-            let seat = match advance(&mut world, &mut world_knowledge, &mut self.rng, scratch)? {
-                Some(seat) => seat,
+            let deciding = match advance(&mut world, &mut world_knowledge, &mut self.rng, scratch)?
+            {
+                Some(deciding) => deciding,
                 None => break,
             };
-            let legal = &mut scratch.legal;
-            world.legal_actions_with(seat, &world_knowledge, legal);
-            if legal.is_empty() {
-                return Err(Stop::Refused);
-            }
-            let pick = if expanded {
-                self.policy
-                    .choose_in(seat, &world, &world_knowledge, legal)
-                    .min(legal.len() - 1)
-            } else {
+            // Every deciding seat chooses from the same world before any
+            // choice is applied, as a table's commit-then-open has it. Of
+            // seats choosing together, only the root seat's choice walks
+            // the tree: the others' are the policy's guesses, blind to it,
+            // so they are chance from the root seat's view.
+            scratch.choices.clear();
+            let together = deciding.simultaneous;
+            for seat in deciding.seats.iter() {
+                let legal = &mut scratch.legal;
+                world.legal_actions_with(seat, &world_knowledge, legal);
+                if legal.is_empty() {
+                    return Err(Stop::Refused);
+                }
                 let hint = self
                     .policy
                     .choose_in(seat, &world, &world_knowledge, legal)
                     .min(legal.len() - 1);
-                let (pick, next) = self.select(tree, node, seat, legal, hint);
-                path.push((node, next.0));
-                match next.1 {
-                    Some(child) => node = child,
-                    None => {
-                        // Grow the tree by this edge's node, then play out.
-                        let child = tree.len();
-                        tree.push(Node { edges: Vec::new() });
-                        tree[node].edges[next.0].child = child as u32;
-                        expanded = true;
+                let in_tree = !expanded && (!together || seat == root_seat);
+                let pick = if in_tree {
+                    let (pick, next) = self.select(tree, node, seat, legal, hint);
+                    path.push((node, next.0));
+                    match next.1 {
+                        Some(child) => node = child,
+                        None => {
+                            // Grow the tree by this edge's node, then play out.
+                            let child = tree.len();
+                            tree.push(Node { edges: Vec::new() });
+                            tree[node].edges[next.0].child = child as u32;
+                            expanded = true;
+                        }
                     }
-                }
-                pick
-            };
-            let action = &legal[pick];
-            let claims = G::claims(action);
-            if claims.is_empty() {
-                // Taken from the game's own list and nobody reads the
-                // events: the playout path, which skips the second check.
-                world
-                    .apply_legal_action(seat, action, &mut scratch.events)
-                    .map_err(|_| Stop::Refused)?;
-            } else {
-                // A card played face up is opened from the world's guess,
-                // which only the revealing path checks against the claim.
-                let revealed: Vec<Revealed> = claims
-                    .iter()
-                    .map(|claim| {
-                        world_knowledge
-                            .card(claim.handle)
-                            .map(|card| Revealed {
-                                handle: claim.handle,
-                                card,
-                            })
-                            .ok_or(Stop::Refused)
-                    })
-                    .collect::<Result<_, _>>()?;
-                scratch.events.clear();
-                world
-                    .apply_action_revealing(seat, action, &revealed, &mut scratch.events)
-                    .map_err(|_| Stop::Refused)?;
+                    pick
+                } else {
+                    if expanded {
+                        beyond += 1;
+                    }
+                    hint
+                };
+                scratch.choices.push((seat, legal[pick].clone()));
             }
+            let mut choices = std::mem::take(&mut scratch.choices);
+            for (seat, action) in choices.drain(..) {
+                apply(
+                    &mut world,
+                    &world_knowledge,
+                    seat,
+                    &action,
+                    &mut scratch.events,
+                )?;
+            }
+            scratch.choices = choices;
         }
         Ok(rewards(&world, self.tuning.margin_weight))
     }
@@ -425,11 +455,22 @@ where
             }
             edge_of.push(e);
         }
-        let pick = if untried.is_empty() {
+        // Progressive widening: a node tries one more of its actions only
+        // once its tried ones have been visited enough, so a wide decision
+        // (a VP card's hundreds of targets) spends its playouts on a few
+        // actions, the policy's own first, not one playout on each.
+        let node_visits: u32 = edge_of.iter().map(|&e| edges[e].visits).sum();
+        let tried = edge_of.len() - untried.len();
+        let widen = !untried.is_empty()
+            && (tried as f64) < 1.0 + self.tuning.widening * f64::from(node_visits).sqrt();
+        let pick = if !widen {
             let mut best = 0;
             let mut best_score = f64::NEG_INFINITY;
             for (i, &e) in edge_of.iter().enumerate() {
                 let edge = &edges[e];
+                if edge.visits == 0 {
+                    continue;
+                }
                 let visits = f64::from(edge.visits);
                 let bias = if i == hint {
                     self.tuning.policy_bias / (visits + 1.0)
@@ -461,6 +502,51 @@ fn uniform(rng: &mut ChaCha8Rng, n: u64) -> u64 {
     sim::uniform_below(n, &mut || rng.next_u64())
 }
 
+/// Apply `seat`'s `action` to the imagined world.
+fn apply<G: Game>(
+    world: &mut G,
+    knowledge: &Knowledge,
+    seat: Seat,
+    action: &G::Action,
+    events: &mut Vec<G::Event>,
+) -> Result<(), Stop> {
+    let claims = G::claims(action);
+    if claims.is_empty() {
+        // Taken from the game's own list and nobody reads the events: the
+        // playout path, which skips the second check.
+        world
+            .apply_legal_action(seat, action, events)
+            .map_err(|_| Stop::Refused)
+    } else {
+        // A card played face up is opened from the world's guess, which
+        // only the revealing path checks against the claim.
+        let revealed: Vec<Revealed> = claims
+            .iter()
+            .map(|claim| {
+                knowledge
+                    .card(claim.handle)
+                    .map(|card| Revealed {
+                        handle: claim.handle,
+                        card,
+                    })
+                    .ok_or(Stop::Refused)
+            })
+            .collect::<Result<_, _>>()?;
+        events.clear();
+        world
+            .apply_action_revealing(seat, action, &revealed, events)
+            .map_err(|_| Stop::Refused)
+    }
+}
+
+/// The seats that must decide next in an imagined world.
+struct Deciding {
+    seats: SeatSet,
+    /// Whether they choose together, blind to each other's choices
+    /// ([`Next::Simultaneous`]), rather than one seat alone.
+    simultaneous: bool,
+}
+
 /// Answer chance and private requests in the imagined world until a seat
 /// must decide (`Some`) or the game is over (`None`). Chance is sampled
 /// from the game's own distribution (over the unseen pool); a reshuffle
@@ -471,16 +557,24 @@ fn advance<G: Game>(
     knowledge: &mut Knowledge,
     rng: &mut ChaCha8Rng,
     scratch: &mut Scratch<G>,
-) -> Result<Option<Seat>, Stop> {
+) -> Result<Option<Deciding>, Stop> {
     let events = &mut scratch.events;
     for _ in 0..MAX_PLAYOUT_INPUTS {
         events.clear();
         match world.next() {
             Next::Over => return Ok(None),
-            Next::Decision(seat) => return Ok(Some(seat)),
-            // No game has simultaneous choices yet; a search for them
-            // would need the choices of all seats sampled blind.
-            Next::Simultaneous(_) => return Err(Stop::Refused),
+            Next::Decision(seat) => {
+                return Ok(Some(Deciding {
+                    seats: SeatSet::EMPTY.with(seat),
+                    simultaneous: false,
+                }));
+            }
+            Next::Simultaneous(seats) => {
+                return Ok(Some(Deciding {
+                    seats,
+                    simultaneous: true,
+                }));
+            }
             Next::Chance(request) => {
                 // Sampled from the request's own distribution: the playout
                 // path, which skips checking the outcome against it.

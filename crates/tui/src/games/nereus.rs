@@ -29,8 +29,8 @@ impl Listed for Nereus {
         )
     }
 
-    fn bot(level: Level, _options: &Options, _think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
-        level.nereus(seed)
+    fn bot(level: Level, _options: &Options, think: Duration, seed: u64) -> Box<dyn Bot<Self>> {
+        level.nereus(think, seed)
     }
 
     fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
