@@ -364,11 +364,10 @@ impl<G: Listed> Chronicle<G> {
             Record::Chance { .. } => self.auto,
             _ => None,
         };
+        // Every chance up to the next decision follows from the automatic
+        // one: a draw from an empty pile first turns up the spent coins and
+        // reshuffles, each a chance of its own, before the card it drew.
         self.push_events(events, &vp, names, me, auto);
-        if matches!(record, Record::Chance { .. }) {
-            // Only the chance right after an automatic decision is its own.
-            self.auto = None;
-        }
     }
 
     /// Take the history back to before the input at `position` (the table
@@ -623,6 +622,57 @@ mod tests {
         }
         assert_eq!(replayed.log(), once.log());
         assert_eq!(replayed.vp_by_turn(), once.vp_by_turn());
+    }
+
+    /// Every draw the table made for a forfeited seat is marked, also one
+    /// that first had to turn up the spent coins and reshuffle (several
+    /// chance inputs between the decision and the card it drew): the mark
+    /// once stopped after the first of them.
+    #[test]
+    fn every_draw_played_for_a_seat_is_marked_even_after_a_reshuffle() {
+        let mut several_chances = 0;
+        for seed in 1..=4 {
+            let (names, inputs) = a_whole_game(seed);
+            // Seat 2 plays every decision automatically, as after a forfeit.
+            // Chance inputs since seat 2's last automatic decision.
+            let mut chances_in_a_row: Option<u32> = None;
+            let zombie: Vec<Applied<PortRoyal>> = inputs
+                .into_iter()
+                .map(|a| {
+                    let record = match a.record {
+                        Record::Action { seat, action, .. } if seat == Seat(1) => {
+                            chances_in_a_row = Some(0);
+                            Record::Zombie { seat, action }
+                        }
+                        Record::Chance { .. } => {
+                            if let Some(n) = chances_in_a_row.as_mut() {
+                                *n += 1;
+                                if *n == 2 {
+                                    several_chances += 1;
+                                }
+                            }
+                            a.record
+                        }
+                        other => {
+                            chances_in_a_row = None;
+                            other
+                        }
+                    };
+                    Applied { record, ..a }
+                })
+                .collect();
+            let chronicle = fed(&names, &zombie);
+            for line in chronicle.log() {
+                if line.text.starts_with("You draw") {
+                    assert!(
+                        line.text.contains(AUTO_MARK),
+                        "seed {seed}: {:?}",
+                        line.text
+                    );
+                }
+            }
+        }
+        assert!(several_chances > 0, "no draw needed several chance inputs");
     }
 
     #[test]

@@ -628,7 +628,10 @@ mod tests {
             "the table played for the seat: {lines:#?}"
         );
         for line in mine_after {
-            assert!(line.contains("(auto)"), "not marked automatic: {line:?}");
+            assert!(
+                line.contains("(auto)"),
+                "not marked automatic: {line:?} in {lines:#?}"
+            );
         }
         // The other seat is told too, by name.
         let host_log = host.snapshot().log;
