@@ -1152,7 +1152,10 @@ impl PortRoyal {
                     ..
                 } = self;
                 players[s.index()].coins.move_to(discard_unseen, lost);
-                halved.push((s, lost));
+                // Only the event reads the list: a playout allocates none.
+                if log_records(events) {
+                    halved.push((s, lost));
+                }
                 paid = paid.with(s);
             }
         }
