@@ -61,6 +61,7 @@ fn vectors_are_up_to_date() -> TestResult {
         "announce.json",
         "deal.json",
         "table-private.json",
+        "tournament.json",
     ];
     names.sort();
     let mut on_disk: Vec<String> = std::fs::read_dir(vectors_dir())?
