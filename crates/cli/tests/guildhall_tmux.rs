@@ -10,20 +10,12 @@
 //! Ignored by default, since it needs tmux: `.ci/run` installs tmux and runs
 //! it with `--ignored`.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::tmux::Tmux;
+use common::tmux::{Tmux, the_saved_game_audits};
 
-const WAIT: Duration = Duration::from_secs(20);
 const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
-
-fn expect(tmux: &Tmux, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let (found, screen) = tmux.wait_for(WAIT, ok);
-    assert!(found, "no {what}:\n{screen}");
-    screen
-}
 
 #[test]
 #[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
@@ -35,14 +27,14 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
     let args = ["--data-dir".to_owned(), data.path().display().to_string()];
     tmux.start((80, 24), &env, BIN, &args, &status);
-    expect(&tmux, "start menu", |s| {
+    tmux.expect("start menu", |s| {
         s.contains("Local game against bots")
     });
 
     tmux.keys(&["Enter"]);
-    expect(&tmux, "set-up", |s| s.contains("< Port Royal >"));
+    tmux.expect("set-up", |s| s.contains("< Port Royal >"));
     tmux.keys(&["Right"]);
-    expect(&tmux, "Guildhall's rows", |s| {
+    tmux.expect("Guildhall's rows", |s| {
         s.contains("< Guildhall >") && s.contains("Rounds at most")
     });
     // Two seats; down past Yucata's three toggles to the round limit
@@ -50,12 +42,12 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     // level and the think time to the start row.
     tmux.keys(&["j", "Left", "Left", "j", "j", "j", "j", "h", "h", "h"]);
     tmux.keys(&["j", "h", "h", "j", "j", "j"]);
-    let screen = expect(&tmux, "the set-up keys taken", |s| {
+    let screen = tmux.expect("the set-up keys taken", |s| {
         s.contains("< 2 >") && s.contains("< 5 >") && s.contains("< instant >")
     });
     assert!(screen.contains("> Start the game"), "{screen}");
     tmux.keys(&["Enter"]);
-    expect(&tmux, "the Guildhall table", |s| s.contains("┌ Guildhall"));
+    tmux.expect("the Guildhall table", |s| s.contains("┌ Guildhall"));
 
     // Play: Enter takes the first choice of each step, whenever there is one.
     let start = Instant::now();
@@ -63,7 +55,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let mut level_steps = 0;
     let mut went_back = false;
     loop {
-        let screen = expect(&tmux, "a move or the result", |s| {
+        let screen = tmux.expect("a move or the result", |s| {
             s.contains("│>  1 ") || s.contains("Game over")
         });
         if screen.contains("Game over") {
@@ -80,7 +72,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
         // the turn's actions with that card still selected.
         if !went_back && screen.contains("Your action (") && screen.contains("│>  1 Play ") {
             tmux.keys(&["Enter"]);
-            let levels = expect(&tmux, "the card's levels", |s| {
+            let levels = tmux.expect("the card's levels", |s| {
                 s.contains("use which level?") && s.contains("Esc: back a step")
             });
             assert!(
@@ -88,7 +80,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
                 "{levels}"
             );
             tmux.keys(&["Escape"]);
-            let back = expect(&tmux, "the turn's actions again", |s| {
+            let back = tmux.expect("the turn's actions again", |s| {
                 s.contains("Your action (") && !s.contains("use which level?")
             });
             assert!(back.contains("│>  1 Play "), "{back}");
@@ -105,7 +97,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     assert!(went_back, "the player never chose a card to play");
     assert!(level_steps > 0, "no card's levels were chosen step by step");
 
-    let screen = expect(&tmux, "the post-game screen", |s| {
+    let screen = tmux.expect("the post-game screen", |s| {
         s.contains("Victory points over the turns")
     });
     for expected in [
@@ -129,38 +121,10 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     );
 
     // Enter goes back to the menu, q there quits.
-    tmux.keys(&["Enter"]);
-    expect(&tmux, "the menu again", |s| {
-        s.contains("Local game against bots") && s.contains("Quit")
-    });
-    tmux.keys(&["q"]);
-    let code = tmux.exit_status(&status, WAIT);
-    assert_eq!(code.as_deref(), Some("0"), "{}", tmux.screen());
+    tmux.back_to_the_menu_and_quit(&status);
     drop(tmux);
 
     // The game's transcript is a Guildhall game that audits.
-    let games = data.path().join("games");
-    let saved: Vec<_> = std::fs::read_dir(&games)
-        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rts"))
-        .collect();
-    assert_eq!(saved.len(), 1, "{saved:?}");
-    let audit = Command::new(BIN)
-        .arg("audit")
-        .arg(&saved[0])
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let said = String::from_utf8_lossy(&audit.stdout);
-    assert!(
-        audit.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&audit.stderr)
-    );
     // Guildhall's ranking: its tie-break is the completed chapters.
-    assert!(
-        said.contains("VALID") && said.contains("completed chapters"),
-        "{said}"
-    );
+    the_saved_game_audits(BIN, &data.path().join("games"), "completed chapters");
 }

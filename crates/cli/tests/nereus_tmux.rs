@@ -10,20 +10,12 @@
 //! Ignored by default, since it needs tmux: `.ci/run` installs tmux and runs
 //! it with `--ignored`.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::tmux::Tmux;
+use common::tmux::{Tmux, the_saved_game_audits};
 
-const WAIT: Duration = Duration::from_secs(20);
 const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
-
-fn expect(tmux: &Tmux, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let (found, screen) = tmux.wait_for(WAIT, ok);
-    assert!(found, "no {what}:\n{screen}");
-    screen
-}
 
 #[test]
 #[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
@@ -35,25 +27,25 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
     let args = ["--data-dir".to_owned(), data.path().display().to_string()];
     tmux.start((80, 24), &env, BIN, &args, &status);
-    expect(&tmux, "start menu", |s| {
+    tmux.expect("start menu", |s| {
         s.contains("Local game against bots")
     });
 
     tmux.keys(&["Enter"]);
-    expect(&tmux, "set-up", |s| s.contains("< Port Royal >"));
+    tmux.expect("set-up", |s| s.contains("< Port Royal >"));
     tmux.keys(&["Right", "Right"]);
-    expect(&tmux, "Nereus's rows", |s| {
+    tmux.expect("Nereus's rows", |s| {
         s.contains("< Waters of Nereus >")
     });
     // Two seats (4 -> 3 -> 2), the pace (normal -> instant), the bot's
     // level and the think time to the start row.
     tmux.keys(&["j", "Left", "Left", "j", "h", "h", "j", "j", "j"]);
-    let screen = expect(&tmux, "the set-up keys taken", |s| {
+    let screen = tmux.expect("the set-up keys taken", |s| {
         s.contains("< 2 >") && s.contains("< instant >")
     });
     assert!(screen.contains("> Start the game"), "{screen}");
     tmux.keys(&["Enter"]);
-    expect(&tmux, "the Nereus table", |s| {
+    tmux.expect("the Nereus table", |s| {
         s.contains("┌ Waters of Nereus")
     });
 
@@ -62,7 +54,7 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let mut moves = 0;
     let mut sails = 0;
     loop {
-        let screen = expect(&tmux, "a move or the result", |s| {
+        let screen = tmux.expect("a move or the result", |s| {
             s.contains("│>  1 ") || s.contains("Game over")
         });
         if screen.contains("Game over") {
@@ -92,7 +84,7 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     assert!(moves > 0, "the game ended before the player moved");
     assert!(sails > 0, "the player never sailed by the arrows");
 
-    let screen = expect(&tmux, "the post-game screen", |s| {
+    let screen = tmux.expect("the post-game screen", |s| {
         s.contains("Victory points over the turns")
     });
     for expected in [
@@ -111,38 +103,10 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     }
 
     // Enter goes back to the menu, q there quits.
-    tmux.keys(&["Enter"]);
-    expect(&tmux, "the menu again", |s| {
-        s.contains("Local game against bots") && s.contains("Quit")
-    });
-    tmux.keys(&["q"]);
-    let code = tmux.exit_status(&status, WAIT);
-    assert_eq!(code.as_deref(), Some("0"), "{}", tmux.screen());
+    tmux.back_to_the_menu_and_quit(&status);
     drop(tmux);
 
     // The game's transcript is a Nereus game that audits.
-    let games = data.path().join("games");
-    let saved: Vec<_> = std::fs::read_dir(&games)
-        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rts"))
-        .collect();
-    assert_eq!(saved.len(), 1, "{saved:?}");
-    let audit = Command::new(BIN)
-        .arg("audit")
-        .arg(&saved[0])
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let said = String::from_utf8_lossy(&audit.stdout);
-    assert!(
-        audit.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&audit.stderr)
-    );
     // Nereus's ranking: completed holds, then treasures in the others.
-    assert!(
-        said.contains("VALID") && said.contains("in incomplete holds"),
-        "{said}"
-    );
+    the_saved_game_audits(BIN, &data.path().join("games"), "in incomplete holds");
 }

@@ -80,24 +80,27 @@ fn a_host_killed_with_its_bots_resumes_them_all() {
     check_transcripts(&transcripts_under(dir.path()), 4);
 }
 
-/// The flags of a Guildhall seat: its heuristic bot, paced.
-fn guildhall_seat(dir: &std::path::Path, name: &str) -> Vec<String> {
+/// The flags of a seat played by its heuristic bot, paced so that a kill
+/// lands mid-game.
+fn heuristic_seat(dir: &std::path::Path, name: &str) -> Vec<String> {
     let mut args = spectator(dir, name);
     args.extend(["--bot", "heuristic", "--bot-delay-ms", "15"].map(String::from));
     args
 }
 
-/// `resume` learns the game from the genesis its saved transcript starts
-/// with: a Guildhall host killed mid-game comes back with its bot, private
-/// hands and all (it knew only Port Royal).
-#[test]
-fn a_guildhall_host_killed_mid_game_resumes_from_its_saved_genesis() {
+/// A 3-seat `game` hosted with one bot and joined by one: the host is
+/// killed (SIGKILL) once it has applied `kill_after` inputs, and `resume`
+/// on its data directory learns the game from the genesis its saved
+/// transcript starts with, brings back its bot (and its private cards),
+/// and the game finishes with byte-identical transcripts everywhere; the
+/// resumed host's ranking line holds `ranking_words`.
+fn a_host_killed_mid_game_resumes(game: &str, kill_after: u64, ranking_words: &str) {
     let dir = tempfile::tempdir().unwrap();
     let ticket_file = dir.path().join("ticket.txt");
     let mut args: Vec<String> = [
         "host",
         "--game",
-        "guildhall",
+        game,
         "--seats",
         "3",
         "--bots",
@@ -109,17 +112,17 @@ fn a_guildhall_host_killed_mid_game_resumes_from_its_saved_genesis() {
     .map(String::from)
     .to_vec();
     args.push(ticket_file.display().to_string());
-    args.extend(guildhall_seat(&dir.path().join("host"), "host"));
+    args.extend(heuristic_seat(&dir.path().join("host"), "host"));
     let mut host = Peer::start("host", &args);
     let ticket = read_ticket(&ticket_file, Duration::from_secs(20));
     let mut args = vec!["join".to_string(), ticket];
-    args.extend(guildhall_seat(&dir.path().join("joiner"), "joiner"));
+    args.extend(heuristic_seat(&dir.path().join("joiner"), "joiner"));
     let mut joiner = Peer::start("joiner", &args);
     host.wait_line(LIMIT, |l| {
         l.strip_prefix('[')
             .and_then(|r| r.split(']').next())
             .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|n| n >= 40)
+            .is_some_and(|n| n >= kill_after)
     })
     .expect("the game gets going");
     host.child.kill().unwrap();
@@ -129,15 +132,31 @@ fn a_guildhall_host_killed_mid_game_resumes_from_its_saved_genesis() {
         "killed too late"
     );
     let mut args = vec!["resume".to_string()];
-    args.extend(guildhall_seat(&dir.path().join("host"), "host"));
+    args.extend(heuristic_seat(&dir.path().join("host"), "host"));
     args.push("-v".into());
     let mut resumed = Peer::start("resumed host", &args);
     assert!(resumed.wait(LIMIT * 2).success(), "the resumed host failed");
     assert!(joiner.wait(LIMIT * 2).success(), "joiner failed");
     let out = resumed.output();
+    assert!(out.iter().any(|l| l.contains(ranking_words)), "{out:#?}");
     assert!(
-        out.iter().any(|l| l.contains("completed chapters")),
+        !out.iter()
+            .any(|l| l.contains("VIOLATION") || l.contains("forfeit")),
         "{out:#?}"
     );
     check_transcripts(&transcripts_under(dir.path()), 3);
+}
+
+/// `resume` learns the game from the genesis: a Guildhall host comes back
+/// with its bot, private hands and all (it once knew only Port Royal).
+#[test]
+fn a_guildhall_host_killed_mid_game_resumes_from_its_saved_genesis() {
+    a_host_killed_mid_game_resumes("guildhall", 40, "completed chapters");
+}
+
+/// A Waters of Nereus host comes back with its science cards and answers
+/// the secret crew choices again.
+#[test]
+fn a_nereus_host_killed_mid_game_resumes_from_its_saved_genesis() {
+    a_host_killed_mid_game_resumes("nereus", 60, "in incomplete holds");
 }

@@ -1,6 +1,8 @@
 //! Guildhall at the table: a real local game against bots, through the
 //! same session, app and screens as Port Royal, drawn at every size.
 
+mod common;
+
 use std::time::Instant;
 
 use insta::assert_snapshot;
@@ -10,27 +12,6 @@ use roundtable_bots::Level;
 use roundtable_engine::Seat;
 use roundtable_guildhall::{Guildhall, Options, Phase};
 use roundtable_tui::{App, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
-
-fn render(app: &App, snap: &Snapshot<Guildhall>, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
-    terminal
-        .draw(|f| roundtable_tui::ui::render(app, Some(snap), f.area(), f.buffer_mut()))
-        .unwrap_or_else(|e| match e {});
-    terminal
-}
-
-fn text(terminal: &Terminal<TestBackend>) -> String {
-    let buf = terminal.backend().buffer();
-    let area = buf.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_owned())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// A seeded three-seat game against easy bots, moving at once.
 fn session() -> LocalSession<Guildhall> {
@@ -77,16 +58,16 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         "{:?}",
         snap.view.phase
     );
-    let setup = render(&app, &snap, 80, 24);
-    assert!(text(&setup).contains("Your hand (9)"), "{}", text(&setup));
+    let setup = common::draw(&app, &snap, 80, 24);
+    assert!(common::screen_text(&setup).contains("Your hand (9)"), "{}", common::screen_text(&setup));
     assert_snapshot!("guildhall_setup_80x24", setup.backend());
     assert_snapshot!(
         "guildhall_setup_200x60",
-        render(&app, &snap, 200, 60).backend()
+        common::draw(&app, &snap, 200, 60).backend()
     );
     assert_snapshot!(
         "guildhall_setup_60x20",
-        render(&app, &snap, 60, 20).backend()
+        common::draw(&app, &snap, 60, 20).backend()
     );
 
     // Play on to this seat's first real turn.
@@ -106,24 +87,24 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         snap = settle(&mut session);
     }
     app.observe(&snap);
-    let turn = render(&app, &snap, 80, 24);
-    assert!(text(&turn).contains("your turn"), "{}", text(&turn));
+    let turn = common::draw(&app, &snap, 80, 24);
+    assert!(common::screen_text(&turn).contains("your turn"), "{}", common::screen_text(&turn));
     // Your own cards are named: the session reads your table's knowledge.
     assert!(
         snap.view.my_hand.iter().all(|(_, card)| card.is_some()),
         "{:?}",
         snap.view.my_hand
     );
-    let wide = text(&render(&app, &snap, 200, 60));
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
     assert!(wide.contains("Centre row"), "{wide}");
     assert_snapshot!("guildhall_turn_80x24", turn.backend());
     assert_snapshot!(
         "guildhall_turn_200x60",
-        render(&app, &snap, 200, 60).backend()
+        common::draw(&app, &snap, 200, 60).backend()
     );
     assert_snapshot!(
         "guildhall_turn_60x20",
-        render(&app, &snap, 60, 20).backend()
+        common::draw(&app, &snap, 60, 20).backend()
     );
 
     // To the end, and the shared post-game screen: ranking and VP chart.
@@ -138,8 +119,8 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         snap = settle(&mut session);
     }
     app.observe(&snap);
-    let over = render(&app, &snap, 80, 24);
-    let shown = text(&over);
+    let over = common::draw(&app, &snap, 80, 24);
+    let shown = common::screen_text(&over);
     assert!(shown.contains("Game over"), "{shown}");
     assert!(shown.contains("completed chapters"), "{shown}");
     assert!(
@@ -154,7 +135,7 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         snap.log
     );
     // The chart counts rounds, as the table's heading does ("Round 3").
-    let wide = text(&render(&app, &snap, 200, 60));
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
     assert!(
         wide.contains("round 1") && wide.contains(" rounds)") && !wide.contains(" turns)"),
         "{wide}"
@@ -162,6 +143,6 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
     assert_snapshot!("guildhall_post_game_80x24", over.backend());
     assert_snapshot!(
         "guildhall_post_game_200x60",
-        render(&app, &snap, 200, 60).backend()
+        common::draw(&app, &snap, 200, 60).backend()
     );
 }

@@ -3,6 +3,8 @@
 //! (each with what it does), then its two placements and the card taken
 //! back, each step drawn at every size; Esc takes a pick back.
 
+mod common;
+
 use std::time::Instant;
 
 use insta::assert_snapshot;
@@ -16,27 +18,6 @@ use roundtable_tui::keymap::Msg;
 use roundtable_tui::{
     App, Effect, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme,
 };
-
-fn render(app: &App, snap: &Snapshot<Guildhall>, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
-    terminal
-        .draw(|f| roundtable_tui::ui::render(app, Some(snap), f.area(), f.buffer_mut()))
-        .unwrap_or_else(|e| match e {});
-    terminal
-}
-
-fn text(terminal: &Terminal<TestBackend>) -> String {
-    let buf = terminal.backend().buffer();
-    let area = buf.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_owned())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// The seed of a two-seat game against easy bots in which the player, played
 /// by its own easy bot, may play a Weaver at level 2 in round 2 (of seeds 1
@@ -109,9 +90,9 @@ const SIZES: [(u16, u16); 3] = [(200, 60), (80, 24), (60, 20)];
 /// Draw the step at every size, as `name`, and return the 80x24 text.
 fn snapshot_sizes(app: &App, snap: &Snapshot<Guildhall>, name: &str) -> String {
     for (w, h) in SIZES {
-        assert_snapshot!(format!("{name}_{w}x{h}"), render(app, snap, w, h).backend());
+        assert_snapshot!(format!("{name}_{w}x{h}"), common::draw(app, snap, w, h).backend());
     }
-    text(&render(app, snap, 80, 24))
+    common::screen_text(&common::draw(app, snap, 80, 24))
 }
 
 /// The choices of the step the app shows, in words.

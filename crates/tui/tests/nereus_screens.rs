@@ -3,6 +3,8 @@
 //! the secret crew choice, a turn with the ship to move, and the post-game
 //! screen.
 
+mod common;
+
 use std::time::Instant;
 
 use insta::assert_snapshot;
@@ -15,27 +17,6 @@ use roundtable_tui::app::Effect;
 use roundtable_tui::games::nereus::screen::destination;
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{App, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
-
-fn render(app: &App, snap: &Snapshot<Nereus>, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
-    terminal
-        .draw(|f| roundtable_tui::ui::render(app, Some(snap), f.area(), f.buffer_mut()))
-        .unwrap_or_else(|e| match e {});
-    terminal
-}
-
-fn text(terminal: &Terminal<TestBackend>) -> String {
-    let buf = terminal.backend().buffer();
-    let area = buf.area;
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol().to_owned())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// A seeded four-seat game against normal bots, moving at once.
 fn session() -> LocalSession<Nereus> {
@@ -77,12 +58,12 @@ fn play_one(session: &mut LocalSession<Nereus>, snap: &Snapshot<Nereus>) {
 }
 
 fn shoot(app: &App, snap: &Snapshot<Nereus>, name: &str) {
-    assert_snapshot!(format!("{name}_80x24"), render(app, snap, 80, 24).backend());
+    assert_snapshot!(format!("{name}_80x24"), common::draw(app, snap, 80, 24).backend());
     assert_snapshot!(
         format!("{name}_200x60"),
-        render(app, snap, 200, 60).backend()
+        common::draw(app, snap, 200, 60).backend()
     );
-    assert_snapshot!(format!("{name}_60x20"), render(app, snap, 60, 20).backend());
+    assert_snapshot!(format!("{name}_60x20"), common::draw(app, snap, 60, 20).backend());
 }
 
 #[test]
@@ -99,7 +80,7 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
         "{:?}",
         snap.legal
     );
-    let wide = text(&render(&app, &snap, 200, 60));
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
     for part in [
         "Day 1 of 4",
         "Crew rows",
@@ -138,7 +119,7 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
         snap = settle(&mut session);
     }
     app.observe(&snap);
-    let turn = text(&render(&app, &snap, 80, 24));
+    let turn = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(turn.contains("Sail to "), "{turn}");
     shoot(&app, &snap, "nereus_move");
     // The ship's destination is chosen with the arrows among the legal
@@ -162,11 +143,11 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
         "down from {east:?}: {:?}",
         selected(&app)
     );
-    let marked = text(&render(&app, &snap, 80, 24));
+    let marked = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(marked.contains('*'), "{marked}");
     assert_snapshot!(
         "nereus_move_chosen_80x24",
-        render(&app, &snap, 80, 24).backend()
+        common::draw(&app, &snap, 80, 24).backend()
     );
     // Enter sails there.
     let chosen = selected(&app);
@@ -183,7 +164,7 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
         snap = settle(&mut session);
     }
     app.observe(&snap);
-    let over = text(&render(&app, &snap, 80, 24));
+    let over = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(over.contains("Game over"), "{over}");
     assert!(over.contains("hold"), "{over}");
     assert!(
@@ -193,10 +174,10 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     );
     assert_snapshot!(
         "nereus_post_game_80x24",
-        render(&app, &snap, 80, 24).backend()
+        common::draw(&app, &snap, 80, 24).backend()
     );
     assert_snapshot!(
         "nereus_post_game_200x60",
-        render(&app, &snap, 200, 60).backend()
+        common::draw(&app, &snap, 200, 60).backend()
     );
 }

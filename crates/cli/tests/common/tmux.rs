@@ -17,6 +17,34 @@ pub(crate) fn require_tmux() {
     }
 }
 
+/// How long a screen may take to show what a step of a test expects.
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
+
+/// The one game saved under `games` (a data directory's `games/`) audits
+/// valid with `bin`, and its report holds `words` (the game's ranking).
+#[allow(dead_code)] // the tests that play a whole game use it
+pub(crate) fn the_saved_game_audits(bin: &str, games: &std::path::Path, words: &str) {
+    let saved: Vec<_> = std::fs::read_dir(games)
+        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rts"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let audit = Command::new(bin)
+        .arg("audit")
+        .arg(&saved[0])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let said = String::from_utf8_lossy(&audit.stdout);
+    assert!(
+        audit.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&audit.stderr)
+    );
+    assert!(said.contains("VALID") && said.contains(words), "{said}");
+}
+
 /// A tmux server and the name of its one session.
 pub(crate) struct Tmux {
     socket: std::path::PathBuf,
@@ -44,6 +72,26 @@ impl Tmux {
         out.status
             .success()
             .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// The screen once it shows what `ok` looks for, within [`WAIT`];
+    /// fail naming `what` with the screen as it was.
+    pub(crate) fn expect(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let (found, screen) = self.wait_for(WAIT, ok);
+        assert!(found, "no {what}:\n{screen}");
+        screen
+    }
+
+    /// From a post-game screen: Enter goes back to the start menu, and q
+    /// there quits the binary with status 0 (written to `status`).
+    pub(crate) fn back_to_the_menu_and_quit(&self, status: &std::path::Path) {
+        self.keys(&["Enter"]);
+        self.expect("the menu again", |s| {
+            s.contains("Local game against bots") && s.contains("Quit")
+        });
+        self.keys(&["q"]);
+        let code = self.exit_status(status, WAIT);
+        assert_eq!(code.as_deref(), Some("0"), "{}", self.screen());
     }
 
     /// Press `keys` in the session.

@@ -314,7 +314,12 @@ pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession {
 }
 
 /// Render `app` over `snap` at `w`x`h`.
-pub fn render(app: &App, snap: Option<&Snapshot>, w: u16, h: u16) -> Terminal<TestBackend> {
+pub fn render<G: roundtable_tui::Listed>(
+    app: &App,
+    snap: Option<&Snapshot<G>>,
+    w: u16,
+    h: u16,
+) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap_or_else(|e| match e {});
     terminal
         .draw(|f| {
@@ -322,6 +327,16 @@ pub fn render(app: &App, snap: Option<&Snapshot>, w: u16, h: u16) -> Terminal<Te
         })
         .unwrap_or_else(|e| match e {});
     terminal
+}
+
+/// `snap` of any game drawn by `app` into a test terminal of `w` x `h`.
+pub fn draw<G: roundtable_tui::Listed>(
+    app: &App,
+    snap: &Snapshot<G>,
+    w: u16,
+    h: u16,
+) -> Terminal<TestBackend> {
+    render(app, Some(snap), w, h)
 }
 
 /// An app at the table of `snap`.
