@@ -27,9 +27,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
     let args = ["--data-dir".to_owned(), data.path().display().to_string()];
     tmux.start((80, 24), &env, BIN, &args, &status);
-    tmux.expect("start menu", |s| {
-        s.contains("Local game against bots")
-    });
+    tmux.expect("start menu", |s| s.contains("Local game against bots"));
 
     tmux.keys(&["Enter"]);
     tmux.expect("set-up", |s| s.contains("< Port Royal >"));

@@ -27,16 +27,12 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
     let args = ["--data-dir".to_owned(), data.path().display().to_string()];
     tmux.start((80, 24), &env, BIN, &args, &status);
-    tmux.expect("start menu", |s| {
-        s.contains("Local game against bots")
-    });
+    tmux.expect("start menu", |s| s.contains("Local game against bots"));
 
     tmux.keys(&["Enter"]);
     tmux.expect("set-up", |s| s.contains("< Port Royal >"));
     tmux.keys(&["Right", "Right"]);
-    tmux.expect("Nereus's rows", |s| {
-        s.contains("< Waters of Nereus >")
-    });
+    tmux.expect("Nereus's rows", |s| s.contains("< Waters of Nereus >"));
     // Two seats (4 -> 3 -> 2), the pace (normal -> instant), the bot's
     // level and the think time to the start row.
     tmux.keys(&["j", "Left", "Left", "j", "h", "h", "j", "j", "j"]);
@@ -45,9 +41,7 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     });
     assert!(screen.contains("> Start the game"), "{screen}");
     tmux.keys(&["Enter"]);
-    tmux.expect("the Nereus table", |s| {
-        s.contains("┌ Waters of Nereus")
-    });
+    tmux.expect("the Nereus table", |s| s.contains("┌ Waters of Nereus"));
 
     // Play: Enter plays the first move listed, whenever there is one.
     let start = Instant::now();

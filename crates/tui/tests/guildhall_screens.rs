@@ -6,8 +6,6 @@ mod common;
 use std::time::Instant;
 
 use insta::assert_snapshot;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
 use roundtable_guildhall::{Guildhall, Options, Phase};
@@ -59,7 +57,11 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
         snap.view.phase
     );
     let setup = common::draw(&app, &snap, 80, 24);
-    assert!(common::screen_text(&setup).contains("Your hand (9)"), "{}", common::screen_text(&setup));
+    assert!(
+        common::screen_text(&setup).contains("Your hand (9)"),
+        "{}",
+        common::screen_text(&setup)
+    );
     assert_snapshot!("guildhall_setup_80x24", setup.backend());
     assert_snapshot!(
         "guildhall_setup_200x60",
@@ -88,7 +90,11 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
     }
     app.observe(&snap);
     let turn = common::draw(&app, &snap, 80, 24);
-    assert!(common::screen_text(&turn).contains("your turn"), "{}", common::screen_text(&turn));
+    assert!(
+        common::screen_text(&turn).contains("your turn"),
+        "{}",
+        common::screen_text(&turn)
+    );
     // Your own cards are named: the session reads your table's knowledge.
     assert!(
         snap.view.my_hand.iter().all(|(_, card)| card.is_some()),

@@ -8,8 +8,6 @@ mod common;
 use std::time::Instant;
 
 use insta::assert_snapshot;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
 use roundtable_guildhall::{Action, Card, Guildhall, Options, Pending, Profession};
@@ -90,7 +88,10 @@ const SIZES: [(u16, u16); 3] = [(200, 60), (80, 24), (60, 20)];
 /// Draw the step at every size, as `name`, and return the 80x24 text.
 fn snapshot_sizes(app: &App, snap: &Snapshot<Guildhall>, name: &str) -> String {
     for (w, h) in SIZES {
-        assert_snapshot!(format!("{name}_{w}x{h}"), common::draw(app, snap, w, h).backend());
+        assert_snapshot!(
+            format!("{name}_{w}x{h}"),
+            common::draw(app, snap, w, h).backend()
+        );
     }
     common::screen_text(&common::draw(app, snap, 80, 24))
 }

@@ -8,8 +8,6 @@ mod common;
 use std::time::Instant;
 
 use insta::assert_snapshot;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
 use roundtable_nereus::{Action, Nereus, Options, Phase, Stage};
@@ -58,12 +56,18 @@ fn play_one(session: &mut LocalSession<Nereus>, snap: &Snapshot<Nereus>) {
 }
 
 fn shoot(app: &App, snap: &Snapshot<Nereus>, name: &str) {
-    assert_snapshot!(format!("{name}_80x24"), common::draw(app, snap, 80, 24).backend());
+    assert_snapshot!(
+        format!("{name}_80x24"),
+        common::draw(app, snap, 80, 24).backend()
+    );
     assert_snapshot!(
         format!("{name}_200x60"),
         common::draw(app, snap, 200, 60).backend()
     );
-    assert_snapshot!(format!("{name}_60x20"), common::draw(app, snap, 60, 20).backend());
+    assert_snapshot!(
+        format!("{name}_60x20"),
+        common::draw(app, snap, 60, 20).backend()
+    );
 }
 
 #[test]

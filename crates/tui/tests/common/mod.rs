@@ -314,7 +314,21 @@ pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession {
 }
 
 /// Render `app` over `snap` at `w`x`h`.
-pub fn render<G: roundtable_tui::Listed>(
+pub fn render(app: &App, snap: Option<&Snapshot>, w: u16, h: u16) -> Terminal<TestBackend> {
+    render_any(app, snap, w, h)
+}
+
+/// `snap` of any game drawn by `app` into a test terminal of `w` x `h`.
+pub fn draw<G: roundtable_tui::Listed>(
+    app: &App,
+    snap: &Snapshot<G>,
+    w: u16,
+    h: u16,
+) -> Terminal<TestBackend> {
+    render_any(app, Some(snap), w, h)
+}
+
+fn render_any<G: roundtable_tui::Listed>(
     app: &App,
     snap: Option<&Snapshot<G>>,
     w: u16,
@@ -327,16 +341,6 @@ pub fn render<G: roundtable_tui::Listed>(
         })
         .unwrap_or_else(|e| match e {});
     terminal
-}
-
-/// `snap` of any game drawn by `app` into a test terminal of `w` x `h`.
-pub fn draw<G: roundtable_tui::Listed>(
-    app: &App,
-    snap: &Snapshot<G>,
-    w: u16,
-    h: u16,
-) -> Terminal<TestBackend> {
-    render(app, Some(snap), w, h)
 }
 
 /// An app at the table of `snap`.
