@@ -43,92 +43,12 @@ fn five_peers_and_a_spectator_play_a_whole_game() {
     check_transcripts(&files, 7);
 }
 
-/// The flags of a Guildhall seat: the game's heuristic bot plays it (a
-/// random bot's game may run to the round cap).
-fn guildhall_seat(dir: &std::path::Path, name: &str) -> Vec<String> {
+/// The flags of a seat the game's heuristic bot plays (a random bot's
+/// Guildhall may run to the round cap).
+fn heuristic_seat(dir: &std::path::Path, name: &str) -> Vec<String> {
     let mut args = spectator(dir, name);
     args.extend(["--bot".into(), "heuristic".into()]);
     args
-}
-
-/// A game with private hands over libp2p: four seats of Guildhall (the
-/// host with an in-process bot, two joiners in processes of their own) and
-/// a spectator. Every hand is dealt by all four seats over gossip; every
-/// peer writes the same bytes, the audit checks every proof and share, and
-/// after the game opens every hand.
-#[test]
-fn four_guildhall_seats_and_a_spectator_play_a_whole_game_over_the_network() {
-    let dir = tempfile::tempdir().unwrap();
-    let ticket_file = dir.path().join("ticket.txt");
-    let mut args: Vec<String> = [
-        "host",
-        "--game",
-        "guildhall",
-        "--seats",
-        "4",
-        "--bots",
-        "1",
-        "--stall-timeout-ms",
-        "20000",
-        "--ticket-file",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(ticket_file.display().to_string());
-    args.extend(guildhall_seat(&dir.path().join("host"), "host"));
-    let mut host = Peer::start("host", &args);
-    let ticket = read_ticket(&ticket_file, Duration::from_secs(20));
-    let mut joiners: Vec<Peer> = ["ann", "bob"]
-        .iter()
-        .map(|name| {
-            let mut args = vec!["join".to_string(), ticket.clone()];
-            args.extend(guildhall_seat(&dir.path().join(name), name));
-            Peer::start(name, &args)
-        })
-        .collect();
-    let watched = dir.path().join("watched.rtlog");
-    let mut args = vec!["watch".to_string(), ticket.clone()];
-    args.extend(spectator(&dir.path().join("w"), "watcher"));
-    args.extend(["--transcript".to_string(), watched.display().to_string()]);
-    let mut watcher = Peer::start("watcher", &args);
-    for p in joiners.iter_mut().chain([&mut host, &mut watcher]) {
-        let name = p.name.clone();
-        assert!(p.wait(LIMIT * 2).success(), "{name} failed");
-        let output = p.output();
-        assert!(
-            output.iter().any(|l| l == "game over"),
-            "{name}: {output:#?}"
-        );
-        assert!(
-            !output.iter().any(|l| l.contains("VIOLATION")),
-            "{name}: {output:#?}"
-        );
-    }
-    // The log is Guildhall's, in words, and the ranking counts chapters.
-    let log = watcher.output();
-    assert!(log.iter().any(|l| l.contains("End of")), "{log:#?}");
-    assert!(
-        log.iter().any(|l| l.contains("completed chapters")),
-        "{log:#?}"
-    );
-    let mut files = transcripts_under(dir.path());
-    assert_eq!(files.len(), 5, "four seats and the spectator: {files:?}");
-    files.push(watched.clone());
-    check_transcripts(&files, 6);
-    // The audit opened every seat's hand from the keys released after the
-    // game.
-    let out = std::process::Command::new(BIN)
-        .args(["audit", "--json"])
-        .arg(&watched)
-        .output()
-        .expect("audit runs");
-    let report: serde_json::Value =
-        serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
-            .expect("one JSON object");
-    assert_eq!(report["verdict"], "valid", "{report}");
-    let hands = report["hands"].as_array().expect("the hands were opened");
-    assert_eq!(hands.len(), 4, "{report}");
 }
 
 /// Plays `game` over libp2p: the host (flags `host_flags`, one in-process
@@ -156,14 +76,14 @@ fn play_over_the_network(
     args.extend(host_flags.iter().map(|s| s.to_string()));
     args.push("--ticket-file".to_string());
     args.push(ticket_file.display().to_string());
-    args.extend(guildhall_seat(&dir.path().join("host"), "host"));
+    args.extend(heuristic_seat(&dir.path().join("host"), "host"));
     let mut host = Peer::start("host", &args);
     let ticket = read_ticket(&ticket_file, Duration::from_secs(20));
     let mut joined: Vec<Peer> = joiners
         .iter()
         .map(|name| {
             let mut args = vec!["join".to_string(), ticket.clone()];
-            args.extend(guildhall_seat(&dir.path().join(name), name));
+            args.extend(heuristic_seat(&dir.path().join(name), name));
             Peer::start(name, &args)
         })
         .collect();
@@ -203,6 +123,24 @@ fn play_over_the_network(
             .expect("one JSON object");
     assert_eq!(report["verdict"], "valid", "{report}");
     (watcher.output(), report)
+}
+
+/// A game with private hands over libp2p: four seats of Guildhall (the
+/// host with an in-process bot, two joiners in processes of their own) and
+/// a spectator. Every hand is dealt by all four seats over gossip; every
+/// peer writes the same bytes, the audit checks every proof and share, and
+/// after the game opens every hand.
+#[test]
+fn four_guildhall_seats_and_a_spectator_play_a_whole_game_over_the_network() {
+    let (log, report) = play_over_the_network("guildhall", 4, 1, &[], &["ann", "bob"]);
+    // The log is Guildhall's, in words, and the ranking counts chapters.
+    assert!(log.iter().any(|l| l.contains("End of")), "{log:#?}");
+    assert!(
+        log.iter().any(|l| l.contains("completed chapters")),
+        "{log:#?}"
+    );
+    let hands = report["hands"].as_array().expect("the hands were opened");
+    assert_eq!(hands.len(), 4, "{report}");
 }
 
 /// Waters of Nereus over libp2p: four seats (the host with an in-process

@@ -33,7 +33,7 @@
 //! tmux: `.ci/run` installs it and runs them with `--ignored`, and then a
 //! missing tmux fails them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -173,29 +173,36 @@ fn loopback(dir: &Path, name: &str) -> Vec<String> {
     .collect()
 }
 
+/// The flags of `host` with `flags`, its ticket written to a file in
+/// `dir` (returned) and ann in the first seat on loopback.
+fn ann_hosts(dir: &Path, flags: &[&str]) -> (PathBuf, Vec<String>) {
+    let ticket_file = dir.join("ticket.txt");
+    let mut args = vec!["host".to_string()];
+    args.extend(flags.iter().map(|s| s.to_string()));
+    args.push("--ticket-file".to_string());
+    args.push(ticket_file.display().to_string());
+    args.extend(loopback(&dir.join("host"), "ann"));
+    (ticket_file, args)
+}
+
 #[test]
 #[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn a_networked_game_through_the_terminal_ui() {
     common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let ticket_file = dir.path().join("ticket.txt");
-    let mut args: Vec<String> = [
-        "host",
-        "--seats",
-        "3",
-        "--bots",
-        "1",
-        "--option",
-        "victory_points=5",
-        "--stall-timeout-ms",
-        "60000",
-        "--ticket-file",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(ticket_file.display().to_string());
-    args.extend(loopback(&dir.path().join("host"), "ann"));
+    let (ticket_file, args) = ann_hosts(
+        dir.path(),
+        &[
+            "--seats",
+            "3",
+            "--bots",
+            "1",
+            "--option",
+            "victory_points=5",
+            "--stall-timeout-ms",
+            "60000",
+        ],
+    );
     let tmux = Tmux::new("nethost");
     start(&tmux, dir.path(), &[], &args);
 
@@ -692,26 +699,21 @@ fn play_first_moves_to_the_end(tmux: &Tmux) -> usize {
 fn a_guildhall_table_hosted_in_the_terminal_ui() {
     common::tmux::require_tmux();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let ticket_file = dir.path().join("ticket.txt");
-    let mut args: Vec<String> = [
-        "host",
-        "--game",
-        "guildhall",
-        "--seats",
-        "3",
-        "--bots",
-        "1",
-        "--option",
-        "max_rounds=3",
-        "--stall-timeout-ms",
-        "60000",
-        "--ticket-file",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(ticket_file.display().to_string());
-    args.extend(loopback(&dir.path().join("host"), "ann"));
+    let (ticket_file, args) = ann_hosts(
+        dir.path(),
+        &[
+            "--game",
+            "guildhall",
+            "--seats",
+            "3",
+            "--bots",
+            "1",
+            "--option",
+            "max_rounds=3",
+            "--stall-timeout-ms",
+            "60000",
+        ],
+    );
     let tmux = Tmux::new("nethost-guildhall");
     start(&tmux, dir.path(), &[], &args);
 
@@ -724,7 +726,7 @@ fn a_guildhall_table_hosted_in_the_terminal_ui() {
 
     // The set-up: the hand is dealt, named, and its cards can be discarded.
     let screen = wait(&tmux, "the hand at the set-up", |s| {
-        s.contains("Your hand (9)") && s.contains("1 You discard ")
+        s.contains("Your hand (9)") && s.contains("1 Discard ")
     });
     assert!(screen.contains("┌ Guildhall"), "{screen}");
     assert!(!screen.contains("?, ?"), "the hand is not named:\n{screen}");
