@@ -185,3 +185,59 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
         common::draw(&app, &snap, 200, 60).backend()
     );
 }
+
+/// A ship on the board's east edge, its move not chosen yet ("Keep the
+/// ship still" selected): the right arrow, with nothing east of the ship,
+/// still starts the choice on the grid at a sailing move. It once did
+/// nothing there, so a player whose ship starts in the east corner could
+/// never sail by the arrows.
+#[test]
+fn a_side_arrow_from_a_ship_on_the_edge_starts_the_choice_on_the_grid() {
+    let edge_turn = (1..40).find_map(|seed| {
+        let config = LocalConfig {
+            seats: 2,
+            seed: Some(seed),
+            pace: Pace::Instant,
+            bot_levels: [Level::Normal; 4],
+            ..LocalConfig::default()
+        };
+        let mut session = LocalSession::with_options(&config, &Options::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut snap = settle(&mut session);
+        for _ in 0..2_000 {
+            if !snap.live() {
+                return None;
+            }
+            let g = &snap.view.game;
+            let on_edge = snap
+                .me
+                .and_then(|me| g.ships.get(me.index()))
+                .is_some_and(|ship| usize::from(ship.col) + 1 == usize::from(g.size));
+            if on_edge
+                && snap
+                    .legal
+                    .first()
+                    .is_some_and(|a| matches!(a, Action::Move(p) if p.is_empty()))
+                && snap
+                    .legal
+                    .iter()
+                    .any(|a| matches!(a, Action::Move(p) if !p.is_empty()))
+            {
+                return Some(snap);
+            }
+            play_one(&mut session, &snap);
+            snap = settle(&mut session);
+        }
+        None
+    });
+    let snap = edge_turn.expect("a seed of 1..40 puts the player's ship on the east edge");
+    let mut app = App::at_table(Theme::default());
+    app.observe(&snap);
+    app.action_selected = 0;
+    app.update(Msg::Right, Some(&snap));
+    let chosen = &snap.legal[app.action_selected];
+    assert!(
+        matches!(chosen, Action::Move(p) if !p.is_empty()),
+        "right from keeping still on the edge chose {chosen}"
+    );
+}

@@ -164,13 +164,16 @@ pub fn destination(g: &Nereus, action: &Action) -> Option<Cell> {
 }
 
 /// The move an arrow key selects on the grid: from the selected move's
-/// destination, the nearest legal destination that way (a step across
-/// counts twice a step along). On a move with none that way, up and down
-/// go back to the list and left and right stay; from a move that does not
-/// sail, the side arrows go to the first that does.
+/// destination (keeping the ship still: its own cell), the nearest legal
+/// destination that way (a step across counts twice a step along). Where
+/// none lies that way, up and down go back to the list; left and right
+/// stay on a move that sails, and from one that does not (keeping still,
+/// or no move at all) go to the first that does, so a side arrow always
+/// starts a choice on the grid, even from a ship on the board's edge.
 pub fn arrow_pick(s: &Snapshot<Nereus>, selected: usize, arrow: Arrow) -> Option<usize> {
     let g = &s.view.game;
     let sails = |a: &Action| matches!(a, Action::Move(p) if !p.is_empty());
+    let selected_sails = s.legal.get(selected).is_some_and(sails);
     let from = match s.legal.get(selected) {
         Some(a @ Action::Move(_)) => destination(g, a)?,
         _ => {
@@ -201,7 +204,8 @@ pub fn arrow_pick(s: &Snapshot<Nereus>, selected: usize, arrow: Arrow) -> Option
     match (best, arrow) {
         (Some((_, i)), _) => Some(i),
         (None, Arrow::Up | Arrow::Down) => None,
-        (None, Arrow::Left | Arrow::Right) => Some(selected),
+        (None, Arrow::Left | Arrow::Right) if selected_sails => Some(selected),
+        (None, Arrow::Left | Arrow::Right) => s.legal.iter().position(sails),
     }
 }
 
