@@ -21,13 +21,12 @@ use futures::StreamExt;
 use libp2p::request_response::{self, OutboundRequestId, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, multiaddr::Protocol};
-use roundtable_engine::Game;
 use roundtable_net::identity::{keypair_of, peer_id_of};
 use roundtable_net::wire::{Bounded, LobbyId, WireCodec};
 use roundtable_net::{Controller, NetEvent, Role, Ticket, spawn};
-use roundtable_port_royal::PortRoyal;
 use roundtable_table::{Identity, PublicKey};
 use roundtable_tournament::{Answer, Manifest, RoundDesk, round_id, table_nonce};
+use roundtable_tui::{Listed, Visit};
 use serde::{Deserialize, Serialize};
 
 use crate::Failure;
@@ -644,37 +643,63 @@ pub(crate) fn play(args: &PlayArgs) -> crate::Outcome {
         )
         .into());
     };
-    let options: <PortRoyal as Game>::Options =
-        roundtable_table::decode_exact(&manifest.terms.options)
-            .map_err(|e| anyhow::anyhow!("the tournament's game options do not decode: {e}"))?;
-    let player = Player {
+    let game = crate::tournament::listed_game(&manifest.terms.game)?;
+    let code = game.visit(PlayRound {
         args,
         manifest: &manifest,
         round,
         name,
-        options,
-    };
-    let code = runtime()?.block_on(async {
-        let client = Client {
-            swarm: build_swarm(&identity)?,
-            node,
-            addrs: ticket.addrs.clone(),
-        };
-        player.run(client).await
+        identity: &identity,
+        node,
+        addrs: &ticket.addrs,
     })?;
     Ok(code)
 }
 
-/// One player's round.
-struct Player<'a> {
+/// `play` for the tournament's game.
+struct PlayRound<'a> {
     args: &'a PlayArgs,
     manifest: &'a Manifest,
     round: u32,
     name: String,
-    options: <PortRoyal as Game>::Options,
+    identity: &'a Identity,
+    node: PeerId,
+    addrs: &'a [Multiaddr],
 }
 
-impl Player<'_> {
+impl Visit for PlayRound<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        let options = crate::tournament::decode_options::<G>(&self.manifest.terms.options)?;
+        let player = Player::<G> {
+            args: self.args,
+            manifest: self.manifest,
+            round: self.round,
+            name: self.name,
+            options,
+        };
+        runtime()?.block_on(async {
+            let client = Client {
+                swarm: build_swarm(self.identity)?,
+                node: self.node,
+                addrs: self.addrs.to_vec(),
+            };
+            player.run(client).await
+        })
+    }
+}
+
+/// One player's round of a tournament of game `G`.
+struct Player<'a, G: Listed> {
+    args: &'a PlayArgs,
+    manifest: &'a Manifest,
+    round: u32,
+    name: String,
+    options: G::Options,
+}
+
+impl<G: Listed> Player<'_, G> {
     fn names(&self, list: &[[u8; 32]]) -> String {
         list.iter()
             .map(|k| crate::output::printable(self.manifest.name_of(&PublicKey(*k)).unwrap_or("?")))
@@ -794,7 +819,7 @@ impl Player<'_> {
         table: u32,
         nonce: [u8; 32],
         seats: &[[u8; 32]],
-        role: Role<PortRoyal>,
+        role: Role<G>,
     ) -> Result<ExitCode> {
         let rid = round_id(&self.manifest.id(), self.round);
         let data = self.args.net.data_dir();
@@ -808,9 +833,9 @@ impl Player<'_> {
             .bots
             .bot_seed
             .unwrap_or_else(crate::net_cmd::fresh_seed);
-        let bot = self.args.bots.bot.make(self.args.bots.think(), seed);
+        let bot = self.args.bots.bot.make::<G>(self.args.bots.think(), seed);
         let hosting = matches!(role, Role::Host { .. });
-        let mut handle = spawn::<PortRoyal>(config, role, Controller::Bot(bot))?;
+        let mut handle = spawn::<G>(config, role, Controller::Bot(bot))?;
         let mut printer = Printer::plain(self.args.net.verbose);
         let mut told = false;
         while let Some(event) = handle.next_event().await {
