@@ -73,7 +73,8 @@ enum TournamentCommand {
     /// table's transcript as its game ends.
     Host(crate::tournament_net::HostArgs),
     /// Play your table of a round: connect to the tournament node with its
-    /// ticket, see your table, and let a bot (`--bot`) play the game.
+    /// ticket, see your table and opponents, and play the game in the
+    /// terminal UI (or let a bot play it: `--bot`).
     Play(crate::tournament_net::PlayArgs),
 }
 

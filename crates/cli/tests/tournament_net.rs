@@ -6,6 +6,7 @@
 //! the files in the tournament's folder alone.
 
 mod net_support;
+mod tournament_support;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -235,7 +236,8 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
 
     // Bad input: one line each, a non-zero exit, before anything is dialled.
     let stranger = root.join("stranger");
-    let bad: [(Vec<&str>, i32, &str); 3] = [
+    let p8 = player_dir(8);
+    let bad: [(Vec<&str>, i32, &str); 4] = [
         (
             vec![
                 "tournament",
@@ -263,6 +265,18 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
         (
             vec![
                 "tournament",
+                "play",
+                s(&manifest),
+                &ticket,
+                "--data-dir",
+                s(&p8),
+            ],
+            1,
+            "the terminal UI needs a terminal; use --bot LEVEL to let a bot play your table",
+        ),
+        (
+            vec![
+                "tournament",
                 "host",
                 s(&manifest),
                 s(&games),
@@ -280,4 +294,96 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
+}
+
+/// A table whose players all die after it opened (its host among them)
+/// never sends a game back: the node gives up on it once its game has
+/// stood still for twice the stall timeout and the presence time, says so
+/// in one line naming the table and exits non-zero, and the other table's
+/// game, which came back, is in the folder and counts.
+#[test]
+fn a_node_gives_up_on_a_table_that_stands_still_and_keeps_what_came_back() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let t = tournament_support::Tournament::set_up(
+        tmp.path(),
+        4,
+        &[
+            "--rounds",
+            "1",
+            "--seats",
+            "2",
+            "--option",
+            "victory_points=5",
+            "--stall-timeout-ms",
+            "10000",
+            "--show-up-secs",
+            "60",
+        ],
+        None,
+    );
+    let (mut node, ticket) = t.start_node(1);
+    // The node prints the round's tables before its ticket.
+    let seated_at = |table: u32| -> Vec<usize> {
+        let prefix = format!("table {table}: ");
+        let line = node
+            .output()
+            .into_iter()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {:#?}", node.output()));
+        line[prefix.len()..]
+            .split(", ")
+            .map(|name| name.trim_start_matches('p').parse().expect("a player"))
+            .collect()
+    };
+    let (table_1, table_2) = (seated_at(1), seated_at(2));
+    let mut players: Vec<(usize, Peer)> = (1..=4)
+        .map(|i| (i, t.start_bot(i, &ticket, "random")))
+        .collect();
+    // Table 2's players die as soon as its lobby is open.
+    let opened = node.wait_line(Duration::from_secs(60), |l| {
+        l.starts_with("table 2: ") && l.ends_with(" opened its lobby")
+    });
+    assert!(
+        opened.is_some(),
+        "table 2 never opened: {:#?}",
+        node.output()
+    );
+    for (i, p) in &mut players {
+        if table_2.contains(i) {
+            let _ = p.child.kill();
+        }
+    }
+
+    let status = node.wait(Duration::from_secs(180));
+    let log = node.output();
+    let errors = node.error_lines();
+    assert_eq!(status.code(), Some(1), "{log:#?}\n{errors:#?}");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].starts_with(
+            "roundtable tournament host: round 1 ends without a result for table 2: \
+             its game stood still for 25 s (twice the stall timeout, and 5 s); \
+             the games that came back are in "
+        ),
+        "{errors:#?}"
+    );
+    assert!(log.iter().any(|l| l == "table 1: played"), "{log:#?}");
+    assert!(
+        log.iter()
+            .any(|l| l == "table 2: no result (its game stood still for 25 s)"),
+        "{log:#?}"
+    );
+    for (i, p) in &mut players {
+        if table_1.contains(i) {
+            let status = p.wait(Duration::from_secs(60));
+            assert!(status.success(), "{}: {:#?}", p.name, p.output());
+        }
+    }
+    // What came back is kept, and counts.
+    assert!(t.games.join("round-01-table-01.rts").exists());
+    assert!(!t.games.join("round-01-table-02.rts").exists());
+    let out = roundtable(&["tournament", "standings", s(&t.manifest), s(&t.games)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("1 games counted, 0 refused"), "{stderr}");
 }

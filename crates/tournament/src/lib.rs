@@ -38,7 +38,7 @@ pub use manifest::{
     derived_seed_share, encode_options, round_id, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
-pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd};
+pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd, give_up_ms};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 
 /// Why a manifest or a registration is refused.
