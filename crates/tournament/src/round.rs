@@ -32,7 +32,7 @@
 
 use std::collections::BTreeMap;
 
-use roundtable_table::PublicKey;
+use roundtable_table::{CO_CLAIM_TIMEOUTS, PublicKey};
 
 use crate::Pairing;
 
@@ -41,12 +41,14 @@ use crate::Pairing;
 pub const PRESENCE_MS: u64 = 5_000;
 
 /// How long a table's game may stand still before the node gives up on
-/// it (see the module docs): twice the stall timeout (one claim of a
-/// silent seat, and the lobby or a second claim) and [`PRESENCE_MS`] for
-/// the players' reports to arrive.
+/// it (see the module docs): a live game leaves a position within
+/// [`CO_CLAIM_TIMEOUTS`] stall timeouts (a silent seat is claimed after
+/// one, seats that stopped together are co-claimed and the game abandoned
+/// after three); one more covers the lobby before the game starts, and
+/// [`PRESENCE_MS`] the players' reports.
 pub fn give_up_ms(stall_timeout_ms: u64) -> u64 {
     stall_timeout_ms
-        .saturating_mul(2)
+        .saturating_mul(CO_CLAIM_TIMEOUTS + 1)
         .saturating_add(PRESENCE_MS)
 }
 
@@ -567,8 +569,8 @@ mod tests {
 
     #[test]
     fn a_table_whose_game_stands_still_is_given_up_and_a_moving_one_is_not() {
-        // Stall timeout 30 s: a table is given up after 65 s standing still.
-        assert_eq!(give_up_ms(30_000), 65_000);
+        // Stall timeout 30 s: a table is given up after 125 s standing still.
+        assert_eq!(give_up_ms(30_000), 125_000);
         let mut desk = RoundDesk::new(&pairing(), 10_000, 30_000, &[]);
         for k in [4, 1, 3, 5, 6, 7] {
             desk.arrive(key(k), 0);
@@ -580,22 +582,22 @@ mod tests {
         // Table 1's game moves until 60 s; a report of no new position is
         // not progress, nor is one from a player not at the table.
         desk.playing(key(3), 1, 40, 60_000).unwrap();
-        desk.playing(key(4), 1, 40, 100_000).unwrap();
+        desk.playing(key(4), 1, 40, 150_000).unwrap();
         assert_eq!(
-            desk.playing(key(5), 1, 99, 100_000),
+            desk.playing(key(5), 1, 99, 150_000),
             Err(DeskError::NotPlaying { table: 1 })
         );
-        desk.tick(64_999);
+        desk.tick(124_999);
         assert!(!desk.is_over());
         // Table 2 stood still since it opened at 0.
-        desk.tick(65_000);
-        assert_eq!(desk.arrive(key(5), 65_000), Answer::GaveUp { table: 2 });
-        assert!(!desk.is_table_over(2));
-        desk.tick(124_999);
-        assert!(!desk.is_over(), "table 1 moved at 60 s");
         desk.tick(125_000);
+        assert_eq!(desk.arrive(key(5), 125_000), Answer::GaveUp { table: 2 });
+        assert!(!desk.is_table_over(2));
+        desk.tick(184_999);
+        assert!(!desk.is_over(), "table 1 moved at 60 s");
+        desk.tick(185_000);
         assert!(desk.is_over());
-        assert_eq!(desk.arrive(key(4), 125_000), Answer::GaveUp { table: 1 });
+        assert_eq!(desk.arrive(key(4), 185_000), Answer::GaveUp { table: 1 });
         // A game that still comes back for a given-up table is taken.
         assert_eq!(desk.seats(2), Ok(&[key(5), key(6), key(7)][..]));
         desk.finished(2).unwrap();

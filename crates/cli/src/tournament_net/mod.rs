@@ -24,7 +24,7 @@ use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, multiaddr::
 use roundtable_net::Ticket;
 use roundtable_net::identity::{keypair_of, peer_id_of};
 use roundtable_net::wire::{Bounded, LobbyId, WireCodec};
-use roundtable_table::{Identity, PublicKey};
+use roundtable_table::{CO_CLAIM_TIMEOUTS, Identity, PublicKey};
 use roundtable_tournament::{
     Answer, Manifest, PRESENCE_MS, RoundDesk, give_up_ms, round_id, table_nonce,
 };
@@ -69,18 +69,18 @@ enum TourRequest {
         table: u32,
         ticket: String,
     },
+    /// My table's game is over: its transcript file.
+    Result {
+        round_id: [u8; 32],
+        table: u32,
+        transcript: Vec<u8>,
+    },
     /// My table's game has applied this many inputs (sent every
     /// [`REPORT_EVERY`] while it plays).
     Playing {
         round_id: [u8; 32],
         table: u32,
         position: u64,
-    },
-    /// My table's game is over: its transcript file.
-    Result {
-        round_id: [u8; 32],
-        table: u32,
-        transcript: Vec<u8>,
     },
 }
 
@@ -126,14 +126,14 @@ enum TourResponse {
     Done {
         table: u32,
     },
-    GaveUp {
-        table: u32,
-    },
     Bye,
     Refused {
         reason: String,
     },
     Ok,
+    GaveUp {
+        table: u32,
+    },
 }
 
 impl Bounded for TourResponse {
@@ -561,12 +561,13 @@ impl Node<'_> {
         }
         eprintln!(
             "roundtable tournament host: round {} ends without a result for table {}: \
-             {} game stood still for {} s (twice the stall timeout, and {} s); \
+             {} game stood still for {} s ({} stall timeouts and {} s); \
              the games that came back are in {}",
             self.desk.round(),
             tables.join(", table "),
             if tables.len() == 1 { "its" } else { "each" },
             give_up_ms(self.manifest.terms.stall_timeout_ms) / 1000,
+            CO_CLAIM_TIMEOUTS + 1,
             PRESENCE_MS / 1000,
             self.dir.display()
         );
