@@ -52,13 +52,27 @@ fn play_to_the_end(tmux: &Tmux) -> usize {
     }
 }
 
+/// The person (p1) hosts its table's lobby: it sends the node the lobby's
+/// ticket before its screen opens.
 #[test]
 #[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
-fn a_person_plays_their_tournament_table_in_the_terminal_ui() {
+fn a_person_hosting_their_tournament_table_plays_it_in_the_terminal_ui() {
+    person_at_a_tournament_table("tournament-host", 1);
+}
+
+/// The person (p1) joins the lobby another player (p2) hosts, with the
+/// ticket the node hands on.
+#[test]
+#[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
+fn a_person_joining_their_tournament_table_plays_it_in_the_terminal_ui() {
+    person_at_a_tournament_table("tournament-join", 2);
+}
+
+/// p1 plays in a tmux pane of session `session`, p2 and p3 are bots;
+/// player `host` comes first in key order, so it hosts the table's lobby.
+fn person_at_a_tournament_table(session: &'static str, host: usize) {
     common::tmux::require_tmux();
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    // p1, the person, comes first in key order: it hosts the table's lobby
-    // (it sends the node the lobby's ticket before its screen opens).
     let t = Tournament::set_up(
         tmp.path(),
         3,
@@ -74,10 +88,10 @@ fn a_person_plays_their_tournament_table_in_the_terminal_ui() {
             "--show-up-secs",
             "120",
         ],
-        Some(1),
+        Some(host),
     );
     let (mut node, ticket) = t.start_node(1);
-    let tmux = Tmux::new("tournament-person");
+    let tmux = Tmux::new(session);
     tmux.start(
         (80, 24),
         &["NO_COLOR=1".to_owned()],
