@@ -70,7 +70,9 @@ enum TournamentCommand {
     /// Serve one round over the network as its tournament node: tell each
     /// player its table, open each table when its players are there or the
     /// show-up time has passed (the missing lose by forfeit), and file every
-    /// table's transcript as its game ends.
+    /// table's transcript as its game ends. A table whose game stands still
+    /// for four stall timeouts and 5 s is given up: the node then names the
+    /// tables without a result and exits 1.
     Host(crate::tournament_net::HostArgs),
     /// Play your table of a round: connect to the tournament node with its
     /// ticket, see your table and opponents, and play the game in the

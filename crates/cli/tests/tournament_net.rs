@@ -1,158 +1,51 @@
-//! One round of a tournament over real libp2p processes on 127.0.0.1: a
-//! tournament node (`tournament host`) and seven bot players (`tournament
-//! play --bot`) of eight registered, at two four-seat tables. The eighth
-//! never comes: its table starts without it once the manifest's show-up
-//! time has passed, and it loses by forfeit. Then the standings come from
-//! the files in the tournament's folder alone.
+//! Rounds of a tournament over real libp2p processes on 127.0.0.1: a
+//! tournament node (`tournament host`) and bot players (`tournament play
+//! --bot`).
+//!
+//! 1. Seven of eight registered players at two four-seat tables. The
+//!    eighth never comes: its table starts without it once the manifest's
+//!    show-up time has passed, and it loses by forfeit. Then the standings
+//!    come from the files in the tournament's folder alone.
+//! 2. A table whose players die after it opened: the node gives up on it
+//!    and keeps the other table's game.
+//! 3. A round of Nereus, a game that deals private cards.
 
 mod net_support;
 mod tournament_support;
 
-use std::path::Path;
-use std::process::{Command, Output};
 use std::time::Duration;
 
-use net_support::{BIN, Peer, read_ticket};
+use net_support::Peer;
 use serde_json::Value;
+use tournament_support::{Tournament, roundtable, s};
 
 const PLAYERS: usize = 8;
 /// The manifest's show-up time: long enough for seven processes to start
 /// on a loaded machine, short enough for a test.
 const SHOW_UP_SECS: &str = "20";
 
-fn roundtable(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = roundtable(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn s(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 path")
-}
-
-fn loopback() -> Vec<String> {
-    [
-        "--listen",
-        "/ip4/127.0.0.1/tcp/0",
-        "--no-mdns",
-        "--sync-ms",
-        "300",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .collect()
-}
-
 #[test]
 fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let root = tmp.path();
-    let games = root.join("games");
-    std::fs::create_dir_all(&games).expect("the games folder");
-    let director = root.join("director");
-    let terms = root.join("terms.json");
-    ok(&[
-        "tournament",
-        "new",
-        "--name",
-        "Loopback open",
-        "--rounds",
-        "2",
-        "--seats",
-        "4",
-        "--show-up-secs",
-        SHOW_UP_SECS,
-        "--data-dir",
-        s(&director),
-        "--out",
-        s(&terms),
-    ]);
-    let player_dir = |i: usize| root.join(format!("p{i}"));
-    let mut registrations = Vec::new();
-    for i in 1..=PLAYERS {
-        let file = root.join(format!("p{i}.json"));
-        ok(&[
-            "tournament",
-            "register",
-            s(&terms),
-            "--name",
-            &format!("p{i}"),
-            "--data-dir",
-            s(&player_dir(i)),
-            "--out",
-            s(&file),
-        ]);
-        registrations.push(file);
-    }
-    let manifest = root.join("manifest.json");
-    let mut close = vec!["tournament", "close", s(&terms)];
-    close.extend(registrations.iter().map(|p| s(p)));
-    close.extend(["--data-dir", s(&director), "--out", s(&manifest)]);
-    ok(&close);
-    for i in 1..=PLAYERS {
-        ok(&[
-            "tournament",
-            "reveal",
-            s(&manifest),
-            "--data-dir",
-            s(&player_dir(i)),
-            "--out",
-            s(&games.join(format!("p{i}.reveal.json"))),
-        ]);
-    }
-
-    let ticket_file = root.join("node-ticket.txt");
-    let mut node_args: Vec<String> = [
-        "tournament",
-        "host",
-        s(&manifest),
-        s(&games),
-        "--round",
-        "1",
-        "--data-dir",
-        s(&director),
-        "--ticket-file",
-        s(&ticket_file),
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .collect();
-    node_args.extend(loopback());
-    let mut node = Peer::start("node", &node_args);
-    let ticket = read_ticket(&ticket_file, Duration::from_secs(60));
+    let t = Tournament::set_up(
+        tmp.path(),
+        PLAYERS,
+        &[
+            "--rounds",
+            "2",
+            "--seats",
+            "4",
+            "--show-up-secs",
+            SHOW_UP_SECS,
+        ],
+        None,
+    );
+    let (manifest, games) = (&t.manifest, &t.games);
+    let (mut node, ticket) = t.start_node(1);
 
     // p8 never comes.
     let mut players: Vec<Peer> = (1..PLAYERS)
-        .map(|i| {
-            let mut args: Vec<String> = [
-                "tournament",
-                "play",
-                s(&manifest),
-                &ticket,
-                "--data-dir",
-                s(&player_dir(i)),
-                "--bot",
-                "random",
-                "--bot-seed",
-                &i.to_string(),
-            ]
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
-            args.extend(loopback());
-            Peer::start(&format!("p{i}"), &args)
-        })
+        .map(|i| t.start_bot(i, &ticket, "random"))
         .collect();
 
     let status = node.wait(Duration::from_secs(300));
@@ -180,12 +73,12 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
 
     // The standings from the folder alone: both games count, p8 lost its
     // table's game by forfeit, and every other player played one game.
-    let json = root.join("standings.json");
+    let json = tmp.path().join("standings.json");
     let out = roundtable(&[
         "tournament",
         "standings",
-        s(&manifest),
-        s(&games),
+        s(manifest),
+        s(games),
         "--json",
         s(&json),
     ]);
@@ -222,7 +115,7 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
             assert_eq!(games, Some(1), "{p}");
         }
     }
-    let files: Vec<String> = std::fs::read_dir(&games)
+    let files: Vec<String> = std::fs::read_dir(games)
         .expect("the folder")
         .map(|e| {
             e.expect("an entry")
@@ -235,14 +128,14 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
     assert_eq!(files.len(), 2, "{files:?}");
 
     // Bad input: one line each, a non-zero exit, before anything is dialled.
-    let stranger = root.join("stranger");
-    let p8 = player_dir(8);
+    let stranger = tmp.path().join("stranger");
+    let p8 = t.player_dir(8);
     let bad: [(Vec<&str>, i32, &str); 4] = [
         (
             vec![
                 "tournament",
                 "play",
-                s(&manifest),
+                s(manifest),
                 "rt1_nonsense",
                 "--data-dir",
                 s(&stranger),
@@ -254,7 +147,7 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
             vec![
                 "tournament",
                 "play",
-                s(&manifest),
+                s(manifest),
                 &ticket,
                 "--data-dir",
                 s(&stranger),
@@ -266,7 +159,7 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
             vec![
                 "tournament",
                 "play",
-                s(&manifest),
+                s(manifest),
                 &ticket,
                 "--data-dir",
                 s(&p8),
@@ -275,14 +168,7 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
             "the terminal UI needs a terminal; use --bot LEVEL to let a bot play your table",
         ),
         (
-            vec![
-                "tournament",
-                "host",
-                s(&manifest),
-                s(&games),
-                "--round",
-                "3",
-            ],
+            vec!["tournament", "host", s(manifest), s(games), "--round", "3"],
             2,
             "the tournament has rounds 1 to 2",
         ),
@@ -304,7 +190,7 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
 #[test]
 fn a_node_gives_up_on_a_table_that_stands_still_and_keeps_what_came_back() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let t = tournament_support::Tournament::set_up(
+    let t = Tournament::set_up(
         tmp.path(),
         4,
         &[
@@ -394,7 +280,7 @@ fn a_node_gives_up_on_a_table_that_stands_still_and_keeps_what_came_back() {
 #[test]
 fn a_nereus_round_over_the_network_counts_from_the_files() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let t = tournament_support::Tournament::set_up(
+    let t = Tournament::set_up(
         tmp.path(),
         2,
         &["--game", "nereus", "--rounds", "1", "--seats", "2"],

@@ -22,7 +22,9 @@
 //! * **A round over the network** ([`round`]): the tournament node's desk
 //!   tells each player its table, opens each table when its players are
 //!   there or the show-up time has passed (those missing then lose by
-//!   forfeit), and ends the round when every table's game came back.
+//!   forfeit), and ends the round when every table's game came back; it
+//!   gives up on a table whose game stood still longer than a live one can
+//!   ([`give_up_ms`] of the stall timeout), which then has no result.
 //!
 //! Like the engine and the table, this crate is sans-IO: no clock, no random
 //! source, no file. The command line reads the files and runs the audits.
