@@ -85,8 +85,8 @@ struct NewArgs {
     /// The tournament's name.
     #[arg(long)]
     name: String,
-    /// The game, by its name in the list of games (port-royal, guildhall,
-    /// nereus).
+    /// The game, by its name in the list of games; a name not in the list
+    /// is answered with the list.
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Swiss rounds (the default format).
@@ -175,8 +175,8 @@ struct StandingsArgs {
 
 #[derive(Debug, clap::Args)]
 struct DemoArgs {
-    /// The game, by its name in the list of games (port-royal, guildhall,
-    /// nereus).
+    /// The game, by its name in the list of games; a name not in the list
+    /// is answered with the list.
     #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Players (each a bot with its own key).
