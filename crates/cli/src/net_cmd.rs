@@ -683,7 +683,10 @@ fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> 
 
 /// Run the terminal UI over `session` while `rt` drives the node in the
 /// background; the runtime lives until the player quits.
-fn tui<G: Listed>(rt: tokio::runtime::Runtime, session: NetSession<G>) -> Result<ExitCode> {
+pub(crate) fn tui<G: Listed>(
+    rt: tokio::runtime::Runtime,
+    session: NetSession<G>,
+) -> Result<ExitCode> {
     let ends = session.node_ends();
     let gave_up = session.gave_up();
     let outcome = roundtable_tui::run(session);

@@ -21,16 +21,15 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use roundtable_engine::Game;
 use roundtable_local::{LocalGame, Player, Progress};
-use roundtable_port_royal::PortRoyal;
-use roundtable_table::audit::audit;
+use roundtable_table::audit::{AuditError, AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
 use roundtable_table::{Config, Identity};
 use roundtable_tournament::{
     Format, Manifest, OpenedShares, Outcome, Refusal, Registration, SeedReveal, Submission, Terms,
     derived_seed_share, standings, table_nonce,
 };
+use roundtable_tui::{GameId, Listed, Visit};
 use sha2::{Digest, Sha256};
 
 use crate::Failure;
@@ -71,10 +70,13 @@ enum TournamentCommand {
     /// Serve one round over the network as its tournament node: tell each
     /// player its table, open each table when its players are there or the
     /// show-up time has passed (the missing lose by forfeit), and file every
-    /// table's transcript as its game ends.
+    /// table's transcript as its game ends. A table whose game stands still
+    /// for four stall timeouts and 5 s is given up: the node then names the
+    /// tables without a result and exits 1.
     Host(crate::tournament_net::HostArgs),
     /// Play your table of a round: connect to the tournament node with its
-    /// ticket, see your table, and let a bot (`--bot`) play the game.
+    /// ticket, see your table and opponents, and play the game in the
+    /// terminal UI (or let a bot play it: `--bot`).
     Play(crate::tournament_net::PlayArgs),
 }
 
@@ -83,8 +85,9 @@ struct NewArgs {
     /// The tournament's name.
     #[arg(long)]
     name: String,
-    /// The game.
-    #[arg(long, default_value = "port-royal")]
+    /// The game, by its name in the list of games; a name not in the list
+    /// is answered with the list.
+    #[arg(long, default_value = "port-royal", value_name = "NAME")]
     game: String,
     /// Swiss rounds (the default format).
     #[arg(long, default_value_t = 4, conflicts_with = "round_robin")]
@@ -172,6 +175,10 @@ struct StandingsArgs {
 
 #[derive(Debug, clap::Args)]
 struct DemoArgs {
+    /// The game, by its name in the list of games; a name not in the list
+    /// is answered with the list.
+    #[arg(long, default_value = "port-royal", value_name = "NAME")]
+    game: String,
     /// Players (each a bot with its own key).
     #[arg(long, default_value_t = 16)]
     players: u16,
@@ -212,8 +219,6 @@ pub(crate) fn run(args: &TournamentArgs) -> crate::Outcome {
     }
 }
 
-type PortRoyalOptions = <PortRoyal as Game>::Options;
-
 fn data_dir(given: &Option<PathBuf>) -> roundtable_net::DataDir {
     roundtable_net::DataDir::new(
         given
@@ -222,15 +227,50 @@ fn data_dir(given: &Option<PathBuf>) -> roundtable_net::DataDir {
     )
 }
 
+/// The game of the list called `name`; any other name is one line that
+/// names the list.
+pub(crate) fn listed_game(name: &str) -> Result<GameId> {
+    Ok(GameId::from_name(name)?)
+}
+
 /// Check that `game` is known and takes `options` at `seats` seats.
 fn check_game(game: &str, options: &[u8], seats: u8) -> Result<()> {
-    if game != PortRoyal::NAME {
-        bail!("unknown game {game:?} (known: {})", PortRoyal::NAME);
+    listed_game(game)?.visit(CheckTerms { options, seats })
+}
+
+/// Whether game `G` takes these encoded options at this many seats.
+struct CheckTerms<'a> {
+    options: &'a [u8],
+    seats: u8,
+}
+
+impl Visit for CheckTerms<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: Listed>(self) -> Result<()> {
+        let options: G::Options = decode_options::<G>(self.options)?;
+        roundtable_table::genesis::check_terms::<G>(self.seats, &options)?;
+        Ok(())
     }
-    let options: PortRoyalOptions = roundtable_table::decode_exact(options)
-        .map_err(|e| anyhow::anyhow!("the game's options do not decode: {e}"))?;
-    roundtable_table::genesis::check_terms::<PortRoyal>(seats, &options)?;
-    Ok(())
+}
+
+/// A manifest's encoded options as game `G`'s.
+pub(crate) fn decode_options<G: Listed>(options: &[u8]) -> Result<G::Options> {
+    roundtable_table::decode_exact(options)
+        .map_err(|e| anyhow::anyhow!("the {} options do not decode: {e}", G::NAME))
+}
+
+/// `--option KEY=VALUE` pairs over game `G`'s defaults, encoded as a
+/// manifest carries them.
+struct EncodeOptions<'a>(&'a [String]);
+
+impl Visit for EncodeOptions<'_> {
+    type Output = Result<Vec<u8>>;
+
+    fn visit<G: Listed>(self) -> Result<Vec<u8>> {
+        let options: G::Options = crate::parse_options(self.0)?;
+        Ok(roundtable_tournament::encode_options(&options)?)
+    }
 }
 
 /// Write `text` to `path`, refusing to replace a file already there.
@@ -261,11 +301,7 @@ fn read_terms(path: &Path) -> Result<Terms> {
 }
 
 fn new(args: &NewArgs) -> Result<ExitCode> {
-    if args.game != PortRoyal::NAME {
-        bail!("unknown game {:?} (known: {})", args.game, PortRoyal::NAME);
-    }
-    let options: PortRoyalOptions = crate::parse_options(&args.options)?;
-    let options = roundtable_tournament::encode_options(&options)?;
+    let options = listed_game(&args.game)?.visit(EncodeOptions(&args.options))?;
     let director = data_dir(&args.data_dir).identity()?;
     let terms = Terms {
         name: args.name.clone(),
@@ -504,10 +540,11 @@ pub(crate) fn audit_one(path: &Path, source: String) -> Result<Submission, Refus
             "the transcript does not start with a proposal".into(),
         ));
     };
-    if proposal.game != PortRoyal::NAME {
-        return Err(refuse(format!("unknown game {:?}", proposal.game)));
-    }
-    let mut report = audit::<PortRoyal>(&read.frames).map_err(|e| refuse(e.to_string()))?;
+    let game = GameId::from_name(&proposal.game)
+        .map_err(|e| refuse(format!("the transcript's game: {e}")))?;
+    let mut report = game
+        .visit(AuditFrames(&read.frames))
+        .map_err(|e| refuse(e.to_string()))?;
     if read.torn_bytes > 0 {
         report.problems.push(format!(
             "{} bytes of a torn frame at the end",
@@ -515,6 +552,17 @@ pub(crate) fn audit_one(path: &Path, source: String) -> Result<Submission, Refus
         ));
     }
     Submission::from_audit(source, proposal, &report)
+}
+
+/// The audit of a transcript's frames, for the game its genesis names.
+struct AuditFrames<'a>(&'a [Frame]);
+
+impl Visit for AuditFrames<'_> {
+    type Output = Result<AuditReport, AuditError>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        audit::<G>(self.0)
+    }
 }
 
 /// Audit every transcript under `dir` in parallel, with a progress bar on
@@ -651,9 +699,24 @@ fn demo_bytes(seed: u64, what: &str, a: u32, b: u32) -> [u8; 32] {
 }
 
 fn demo(args: &DemoArgs) -> Result<ExitCode> {
-    let options = PortRoyalOptions::default();
+    listed_game(&args.game)?.visit(Demo(args))
+}
+
+/// `demo` for the game `--game` names.
+struct Demo<'a>(&'a DemoArgs);
+
+impl Visit for Demo<'_> {
+    type Output = Result<ExitCode>;
+
+    fn visit<G: Listed>(self) -> Result<ExitCode> {
+        demo_game::<G>(self.0)
+    }
+}
+
+fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
+    let options = G::Options::default();
     check_game(
-        PortRoyal::NAME,
+        G::NAME,
         &roundtable_tournament::encode_options(&options)?,
         args.seats,
     )?;
@@ -673,7 +736,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
     let director = Identity::from_secret(demo_bytes(args.seed, "director", 0, 0));
     let terms = Terms {
         name: format!("Demo {}", args.seed),
-        game: PortRoyal::NAME.to_owned(),
+        game: G::NAME.to_owned(),
         options: roundtable_tournament::encode_options(&options)?,
         format: if args.round_robin {
             Format::RoundRobin
@@ -733,10 +796,11 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "tournament {id}: {} bots, {} rounds of {}-seat tables",
+        "tournament {id}: {} bots, {} rounds of {}-seat {} tables",
         args.players,
         manifest.rounds(),
-        args.seats
+        args.seats,
+        G::TITLE
     )?;
     let mut played: Vec<Submission> = Vec::new();
     for round in 1..=manifest.rounds() {
@@ -763,7 +827,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
                         let chain =
                             demo_bytes(args.seed, "chain", round, table.number * 256 + i as u32);
                         let name = manifest.name_of(key).unwrap_or("?").to_owned();
-                        let bot = args.bot.make(
+                        let bot = args.bot.make::<G>(
                             std::time::Duration::from_millis(args.think_ms),
                             args.seed
                                 ^ u64::from(round) << 32
@@ -774,7 +838,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
                     })
                     .collect::<Result<Vec<_>>>()?;
                 let (keys, seated): (Vec<_>, Vec<_>) = players.into_iter().unzip();
-                let mut game = LocalGame::<PortRoyal>::with_secrets(
+                let mut game = LocalGame::<G>::with_secrets(
                     &options,
                     keys,
                     table_nonce(&id, round, table.number),
@@ -801,7 +865,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode> {
                 Ok(Submission {
                     source: format!("games/{file}"),
                     game_id: game.game_id(),
-                    game: PortRoyal::NAME.to_owned(),
+                    game: G::NAME.to_owned(),
                     options: manifest.terms.options.clone(),
                     nonce: table_nonce(&id, round, table.number),
                     seats: genesis_seats,

@@ -685,3 +685,108 @@ fn new_register_and_close_sign_a_manifest_and_refuse_bad_registrations() {
         text(&out.stderr)
     );
 }
+
+/// `tournament demo` of `game`: 8 players, 2 rounds of 4-seat tables.
+fn small_demo_of(dir: &Path, game: &str, seed: u64) -> Output {
+    let out = roundtable(&[
+        "tournament",
+        "demo",
+        "--game",
+        game,
+        "--players",
+        "8",
+        "--rounds",
+        "2",
+        "--seed",
+        &seed.to_string(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{game}: {}", text(&out.stderr));
+    out
+}
+
+#[test]
+fn every_listed_game_plays_a_tournament_and_a_game_of_another_is_refused() {
+    let guildhall = tempfile::tempdir().unwrap();
+    let nereus = tempfile::tempdir().unwrap();
+    // Both deal private cards: the tables' hands are dealt by mental poker
+    // and the transcripts must audit from the files alone.
+    for (dir, game) in [(&guildhall, "guildhall"), (&nereus, "nereus")] {
+        let played = small_demo_of(dir.path(), game, 3);
+        let demo_text = text(&played.stdout);
+        assert_eq!(manifest_of(dir.path()).terms.game, game);
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("games")).unwrap().count(),
+            4
+        );
+        let out = standings_of(dir.path(), &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{game}: {stderr}");
+        assert!(
+            stderr.contains("4 games counted, 0 refused"),
+            "{game}: {stderr}"
+        );
+        let table = text(&out.stdout);
+        assert!(demo_text.contains(&table), "{demo_text}\n---\n{table}");
+    }
+
+    // A Nereus game in the Guildhall tournament's folder is refused with
+    // one line naming both games; the Guildhall games still count.
+    std::fs::copy(
+        nereus.path().join("games/round-01-table-01.rts"),
+        guildhall.path().join("games/stray.rts"),
+    )
+    .unwrap();
+    let out = standings_of(guildhall.path(), &[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let refused: Vec<&str> = stderr.lines().filter(|l| l.contains("refused")).collect();
+    assert_eq!(refused.len(), 2, "{stderr}");
+    assert!(
+        refused[0].contains("games/stray.rts")
+            && refused[0]
+                .contains("a game of \"nereus\", not of the tournament's game \"guildhall\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("4 games counted, 1 refused"), "{stderr}");
+}
+
+#[test]
+fn a_game_not_in_the_list_is_one_line_naming_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let terms = dir.path().join("terms.json");
+    let data = dir.path().join("data");
+    for args in [
+        vec![
+            "tournament",
+            "demo",
+            "--game",
+            "chess",
+            "--dir",
+            dir.path().to_str().unwrap(),
+        ],
+        vec![
+            "tournament",
+            "new",
+            "--name",
+            "Club",
+            "--game",
+            "chess",
+            "--data-dir",
+            data.to_str().unwrap(),
+            "--out",
+            terms.to_str().unwrap(),
+        ],
+    ] {
+        let out = roundtable(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            "roundtable tournament: no game is called \"chess\"; the games are port-royal, guildhall, nereus",
+            "{args:?}"
+        );
+    }
+    assert!(!terms.exists() && !dir.path().join("manifest.json").exists());
+}

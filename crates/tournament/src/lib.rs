@@ -22,7 +22,9 @@
 //! * **A round over the network** ([`round`]): the tournament node's desk
 //!   tells each player its table, opens each table when its players are
 //!   there or the show-up time has passed (those missing then lose by
-//!   forfeit), and ends the round when every table's game came back.
+//!   forfeit), and ends the round when every table's game came back; it
+//!   gives up on a table whose game stood still longer than a live one can
+//!   ([`give_up_ms`] of the stall timeout), which then has no result.
 //!
 //! Like the engine and the table, this crate is sans-IO: no clock, no random
 //! source, no file. The command line reads the files and runs the audits.
@@ -38,7 +40,7 @@ pub use manifest::{
     derived_seed_share, encode_options, round_id, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
-pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd};
+pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd, give_up_ms};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 
 /// Why a manifest or a registration is refused.

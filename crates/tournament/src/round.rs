@@ -32,13 +32,25 @@
 
 use std::collections::BTreeMap;
 
-use roundtable_table::PublicKey;
+use roundtable_table::{CO_CLAIM_TIMEOUTS, PublicKey};
 
 use crate::Pairing;
 
 /// A gathering player not heard from for this long (milliseconds) no
 /// longer counts as arrived.
 pub const PRESENCE_MS: u64 = 5_000;
+
+/// How long a table's game may stand still before the node gives up on
+/// it (see the module docs): a live game leaves a position within
+/// [`CO_CLAIM_TIMEOUTS`] stall timeouts (a silent seat is claimed after
+/// one, seats that stopped together are co-claimed and the game abandoned
+/// after three); one more covers the lobby before the game starts, and
+/// [`PRESENCE_MS`] the players' reports.
+pub fn give_up_ms(stall_timeout_ms: u64) -> u64 {
+    stall_timeout_ms
+        .saturating_mul(CO_CLAIM_TIMEOUTS + 1)
+        .saturating_add(PRESENCE_MS)
+}
 
 /// What the node tells a player who asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +103,12 @@ pub enum Answer {
         /// The table.
         table: u32,
     },
+    /// The node gave up on your table: its game stood still too long
+    /// (see the module docs). It has no result.
+    GaveUp {
+        /// The table.
+        table: u32,
+    },
     /// You sit this round out.
     Bye,
     /// You are not paired in this round (not an entrant).
@@ -128,6 +146,10 @@ enum State {
         seats: Vec<PublicKey>,
         ticket: String,
     },
+    /// Given up: its game stood still too long.
+    GivenUp {
+        seats: Vec<PublicKey>,
+    },
     /// Over: with a game that came back, or none.
     Over {
         seats: Vec<PublicKey>,
@@ -142,6 +164,9 @@ struct DeskTable {
     /// Each arrived player, with when it last asked.
     arrived: BTreeMap<PublicKey, u64>,
     state: State,
+    /// Once open: the furthest position a player reported, and when the
+    /// game last went further (or the table opened).
+    progress: (u64, u64),
 }
 
 /// The tournament node's state for one round (see the module docs).
@@ -149,6 +174,7 @@ struct DeskTable {
 pub struct RoundDesk {
     round: u32,
     show_up_ms: u64,
+    give_up_ms: u64,
     tables: Vec<DeskTable>,
     byes: Vec<PublicKey>,
 }
@@ -160,15 +186,22 @@ pub struct TableEnd {
     pub table: u32,
     /// Its game came back.
     pub played: bool,
+    /// The node gave up on it (its game stood still too long).
+    pub given_up: bool,
     /// The paired players not seated: they lost by forfeit.
     pub no_shows: Vec<PublicKey>,
 }
 
 impl RoundDesk {
-    /// The desk for `pairing`, with the terms' show-up time. Tables in
-    /// `already_played` (their game is already in the tournament's folder)
-    /// start over.
-    pub fn new(pairing: &Pairing, show_up_ms: u64, already_played: &[u32]) -> RoundDesk {
+    /// The desk for `pairing`, with the terms' show-up time and stall
+    /// timeout. Tables in `already_played` (their game is already in the
+    /// tournament's folder) start over.
+    pub fn new(
+        pairing: &Pairing,
+        show_up_ms: u64,
+        stall_timeout_ms: u64,
+        already_played: &[u32],
+    ) -> RoundDesk {
         let tables = pairing
             .tables
             .iter()
@@ -184,11 +217,13 @@ impl RoundDesk {
                 } else {
                     State::Gathering
                 },
+                progress: (0, 0),
             })
             .collect();
         RoundDesk {
             round: pairing.round,
             show_up_ms,
+            give_up_ms: give_up_ms(stall_timeout_ms),
             tables,
             byes: pairing.byes.clone(),
         }
@@ -240,6 +275,7 @@ impl RoundDesk {
             State::Over { seats, played } if seats.contains(&key) && *played => {
                 Answer::Done { table }
             }
+            State::GivenUp { seats } if seats.contains(&key) => Answer::GaveUp { table },
             State::Over { played: false, .. } => Answer::Forfeited {
                 table,
                 reason: "fewer than two of the table's players came in time: no game".into(),
@@ -251,10 +287,18 @@ impl RoundDesk {
         }
     }
 
-    /// Time passed: open every table the rule opens (see the module docs).
+    /// Time passed: open every table the rule opens, and give up on every
+    /// open table whose game stood still too long (see the module docs).
     pub fn tick(&mut self, elapsed_ms: u64) {
         let late = elapsed_ms >= self.show_up_ms;
         for t in &mut self.tables {
+            if let State::Opening { seats, .. } | State::Open { seats, .. } = &t.state
+                && elapsed_ms.saturating_sub(t.progress.1) >= self.give_up_ms
+            {
+                t.state = State::GivenUp {
+                    seats: seats.clone(),
+                };
+            }
             if t.state != State::Gathering {
                 continue;
             }
@@ -264,6 +308,7 @@ impl RoundDesk {
             let seats: Vec<PublicKey> = t.arrived.keys().copied().collect();
             if let (true, Some(host)) = (everyone || (late && seats.len() >= 2), seats.first()) {
                 t.state = State::Opening { host: *host, seats };
+                t.progress = (0, elapsed_ms);
             } else if late {
                 t.state = State::Over {
                     seats: Vec::new(),
@@ -273,8 +318,15 @@ impl RoundDesk {
         }
     }
 
-    /// `key` opened table `table`'s lobby with `ticket`.
-    pub fn opened(&mut self, key: PublicKey, table: u32, ticket: String) -> Result<(), DeskError> {
+    /// `key` opened table `table`'s lobby with `ticket`, `elapsed_ms`
+    /// after the round opened.
+    pub fn opened(
+        &mut self,
+        key: PublicKey,
+        table: u32,
+        ticket: String,
+        elapsed_ms: u64,
+    ) -> Result<(), DeskError> {
         let t = self.table_mut(table)?;
         match &t.state {
             State::Opening { host, seats } if *host == key => {
@@ -282,11 +334,34 @@ impl RoundDesk {
                     seats: seats.clone(),
                     ticket,
                 };
+                t.progress.1 = elapsed_ms;
                 Ok(())
             }
             // Told again (the answer to the first was lost): same table.
             State::Open { seats, .. } if seats.first() == Some(&key) => Ok(()),
             _ => Err(DeskError::NotTheHost { table }),
+        }
+    }
+
+    /// `key`, seated at `table`, reports its game at `position` (inputs
+    /// applied), `elapsed_ms` after the round opened: a position further
+    /// than any reported before is progress.
+    pub fn playing(
+        &mut self,
+        key: PublicKey,
+        table: u32,
+        position: u64,
+        elapsed_ms: u64,
+    ) -> Result<(), DeskError> {
+        let t = self.table_mut(table)?;
+        match &t.state {
+            State::Opening { seats, .. } | State::Open { seats, .. } if seats.contains(&key) => {
+                if position > t.progress.0 {
+                    t.progress = (position, elapsed_ms);
+                }
+                Ok(())
+            }
+            _ => Err(DeskError::NotPlaying { table }),
         }
     }
 
@@ -298,7 +373,9 @@ impl RoundDesk {
             .find(|t| t.number == table)
             .ok_or(DeskError::NoTable(table))?;
         match &t.state {
-            State::Opening { seats, .. } | State::Open { seats, .. } => Ok(seats),
+            State::Opening { seats, .. } | State::Open { seats, .. } | State::GivenUp { seats } => {
+                Ok(seats)
+            }
             _ => Err(DeskError::NotPlaying { table }),
         }
     }
@@ -321,11 +398,11 @@ impl RoundDesk {
             .any(|t| t.number == table && matches!(t.state, State::Over { .. }))
     }
 
-    /// Whether every table is over.
+    /// Whether every table is over or given up.
     pub fn is_over(&self) -> bool {
         self.tables
             .iter()
-            .all(|t| matches!(t.state, State::Over { .. }))
+            .all(|t| matches!(t.state, State::Over { .. } | State::GivenUp { .. }))
     }
 
     /// How every table ended (meaningful once [`RoundDesk::is_over`]).
@@ -340,6 +417,7 @@ impl RoundDesk {
                 TableEnd {
                     table: t.number,
                     played,
+                    given_up: matches!(t.state, State::GivenUp { .. }),
                     no_shows: if played {
                         t.players
                             .iter()
@@ -390,7 +468,7 @@ mod tests {
 
     #[test]
     fn a_full_table_opens_at_once_with_its_first_key_as_host() {
-        let mut desk = RoundDesk::new(&pairing(), 10_000, &[]);
+        let mut desk = RoundDesk::new(&pairing(), 10_000, 30_000, &[]);
         assert!(matches!(desk.arrive(key(4), 0), Answer::Wait { .. }));
         assert!(matches!(desk.arrive(key(3), 5), Answer::Wait { .. }));
         assert_eq!(
@@ -402,10 +480,10 @@ mod tests {
         );
         assert_eq!(desk.arrive(key(4), 7), Answer::Opening { table: 1 });
         assert_eq!(
-            desk.opened(key(3), 1, "t".into()),
+            desk.opened(key(3), 1, "t".into(), 10_000),
             Err(DeskError::NotTheHost { table: 1 })
         );
-        desk.opened(key(1), 1, "t".into()).unwrap();
+        desk.opened(key(1), 1, "t".into(), 7).unwrap();
         assert!(matches!(desk.arrive(key(4), 8), Answer::Join { .. }));
         assert!(!desk.is_over());
         desk.finished(1).unwrap();
@@ -416,7 +494,7 @@ mod tests {
 
     #[test]
     fn after_the_show_up_time_a_table_starts_without_who_is_missing() {
-        let mut desk = RoundDesk::new(&pairing(), 10_000, &[]);
+        let mut desk = RoundDesk::new(&pairing(), 10_000, 30_000, &[]);
         for at in [0, 4_000, 8_000] {
             desk.arrive(key(4), at);
             desk.arrive(key(3), at);
@@ -443,7 +521,7 @@ mod tests {
             Answer::Forfeited { table: 2, .. }
         ));
         assert!(desk.is_table_over(2));
-        desk.opened(key(3), 1, "t".into()).unwrap();
+        desk.opened(key(3), 1, "t".into(), 10_000).unwrap();
         assert_eq!(desk.seats(1), Ok(&[key(3), key(4)][..]));
         desk.finished(1).unwrap();
         assert!(desk.is_over());
@@ -453,11 +531,13 @@ mod tests {
                 TableEnd {
                     table: 1,
                     played: true,
+                    given_up: false,
                     no_shows: vec![key(1)]
                 },
                 TableEnd {
                     table: 2,
                     played: false,
+                    given_up: false,
                     no_shows: vec![]
                 }
             ]
@@ -466,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_player_who_stops_asking_no_longer_counts_as_arrived() {
-        let mut desk = RoundDesk::new(&pairing(), 10_000, &[]);
+        let mut desk = RoundDesk::new(&pairing(), 10_000, 30_000, &[]);
         desk.arrive(key(4), 0);
         desk.arrive(key(1), 0);
         desk.arrive(key(4), 6_000);
@@ -485,5 +565,44 @@ mod tests {
                 seats: vec![key(3), key(4)]
             }
         );
+    }
+
+    #[test]
+    fn a_table_whose_game_stands_still_is_given_up_and_a_moving_one_is_not() {
+        // Stall timeout 30 s: a table is given up after 125 s standing still.
+        assert_eq!(give_up_ms(30_000), 125_000);
+        let mut desk = RoundDesk::new(&pairing(), 10_000, 30_000, &[]);
+        for k in [4, 1, 3, 5, 6, 7] {
+            desk.arrive(key(k), 0);
+        }
+        // Both tables open at once; table 1's host opens its lobby at 1 s,
+        // table 2's host never does (it died after the table opened).
+        assert!(matches!(desk.arrive(key(1), 0), Answer::Host { .. }));
+        desk.opened(key(1), 1, "t".into(), 1_000).unwrap();
+        // Table 1's game moves until 60 s; a report of no new position is
+        // not progress, nor is one from a player not at the table.
+        desk.playing(key(3), 1, 40, 60_000).unwrap();
+        desk.playing(key(4), 1, 40, 150_000).unwrap();
+        assert_eq!(
+            desk.playing(key(5), 1, 99, 150_000),
+            Err(DeskError::NotPlaying { table: 1 })
+        );
+        desk.tick(124_999);
+        assert!(!desk.is_over());
+        // Table 2 stood still since it opened at 0.
+        desk.tick(125_000);
+        assert_eq!(desk.arrive(key(5), 125_000), Answer::GaveUp { table: 2 });
+        assert!(!desk.is_table_over(2));
+        desk.tick(184_999);
+        assert!(!desk.is_over(), "table 1 moved at 60 s");
+        desk.tick(185_000);
+        assert!(desk.is_over());
+        assert_eq!(desk.arrive(key(4), 185_000), Answer::GaveUp { table: 1 });
+        // A game that still comes back for a given-up table is taken.
+        assert_eq!(desk.seats(2), Ok(&[key(5), key(6), key(7)][..]));
+        desk.finished(2).unwrap();
+        let ends = desk.ends();
+        assert!(ends[0].given_up && !ends[0].played);
+        assert!(!ends[1].given_up && ends[1].played);
     }
 }

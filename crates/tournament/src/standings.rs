@@ -480,7 +480,12 @@ fn bin_by_table(
     }
     let mut bins: BTreeMap<(u32, u32), Vec<Submission>> = BTreeMap::new();
     for s in submissions {
-        let reason = if s.game != terms.game || s.options != terms.options {
+        let reason = if s.game != terms.game {
+            Some(format!(
+                "a game of {:?}, not of the tournament's game {:?}",
+                s.game, terms.game
+            ))
+        } else if s.options != terms.options {
             Some(format!(
                 "a game of {:?} with other options than the tournament's",
                 s.game

@@ -18,21 +18,24 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use futures::StreamExt;
-use libp2p::request_response::{self, OutboundRequestId, ProtocolSupport};
+use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, multiaddr::Protocol};
-use roundtable_engine::Game;
+use roundtable_net::Ticket;
 use roundtable_net::identity::{keypair_of, peer_id_of};
 use roundtable_net::wire::{Bounded, LobbyId, WireCodec};
-use roundtable_net::{Controller, NetEvent, Role, Ticket, spawn};
-use roundtable_port_royal::PortRoyal;
-use roundtable_table::{Identity, PublicKey};
-use roundtable_tournament::{Answer, Manifest, RoundDesk, round_id, table_nonce};
+use roundtable_table::{CO_CLAIM_TIMEOUTS, Identity, PublicKey};
+use roundtable_tournament::{
+    Answer, Manifest, PRESENCE_MS, RoundDesk, give_up_ms, round_id, table_nonce,
+};
 use serde::{Deserialize, Serialize};
 
+mod play;
+
+pub(crate) use play::{PlayArgs, play};
+
 use crate::Failure;
-use crate::bot_choice::BotArgs;
-use crate::net_cmd::{NetArgs, Printer, exit_code, runtime};
+use crate::net_cmd::{NetArgs, runtime};
 
 /// The tournament node's protocol.
 const TOURNAMENT_PROTOCOL: StreamProtocol = StreamProtocol::new("/roundtable/tournament/1");
@@ -48,6 +51,10 @@ const ASK_EVERY: Duration = Duration::from_millis(500);
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// A player gives up on a node it has not reached for this long.
 const NODE_GIVE_UP: Duration = Duration::from_secs(60);
+/// How often a seated player tells the node how far its table's game has
+/// gone: well within the presence time, so a live table is never taken for
+/// a still one.
+const REPORT_EVERY: Duration = Duration::from_secs(2);
 /// Longest reason or ticket carried.
 const MAX_TEXT: usize = 2048;
 
@@ -67,6 +74,13 @@ enum TourRequest {
         round_id: [u8; 32],
         table: u32,
         transcript: Vec<u8>,
+    },
+    /// My table's game has applied this many inputs (sent every
+    /// [`REPORT_EVERY`] while it plays).
+    Playing {
+        round_id: [u8; 32],
+        table: u32,
+        position: u64,
     },
 }
 
@@ -117,6 +131,9 @@ enum TourResponse {
         reason: String,
     },
     Ok,
+    GaveUp {
+        table: u32,
+    },
 }
 
 impl Bounded for TourResponse {
@@ -188,20 +205,6 @@ pub(crate) struct HostArgs {
     net: NetArgs,
 }
 
-/// Options of `roundtable tournament play`. The name at the table is the
-/// one the player registered with (`--name` is not used).
-#[derive(Debug, clap::Args)]
-pub(crate) struct PlayArgs {
-    /// The signed manifest.
-    manifest: PathBuf,
-    /// The tournament node's ticket (`rt1_...`, printed by `tournament host`).
-    ticket: String,
-    #[command(flatten)]
-    bots: BotArgs,
-    #[command(flatten)]
-    net: NetArgs,
-}
-
 /// `roundtable tournament host`.
 pub(crate) fn host(args: &HostArgs) -> crate::Outcome {
     let manifest = crate::tournament::read_manifest(&args.manifest)?;
@@ -250,7 +253,12 @@ pub(crate) fn host(args: &HostArgs) -> crate::Outcome {
         .filter(|t| t.game.is_some())
         .map(|t| t.table)
         .collect();
-    let desk = RoundDesk::new(pairing, manifest.terms.show_up_ms, &played);
+    let desk = RoundDesk::new(
+        pairing,
+        manifest.terms.show_up_ms,
+        manifest.terms.stall_timeout_ms,
+        &played,
+    );
     let identity = args.net.data_dir().identity()?;
     let mut out = crate::output::stdout();
     writeln!(
@@ -347,7 +355,7 @@ impl Node<'_> {
                     }
                     // The last answers go out before the node stops.
                     if over_at.is_some_and(|t| now.duration_since(t) > Duration::from_secs(3)) {
-                        return Ok(ExitCode::SUCCESS);
+                        return Ok(self.given_up());
                     }
                 }
                 event = swarm.select_next_some() => match event {
@@ -391,7 +399,7 @@ impl Node<'_> {
         writeln!(out, "ticket: {ticket}")?;
         writeln!(
             out,
-            "players play with: roundtable tournament play MANIFEST {ticket} --bot LEVEL"
+            "players play with: roundtable tournament play MANIFEST {ticket} (add --bot LEVEL to let a bot play)"
         )?;
         if let Some(path) = ticket_file {
             std::fs::write(path, format!("{ticket}\n"))
@@ -410,6 +418,7 @@ impl Node<'_> {
         match request {
             TourRequest::Arrive { round_id }
             | TourRequest::Opened { round_id, .. }
+            | TourRequest::Playing { round_id, .. }
             | TourRequest::Result { round_id, .. }
                 if round_id != self.round_id =>
             {
@@ -445,13 +454,14 @@ impl Node<'_> {
                 Answer::Opening { table } => TourResponse::Opening { table },
                 Answer::Forfeited { table, reason } => TourResponse::Forfeited { table, reason },
                 Answer::Done { table } => TourResponse::Done { table },
+                Answer::GaveUp { table } => TourResponse::GaveUp { table },
                 Answer::Bye => TourResponse::Bye,
                 Answer::NotPaired => refuse(format!(
                     "you are not paired in round {round} (withdrawn: no seed share opened)"
                 )),
             },
             TourRequest::Opened { table, ticket, .. } => {
-                match self.desk.opened(key, table, ticket) {
+                match self.desk.opened(key, table, ticket, elapsed_ms) {
                     Ok(()) => {
                         let _ = writeln!(
                             crate::output::stdout(),
@@ -463,6 +473,12 @@ impl Node<'_> {
                     Err(e) => refuse(e.to_string()),
                 }
             }
+            TourRequest::Playing {
+                table, position, ..
+            } => match self.desk.playing(key, table, position, elapsed_ms) {
+                Ok(()) => TourResponse::Ok,
+                Err(e) => refuse(e.to_string()),
+            },
             TourRequest::Result {
                 table, transcript, ..
             } => {
@@ -529,11 +545,44 @@ impl Node<'_> {
         Ok(file)
     }
 
+    /// The node's exit once the round is over: a failure, with one line
+    /// naming them, if it gave up on tables (the games that came back are
+    /// in the folder all the same).
+    fn given_up(&self) -> ExitCode {
+        let tables: Vec<String> = self
+            .desk
+            .ends()
+            .iter()
+            .filter(|end| end.given_up)
+            .map(|end| end.table.to_string())
+            .collect();
+        if tables.is_empty() {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "roundtable tournament host: round {} ends without a result for table {}: \
+             {} game stood still for {} s ({} stall timeouts and {} s); \
+             the games that came back are in {}",
+            self.desk.round(),
+            tables.join(", table "),
+            if tables.len() == 1 { "its" } else { "each" },
+            give_up_ms(self.manifest.terms.stall_timeout_ms) / 1000,
+            CO_CLAIM_TIMEOUTS + 1,
+            PRESENCE_MS / 1000,
+            self.dir.display()
+        );
+        ExitCode::FAILURE
+    }
+
     fn report(&self) -> Result<()> {
         let mut out = crate::output::stdout();
         writeln!(out, "round {} is over", self.desk.round())?;
         for end in self.desk.ends() {
             let line = match (end.played, end.no_shows.is_empty()) {
+                (false, _) if end.given_up => format!(
+                    "no result (its game stood still for {} s)",
+                    give_up_ms(self.manifest.terms.stall_timeout_ms) / 1000
+                ),
                 (false, _) => "no game (fewer than two players came in time)".to_owned(),
                 (true, true) => "played".to_owned(),
                 (true, false) => format!(
@@ -558,323 +607,4 @@ impl Node<'_> {
 
 fn elapsed_ms(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-/// A player's link to the tournament node.
-struct Client {
-    swarm: Swarm<Behaviour>,
-    node: PeerId,
-    addrs: Vec<Multiaddr>,
-}
-
-impl Client {
-    /// Ask the node, retrying while it cannot be reached (up to
-    /// [`NODE_GIVE_UP`]).
-    async fn ask(&mut self, request: TourRequest) -> Result<TourResponse> {
-        let since = Instant::now();
-        loop {
-            match self.ask_once(request.clone()).await {
-                Ok(response) => return Ok(response),
-                Err(e) if since.elapsed() > NODE_GIVE_UP => {
-                    bail!(
-                        "the tournament node did not answer for {} s: {e}",
-                        NODE_GIVE_UP.as_secs()
-                    )
-                }
-                Err(_) => tokio::time::sleep(ASK_EVERY).await,
-            }
-        }
-    }
-
-    async fn ask_once(&mut self, request: TourRequest) -> Result<TourResponse> {
-        for addr in &self.addrs {
-            self.swarm.add_peer_address(self.node, addr.clone());
-        }
-        let id: OutboundRequestId = self
-            .swarm
-            .behaviour_mut()
-            .send_request(&self.node, Ok(request));
-        loop {
-            match self.swarm.select_next_some().await {
-                SwarmEvent::Behaviour(request_response::Event::Message {
-                    message:
-                        request_response::Message::Response {
-                            request_id,
-                            response,
-                        },
-                    ..
-                }) if request_id == id => return Ok(response),
-                SwarmEvent::Behaviour(request_response::Event::OutboundFailure {
-                    request_id,
-                    error,
-                    ..
-                }) if request_id == id => bail!("{error}"),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// `roundtable tournament play`.
-pub(crate) fn play(args: &PlayArgs) -> crate::Outcome {
-    let manifest = crate::tournament::read_manifest(&args.manifest)?;
-    let id = manifest.id();
-    let ticket = Ticket::decode(&args.ticket).context("the tournament node's ticket")?;
-    if ticket.game != TICKET_GAME {
-        return Err(anyhow::anyhow!(
-            "the ticket is a table's ({:?}), not a tournament node's: play it with roundtable join",
-            ticket.game
-        )
-        .into());
-    }
-    let Some(round) = (1..=manifest.rounds()).find(|r| round_id(&id, *r) == ticket.lobby.0) else {
-        return Err(anyhow::anyhow!("the ticket is for no round of tournament {id}").into());
-    };
-    let node = ticket
-        .host_peer()
-        .ok_or_else(|| anyhow::anyhow!("the ticket's node key is not valid"))?;
-    args.bots.check_for_network(&[args.bots.bot])?;
-    let data = args.net.data_dir();
-    let identity = data.identity()?;
-    let key = identity.public();
-    let Some(name) = manifest.name_of(&key).map(str::to_owned) else {
-        return Err(anyhow::anyhow!(
-            "this key ({}) is not registered in tournament {id} (another --data-dir?)",
-            roundtable_table::hex(&key.0)
-        )
-        .into());
-    };
-    let options: <PortRoyal as Game>::Options =
-        roundtable_table::decode_exact(&manifest.terms.options)
-            .map_err(|e| anyhow::anyhow!("the tournament's game options do not decode: {e}"))?;
-    let player = Player {
-        args,
-        manifest: &manifest,
-        round,
-        name,
-        options,
-    };
-    let code = runtime()?.block_on(async {
-        let client = Client {
-            swarm: build_swarm(&identity)?,
-            node,
-            addrs: ticket.addrs.clone(),
-        };
-        player.run(client).await
-    })?;
-    Ok(code)
-}
-
-/// One player's round.
-struct Player<'a> {
-    args: &'a PlayArgs,
-    manifest: &'a Manifest,
-    round: u32,
-    name: String,
-    options: <PortRoyal as Game>::Options,
-}
-
-impl Player<'_> {
-    fn names(&self, list: &[[u8; 32]]) -> String {
-        list.iter()
-            .map(|k| crate::output::printable(self.manifest.name_of(&PublicKey(*k)).unwrap_or("?")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    async fn run(&self, mut client: Client) -> Result<ExitCode> {
-        let id = self.manifest.id();
-        let rid = round_id(&id, self.round);
-        let mut out = crate::output::stdout();
-        writeln!(
-            out,
-            "tournament {id} ({}), round {}: {} arrives",
-            crate::output::printable(&self.manifest.terms.name),
-            self.round,
-            crate::output::printable(&self.name)
-        )?;
-        let mut shown_arrived = None;
-        loop {
-            match client.ask(TourRequest::Arrive { round_id: rid }).await? {
-                TourResponse::Wait {
-                    table,
-                    players,
-                    arrived,
-                    show_up_left_ms,
-                } => {
-                    if shown_arrived != Some(arrived.len()) {
-                        if shown_arrived.is_none() {
-                            writeln!(out, "table {table}: {}", self.names(&players))?;
-                        }
-                        shown_arrived = Some(arrived.len());
-                        writeln!(
-                            out,
-                            "waiting at table {table}: {} of {} here ({} s to the show-up time)",
-                            arrived.len(),
-                            players.len(),
-                            show_up_left_ms.div_ceil(1000)
-                        )?;
-                    }
-                }
-                TourResponse::Opening { .. } => {}
-                TourResponse::Host {
-                    table,
-                    seats,
-                    nonce,
-                } => {
-                    self.check_nonce(table, nonce)?;
-                    writeln!(
-                        out,
-                        "table {table} opens with {}: you host it",
-                        self.names(&seats)
-                    )?;
-                    let role = Role::Host {
-                        seats: u8::try_from(seats.len()).context("too many seats")?,
-                        options: self.options.clone(),
-                        stall_timeout_ms: self.manifest.terms.stall_timeout_ms,
-                    };
-                    return self
-                        .play_table(&mut client, table, nonce, &seats, role)
-                        .await;
-                }
-                TourResponse::Join {
-                    table,
-                    seats,
-                    nonce,
-                    ticket,
-                } => {
-                    self.check_nonce(table, nonce)?;
-                    writeln!(out, "table {table} opens with {}", self.names(&seats))?;
-                    let ticket = Ticket::decode(&ticket).context("the table's ticket")?;
-                    return self
-                        .play_table(&mut client, table, nonce, &seats, Role::Join { ticket })
-                        .await;
-                }
-                TourResponse::Forfeited { table, reason } => {
-                    writeln!(out, "table {table}: {}", crate::output::printable(&reason))?;
-                    return Ok(ExitCode::FAILURE);
-                }
-                TourResponse::Done { table } => {
-                    writeln!(out, "table {table}: its game is in already")?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-                TourResponse::Bye => {
-                    writeln!(out, "you sit round {} out", self.round)?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-                TourResponse::Refused { reason } => {
-                    bail!(
-                        "the tournament node refuses: {}",
-                        crate::output::printable(&reason)
-                    )
-                }
-                TourResponse::Ok => bail!("the tournament node answered out of turn"),
-            }
-            tokio::time::sleep(ASK_EVERY).await;
-        }
-    }
-
-    /// The nonce comes from the node, but the player computes its own: a
-    /// node cannot make it play a game bound to another table.
-    fn check_nonce(&self, table: u32, nonce: [u8; 32]) -> Result<()> {
-        if nonce != table_nonce(&self.manifest.id(), self.round, table) {
-            bail!(
-                "the tournament node gave table {table} a genesis nonce that is not round {} table {table}'s",
-                self.round
-            );
-        }
-        Ok(())
-    }
-
-    /// Play the table's game as an ordinary networked seat (a bot plays),
-    /// then give the transcript back to the node.
-    async fn play_table(
-        &self,
-        client: &mut Client,
-        table: u32,
-        nonce: [u8; 32],
-        seats: &[[u8; 32]],
-        role: Role<PortRoyal>,
-    ) -> Result<ExitCode> {
-        let rid = round_id(&self.manifest.id(), self.round);
-        let data = self.args.net.data_dir();
-        let mut config = self.args.net.config(data, &self.name);
-        // The lobby seats only the table's players and plays only the
-        // table's game.
-        config.genesis_nonce = Some(nonce);
-        config.seat_keys = Some(seats.iter().copied().map(PublicKey).collect());
-        let seed = self
-            .args
-            .bots
-            .bot_seed
-            .unwrap_or_else(crate::net_cmd::fresh_seed);
-        let bot = self.args.bots.bot.make(self.args.bots.think(), seed);
-        let hosting = matches!(role, Role::Host { .. });
-        let mut handle = spawn::<PortRoyal>(config, role, Controller::Bot(bot))?;
-        let mut printer = Printer::plain(self.args.net.verbose);
-        let mut told = false;
-        while let Some(event) = handle.next_event().await {
-            if let NetEvent::Ticket(ticket) = &event {
-                // The node hands the lobby's ticket to the table's others.
-                if hosting && !told {
-                    told = true;
-                    let request = TourRequest::Opened {
-                        round_id: rid,
-                        table,
-                        ticket: ticket.encode(),
-                    };
-                    if let TourResponse::Refused { reason } = client.ask(request).await? {
-                        bail!(
-                            "the tournament node refuses the lobby: {}",
-                            crate::output::printable(&reason)
-                        );
-                    }
-                }
-                continue;
-            }
-            printer.print(&event, &mut crate::output::stdout())?;
-        }
-        let outcome = handle.outcome().await?;
-        let code = exit_code(&outcome);
-        let Some(path) = &outcome.transcript else {
-            bail!("table {table}'s game never started");
-        };
-        let transcript =
-            std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let request = TourRequest::Result {
-            round_id: rid,
-            table,
-            transcript,
-        };
-        let mut out = crate::output::stdout();
-        let answer = match client.ask(request).await {
-            Ok(answer) => answer,
-            // The game is over and its file is here: a node that stopped
-            // (its round over, another seat's copy in) costs nothing but
-            // this line.
-            Err(e) => {
-                eprintln!(
-                    "roundtable tournament play: the transcript did not reach the tournament node ({}); it is {}",
-                    crate::one_line(&e),
-                    path.display()
-                );
-                return Ok(code);
-            }
-        };
-        match answer {
-            TourResponse::Ok => writeln!(out, "the transcript is with the tournament node")?,
-            TourResponse::Done { .. } => writeln!(
-                out,
-                "the tournament node has this table's game already (from another seat)"
-            )?,
-            TourResponse::Refused { reason } => {
-                bail!(
-                    "the tournament node refuses the transcript: {}",
-                    crate::output::printable(&reason)
-                )
-            }
-            _ => bail!("the tournament node answered out of turn"),
-        }
-        Ok(code)
-    }
 }
