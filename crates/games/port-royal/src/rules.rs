@@ -8,9 +8,8 @@
 //! have to stop half-way for a reshuffle whose spent coins must first be
 //! revealed by chance.
 
-use std::collections::VecDeque;
-
 mod expansion;
+mod queue;
 
 use roundtable_engine::{
     ChanceOutcome, ChanceRequest, Deck, Distribution, EpochId, FaceDown, Game, GameResult, Next,
@@ -25,6 +24,7 @@ use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
 use crate::view::View;
 use crate::{Options, ROUND_LIMIT};
+use queue::EffectQueue;
 
 /// Coins every player starts with.
 const STARTING_COINS: u32 = 3;
@@ -533,7 +533,7 @@ pub struct PortRoyal {
     pub(crate) active: Seat,
     pub(crate) turn: u32,
     pub(crate) phase: Phase,
-    effects: VecDeque<Effect>,
+    effects: EffectQueue,
     pub(crate) waiting: Option<Wait>,
     pub(crate) end_triggered: bool,
     /// Turns in a row in which nothing could be drawn.
@@ -1767,7 +1767,7 @@ impl Game for PortRoyal {
             active: Seat(0),
             turn: 0,
             phase: Phase::Setup,
-            effects: VecDeque::new(),
+            effects: EffectQueue::default(),
             waiting: Some(Wait::StartPlayer),
             end_triggered: false,
             idle_turns: 0,
