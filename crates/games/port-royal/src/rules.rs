@@ -1499,7 +1499,22 @@ impl PortRoyal {
 
     /// Resolve queued effects and automatic steps until a decision or a
     /// chance outcome is needed or the game is over.
+    #[inline(always)]
     fn run(&mut self, events: &mut impl Log) {
+        // Most inputs leave nothing to do: a draw waits for its card, a
+        // revealed person or docked ship leaves the seat to decide again.
+        // The loop below is a large function (Trade & Hire's stages are
+        // inlined into it), and entering it cost more than this check.
+        let idle = self.waiting.is_some()
+            || (self.effects.is_empty() && matches!(self.phase, Phase::Discover { .. }));
+        if !idle {
+            self.run_queued(events);
+        }
+    }
+
+    /// [`Self::run`] once there may be something to resolve.
+    #[inline(never)]
+    fn run_queued(&mut self, events: &mut impl Log) {
         while self.waiting.is_none() && !matches!(self.phase, Phase::Over) {
             if let Some(effect) = self.effects.pop_front() {
                 self.resolve(effect, events);
