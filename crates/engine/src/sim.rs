@@ -7,8 +7,8 @@
 //! (`roundtable-deal`), not from the [`OracleDealer`] here.
 
 use crate::{
-    CardHandle, ChanceOutcome, Distribution, EpochId, Game, Knowledge, Next, PrivateError,
-    PrivateRequest, Revealed, Seat,
+    CardHandle, ChanceOutcome, Distribution, EpochId, Game, Knowledge, MULTISET_BLOCK, Next,
+    PrivateError, PrivateRequest, Revealed, Seat,
 };
 
 /// Sample `distribution` using `uniform(n)`, which must return a uniform
@@ -31,7 +31,7 @@ pub fn sample_into(
     uniform: &mut impl FnMut(u64) -> u64,
     outcome: &mut ChanceOutcome,
 ) {
-    let (counts, total, take) = match *distribution {
+    let (counts, total, take, blocks) = match *distribution {
         Distribution::Uniform { n } => {
             *outcome = ChanceOutcome::Index(uniform(n));
             return;
@@ -40,7 +40,8 @@ pub fn sample_into(
             counts,
             total,
             take,
-        } => (counts, total, take),
+            blocks,
+        } => (counts, total, take, blocks),
     };
     if !matches!(outcome, ChanceOutcome::Cards(_)) {
         *outcome = ChanceOutcome::Cards(Vec::new());
@@ -52,7 +53,7 @@ pub fn sample_into(
     if take == 1 {
         // A playout's usual request: one card, found by skipping whole
         // blocks of the counts.
-        if let Some(card) = draw_one(counts, total, uniform) {
+        if let Some(card) = draw_one(counts, blocks, total, uniform) {
             cards.push(card as u32);
         }
         return;
@@ -72,7 +73,7 @@ pub fn sample_into(
 }
 
 /// Entries per block the walk skips at once.
-const BLOCK: usize = 8;
+const BLOCK: usize = MULTISET_BLOCK;
 
 /// One card from the multiset `counts` whose sum is `total`, or `None` if it
 /// is empty: the card whose share of the running sum of `counts` holds the
@@ -88,11 +89,25 @@ const BLOCK: usize = 8;
 /// counts the blocks, then the entries, whose running sum is at most the
 /// draw, which is the position of the card, and the loops' lengths do not
 /// depend on the draw.
-fn draw_one(counts: &[u32], total: u32, uniform: &mut impl FnMut(u64) -> u64) -> Option<usize> {
+fn draw_one(
+    counts: &[u32],
+    blocks: &[u32],
+    total: u32,
+    uniform: &mut impl FnMut(u64) -> u64,
+) -> Option<usize> {
     debug_assert_eq!(
         u64::from(total),
         counts.iter().map(|&c| u64::from(c)).sum::<u64>(),
         "a multiset distribution's total is the sum of its counts"
+    );
+    let kept = blocks.len() == counts.len().div_ceil(BLOCK);
+    debug_assert!(
+        !kept
+            || blocks
+                .iter()
+                .zip(counts.chunks(BLOCK))
+                .all(|(&sum, run)| u64::from(sum) == run.iter().map(|&c| u64::from(c)).sum()),
+        "a multiset distribution's blocks are the sums of its counts"
     );
     if total == 0 {
         return None;
@@ -104,17 +119,19 @@ fn draw_one(counts: &[u32], total: u32, uniform: &mut impl FnMut(u64) -> u64) ->
         return Some(0);
     }
     // Whole blocks lying below the draw: their running sums are at most `r`.
-    let mut running = 0u32;
-    let mut below = 0u32;
-    let mut blocks_below = 0usize;
-    for block in counts.chunks_exact(BLOCK) {
-        running = running.wrapping_add(block.iter().fold(0u32, |s, &c| s.wrapping_add(c)));
-        let skipped = running <= r;
-        blocks_below += usize::from(skipped);
-        if skipped {
-            below = running;
-        }
-    }
+    // The holder's sums of the blocks save adding up every count; the last,
+    // possibly partial, block is never below the draw (its running sum is
+    // the total), so its sum counts the same as a block left out.
+    let (blocks_below, below) = if kept {
+        blocks_below(blocks.iter().copied(), r)
+    } else {
+        blocks_below(
+            counts
+                .chunks_exact(BLOCK)
+                .map(|block| block.iter().fold(0u32, |s, &c| s.wrapping_add(c))),
+            r,
+        )
+    };
     // Within the block (or the entries after the last whole block) that
     // holds the draw: the entries whose running sum is at most the rest.
     let first = blocks_below * BLOCK;
@@ -126,6 +143,24 @@ fn draw_one(counts: &[u32], total: u32, uniform: &mut impl FnMut(u64) -> u64) ->
         entries_below += usize::from(running <= rest);
     }
     Some(first + entries_below)
+}
+
+/// How many of the blocks with sums `sums` lie wholly at or below the draw
+/// `r`, and their running sum.
+#[inline(always)]
+fn blocks_below(sums: impl Iterator<Item = u32>, r: u32) -> (usize, u32) {
+    let mut running = 0u32;
+    let mut below = 0u32;
+    let mut count = 0usize;
+    for sum in sums {
+        running = running.wrapping_add(sum);
+        let skipped = running <= r;
+        count += usize::from(skipped);
+        if skipped {
+            below = running;
+        }
+    }
+    (count, below)
 }
 
 /// The index whose share of the running sum of `counts` holds `r` (which
@@ -615,16 +650,26 @@ mod tests {
                         hit
                     })
                     .unwrap_or(0);
-                let mut asked = None;
-                let drawn = draw_one(&counts, total as u32, &mut |n| {
-                    asked = Some(n);
-                    r
-                });
-                assert_eq!(asked, Some(total));
-                assert_eq!(drawn, Some(expected), "r = {r}, largest count {big}");
+                // Blocks the holder keeps, and none (the sampler adds them up).
+                let kept: Vec<u32> = counts.chunks(BLOCK).map(|run| run.iter().sum()).collect();
+                for blocks in [&kept[..], &[]] {
+                    let mut asked = None;
+                    let drawn = draw_one(&counts, blocks, total as u32, &mut |n| {
+                        asked = Some(n);
+                        r
+                    });
+                    assert_eq!(asked, Some(total));
+                    assert_eq!(
+                        drawn,
+                        Some(expected),
+                        "r = {r}, largest count {big}, {} blocks kept",
+                        blocks.len()
+                    );
+                }
             }
         }
-        assert_eq!(draw_one(&[0, 0, 0], 0, &mut |_| 0), None);
+        assert_eq!(draw_one(&[0, 0, 0], &[], 0, &mut |_| 0), None);
+        assert_eq!(draw_one(&[0, 0, 0], &[0], 0, &mut |_| 0), None);
     }
 
     #[test]
