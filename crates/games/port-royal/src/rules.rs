@@ -1434,6 +1434,13 @@ impl PortRoyal {
     /// Jesters on an empty harbor; with the expansion Gunners and Vice
     /// Admirals), queued as coins for `taker`.
     fn pay_time_to_take_bonuses(&mut self, taker: Seat) {
+        // Without the expansion only Admirals (a harbor of 5 or more cards)
+        // and Jesters (an empty one) pay here. Most harbors are neither, and
+        // then no seat's persons need counting, every seat, every turn.
+        let harbor = self.harbor.len();
+        if !self.options.expansion && harbor != 0 && harbor < ADMIRAL_HARBOR {
+            return;
+        }
         let p = self.player(taker);
         let admirals = p.count(PersonKind::Admiral);
         let jesters = p.count(PersonKind::Jester);
