@@ -167,8 +167,15 @@ pub enum Observer {
     Spectator,
 }
 
+/// Counts per entry of [`Distribution::Multiset::blocks`]: the runs of
+/// consecutive catalog entries whose sums a holder of a multiset may keep.
+pub const MULTISET_BLOCK: usize = 8;
+
 /// The exact distribution a chance request asks to be sampled from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Two distributions are equal when they draw alike: a multiset's `blocks`
+/// are a cache of its counts and take no part in the comparison.
+#[derive(Clone, Copy, Debug)]
 pub enum Distribution<'a> {
     /// A uniform integer in `[0, n)`.
     Uniform {
@@ -188,8 +195,40 @@ pub enum Distribution<'a> {
         total: u32,
         /// How many cards to draw; at most the sum of `counts`.
         take: u32,
+        /// The sums of `counts` in runs of [`MULTISET_BLOCK`] entries, the
+        /// last run possibly shorter; empty when the holder keeps none, and
+        /// then a sampler adds the runs up itself. A one-card draw finds the
+        /// run holding its card from these sums rather than from every
+        /// count of the catalog, which was most of its cost. Like `total`,
+        /// wrong sums make samplers that rely on them draw wrongly.
+        blocks: &'a [u32],
     },
 }
+
+impl PartialEq for Distribution<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Distribution::Uniform { n: a }, Distribution::Uniform { n: b }) => a == b,
+            (
+                Distribution::Multiset {
+                    counts: a,
+                    total: ta,
+                    take: ka,
+                    ..
+                },
+                Distribution::Multiset {
+                    counts: b,
+                    total: tb,
+                    take: kb,
+                    ..
+                },
+            ) => a == b && ta == tb && ka == kb,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Distribution<'_> {}
 
 impl<'a> Distribution<'a> {
     /// A multiset distribution of `take` cards from `counts`, its total
@@ -200,6 +239,7 @@ impl<'a> Distribution<'a> {
             counts,
             total: counts.iter().fold(0u32, |sum, &c| sum.saturating_add(c)),
             take,
+            blocks: &[],
         }
     }
 

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Distribution;
+use crate::{Distribution, MULTISET_BLOCK};
 
 // The small methods here are `#[inline]`: games call them at nearly every
 // input, from another crate, and without the attribute each was a call that
@@ -43,10 +43,46 @@ pub enum PoolError {
     DrawPileNotEmpty(u32),
 }
 
+/// One epoch's unseen multiset. Serialised as its counts and total only:
+/// the block sums follow from the counts and are worked out again when a
+/// state is read back, so the encoding (and every state hash) is the one
+/// the pool had before it kept them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredEpoch")]
 struct Epoch {
     unseen: Vec<u32>,
     total: u32,
+    /// Sums of `unseen` in runs of [`MULTISET_BLOCK`], kept in step with it
+    /// for [`Distribution::Multiset::blocks`].
+    #[serde(skip)]
+    blocks: Vec<u32>,
+}
+
+/// What an [`Epoch`] is serialised as.
+#[derive(Deserialize)]
+struct StoredEpoch {
+    unseen: Vec<u32>,
+    total: u32,
+}
+
+impl From<StoredEpoch> for Epoch {
+    fn from(stored: StoredEpoch) -> Epoch {
+        Epoch::new(stored.unseen, stored.total)
+    }
+}
+
+impl Epoch {
+    fn new(unseen: Vec<u32>, total: u32) -> Epoch {
+        let blocks = unseen
+            .chunks(MULTISET_BLOCK)
+            .map(|run| run.iter().fold(0u32, |sum, &c| sum.saturating_add(c)))
+            .collect();
+        Epoch {
+            unseen,
+            total,
+            blocks,
+        }
+    }
 }
 
 /// The unseen multiset of every shuffle epoch.
@@ -60,10 +96,7 @@ impl UnseenPool {
     pub fn open_epoch(&mut self, counts: Vec<u32>) -> EpochId {
         let total = counts.iter().sum();
         let id = EpochId(u16::try_from(self.epochs.len()).unwrap_or(u16::MAX));
-        self.epochs.push(Epoch {
-            unseen: counts,
-            total,
-        });
+        self.epochs.push(Epoch::new(counts, total));
         id
     }
 
@@ -84,6 +117,15 @@ impl UnseenPool {
     pub fn unseen(&self, epoch: EpochId) -> &[u32] {
         self.epoch(epoch)
             .map(|e| e.unseen.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The sums of the unseen multiset of `epoch` in runs of
+    /// [`MULTISET_BLOCK`] entries (empty for an unknown epoch).
+    #[inline]
+    pub fn unseen_blocks(&self, epoch: EpochId) -> &[u32] {
+        self.epoch(epoch)
+            .map(|e| e.blocks.as_slice())
             .unwrap_or(&[])
     }
 
@@ -125,6 +167,9 @@ impl UnseenPool {
             Some(n) => {
                 *n -= 1;
                 e.total -= 1;
+                if let Some(sum) = e.blocks.get_mut(card as usize / MULTISET_BLOCK) {
+                    *sum -= 1;
+                }
                 Ok(())
             }
         }
@@ -206,6 +251,7 @@ impl Deck {
             counts: self.pool.unseen(epoch),
             total: self.pool.unseen_total(epoch),
             take: 1,
+            blocks: self.pool.unseen_blocks(epoch),
         }
     }
 
@@ -389,6 +435,49 @@ mod tests {
         assert_eq!(bulk.draw_face_down_up_to(3), (EpochId(0), 1));
         assert_eq!(bulk.draw_pile(), 0);
         assert_eq!(bulk.draw_face_down_up_to(2), (EpochId(0), 0));
+    }
+
+    /// The sums of runs a one-card draw skips by, as the sampler would add
+    /// them up from the counts.
+    fn runs(counts: &[u32]) -> Vec<u32> {
+        counts
+            .chunks(MULTISET_BLOCK)
+            .map(|run| run.iter().sum())
+            .collect()
+    }
+
+    #[test]
+    fn block_sums_follow_reveals_and_are_not_part_of_the_encoding() {
+        // Two whole runs and a partial one.
+        let counts: Vec<u32> = (0..19).map(|i| i % 4).collect();
+        let mut deck = Deck::new(counts.clone());
+        for card in [0, 3, 9, 18, 18] {
+            let _ = deck.reveal_top(card);
+        }
+        let Distribution::Multiset { counts, blocks, .. } = deck.top_distribution() else {
+            panic!("the top card is drawn from a multiset");
+        };
+        assert_eq!(blocks, runs(counts).as_slice());
+
+        // The pool encodes as it did before it kept sums: counts and total
+        // per epoch. Decoding works the sums out again.
+        #[derive(Serialize)]
+        struct EpochBefore<'a> {
+            unseen: &'a [u32],
+            total: u32,
+        }
+        let before = [EpochBefore {
+            unseen: counts,
+            total: counts.iter().sum(),
+        }];
+        let encoded = postcard::to_allocvec(deck.pool()).ok();
+        assert_eq!(encoded, postcard::to_allocvec(&(&before[..],)).ok());
+        let decoded: Option<UnseenPool> = encoded
+            .as_deref()
+            .and_then(|bytes| postcard::from_bytes(bytes).ok());
+        assert_eq!(decoded.as_ref(), Some(deck.pool()));
+        let decoded = decoded.unwrap_or_default();
+        assert_eq!(decoded.unseen_blocks(EpochId(0)), runs(counts).as_slice());
     }
 
     #[test]

@@ -769,6 +769,7 @@ impl Game for Guildhall {
                     counts: &self.vp_left,
                     total: left,
                     take: self.row_owed.min(left),
+                    blocks: &[],
                 },
             });
         }

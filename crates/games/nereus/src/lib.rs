@@ -1710,6 +1710,7 @@ impl Game for Nereus {
                         counts: &self.bag,
                         total: self.bag_total(),
                         take: n.min(self.bag_total()),
+                        blocks: &[],
                     },
                 })
             };

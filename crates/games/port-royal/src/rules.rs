@@ -8,9 +8,8 @@
 //! have to stop half-way for a reshuffle whose spent coins must first be
 //! revealed by chance.
 
-use std::collections::VecDeque;
-
 mod expansion;
+mod queue;
 
 use roundtable_engine::{
     ChanceOutcome, ChanceRequest, Deck, Distribution, EpochId, FaceDown, Game, GameResult, Next,
@@ -25,6 +24,7 @@ use crate::error::RuleViolation;
 use crate::event::{CoinReason, Event};
 use crate::view::View;
 use crate::{Options, ROUND_LIMIT};
+use queue::EffectQueue;
 
 /// Coins every player starts with.
 const STARTING_COINS: u32 = 3;
@@ -533,7 +533,7 @@ pub struct PortRoyal {
     pub(crate) active: Seat,
     pub(crate) turn: u32,
     pub(crate) phase: Phase,
-    effects: VecDeque<Effect>,
+    effects: EffectQueue,
     pub(crate) waiting: Option<Wait>,
     pub(crate) end_triggered: bool,
     /// Turns in a row in which nothing could be drawn.
@@ -1434,6 +1434,13 @@ impl PortRoyal {
     /// Jesters on an empty harbor; with the expansion Gunners and Vice
     /// Admirals), queued as coins for `taker`.
     fn pay_time_to_take_bonuses(&mut self, taker: Seat) {
+        // Without the expansion only Admirals (a harbor of 5 or more cards)
+        // and Jesters (an empty one) pay here. Most harbors are neither, and
+        // then no seat's persons need counting, every seat, every turn.
+        let harbor = self.harbor.len();
+        if !self.options.expansion && harbor != 0 && harbor < ADMIRAL_HARBOR {
+            return;
+        }
         let p = self.player(taker);
         let admirals = p.count(PersonKind::Admiral);
         let jesters = p.count(PersonKind::Jester);
@@ -1499,7 +1506,22 @@ impl PortRoyal {
 
     /// Resolve queued effects and automatic steps until a decision or a
     /// chance outcome is needed or the game is over.
+    #[inline(always)]
     fn run(&mut self, events: &mut impl Log) {
+        // Most inputs leave nothing to do: a draw waits for its card, a
+        // revealed person or docked ship leaves the seat to decide again.
+        // The loop below is a large function (Trade & Hire's stages are
+        // inlined into it), and entering it cost more than this check.
+        let idle = self.waiting.is_some()
+            || (self.effects.is_empty() && matches!(self.phase, Phase::Discover { .. }));
+        if !idle {
+            self.run_queued(events);
+        }
+    }
+
+    /// [`Self::run`] once there may be something to resolve.
+    #[inline(never)]
+    fn run_queued(&mut self, events: &mut impl Log) {
         while self.waiting.is_none() && !matches!(self.phase, Phase::Over) {
             if let Some(effect) = self.effects.pop_front() {
                 self.resolve(effect, events);
@@ -1767,7 +1789,7 @@ impl Game for PortRoyal {
             active: Seat(0),
             turn: 0,
             phase: Phase::Setup,
-            effects: VecDeque::new(),
+            effects: EffectQueue::default(),
             waiting: Some(Wait::StartPlayer),
             end_triggered: false,
             idle_turns: 0,
