@@ -7,7 +7,9 @@
 //! * 4-seat Hands: one search bot against three random bots (Hands has no
 //!   heuristic bot), seats rotating, the private deal from a local oracle;
 //! * 4-seat Guildhall and 4-seat Nereus: one search bot against three
-//!   heuristic bots, seats rotating, the private deal from a local oracle.
+//!   heuristic bots, seats rotating, the private deal from a local oracle;
+//! * 2-seat Guildhall and 2-seat Nereus: search bot against the heuristic
+//!   bot, seats alternating.
 //!
 //! Win rates count a shared first place as a win and come with a 95%
 //! Wilson interval. The search bot thinks `STRENGTH_MS` milliseconds a
@@ -17,7 +19,8 @@
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
 //! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
-//! `hands`, `guildhall` or `nereus`) runs one setting only. A running tally goes to stderr. Run it
+//! `hands`, `guildhall`, `guildhall2`, `nereus` or `nereus2`) runs one
+//! setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
 //!
 //! `STRENGTH_GAMES=400 STRENGTH_ONLY=4 cargo run --release -p roundtable-bots --example strength`
@@ -340,9 +343,10 @@ fn hands(first: u64, games: u64, budget: Budget) {
     tally.print(0.25);
 }
 
-fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+fn guildhall(seats: u8, first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
     against_heuristics::<Guildhall>(
         "Guildhall",
+        seats,
         0x6D,
         first..first + games,
         budget,
@@ -351,9 +355,10 @@ fn guildhall(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
     );
 }
 
-fn nereus(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
+fn nereus(seats: u8, first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
     against_heuristics::<Nereus>(
         "Nereus",
+        seats,
         0x7D,
         first..first + games,
         budget,
@@ -362,11 +367,12 @@ fn nereus(first: u64, games: u64, budget: Budget, heuristic_playouts: bool) {
     );
 }
 
-/// 4-seat games of a game with private cards: one search bot against three
-/// of the game's heuristic bots (`heuristic`), seats rotating, the deal
+/// `seats`-seat games of a game with private cards: one search bot against
+/// the others, the game's heuristic bots (`heuristic`), seats rotating, the deal
 /// from a local oracle; seeds from `seed_base` and the game's number.
 fn against_heuristics<G: Determinize>(
     name: &str,
+    seats: u8,
     seed_base: u64,
     games: std::ops::Range<u64>,
     budget: Budget,
@@ -375,8 +381,10 @@ fn against_heuristics<G: Determinize>(
 ) where
     G::Options: Default,
 {
-    let seats = 4u8;
-    let mut tally = Tally::new(format!("4-seat {name}, search vs 3 heuristic"));
+    let mut tally = Tally::new(format!(
+        "{seats}-seat {name}, search vs {} heuristic",
+        seats - 1
+    ));
     for g in games {
         let hero = Seat((g % u64::from(seats)) as u8);
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..seats)
@@ -414,7 +422,7 @@ fn against_heuristics<G: Determinize>(
             (Ok(_), None) => eprintln!("{name} game {g} ended without a result"),
         }
     }
-    tally.print(0.25);
+    tally.print(1.0 / f64::from(seats));
 }
 
 fn main() {
@@ -451,9 +459,15 @@ fn main() {
         hands(first, games, budget);
     }
     if only.is_empty() || only == "guildhall" {
-        guildhall(first, games, budget, heuristic);
+        guildhall(4, first, games, budget, heuristic);
+    }
+    if only.is_empty() || only == "guildhall2" {
+        guildhall(2, first, games, budget, heuristic);
     }
     if only.is_empty() || only == "nereus" {
-        nereus(first, games, budget, heuristic);
+        nereus(4, first, games, budget, heuristic);
+    }
+    if only.is_empty() || only == "nereus2" {
+        nereus(2, first, games, budget, heuristic);
     }
 }
