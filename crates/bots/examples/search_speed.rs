@@ -12,14 +12,15 @@
 //! `taskset -c 1 cargo run --release -p roundtable-bots --example search_speed`
 //!
 //! `SPEED_POSITIONS` (default 40) and `SPEED_PLAYOUTS` (default 500) set the
-//! work; `SPEED_ONLY` (`heuristic` or `random`) measures one policy only. The decisions made are printed as a checksum, so two builds that
+//! work; `SPEED_HORIZON` (default 0: whole playouts) cuts playouts at that
+//! many decisions, as the hard bot's do ([`Tuning::horizon`]); `SPEED_ONLY` (`heuristic` or `random`) measures one policy only. The decisions made are printed as a checksum, so two builds that
 //! should search alike can be compared.
 
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot};
+use roundtable_bots::{Bot, Budget, PortRoyalBot, RandomBot, SearchBot, Tuning};
 use roundtable_engine::{Game, Knowledge, Seat, sim};
 use roundtable_port_royal::{Options, PortRoyal};
 
@@ -76,6 +77,7 @@ fn measure<P: Bot<PortRoyal>>(
     label: &str,
     positions: &[(Seat, PortRoyal)],
     playouts: u32,
+    horizon: u32,
     policy: impl Fn(u64) -> P,
 ) {
     let mut total_playouts = 0u64;
@@ -84,7 +86,11 @@ fn measure<P: Bot<PortRoyal>>(
     let cpu_started = on_cpu_ns();
     for (i, (seat, state)) in positions.iter().enumerate() {
         let seed = i as u64;
-        let mut bot = SearchBot::new(Budget::playouts(playouts), policy(seed), seed);
+        let mut bot =
+            SearchBot::new(Budget::playouts(playouts), policy(seed), seed).with_tuning(Tuning {
+                horizon,
+                ..Tuning::default()
+            });
         let legal = state.legal_actions_vec(*seat);
         let pick = bot.choose_in(*seat, state, &Knowledge::new(), &legal);
         total_playouts += bot.stats().playouts;
@@ -106,19 +112,20 @@ fn measure<P: Bot<PortRoyal>>(
 fn main() {
     let count: usize = env_or("SPEED_POSITIONS", 40);
     let playouts: u32 = env_or("SPEED_PLAYOUTS", 500);
+    let horizon: u32 = env_or("SPEED_HORIZON", 0);
     let positions = positions(count);
     println!(
-        "4-seat Port Royal, {} positions, {playouts} playouts each",
+        "4-seat Port Royal, {} positions, {playouts} playouts each, horizon {horizon}",
         positions.len()
     );
     let only: String = env_or("SPEED_ONLY", String::new());
     let options = Options::default();
     if only.is_empty() || only == "heuristic" {
-        measure("heuristic", &positions, playouts, |_| {
+        measure("heuristic", &positions, playouts, horizon, |_| {
             PortRoyalBot::new(&options)
         });
     }
     if only.is_empty() || only == "random" {
-        measure("random", &positions, playouts, RandomBot::new);
+        measure("random", &positions, playouts, horizon, RandomBot::new);
     }
 }

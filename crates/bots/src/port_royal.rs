@@ -52,7 +52,7 @@
 
 use std::cell::Cell;
 
-use roundtable_engine::{Game, Knowledge, Seat};
+use roundtable_engine::{Game, Knowledge, Observer, Seat};
 use roundtable_port_royal::catalog::{CATALOG, deck_counts};
 use roundtable_port_royal::contracts::{CONTRACT_VP, ContractId, Requirement};
 use roundtable_port_royal::{
@@ -164,32 +164,78 @@ impl Bot<PortRoyal> for PortRoyalBot {
             .unwrap_or_else(|| position(Action::Pass).unwrap_or(0))
     }
 
-    /// Each seat's VP and coins (a VP at [`VP_IN_COINS`]) against the best
-    /// other seat's, a lead of ten VP's worth or more counting as a sure
-    /// win. Persons' later income is left out: it is cheap to read, and a
-    /// cut-off playout is scored at every iteration.
-    fn prospects(&self, state: &PortRoyal, _knowledge: &Knowledge) -> Option<Vec<f64>> {
-        let standings = state.standing().standings;
-        let worth =
-            |s: &roundtable_engine::Standing| s.score as f64 * VP_IN_COINS + s.tie_break as f64;
-        Some(
-            standings
-                .iter()
-                .map(|own| {
-                    let best_other = standings
-                        .iter()
-                        .filter(|o| o.seat != own.seat)
-                        .map(worth)
-                        .fold(f64::NEG_INFINITY, f64::max);
-                    let lead = if best_other.is_finite() {
-                        worth(own) - best_other
-                    } else {
-                        0.0
-                    };
-                    (lead / (10.0 * VP_IN_COINS)).clamp(-1.0, 1.0) / 2.0 + 0.5
-                })
-                .collect(),
-        )
+    /// Each seat's worth in coins against the best other seat's, a lead of
+    /// ten VP's worth or more counting as a sure win. A seat is worth its VP
+    /// (at [`VP_IN_COINS`] each) and coins, and what its persons' abilities
+    /// will still earn ([`ability_worth`]): without them a cut-off playout
+    /// scores a hire of a Governor or a Trader as coins thrown away, and the
+    /// search steers away from every person that pays later.
+    fn prospects(&self, state: &PortRoyal, knowledge: &Knowledge) -> Option<Vec<f64>> {
+        // The public part only: a seat's worth is read from its display.
+        Some(self.prospects_in(&state.view_with(Observer::Spectator, knowledge)))
+    }
+}
+
+impl PortRoyalBot {
+    /// [`Bot::prospects`] read from a view of the table.
+    fn prospects_in(&self, view: &View) -> Vec<f64> {
+        let leader = view.players.iter().map(|p| p.vp).max().unwrap_or(0);
+        let future = if view.last_round {
+            0.0
+        } else {
+            (1.0 - f64::from(leader) / f64::from(self.target_vp)).clamp(0.0, 1.0)
+        };
+        let worth: Vec<f64> = view
+            .players
+            .iter()
+            .map(|p| {
+                let abilities: f64 = p.persons.iter().map(|c| ability_worth(c.0)).sum();
+                f64::from(p.vp) * VP_IN_COINS + f64::from(p.coins) + abilities * future
+            })
+            .collect();
+        worth
+            .iter()
+            .enumerate()
+            .map(|(seat, own)| {
+                let best_other = worth
+                    .iter()
+                    .enumerate()
+                    .filter(|&(other, _)| other != seat)
+                    .map(|(_, w)| *w)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let lead = if best_other.is_finite() {
+                    own - best_other
+                } else {
+                    0.0
+                };
+                (lead / (10.0 * VP_IN_COINS)).clamp(-1.0, 1.0) / 2.0 + 0.5
+            })
+            .collect()
+    }
+}
+
+/// What a hired person's ability is worth in coins over a whole game still
+/// to come (its points not included): the heuristic's prices for a hire
+/// ([`Ctx::person_alone`]) with a seat's swords and expeditions left out, so
+/// that a display is priced alike whoever looks at it.
+fn ability_worth(card: CardId) -> f64 {
+    let CardKind::Person { kind, .. } = card.kind() else {
+        return 0.0;
+    };
+    match kind {
+        PersonKind::Trader => 2.5,
+        PersonKind::Sailor => 2.0,
+        PersonKind::Pirate => 3.5,
+        // An expedition symbol: a step toward an expedition's VP and coins.
+        PersonKind::Captain | PersonKind::Priest | PersonKind::Settler => 1.5,
+        PersonKind::Jack => 2.0,
+        PersonKind::Mademoiselle => 4.0,
+        PersonKind::Jester => 3.0,
+        PersonKind::Admiral => 4.0,
+        PersonKind::Governor => 9.0,
+        PersonKind::Clerk => 2.0,
+        PersonKind::Gunner => 3.0,
+        PersonKind::ViceAdmiral => 3.5,
     }
 }
 
@@ -1050,6 +1096,23 @@ mod tests {
     fn choose(view: &View, legal: &[Action]) -> Action {
         let mut bot = PortRoyalBot::default();
         legal[Bot::<PortRoyal>::choose(&mut bot, Seat(0), view, legal)]
+    }
+
+    /// A search cut short scores the position by these prospects: early in
+    /// the game a Governor must count for more than the 8 coins it cost, or
+    /// the search would never hire a person that pays later; in the last
+    /// round, when it will pay no more, the coins count for more.
+    #[test]
+    fn prospects_count_what_persons_will_still_earn() {
+        let bot = PortRoyalBot::default();
+        let mut early = view("trade", &[], player(0, &["person:governor:8:0"]));
+        early.players[1] = player(8, &[]);
+        let p = bot.prospects_in(&early);
+        assert!(p[0] > 0.5 && p[1] < 0.5, "{p:?}");
+        let mut last = early.clone();
+        last.last_round = true;
+        let p = bot.prospects_in(&last);
+        assert!(p[0] < 0.5 && p[1] > 0.5, "{p:?}");
     }
 
     #[test]
