@@ -62,6 +62,7 @@ fn vectors_are_up_to_date() -> TestResult {
         "deal.json",
         "table-private.json",
         "tournament.json",
+        "tournament-wire.json",
     ];
     names.sort();
     let mut on_disk: Vec<String> = std::fs::read_dir(vectors_dir())?
