@@ -13,24 +13,14 @@
 use std::time::{Duration, Instant};
 
 mod common;
-use common::tmux::{Tmux, the_saved_game_audits};
+use common::tmux::the_saved_game_audits;
 
 const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
 
 #[test]
 #[ignore = "needs tmux; .ci/run installs it and runs this with --ignored"]
 fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
-    common::tmux::require_tmux();
-    let tmux = Tmux::new("nereus");
-    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let status = data.path().join("status");
-    let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
-    let args = ["--data-dir".to_owned(), data.path().display().to_string()];
-    tmux.start((80, 24), &env, BIN, &args, &status);
-    tmux.expect("start menu", |s| s.contains("Local game against bots"));
-
-    tmux.keys(&["Enter"]);
-    tmux.expect("set-up", |s| s.contains("< Port Royal >"));
+    let (tmux, data, status) = common::tmux::at_the_set_up_form("nereus", BIN);
     tmux.keys(&["Right", "Right"]);
     tmux.expect("Nereus's rows", |s| s.contains("< Waters of Nereus >"));
     // Two seats (4 -> 3 -> 2), the pace (normal -> instant), the bot's

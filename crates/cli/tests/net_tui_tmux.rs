@@ -59,9 +59,7 @@ fn start(tmux: &Tmux, dir: &Path, env: &[String], args: &[String]) {
 }
 
 fn wait(tmux: &Tmux, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let (found, screen) = tmux.wait_for(STEP, ok);
-    assert!(found, "no {what} within {STEP:?}:\n{screen}");
-    screen
+    tmux.expect_within(STEP, what, ok)
 }
 
 /// The digit in front of "Stop and trade" in the list of moves, if listed.
@@ -666,28 +664,6 @@ fn a_watcher_left_alone_in_the_terminal_ui_says_so_and_exits_non_zero() {
     assert_eq!(status.as_deref(), Some("1"), "{}", tmux.screen());
 }
 
-/// Play the keyboard's seat of any game until the post-game screen: Enter
-/// plays the move selected (the first listed). Returns the moves.
-fn play_first_moves_to_the_end(tmux: &Tmux) -> usize {
-    let start = Instant::now();
-    let mut moves = 0;
-    loop {
-        let screen = wait(tmux, "a move or the result", |s| {
-            s.contains("│>  1 ") || s.contains("Ranking")
-        });
-        if screen.contains("Ranking") {
-            return moves;
-        }
-        assert!(
-            start.elapsed() < GAME,
-            "the game takes too long ({moves} moves):\n{screen}"
-        );
-        tmux.keys(&["Enter"]);
-        moves += 1;
-        let _ = tmux.wait_for(Duration::from_secs(3), |s| s != screen);
-    }
-}
-
 /// 9. Guildhall at a networked table in the terminal UI (it was refused:
 ///    "no network table for Guildhall yet"): `host --game guildhall` with a
 ///    bot of its own, a headless joiner in another process; the person at
@@ -730,7 +706,7 @@ fn a_guildhall_table_hosted_in_the_terminal_ui() {
     });
     assert!(screen.contains("┌ Guildhall"), "{screen}");
     assert!(!screen.contains("?, ?"), "the hand is not named:\n{screen}");
-    let moves = play_first_moves_to_the_end(&tmux);
+    let moves = tmux.play_first_moves(STEP, GAME, "│>  1 ");
     println!("played {moves} moves through the keyboard");
     assert!(moves > 0, "the game ended before the player moved");
     post_game(

@@ -12,7 +12,7 @@ mod common;
 mod net_support;
 mod tournament_support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::tmux::Tmux;
 use net_support::BIN;
@@ -24,32 +24,7 @@ const STEP: Duration = Duration::from_secs(60);
 const GAME: Duration = Duration::from_secs(240);
 
 fn wait(tmux: &Tmux, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let (found, screen) = tmux.wait_for(STEP, ok);
-    assert!(found, "no {what} within {STEP:?}:\n{screen}");
-    screen
-}
-
-/// Play the keyboard's seat until the post-game screen: Enter plays the
-/// move selected (the first listed). Returns the moves.
-fn play_to_the_end(tmux: &Tmux) -> usize {
-    let start = Instant::now();
-    let mut moves = 0;
-    loop {
-        let screen = wait(tmux, "a move or the result", |s| {
-            s.contains("Your move") || s.contains("Ranking")
-        });
-        if screen.contains("Ranking") {
-            return moves;
-        }
-        assert!(
-            start.elapsed() < GAME,
-            "the game takes too long ({moves} moves):\n{screen}"
-        );
-        tmux.keys(&["Enter"]);
-        moves += 1;
-        // Let the table take the move before reading the screen again.
-        let _ = tmux.wait_for(Duration::from_secs(3), |s| s != screen);
-    }
+    tmux.expect_within(STEP, what, ok)
 }
 
 /// The person (p1) hosts its table's lobby: it sends the node the lobby's
@@ -116,7 +91,7 @@ fn person_at_a_tournament_table(session: &'static str, host: usize) {
     wait(&tmux, "the table's screen", |s| {
         s.contains("Loopback open (Port Royal), round 1, table 1: p") || s.contains("Your move")
     });
-    let moves = play_to_the_end(&tmux);
+    let moves = tmux.play_first_moves(STEP, GAME, "Your move");
     println!("played {moves} moves through the keyboard");
     let (ended, screen) = tmux.wait_for(GAME, |s| s.contains("Victory points over the turns"));
     assert!(ended, "the person never saw the end:\n{screen}");

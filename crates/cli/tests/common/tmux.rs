@@ -45,6 +45,28 @@ pub(crate) fn the_saved_game_audits(bin: &str, games: &std::path::Path, words: &
     assert!(said.contains("VALID") && said.contains(words), "{said}");
 }
 
+/// The binary `bin` started for ann in an 80x24 session `session`, its
+/// data in a fresh folder, and taken from the start menu to the local
+/// game's set-up form. Returns the server, the data folder and the file
+/// its exit status goes to.
+#[allow(dead_code)] // the tests of a local game use it
+pub(crate) fn at_the_set_up_form(
+    session: &'static str,
+    bin: &str,
+) -> (Tmux, tempfile::TempDir, std::path::PathBuf) {
+    require_tmux();
+    let tmux = Tmux::new(session);
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let status = data.path().join("status");
+    let env = ["USER=ann".to_owned(), "NO_COLOR=1".to_owned()];
+    let args = ["--data-dir".to_owned(), data.path().display().to_string()];
+    tmux.start((80, 24), &env, bin, &args, &status);
+    tmux.expect("start menu", |s| s.contains("Local game against bots"));
+    tmux.keys(&["Enter"]);
+    tmux.expect("set-up", |s| s.contains("< Port Royal >"));
+    (tmux, data, status)
+}
+
 /// A tmux server and the name of its one session.
 pub(crate) struct Tmux {
     socket: std::path::PathBuf,
@@ -77,9 +99,50 @@ impl Tmux {
     /// The screen once it shows what `ok` looks for, within [`WAIT`];
     /// fail naming `what` with the screen as it was.
     pub(crate) fn expect(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let (found, screen) = self.wait_for(WAIT, ok);
-        assert!(found, "no {what}:\n{screen}");
+        self.expect_within(WAIT, what, ok)
+    }
+
+    /// [`Tmux::expect`] with a limit of the caller's (a networked step
+    /// waits on other processes).
+    pub(crate) fn expect_within(
+        &self,
+        limit: Duration,
+        what: &str,
+        ok: impl Fn(&str) -> bool,
+    ) -> String {
+        let (found, screen) = self.wait_for(limit, ok);
+        assert!(found, "no {what} within {limit:?}:\n{screen}");
         screen
+    }
+
+    /// Play the keyboard's seat until the post-game screen ("Ranking"):
+    /// whenever the screen shows `your_move`, Enter plays the move
+    /// selected (the first listed). Each screen may take `step`, the whole
+    /// game `game`. Returns the moves played.
+    pub(crate) fn play_first_moves(
+        &self,
+        step: Duration,
+        game: Duration,
+        your_move: &str,
+    ) -> usize {
+        let start = Instant::now();
+        let mut moves = 0;
+        loop {
+            let screen = self.expect_within(step, "a move or the result", |s| {
+                s.contains(your_move) || s.contains("Ranking")
+            });
+            if screen.contains("Ranking") {
+                return moves;
+            }
+            assert!(
+                start.elapsed() < game,
+                "the game takes too long ({moves} moves):\n{screen}"
+            );
+            self.keys(&["Enter"]);
+            moves += 1;
+            // Let the table take the move before reading the screen again.
+            let _ = self.wait_for(Duration::from_secs(3), |s| s != screen);
+        }
     }
 
     /// From a post-game screen: Enter goes back to the start menu, and q
