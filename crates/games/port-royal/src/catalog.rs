@@ -391,6 +391,50 @@ pub static CATALOG: &[CardType] = &[
     person(ViceAdmiral, 9, 3, 0, 1),
 ];
 
+/// What the rules ask of a card at nearly every input, in one small row per
+/// possible [`CardId`]: reading a field of the catalog's [`CardKind`] is a
+/// bounds-checked lookup and a match on the kind, which profiles of random
+/// games showed at every harbor card of every seat's time to take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// The ship's [`Colour::bit`]; 0 for every card that is not a ship.
+    pub(crate) ship_bit: u8,
+    /// The person's printed hire cost; 0 for every card that is not a person.
+    pub(crate) hire_cost: u8,
+    /// Whether the card is a person.
+    pub(crate) person: bool,
+}
+
+/// [`Facts`] for every byte a [`CardId`] can hold (rows past the catalog
+/// are all zero), so that looking one up needs no bounds check.
+static FACTS: [Facts; 256] = facts_table();
+
+const fn facts_table() -> [Facts; 256] {
+    let mut table = [Facts {
+        ship_bit: 0,
+        hire_cost: 0,
+        person: false,
+    }; 256];
+    let mut i = 0;
+    while i < CATALOG.len() {
+        table[i] = match CATALOG[i].kind {
+            CardKind::Ship { colour, .. } => Facts {
+                ship_bit: 1 << (colour as u8),
+                hire_cost: 0,
+                person: false,
+            },
+            CardKind::Person { cost, .. } => Facts {
+                ship_bit: 0,
+                hire_cost: cost,
+                person: true,
+            },
+            CardKind::Expedition { .. } | CardKind::Tax(_) => table[i],
+        };
+        i += 1;
+    }
+    table
+}
+
 /// A catalog index: which card (up to identical copies).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CardId(pub u8);
@@ -415,6 +459,18 @@ impl CardId {
     /// Every card in catalog order.
     pub fn all() -> impl Iterator<Item = CardId> {
         (0..CATALOG.len()).filter_map(|i| CardId::from_index(i as u32))
+    }
+
+    /// The rules' quick facts about this card.
+    #[inline(always)]
+    pub(crate) fn facts(self) -> Facts {
+        FACTS[usize::from(self.0)]
+    }
+
+    /// The ship's [`Colour::bit`], or 0 if the card is not a ship.
+    #[inline(always)]
+    pub(crate) fn ship_bit(self) -> u8 {
+        self.facts().ship_bit
     }
 
     /// The ship's colour, for ships.
@@ -517,6 +573,28 @@ pub fn deck_counts(expansion: bool) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_cards_facts_say_what_its_catalog_row_says() {
+        for card in CardId::all() {
+            let facts = card.facts();
+            assert_eq!(
+                facts.ship_bit,
+                card.ship_colour().map_or(0, Colour::bit),
+                "{card}"
+            );
+            match card.kind() {
+                CardKind::Person { cost, .. } => {
+                    assert!(facts.person, "{card}");
+                    assert_eq!(facts.hire_cost, cost, "{card}");
+                }
+                _ => assert!(!facts.person && facts.hire_cost == 0, "{card}"),
+            }
+        }
+        let past_the_catalog = CardId(u8::try_from(CATALOG.len()).unwrap_or(u8::MAX));
+        assert_eq!(past_the_catalog.ship_bit(), 0);
+        assert!(!past_the_catalog.facts().person);
+    }
 
     #[test]
     fn base_game_has_the_printed_card_counts() {

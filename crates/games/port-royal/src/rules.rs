@@ -489,19 +489,19 @@ impl Purse {
 
     /// The cost of `card` to the seat, compensation included, if it cannot
     /// pay it; `None` if it can.
+    #[inline(always)]
     fn unaffordable_cost(self, card: CardId) -> Option<u32> {
-        match card.kind() {
-            CardKind::Person { cost, .. } => {
-                let cost = u32::from(cost).saturating_sub(self.discount) + self.compensation;
-                (self.coins < cost).then_some(cost)
-            }
+        let facts = card.facts();
+        if facts.person {
+            let cost = u32::from(facts.hire_cost).saturating_sub(self.discount) + self.compensation;
+            (self.coins < cost).then_some(cost)
+        } else if facts.ship_bit != 0 {
             // A ship's own income may pay the compensation coin, as long as
             // the piles can still pay out at least one coin.
-            CardKind::Ship { .. } => {
-                let stuck = self.compensation != 0 && self.coins == 0 && self.supply == 0;
-                stuck.then_some(self.compensation)
-            }
-            CardKind::Expedition { .. } | CardKind::Tax(_) => None,
+            let stuck = self.compensation != 0 && self.coins == 0 && self.supply == 0;
+            stuck.then_some(self.compensation)
+        } else {
+            None
         }
     }
 }
@@ -582,21 +582,18 @@ impl PortRoyal {
     }
 
     fn harbor_colours(&self) -> u8 {
-        self.harbor
-            .iter()
-            .filter_map(|c| c.ship_colour())
-            .fold(0, |m, c| m | c.bit())
+        self.harbor.iter().fold(0, |m, c| m | c.ship_bit())
     }
 
     fn harbor_has_duplicate_colour(&self) -> bool {
         let mut seen = 0u8;
-        for c in self.harbor.iter().filter_map(|c| c.ship_colour()) {
-            if seen & c.bit() != 0 {
-                return true;
-            }
-            seen |= c.bit();
+        let mut twice = 0u8;
+        for c in &self.harbor {
+            let bit = c.ship_bit();
+            twice |= seen & bit;
+            seen |= bit;
         }
-        false
+        twice != 0
     }
 
     fn qualifies_for_end(&self, seat: Seat) -> bool {
@@ -1057,8 +1054,7 @@ impl PortRoyal {
 
     /// A ship goes into the harbor, unless one of its colour is there: bust.
     fn dock(&mut self, card: CardId, events: &mut impl Log) {
-        let colour = card.ship_colour();
-        if colour.is_some_and(|c| self.harbor_colours() & c.bit() != 0) {
+        if self.harbor_colours() & card.ship_bit() != 0 {
             self.bust(card, events);
         } else {
             self.harbor.push(card);
@@ -1467,7 +1463,7 @@ impl PortRoyal {
             });
         }
         if gunners > 0 {
-            let ships = self.harbor.iter().filter(|c| c.ship_colour().is_some());
+            let ships = self.harbor.iter().filter(|c| c.ship_bit() != 0);
             // Each Gunner pays ships − 1; an empty harbor pays nothing.
             let n = gunners * (ships.count() as u32).saturating_sub(1);
             if n > 0 {
