@@ -52,7 +52,7 @@
 
 use std::cell::Cell;
 
-use roundtable_engine::{Game, Knowledge, Observer, Seat};
+use roundtable_engine::{Knowledge, Seat};
 use roundtable_port_royal::catalog::{CATALOG, deck_counts};
 use roundtable_port_royal::contracts::{CONTRACT_VP, ContractId, Requirement};
 use roundtable_port_royal::{
@@ -170,28 +170,49 @@ impl Bot<PortRoyal> for PortRoyalBot {
     /// will still earn ([`ability_worth`]): without them a cut-off playout
     /// scores a hire of a Governor or a Trader as coins thrown away, and the
     /// search steers away from every person that pays later.
-    fn prospects(&self, state: &PortRoyal, knowledge: &Knowledge) -> Option<Vec<f64>> {
-        // The public part only: a seat's worth is read from its display.
-        Some(self.prospects_in(&state.view_with(Observer::Spectator, knowledge)))
+    fn prospects(&self, state: &PortRoyal, _knowledge: &Knowledge) -> Option<Vec<f64>> {
+        // The public part only, read from the state: a spectator's view of
+        // the whole table cost a tenth of the playouts of a decision.
+        let seats = state.public_displays().map(|d| {
+            let abilities = d.persons.iter().map(|&c| ability_worth(c)).sum();
+            (d.vp, d.coins, abilities)
+        });
+        Some(self.prospects_of(state.is_last_round(), seats))
     }
 }
 
 impl PortRoyalBot {
     /// [`Bot::prospects`] read from a view of the table.
+    #[cfg(test)]
     fn prospects_in(&self, view: &View) -> Vec<f64> {
-        let leader = view.players.iter().map(|p| p.vp).max().unwrap_or(0);
-        let future = if view.last_round {
+        let seats = view.players.iter().map(|p| {
+            let abilities = p.persons.iter().map(|c| ability_worth(c.0)).sum();
+            (p.vp, p.coins, abilities)
+        });
+        self.prospects_of(view.last_round, seats)
+    }
+
+    /// [`Bot::prospects`] of seats given as (VP, coins, [`ability_worth`] of
+    /// their persons), in seat order.
+    fn prospects_of(
+        &self,
+        last_round: bool,
+        seats: impl ExactSizeIterator<Item = (u32, u32, f64)>,
+    ) -> Vec<f64> {
+        let mut leader = 0;
+        let mut worth = Vec::with_capacity(seats.len());
+        for (vp, coins, abilities) in seats {
+            leader = leader.max(vp);
+            worth.push((f64::from(vp) * VP_IN_COINS + f64::from(coins), abilities));
+        }
+        let future = if last_round {
             0.0
         } else {
             (1.0 - f64::from(leader) / f64::from(self.target_vp)).clamp(0.0, 1.0)
         };
-        let worth: Vec<f64> = view
-            .players
-            .iter()
-            .map(|p| {
-                let abilities: f64 = p.persons.iter().map(|c| ability_worth(c.0)).sum();
-                f64::from(p.vp) * VP_IN_COINS + f64::from(p.coins) + abilities * future
-            })
+        let worth: Vec<f64> = worth
+            .into_iter()
+            .map(|(now, abilities)| now + abilities * future)
             .collect();
         worth
             .iter()
@@ -738,8 +759,14 @@ impl<'a> Ctx<'a> {
 
     /// The value of stopping Discover with `harbor`, as the active player.
     fn stop_value(&self, harbor: &[CardId]) -> f64 {
+        self.stop_value_with(harbor, &self.take_options(harbor, self.coins, 0))
+    }
+
+    /// [`Self::stop_value`] with the `harbor`'s cards already priced as
+    /// [`Self::take_options`] prices them for the active player.
+    fn stop_value_with(&self, harbor: &[CardId], options: &TakeOptions) -> f64 {
         let takes = self.active_takes(harbor);
-        let mut value = self.best_takes(harbor, takes, self.coins, 0).0;
+        let mut value = self.best_plan(options, takes, self.coins).0;
         if harbor.len() >= 5 {
             value += f64::from(2 * self.count(PersonKind::Admiral)) * self.coin_value;
         }
@@ -760,9 +787,20 @@ impl<'a> Ctx<'a> {
         if self.unseen_total == 0 {
             return self.stop_value(harbor);
         }
-        let now = self.stop_value(harbor);
+        // Every card that may come next is weighed with the harbor's cards,
+        // which are priced once here rather than once per card.
+        let mut priced = self.take_options(harbor, self.coins, 0);
+        let now = self.stop_value_with(harbor, &priced);
         let bust = f64::from(self.count(PersonKind::Jester)) * self.coin_value + self.jinx_bonus();
         let mut with: Cards = harbor.iter().copied().collect();
+        let mut stop_value_adding = |card: CardId| {
+            let added = self.add_take_option(&mut priced, harbor.len(), card, self.coins, 0);
+            with.push(card);
+            let value = self.stop_value_with(&with, &priced);
+            with.pop();
+            priced.take_back(added);
+            value
+        };
         let mut total = 0.0;
         for (row, &n) in self.unseen.iter().enumerate() {
             if n == 0 {
@@ -778,9 +816,7 @@ impl<'a> Ctx<'a> {
                         (true, true) => now + self.repel_bonus(card),
                         (false, true) => bust,
                         (repel, false) => {
-                            with.push(card);
-                            let keep = self.stop_value(&with) + self.dock_bonus(harbor, card);
-                            with.pop();
+                            let keep = stop_value_adding(card) + self.dock_bonus(harbor, card);
                             if repel {
                                 keep.max(now + self.repel_bonus(card))
                             } else {
@@ -789,12 +825,7 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                CardKind::Person { .. } => {
-                    with.push(card);
-                    let v = self.stop_value(&with);
-                    with.pop();
-                    v
-                }
+                CardKind::Person { .. } => stop_value_adding(card),
                 CardKind::Expedition {
                     anchors,
                     crosses,
@@ -836,52 +867,88 @@ impl<'a> Ctx<'a> {
         coins: u32,
         compensation: u32,
     ) -> (f64, Option<(usize, bool)>) {
+        let options = self.take_options(harbor, coins, compensation);
+        self.best_plan(&options, takes, coins)
+    }
+
+    /// The cards of `harbor` worth taking with `coins`, paying
+    /// `compensation` per card, each priced once.
+    fn take_options(&self, harbor: &[CardId], coins: u32, compensation: u32) -> TakeOptions {
+        let mut options = TakeOptions::default();
+        for (position, &card) in harbor.iter().enumerate() {
+            self.add_take_option(&mut options, position, card, coins, compensation);
+        }
+        options
+    }
+
+    /// Price `card`, at harbor `position` after every card `options` holds;
+    /// what it added, for [`TakeOptions::take_back`].
+    fn add_take_option(
+        &self,
+        options: &mut TakeOptions,
+        position: usize,
+        card: CardId,
+        coins: u32,
+        compensation: u32,
+    ) -> Added {
         let cv = self.coin_value;
-        // (value, net coins, position, declined), most valuable first. A
-        // declined ship brings no coins; a non-active taker still pays the
-        // compensation out of its own, so it needs one.
-        let mut ships: SmallVec<[(f64, i64, usize, bool); INLINE]> = harbor
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c.kind(), CardKind::Ship { .. }))
-            .filter_map(|(i, &c)| {
-                let net = self.income(c).saturating_sub(compensation);
-                let trade = (f64::from(net) * cv, i64::from(net), i, false);
+        match card.kind() {
+            CardKind::Ship { .. } => {
+                // A declined ship brings no coins; a non-active taker still
+                // pays the compensation out of its own, so it needs one.
+                let net = self.income(card).saturating_sub(compensation);
+                let trade = (f64::from(net) * cv, i64::from(net), position, false);
                 let decline = self
-                    .decline_value(c)
+                    .decline_value(card)
                     .filter(|_| coins >= compensation)
                     .map(|v| {
                         let paid = f64::from(compensation) * cv;
-                        (v - paid, -i64::from(compensation), i, true)
+                        (v - paid, -i64::from(compensation), position, true)
                     });
                 let best = match decline {
                     Some(d) if d.0 > trade.0 => d,
                     _ => trade,
                 };
-                (best.0 > 0.0).then_some(best)
-            })
-            .collect();
-        ships.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
-        // (price, value net of price, position) of persons worth hiring.
-        let persons: SmallVec<[(u32, f64, usize); INLINE]> = harbor
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &c)| match c.kind() {
-                CardKind::Person { cost, .. } => {
-                    let price = u32::from(cost).saturating_sub(self.discount) + compensation;
-                    let net = self.person_value(c) - f64::from(price) * cv;
-                    (net > 0.0).then_some((price, net, i))
+                if best.0 > 0.0 {
+                    // After every ship worth as much: the later position.
+                    let at = options
+                        .ships
+                        .iter()
+                        .position(|s| s.0.total_cmp(&best.0) == std::cmp::Ordering::Less)
+                        .unwrap_or(options.ships.len());
+                    options.ships.insert(at, best);
+                    return Added::Ship(at);
                 }
-                _ => None,
-            })
-            .collect();
+                Added::Nothing
+            }
+            CardKind::Person { cost, .. } => {
+                let price = u32::from(cost).saturating_sub(self.discount) + compensation;
+                let net = self.person_value(card) - f64::from(price) * cv;
+                if net > 0.0 {
+                    options.persons.push((price, net, position));
+                    return Added::Person;
+                }
+                Added::Nothing
+            }
+            CardKind::Expedition { .. } | CardKind::Tax(_) => Added::Nothing,
+        }
+    }
+
+    /// [`Self::best_takes`] of the cards `options` priced.
+    fn best_plan(
+        &self,
+        options: &TakeOptions,
+        takes: u32,
+        coins: u32,
+    ) -> (f64, Option<(usize, bool)>) {
+        let TakeOptions { ships, persons } = options;
         let mut best = (0.0, None);
         let most_ships = (takes as usize).min(ships.len());
         for s in 0..=most_ships {
             let income: i64 = ships[..s].iter().map(|x| x.1).sum();
             let traded: f64 = ships[..s].iter().map(|x| x.0).sum();
             let budget = u32::try_from((i64::from(coins) + income).max(0)).unwrap_or(u32::MAX);
-            let (hired, first_person) = best_persons(&persons, takes as usize - s, budget);
+            let (hired, first_person) = best_persons(persons, takes as usize - s, budget);
             let value = traded + hired;
             let first = if s > 0 {
                 Some((ships[0].2, ships[0].3))
@@ -939,6 +1006,47 @@ const INLINE: usize = 8;
 
 /// A harbor's cards.
 type Cards = SmallVec<[CardId; INLINE]>;
+
+/// The cards of a harbor worth taking, each priced once
+/// ([`Ctx::take_options`]): the bot weighs a harbor with each card that may
+/// come next, and pricing the harbor's own cards again for each was most of
+/// a search's playout time.
+#[derive(Debug, Default, PartialEq)]
+struct TakeOptions {
+    /// Ships as (value, net coins, position, declined), most valuable
+    /// first, then by position.
+    ships: SmallVec<[(f64, i64, usize, bool); INLINE]>,
+    /// Persons as (price, value net of price, position), in harbor order.
+    persons: SmallVec<[(u32, f64, usize); INLINE]>,
+}
+
+/// What [`Ctx::add_take_option`] added to a [`TakeOptions`].
+#[derive(Clone, Copy)]
+enum Added {
+    /// A ship, at this index of the ships.
+    Ship(usize),
+    /// A person, the last one.
+    Person,
+    /// Nothing: the card is not worth taking.
+    Nothing,
+}
+
+impl TakeOptions {
+    /// Undo the [`Ctx::add_take_option`] that returned `added`: weighing
+    /// each card that may come next with a copy of the harbor's options
+    /// was a fifth of a playout's time.
+    fn take_back(&mut self, added: Added) {
+        match added {
+            Added::Ship(at) => {
+                self.ships.remove(at);
+            }
+            Added::Person => {
+                self.persons.pop();
+            }
+            Added::Nothing => {}
+        }
+    }
+}
 
 /// Positions of the persons a plan hires: at most one per take.
 type Chosen = SmallVec<[usize; 4]>;
@@ -1113,6 +1221,45 @@ mod tests {
         last.last_round = true;
         let p = bot.prospects_in(&last);
         assert!(p[0] < 0.5 && p[1] > 0.5, "{p:?}");
+    }
+
+    /// The prospects a search scores read the state itself; they are the
+    /// ones a spectator's view of the same position gives, at every input
+    /// of random games of both rule sets.
+    #[test]
+    fn prospects_from_the_state_are_the_spectators_views() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{RngCore, SeedableRng};
+        use roundtable_engine::{Game, Observer, sim};
+        use roundtable_port_royal::Options;
+
+        let bot = PortRoyalBot::default();
+        let knowledge = Knowledge::default();
+        let mut positions = 0;
+        for (seed, expansion) in [(1, false), (2, true), (3, false), (4, true)] {
+            let options = Options {
+                expansion,
+                ..Options::default()
+            };
+            let seats = 2 + (seed % 4) as u8;
+            let mut game = PortRoyal::new_game(seats, &options).expect("a valid set-up");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut picks = ChaCha8Rng::seed_from_u64(seed + 100);
+            sim::play(
+                &mut game,
+                100_000,
+                &mut |n| rng.next_u64() % n,
+                &mut |_, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+                &mut |state: &PortRoyal| {
+                    let from_view =
+                        bot.prospects_in(&state.view_with(Observer::Spectator, &knowledge));
+                    assert_eq!(bot.prospects(state, &knowledge), Some(from_view));
+                    positions += 1;
+                },
+            )
+            .expect("a random game ends");
+        }
+        assert!(positions > 1000, "only {positions} positions compared");
     }
 
     #[test]
@@ -1436,6 +1583,44 @@ mod tests {
         let blind = PortRoyalBot::contract_blind(&options);
         let ctx = Ctx::new(&blind, Seat(0), &view);
         assert_eq!(ctx.person_value(mlle), ctx.person_alone(mlle));
+    }
+
+    proptest::proptest! {
+        /// Weighing a card that may come next adds its price to the
+        /// harbor's options and takes it back after: the options are then
+        /// the ones priced from scratch, with and without the card.
+        #[test]
+        fn a_card_added_to_priced_options_and_taken_back_prices_alike(
+            rows in proptest::collection::vec(0..CATALOG.len(), 0..7),
+            next in 0..CATALOG.len(),
+            coins in 0u32..15,
+            compensation in 0u32..2,
+            persons in proptest::collection::vec(0..CATALOG.len(), 0..6),
+        ) {
+            let cards = |rows: &[usize]| -> Vec<CardId> {
+                rows.iter().filter_map(|&r| CardId::from_index(r as u32)).collect()
+            };
+            let harbor = cards(&rows);
+            let Some(next) = CardId::from_index(next as u32) else {
+                return Ok(());
+            };
+            let mut me = player(coins, &[]);
+            me.persons = cards(&persons)
+                .into_iter()
+                .filter(|c| matches!(c.kind(), CardKind::Person { .. }))
+                .map(CardName)
+                .collect();
+            let v = view("discover", &[], me);
+            let bot = PortRoyalBot::default();
+            let ctx = Ctx::new(&bot, Seat(0), &v);
+            let mut with = harbor.clone();
+            with.push(next);
+            let mut options = ctx.take_options(&harbor, coins, compensation);
+            let added = ctx.add_take_option(&mut options, harbor.len(), next, coins, compensation);
+            proptest::prop_assert_eq!(&options, &ctx.take_options(&with, coins, compensation));
+            options.take_back(added);
+            proptest::prop_assert_eq!(&options, &ctx.take_options(&harbor, coins, compensation));
+        }
     }
 
     #[test]

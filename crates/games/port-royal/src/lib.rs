@@ -179,7 +179,10 @@ pub use contracts::{CONTRACTS, ContractId, ContractType, Requirement};
 pub use error::RuleViolation;
 pub use event::{CoinReason, Event};
 pub use rules::PortRoyal;
-pub use view::{CardName, ContractView, ExpansionView, PlayerView, ProgressView, SeatNumber, View};
+pub use view::{
+    CardName, ContractView, ExpansionView, PlayerView, ProgressView, PublicDisplay, SeatNumber,
+    View,
+};
 
 /// Rule options and the online table's variants.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -259,3 +259,35 @@ impl ExpansionView {
         }
     }
 }
+
+/// A seat's display as everyone at the table sees it, read straight from the
+/// state: the figures of its [`PlayerView`] that a search bot scores an
+/// imagined position by, without building a whole [`View`] for each of the
+/// thousands of positions it scores a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicDisplay<'a> {
+    /// Victory points, as [`PlayerView::vp`].
+    pub vp: u32,
+    /// How many coins the seat holds, as [`PlayerView::coins`].
+    pub coins: u32,
+    /// Hired persons in the order hired, as [`PlayerView::persons`].
+    pub persons: &'a [CardId],
+}
+
+impl PortRoyal {
+    /// Every seat's [`PublicDisplay`], the first seat first. Only what a
+    /// spectator's view shows.
+    pub fn public_displays(&self) -> impl ExactSizeIterator<Item = PublicDisplay<'_>> {
+        self.players.iter().map(|p| PublicDisplay {
+            vp: p.vp(),
+            coins: p.coins(),
+            persons: p.persons(),
+        })
+    }
+
+    /// Whether the round being played is the last one, as
+    /// [`View::last_round`].
+    pub fn is_last_round(&self) -> bool {
+        self.last_round()
+    }
+}
