@@ -575,17 +575,16 @@ fn advance<G: Game>(
                     simultaneous: true,
                 }));
             }
-            Next::Chance(request) => {
-                // Sampled from the request's own distribution: the playout
-                // path, which skips checking the outcome against it.
-                sim::sample_into(
-                    &request.distribution,
+            Next::Chance(_) => {
+                // Sampled from the pending request's own distribution: the
+                // playout path, which skips checking the outcome against it.
+                if let Some(applied) = world.apply_random_chance(
                     &mut |n| uniform(rng, n),
                     &mut scratch.outcome,
-                );
-                world
-                    .apply_sampled_chance(&scratch.outcome, events)
-                    .map_err(|_| Stop::Refused)?;
+                    events,
+                ) {
+                    applied.map_err(|_| Stop::Refused)?;
+                }
             }
             Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
                 let mut order = pile.to_vec();

@@ -540,6 +540,30 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
         self.apply_chance(outcome, scratch)
     }
 
+    /// In a playout whose events nobody reads: if a chance outcome is
+    /// pending, sample it with `uniform` and apply it, and say so with
+    /// `Some`; `None` (and nothing changed) when none is pending.
+    ///
+    /// The outcome and the state must be the ones [`sim::sample_into`] on
+    /// [`Game::next`]'s distribution followed by
+    /// [`Game::apply_sampled_chance`] give, drawing the same numbers from
+    /// `uniform` in the same order: that is the default. A game overrides it
+    /// to sample straight from the pile it holds, without building the
+    /// request and the outcome in between, which playouts do at nearly every
+    /// other input. `outcome` is scratch space the default samples into.
+    fn apply_random_chance(
+        &mut self,
+        uniform: &mut impl FnMut(u64) -> u64,
+        outcome: &mut ChanceOutcome,
+        scratch: &mut Vec<Self::Event>,
+    ) -> Option<Result<(), Self::Error>> {
+        let Next::Chance(request) = self.next() else {
+            return None;
+        };
+        sim::sample_into(&request.distribution, uniform, outcome);
+        Some(self.apply_sampled_chance(outcome, scratch))
+    }
+
     /// What `observer` may know of the game now.
     fn view(&self, observer: Observer) -> Self::View;
 

@@ -255,6 +255,21 @@ impl Deck {
         }
     }
 
+    /// One unseen card of `epoch` drawn with `uniform` as
+    /// [`crate::sim::sample_into`] draws it from [`Self::held_distribution`]
+    /// (the same numbers asked of `uniform`, the same card); `None` if the
+    /// epoch has no unseen card.
+    #[inline]
+    pub fn sample_held(&self, epoch: EpochId, uniform: &mut impl FnMut(u64) -> u64) -> Option<u32> {
+        let card = crate::sim::draw_one(
+            self.pool.unseen(epoch),
+            self.pool.unseen_blocks(epoch),
+            self.pool.unseen_total(epoch),
+            uniform,
+        )?;
+        u32::try_from(card).ok()
+    }
+
     /// Check that the top card can be revealed as `card`.
     #[inline]
     pub fn check_reveal_top(&self, card: u32) -> Result<(), PoolError> {

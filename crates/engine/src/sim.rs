@@ -89,7 +89,7 @@ const BLOCK: usize = MULTISET_BLOCK;
 /// counts the blocks, then the entries, whose running sum is at most the
 /// draw, which is the position of the card, and the loops' lengths do not
 /// depend on the draw.
-fn draw_one(
+pub fn draw_one(
     counts: &[u32],
     blocks: &[u32],
     total: u32,
@@ -257,11 +257,12 @@ pub fn play<G: Game>(
                 }
             }
             Next::Private(_) => return Err(SimError::Private),
-            Next::Chance(request) => {
-                sample_into(&request.distribution, uniform, &mut outcome);
-                game.apply_sampled_chance(&outcome, &mut scratch)
-                    .map_err(SimError::Refused)?;
-                counts.chances += 1;
+            Next::Chance(_) => {
+                if let Some(applied) = game.apply_random_chance(uniform, &mut outcome, &mut scratch)
+                {
+                    applied.map_err(SimError::Refused)?;
+                    counts.chances += 1;
+                }
             }
             Next::Decision(seat) => {
                 game.legal_actions(seat, &mut actions);

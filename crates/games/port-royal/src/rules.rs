@@ -1561,25 +1561,37 @@ impl PortRoyal {
                 }
             }
             (Wait::RevealTop, ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_top(u32::from(card.0)).is_ok()
-                {
-                    self.discovered(card, events);
-                }
+                self.top_revealed(cards.first().copied(), events);
             }
             (Wait::RevealSpent(epoch), ChanceOutcome::Cards(cards)) => {
-                if let Some(card) = cards.first().and_then(|&c| CardId::from_index(c))
-                    && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
-                {
-                    self.discard_unseen.take_oldest();
-                    self.discard(card);
-                    record!(events, Event::SpentCoinRevealed { card });
-                }
+                self.spent_revealed(epoch, cards.first().copied(), events);
             }
             // The outcome was admitted by the distribution, so its kind matches.
             _ => {}
         }
         self.run(events);
+    }
+
+    /// The top card of the draw pile turned out to be catalog index `card`.
+    #[inline(always)]
+    fn top_revealed(&mut self, card: Option<u32>, events: &mut impl Log) {
+        if let Some(card) = card.and_then(CardId::from_index)
+            && self.deck.reveal_top(u32::from(card.0)).is_ok()
+        {
+            self.discovered(card, events);
+        }
+    }
+
+    /// A spent coin of `epoch` turned out to be catalog index `card`.
+    #[inline(always)]
+    fn spent_revealed(&mut self, epoch: EpochId, card: Option<u32>, events: &mut impl Log) {
+        if let Some(card) = card.and_then(CardId::from_index)
+            && self.deck.reveal_held(epoch, u32::from(card.0)).is_ok()
+        {
+            self.discard_unseen.take_oldest();
+            self.discard(card);
+            record!(events, Event::SpentCoinRevealed { card });
+        }
     }
 
     fn check_outcome(&self, outcome: &ChanceOutcome) -> Result<Wait, RuleViolation> {
@@ -1919,6 +1931,38 @@ impl Game for PortRoyal {
         let wait = self.waiting.ok_or(RuleViolation::NoChancePending)?;
         self.resolve_outcome(wait, outcome, &mut Unrecorded);
         Ok(())
+    }
+
+    /// The card revealed from the draw pile or a spent coin is sampled
+    /// straight from its epoch's unseen cards; the start player and the
+    /// face-up contracts (five draws a game) take the general path.
+    #[inline]
+    fn apply_random_chance(
+        &mut self,
+        uniform: &mut impl FnMut(u64) -> u64,
+        outcome: &mut ChanceOutcome,
+        scratch: &mut Vec<Event>,
+    ) -> Option<Result<(), RuleViolation>> {
+        let epoch = match self.waiting? {
+            Wait::RevealTop => self.deck.draw_epoch(),
+            Wait::RevealSpent(epoch) => epoch,
+            Wait::StartPlayer | Wait::Contract => {
+                let Next::Chance(request) = self.next() else {
+                    return None;
+                };
+                roundtable_engine::sim::sample_into(&request.distribution, uniform, outcome);
+                return Some(self.apply_sampled_chance(outcome, scratch));
+            }
+        };
+        let card = self.deck.sample_held(epoch, uniform);
+        let wait = self.waiting.take();
+        if wait == Some(Wait::RevealTop) {
+            self.top_revealed(card, &mut Unrecorded);
+        } else {
+            self.spent_revealed(epoch, card, &mut Unrecorded);
+        }
+        self.run(&mut Unrecorded);
+        Some(Ok(()))
     }
 
     fn view(&self, observer: Observer) -> View {

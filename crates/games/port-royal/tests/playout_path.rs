@@ -1,6 +1,7 @@
 //! The playout path (`apply_legal_action`, `apply_sampled_chance`: no
 //! second check, no events) must reach exactly the states the checked,
-//! recorded path reaches. Two copies of each seeded game are played in
+//! recorded path reaches, and so must `apply_random_chance`, which samples
+//! a chance outcome itself. Three copies of each seeded game are played in
 //! lockstep, one input at a time, with every option the rules read.
 //!
 //! `PORT_ROYAL_GAMES` sets how many games per seat count and rule set
@@ -8,7 +9,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{Game, Next, sim};
+use roundtable_engine::{ChanceOutcome, Game, Next, sim};
 use roundtable_port_royal::{Event, Options, PortRoyal};
 
 fn games() -> u64 {
@@ -34,6 +35,7 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
     let options = options(seed, expansion);
     let mut checked = PortRoyal::new_game(seats, &options).expect("valid set-up");
     let mut fast = checked.clone();
+    let mut sampling = checked.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::new();
     let mut events: Vec<Event> = Vec::new();
@@ -47,12 +49,27 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
         match checked.next() {
             Next::Over => break,
             Next::Chance(request) => {
+                let mut same_stream = rng.clone();
                 let outcome = sim::sample(&request.distribution, &mut |n| rng.next_u64() % n);
                 checked
                     .apply_chance(&outcome, &mut events)
                     .expect("the game accepts its own distribution's outcome");
                 fast.apply_sampled_chance(&outcome, &mut scratch)
                     .expect("the playout path accepts the same outcome");
+                let mut unused = ChanceOutcome::Index(0);
+                sampling
+                    .apply_random_chance(
+                        &mut |n| same_stream.next_u64() % n,
+                        &mut unused,
+                        &mut scratch,
+                    )
+                    .expect("a chance outcome is pending")
+                    .expect("the game accepts what it sampled itself");
+                assert_eq!(
+                    same_stream.get_word_pos(),
+                    rng.get_word_pos(),
+                    "apply_random_chance drew other numbers than sampling the request"
+                );
             }
             Next::Decision(seat) => {
                 checked.legal_actions(seat, &mut legal);
@@ -62,6 +79,15 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
                     .expect("the game accepts its own legal action");
                 fast.apply_legal_action(seat, &action, &mut scratch)
                     .expect("the playout path accepts the same action");
+                assert!(
+                    sampling
+                        .apply_random_chance(&mut |_| 0, &mut ChanceOutcome::Index(0), &mut scratch)
+                        .is_none(),
+                    "apply_random_chance applied a chance outcome while a seat decides"
+                );
+                sampling
+                    .apply_legal_action(seat, &action, &mut scratch)
+                    .expect("the playout path accepts the same action");
             }
             other => panic!("Port Royal asked for {other:?}"),
         }
@@ -69,9 +95,14 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
             fast == checked,
             "seats {seats}, expansion {expansion}, seed {seed}: the states part at input {input}"
         );
+        assert!(
+            sampling == checked,
+            "seats {seats}, expansion {expansion}, seed {seed}: apply_random_chance parts at input {input}"
+        );
         assert!(scratch.is_empty(), "the playout path recorded events");
     }
     assert_eq!(fast.state_hash(), checked.state_hash());
+    assert_eq!(sampling.state_hash(), checked.state_hash());
 }
 
 #[test]
