@@ -37,8 +37,8 @@
 
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use roundtable_engine::{
     CardHandle, ChanceOutcome, Determinize, Game, Knowledge, Next, PrivateRequest, Revealed, Seat,
     SeatSet, sim,
@@ -185,7 +185,7 @@ struct Node<A> {
 pub struct SearchBot<G: Game, P> {
     budget: Budget,
     tuning: Tuning,
-    rng: ChaCha8Rng,
+    rng: Xoshiro256PlusPlus,
     policy: P,
     stats: SearchStats,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -231,7 +231,7 @@ where
         SearchBot {
             budget,
             tuning: Tuning::default(),
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             policy,
             stats: SearchStats::default(),
             _game: std::marker::PhantomData,
@@ -498,8 +498,8 @@ where
 }
 
 /// A uniform integer in `[0, n)` from the bot's stream.
-fn uniform(rng: &mut ChaCha8Rng, n: u64) -> u64 {
-    sim::uniform_below(n, &mut || rng.next_u64())
+fn uniform(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+    sim::uniform_by_multiply(n, &mut || rng.next_u64())
 }
 
 /// Apply `seat`'s `action` to the imagined world.
@@ -555,7 +555,7 @@ struct Deciding {
 fn advance<G: Game>(
     world: &mut G,
     knowledge: &mut Knowledge,
-    rng: &mut ChaCha8Rng,
+    rng: &mut Xoshiro256PlusPlus,
     scratch: &mut Scratch<G>,
 ) -> Result<Option<Deciding>, Stop> {
     let events = &mut scratch.events;
