@@ -633,15 +633,7 @@ fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> 
     };
     // The ticket comes as soon as the node listens; the bots need it before
     // the screen opens, and the screen shows it.
-    let ticket = rt.block_on(async {
-        while let Some(event) = handle.next_event().await {
-            if let NetEvent::Ticket(t) = event {
-                return Some(t);
-            }
-        }
-        None
-    });
-    let Some(ticket) = ticket else {
+    let Some(ticket) = rt.block_on(handle.first_ticket()) else {
         let outcome = rt.block_on(handle.outcome())?;
         bail!(
             "the table stopped before it had a ticket{}",

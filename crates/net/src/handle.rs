@@ -424,6 +424,19 @@ impl<G: Game> GameHandle<G> {
         self.events.recv().await
     }
 
+    /// The table's ticket, as soon as the node listens: the events before
+    /// it are read and dropped. `None` if the node stopped without one.
+    /// Whoever must hand the ticket on before the screen opens (the bots
+    /// that join, a tournament node) waits for it so.
+    pub async fn first_ticket(&mut self) -> Option<Ticket> {
+        while let Some(event) = self.next_event().await {
+            if let NetEvent::Ticket(ticket) = event {
+                return Some(ticket);
+            }
+        }
+        None
+    }
+
     /// The next event if one is waiting.
     pub fn try_next_event(&mut self) -> Option<NetEvent<G>> {
         self.events.try_recv().ok()

@@ -546,15 +546,7 @@ impl<G: Listed> Player<'_, G> {
         // A host's lobby ticket goes to the node before the screen opens:
         // the table's others wait for it.
         if hosting {
-            let ticket = rt.block_on(async {
-                while let Some(event) = handle.next_event().await {
-                    if let NetEvent::Ticket(t) = event {
-                        return Some(t);
-                    }
-                }
-                None
-            });
-            let Some(ticket) = ticket else {
+            let Some(ticket) = rt.block_on(handle.first_ticket()) else {
                 bail!(
                     "table {}'s lobby stopped before it had a ticket",
                     table.number
