@@ -755,6 +755,7 @@ impl PortRoyal {
         set
     }
 
+    #[inline(always)]
     fn can_claim_something(&self, seat: Seat) -> bool {
         self.claimable(seat) != 0
     }
@@ -1831,14 +1832,16 @@ impl Game for PortRoyal {
         if self.decider() != Some(seat) {
             return;
         }
-        let claims = |out: &mut Vec<Action>| {
-            // Positions in ascending order, visiting only the claimable ones.
-            let mut set = self.claimable(seat);
+        // Positions in ascending order, visiting only the claimable ones.
+        // Inlined: as a closure it was a call at every decision.
+        #[inline(always)]
+        fn claims(game: &PortRoyal, seat: Seat, out: &mut Vec<Action>) {
+            let mut set = game.claimable(seat);
             while set != 0 {
                 out.push(Action::Claim(set.trailing_zeros() as u8));
                 set &= set - 1;
             }
-        };
+        }
         match self.phase {
             Phase::Discover {
                 pending_ship: Some(_),
@@ -1855,13 +1858,13 @@ impl Game for PortRoyal {
                 if drawn || !can_draw {
                     out.push(Action::Stop);
                 }
-                claims(out);
+                claims(self, seat, out);
             }
             Phase::Trade {
                 stage: TradeStage::Choosing { takes_left },
                 ..
             } => {
-                claims(out);
+                claims(self, seat, out);
                 let purse = self.purse(seat);
                 if takes_left > 0 && self.options.expansion {
                     for (i, c) in self.harbor.iter().enumerate() {
