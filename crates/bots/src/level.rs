@@ -89,10 +89,12 @@ impl Level {
             Level::Easy => Box::new(EasyBot::new(PortRoyalBot::new(options), seed)),
             Level::Normal => Box::new(PortRoyalBot::new(options)),
             // A cut playout costs a nineteenth of a whole one; at 700 cut
-            // playouts a decision (100 ms of one core's CPU) the search won
-            // 46 % of 400 4-seat games against three heuristic bots (95 % CI
-            // 41-51 %), against 29 % of 114 with whole playouts
-            // (examples/strength.rs).
+            // playouts a decision (then 100 ms of one core's CPU) the search
+            // won 46 % of 400 4-seat games against three heuristic bots (95 %
+            // CI 41-51 %), against 29 % of 114 with whole playouts
+            // (examples/strength.rs). Since the heuristic prices a harbor
+            // once per decision, 100 ms buys about 1,600 cut playouts on a
+            // core of this machine at its fastest (examples/search_speed.rs).
             Level::Hard => Box::new(
                 SearchBot::new(Budget::time(think), PortRoyalBot::new(options), seed).with_tuning(
                     Tuning {
