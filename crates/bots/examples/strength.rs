@@ -128,6 +128,16 @@
 //! were won only by the former, 3 only by this (a sign test gives p = 0.34),
 //! so the change is not shown to help on its own; the former won 35.1% of
 //! 131 games in session 4 at 800 playouts.
+//!
+//! Measured again 2026-11-25 (issue 18, session 6) at the hard bot's own
+//! budget, 100 ms of time a decision (`STRENGTH_HORIZON=16`, default
+//! `STRENGTH_MS`), once the heuristic priced a harbor once per decision and
+//! the search drew its numbers from Xoshiro256++: games 0-199 and 200-399
+//! at once, each pinned to one of the 2 cores (`taskset`), nothing else
+//! running. 4-seat PR vs 3 heuristic: the search bot won 186 of 400 =
+//! 46.5% (95% CI 41.7-51.4%, share 25%), 11.2 points a game, a mean 88.9 ms
+//! a decision and 1,713 playouts a searched decision (700 before). As many
+//! playouts again did not make it measurably stronger.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -14,6 +14,25 @@
 //! the thread actually spent on a CPU (Linux `/proc/thread-self/schedstat`),
 //! which holds steady when other processes share the machine.
 //!
+//! Measured 2026-11-25, pinned to one core of this 2-core machine, nothing
+//! else running, games per CPU-second (median of 3 runs of 6,000 games,
+//! alternated with the code of the day issue 18 was filed, `f041958`):
+//!
+//! | seats | base, issue 18 filed | base, now | expansion, filed | expansion, now |
+//! |---|---|---|---|---|
+//! | 2 | 22,827 | 61,963 | 20,834 | 51,725 |
+//! | 3 | 16,858 | 50,002 | 17,047 | 40,545 |
+//! | 4 | 14,565 | 40,541 (40.8 ns an input) | 13,891 | 33,336 |
+//! | 5 | 12,296 | 33,338 | 11,540 | 28,847 |
+//!
+//! Each build draws its numbers as the search did at the time: ChaCha8 and
+//! a division then, Xoshiro256++ and a multiplication now (about 9 % of the
+//! gain; the rest is the engine's).
+//!
+//! The machine runs at two speeds and switches between them on its own, for
+//! minutes at a time; in its slower state every figure is about a third
+//! lower. Compare builds only in runs alternated within the same minutes.
+//!
 //! `cargo bench -p roundtable-port-royal --bench random_games`
 //! (`PORT_ROYAL_BENCH_GAMES` sets games per seat count, default 3000;
 //! `PORT_ROYAL_BENCH_RULES=base` or `=expansion` runs only that rule set).
