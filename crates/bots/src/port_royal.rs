@@ -177,7 +177,7 @@ impl Bot<PortRoyal> for PortRoyalBot {
             let abilities = d.persons.iter().map(|&c| ability_worth(c)).sum();
             (d.vp, d.coins, abilities)
         });
-        Some(self.prospects_of(state.is_last_round(), seats))
+        Some(self.prospects_of(state.last_round(), seats))
     }
 }
 
@@ -766,7 +766,7 @@ impl<'a> Ctx<'a> {
     /// [`Self::take_options`] prices them for the active player.
     fn stop_value_with(&self, harbor: &[CardId], options: &TakeOptions) -> f64 {
         let takes = self.active_takes(harbor);
-        let mut value = self.best_plan(options, takes, self.coins).0;
+        let mut value = options.best_plan(takes, self.coins).0;
         if harbor.len() >= 5 {
             value += f64::from(2 * self.count(PersonKind::Admiral)) * self.coin_value;
         }
@@ -868,7 +868,7 @@ impl<'a> Ctx<'a> {
         compensation: u32,
     ) -> (f64, Option<(usize, bool)>) {
         let options = self.take_options(harbor, coins, compensation);
-        self.best_plan(&options, takes, coins)
+        options.best_plan(takes, coins)
     }
 
     /// The cards of `harbor` worth taking with `coins`, paying
@@ -932,34 +932,6 @@ impl<'a> Ctx<'a> {
             }
             CardKind::Expedition { .. } | CardKind::Tax(_) => Added::Nothing,
         }
-    }
-
-    /// [`Self::best_takes`] of the cards `options` priced.
-    fn best_plan(
-        &self,
-        options: &TakeOptions,
-        takes: u32,
-        coins: u32,
-    ) -> (f64, Option<(usize, bool)>) {
-        let TakeOptions { ships, persons } = options;
-        let mut best = (0.0, None);
-        let most_ships = (takes as usize).min(ships.len());
-        for s in 0..=most_ships {
-            let income: i64 = ships[..s].iter().map(|x| x.1).sum();
-            let traded: f64 = ships[..s].iter().map(|x| x.0).sum();
-            let budget = u32::try_from((i64::from(coins) + income).max(0)).unwrap_or(u32::MAX);
-            let (hired, first_person) = best_persons(persons, takes as usize - s, budget);
-            let value = traded + hired;
-            let first = if s > 0 {
-                Some((ships[0].2, ships[0].3))
-            } else {
-                first_person.map(|p| (p, false))
-            };
-            if value > best.0 + 1e-9 {
-                best = (value, first);
-            }
-        }
-        best
     }
 
     /// The legal Take that starts the best plan, if it is worth anything:
@@ -1032,6 +1004,29 @@ enum Added {
 }
 
 impl TakeOptions {
+    /// [`Ctx::best_takes`] of the cards priced here.
+    fn best_plan(&self, takes: u32, coins: u32) -> (f64, Option<(usize, bool)>) {
+        let TakeOptions { ships, persons } = self;
+        let mut best = (0.0, None);
+        let most_ships = (takes as usize).min(ships.len());
+        for s in 0..=most_ships {
+            let income: i64 = ships[..s].iter().map(|x| x.1).sum();
+            let traded: f64 = ships[..s].iter().map(|x| x.0).sum();
+            let budget = u32::try_from((i64::from(coins) + income).max(0)).unwrap_or(u32::MAX);
+            let (hired, first_person) = best_persons(persons, takes as usize - s, budget);
+            let value = traded + hired;
+            let first = if s > 0 {
+                Some((ships[0].2, ships[0].3))
+            } else {
+                first_person.map(|p| (p, false))
+            };
+            if value > best.0 + 1e-9 {
+                best = (value, first);
+            }
+        }
+        best
+    }
+
     /// Undo the [`Ctx::add_take_option`] that returned `added`: weighing
     /// each card that may come next with a copy of the harbor's options
     /// was a fifth of a playout's time.

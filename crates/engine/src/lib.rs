@@ -557,11 +557,7 @@ pub trait Game: Clone + fmt::Debug + Serialize + Send + Sync + 'static {
         outcome: &mut ChanceOutcome,
         scratch: &mut Vec<Self::Event>,
     ) -> Option<Result<(), Self::Error>> {
-        let Next::Chance(request) = self.next() else {
-            return None;
-        };
-        sim::sample_into(&request.distribution, uniform, outcome);
-        Some(self.apply_sampled_chance(outcome, scratch))
+        sim::apply_next_chance(self, uniform, outcome, scratch)
     }
 
     /// What `observer` may know of the game now.

@@ -72,6 +72,24 @@ pub fn sample_into(
     }
 }
 
+/// [`Game::apply_random_chance`] by the general path: sample `game`'s
+/// pending chance request into `outcome` and apply it with
+/// [`Game::apply_sampled_chance`]; `None` when no chance outcome is pending.
+/// The default of that method, and what a game's override falls back to
+/// for requests it does not sample itself.
+pub fn apply_next_chance<G: Game>(
+    game: &mut G,
+    uniform: &mut impl FnMut(u64) -> u64,
+    outcome: &mut ChanceOutcome,
+    scratch: &mut Vec<G::Event>,
+) -> Option<Result<(), G::Error>> {
+    let Next::Chance(request) = game.next() else {
+        return None;
+    };
+    sample_into(&request.distribution, uniform, outcome);
+    Some(game.apply_sampled_chance(outcome, scratch))
+}
+
 /// Entries per block the walk skips at once.
 const BLOCK: usize = MULTISET_BLOCK;
 

@@ -1310,7 +1310,7 @@ impl PortRoyal {
 
     /// Whether the round being played is the last one: a seat reached the
     /// victory points, or it is the project's round limit.
-    pub(crate) fn last_round(&self) -> bool {
+    pub fn last_round(&self) -> bool {
         self.end_triggered || self.round() >= ROUND_LIMIT
     }
 
@@ -1946,20 +1946,16 @@ impl Game for PortRoyal {
         outcome: &mut ChanceOutcome,
         scratch: &mut Vec<Event>,
     ) -> Option<Result<(), RuleViolation>> {
-        let epoch = match self.waiting? {
-            Wait::RevealTop => self.deck.draw_epoch(),
-            Wait::RevealSpent(epoch) => epoch,
+        let (epoch, top) = match self.waiting? {
+            Wait::RevealTop => (self.deck.draw_epoch(), true),
+            Wait::RevealSpent(epoch) => (epoch, false),
             Wait::StartPlayer | Wait::Contract => {
-                let Next::Chance(request) = self.next() else {
-                    return None;
-                };
-                roundtable_engine::sim::sample_into(&request.distribution, uniform, outcome);
-                return Some(self.apply_sampled_chance(outcome, scratch));
+                return roundtable_engine::sim::apply_next_chance(self, uniform, outcome, scratch);
             }
         };
         let card = self.deck.sample_held(epoch, uniform);
-        let wait = self.waiting.take();
-        if wait == Some(Wait::RevealTop) {
+        self.waiting = None;
+        if top {
             self.top_revealed(card, &mut Unrecorded);
         } else {
             self.spent_revealed(epoch, card, &mut Unrecorded);

@@ -284,10 +284,4 @@ impl PortRoyal {
             persons: p.persons(),
         })
     }
-
-    /// Whether the round being played is the last one, as
-    /// [`View::last_round`].
-    pub fn is_last_round(&self) -> bool {
-        self.last_round()
-    }
 }
