@@ -8,7 +8,6 @@
 //! it with `--ignored`, and then a missing tmux fails it. The game is short: 2 seats, 3 victory points and instant
 //! bots, all chosen in the start menu.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -129,23 +128,7 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
     });
     assert_eq!(status, "0", "exit status");
     // The game the keyboard played is a valid transcript.
-    let games = data.path().join("roundtable/games");
-    let saved: Vec<_> = std::fs::read_dir(&games)
-        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    assert_eq!(saved.len(), 1, "{saved:?}");
-    let audit = Command::new(bin)
-        .arg("audit")
-        .arg(&saved[0])
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        audit.status.success(),
-        "{}",
-        String::from_utf8_lossy(&audit.stdout)
-    );
+    common::tmux::the_saved_game_audits(bin, &data.path().join("roundtable/games"), "");
     let after = tmux.screen();
     assert!(
         !after.contains("Ranking"),
