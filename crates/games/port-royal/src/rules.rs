@@ -16,6 +16,7 @@ use roundtable_engine::{
     Observer, ParseError, Seat, SeatSet, SetupError, Standing,
 };
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::action::{Action, TakeMode};
 use crate::catalog::{CATALOG, CardId, CardKind, Colour, PersonKind, TaxKind, deck_counts};
@@ -246,9 +247,11 @@ impl Player {
     /// The positions of the persons this player discards for an expedition
     /// it can fulfil. Matching persons go first and Jacks of all Trades only
     /// cover what they lack: a Jack can stand in for any symbol, so keeping
-    /// Jacks never leaves a player worse off.
-    fn expedition_payment(&self, anchors: u8, crosses: u8, houses: u8) -> Vec<usize> {
-        let mut chosen = Vec::new();
+    /// Jacks never leaves a player worse off. Kept inline: the catalog's
+    /// dearest expedition asks for [`PAYMENT_INLINE`] persons at most, and a
+    /// playout claims one or two expeditions a game.
+    fn expedition_payment(&self, anchors: u8, crosses: u8, houses: u8) -> Payment {
+        let mut chosen = Payment::new();
         let mut short = 0;
         for (kind, need) in [
             (PersonKind::Captain, anchors),
@@ -285,6 +288,32 @@ impl Player {
         chosen
     }
 }
+
+/// Persons a claim pays with, by position in the display.
+type Payment = SmallVec<[usize; PAYMENT_INLINE]>;
+
+/// The most symbols (anchors, crosses, houses) any expedition of the
+/// catalog needs: the persons one claim discards at most.
+const PAYMENT_INLINE: usize = {
+    let mut most = 0;
+    let mut i = 0;
+    while i < CATALOG.len() {
+        if let CardKind::Expedition {
+            anchors,
+            crosses,
+            houses,
+            ..
+        } = CATALOG[i].kind
+        {
+            let symbols = anchors as usize + crosses as usize + houses as usize;
+            if symbols > most {
+                most = symbols;
+            }
+        }
+        i += 1;
+    }
+    most
+};
 
 /// The fewest symbols (anchors, crosses, houses) any expedition of the
 /// catalog needs: a seat with fewer Captains, Priests, Settlers and Jacks
@@ -920,11 +949,14 @@ impl PortRoyal {
             .player(seat)
             .expedition_payment(anchors, crosses, houses);
         payment.sort_unstable_by(|a, b| b.cmp(a));
-        let mut discarded = Vec::with_capacity(payment.len());
+        // Only the event lists the discarded persons.
+        let mut discarded = Vec::new();
         for i in payment {
             let person = self.player_mut(seat).dismiss(i);
             self.discard(person);
-            discarded.push(person);
+            if log_records(events) {
+                discarded.push(person);
+            }
         }
         discarded.reverse();
         self.player_mut(seat).add_expedition(card);
@@ -1345,8 +1377,14 @@ impl PortRoyal {
                     }
                 );
             }
-            let winners = self.result().map(|r| r.winners()).unwrap_or_default();
-            record!(events, Event::GameOver { winners });
+            // The ranking is worked out only for a log that keeps it: a
+            // playout ends every game here and reads no event.
+            record!(
+                events,
+                Event::GameOver {
+                    winners: self.result().map(|r| r.winners()).unwrap_or_default(),
+                }
+            );
             return;
         }
         self.active = next;

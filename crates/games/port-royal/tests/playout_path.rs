@@ -9,8 +9,8 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{ChanceOutcome, Game, Next, sim};
-use roundtable_port_royal::{Event, Options, PortRoyal};
+use roundtable_engine::{ChanceOutcome, Game, Next, Seat, sim};
+use roundtable_port_royal::{CardId, Event, Options, PortRoyal};
 
 fn games() -> u64 {
     std::env::var("PORT_ROYAL_GAMES")
@@ -74,9 +74,11 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
             Next::Decision(seat) => {
                 checked.legal_actions(seat, &mut legal);
                 let action = legal[(rng.next_u64() % legal.len() as u64) as usize];
+                let before = persons_of(&checked, seat);
                 checked
                     .apply_action(seat, &action, &mut events)
                     .expect("the game accepts its own legal action");
+                claims_list_their_persons(&events, &before, &persons_of(&checked, seat));
                 fast.apply_legal_action(seat, &action, &mut scratch)
                     .expect("the playout path accepts the same action");
                 assert!(
@@ -100,9 +102,48 @@ fn lockstep(seats: u8, expansion: bool, seed: u64) {
             "seats {seats}, expansion {expansion}, seed {seed}: apply_random_chance parts at input {input}"
         );
         assert!(scratch.is_empty(), "the playout path recorded events");
+        if let Some(Event::GameOver { winners }) = events.last() {
+            let result = checked.result().expect("the game is over");
+            assert_eq!(winners, &result.winners(), "the recorded winners");
+        }
     }
     assert_eq!(fast.state_hash(), checked.state_hash());
     assert_eq!(sampling.state_hash(), checked.state_hash());
+}
+
+/// The persons `seat` holds, in the order hired.
+fn persons_of(game: &PortRoyal, seat: Seat) -> Vec<CardId> {
+    game.public_displays()
+        .nth(seat.index())
+        .map(|d| d.persons.to_vec())
+        .unwrap_or_default()
+}
+
+/// A recorded claim lists the persons it discarded, in display order: the
+/// ones the display held `before` and no longer holds `after` (the quiet
+/// path builds no such list, and must not stop the recorded one doing so).
+fn claims_list_their_persons(events: &[Event], before: &[CardId], after: &[CardId]) {
+    let Some(discarded) = events.iter().find_map(|e| match e {
+        Event::Claimed { discarded, .. } => Some(discarded),
+        _ => None,
+    }) else {
+        return;
+    };
+    let mut left = after.to_vec();
+    let mut gone = Vec::new();
+    for card in before {
+        match left.iter().position(|c| c == card) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => gone.push(*card),
+        }
+    }
+    assert!(!discarded.is_empty(), "a claim discards persons");
+    assert_eq!(
+        discarded, &gone,
+        "the claim's event lists the discarded persons"
+    );
 }
 
 #[test]
