@@ -1,6 +1,6 @@
 //! Waters of Nereus as a new user plays it, in a real terminal: tmux runs
 //! `roundtable --data-dir DIR`, the set-up's first row picks Waters of
-//! Nereus, the rows below it set two seats and instant bots, and the whole
+//! Nereus, the rows below it set two seats, the neutral ship and instant bots, and the whole
 //! game is played by keyboard to the post-game screen, whose transcript
 //! `roundtable audit` then accepts. The player sails with the arrow keys:
 //! on every move of the ship, Right picks a destination on the grid before
@@ -23,15 +23,20 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let (tmux, data, status) = common::tmux::at_the_set_up_form("nereus", BIN);
     tmux.keys(&["Right", "Right"]);
     tmux.expect("Nereus's rows", |s| s.contains("< Waters of Nereus >"));
-    // Two seats (4 -> 3 -> 2), the pace (normal -> instant), the bot's
-    // level and the think time to the start row.
-    tmux.keys(&["j", "Left", "Left", "j", "h", "h", "j", "j", "j"]);
+    // Two seats (4 -> 3 -> 2), which brings the neutral ship's row (on),
+    // the pace (normal -> instant), the bot's level and the think time to
+    // the start row.
+    tmux.keys(&["j", "Left", "Left", "j", "l", "j", "h", "h", "j", "j", "j"]);
     let screen = tmux.expect("the set-up keys taken", |s| {
         s.contains("< 2 >") && s.contains("< instant >")
     });
+    assert!(screen.contains("Neutral ship        [x] on"), "{screen}");
     assert!(screen.contains("> Start the game"), "{screen}");
     tmux.keys(&["Enter"]);
-    tmux.expect("the Nereus table", |s| s.contains("┌ Waters of Nereus"));
+    // The neutral ship sails on the board, marked N.
+    tmux.expect("the Nereus table with the neutral ship", |s| {
+        s.contains("┌ Waters of Nereus") && s.contains("|N")
+    });
 
     // Play: Enter plays the first move listed, whenever there is one.
     let start = Instant::now();

@@ -155,6 +155,8 @@ pub enum SetupRow {
     ChooseChapterOrder,
     /// Guildhall: the rounds after which the game ends whatever the scores.
     MaxRounds,
+    /// Waters of Nereus, two players only: the neutral ship plays too.
+    NeutralShip,
     /// The pause between bot moves.
     Pace,
     /// Host: seats filled by bots that run in this process.
@@ -167,6 +169,17 @@ pub enum SetupRow {
     Think,
     /// Start the game.
     Start,
+}
+
+impl SetupRow {
+    /// Whether the row belongs in a set-up of `seats` seats: the neutral
+    /// ship is a variant for two players, so its row shows only then.
+    pub fn shown_at(self, seats: u8) -> bool {
+        match self {
+            SetupRow::NeutralShip => seats == 2,
+            _ => true,
+        }
+    }
 }
 
 /// Rows of Port Royal's local set-up before the bots' levels: the game,
@@ -823,10 +836,11 @@ impl App {
     /// that run here instead of the local bots and their pace.
     pub fn host_rows(&self) -> Vec<SetupRow> {
         let mut rows = vec![SetupRow::Game, SetupRow::Seats, SetupRow::Bots];
+        let seats = self.host.table.seats;
         rows.extend(
             option_rows(self.host.table.game)
                 .into_iter()
-                .filter(|r| *r != SetupRow::Pace),
+                .filter(|r| *r != SetupRow::Pace && r.shown_at(seats)),
         );
         rows.extend([SetupRow::BotLevel, SetupRow::Start]);
         rows
@@ -845,7 +859,12 @@ impl App {
     /// The rows of the local set-up, in order, for the game chosen.
     pub fn setup_rows(&self) -> Vec<SetupRow> {
         let mut rows = vec![SetupRow::Game, SetupRow::Seats];
-        rows.extend(option_rows(self.setup.game));
+        let seats = self.setup.seats;
+        rows.extend(
+            option_rows(self.setup.game)
+                .into_iter()
+                .filter(|r| r.shown_at(seats)),
+        );
         rows.extend((0..self.setup_bots()).map(SetupRow::Bot));
         rows.extend([SetupRow::Think, SetupRow::Start]);
         rows
@@ -1083,6 +1102,7 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
                 .unwrap_or(MAX_ROUNDS.len() - 1);
             s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
         }
+        SetupRow::NeutralShip => s.nereus.neutral_ship = !s.nereus.neutral_ship,
         SetupRow::Pace => {
             let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
             s.pace = step(change, &Pace::ALL, at);

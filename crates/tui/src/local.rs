@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
 use roundtable_guildhall::Options as GuildhallOptions;
+use roundtable_nereus::Options as NereusOptions;
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
@@ -76,6 +77,9 @@ pub struct LocalConfig {
     pub options: Options,
     /// Guildhall's rule options (Yucata's changes, the end guard).
     pub guildhall: GuildhallOptions,
+    /// Waters of Nereus's rule options (the 2-player neutral ship, which
+    /// a table of any other size leaves out).
+    pub nereus: NereusOptions,
     /// A seed the seats' keys and chains are derived from, which makes the
     /// game replay exactly, and lets whoever knows it compute every draw:
     /// for tests and demonstrations. `None` (the default) draws every secret
@@ -103,6 +107,7 @@ impl Default for LocalConfig {
             seats: 4,
             options: Options::default(),
             guildhall: GuildhallOptions::default(),
+            nereus: NereusOptions::default(),
             seed: None,
             pace: Pace::Normal,
             bot_levels: [Level::Normal; 4],

@@ -93,6 +93,50 @@ fn local_game_setup_guildhall() {
     );
 }
 
+/// Waters of Nereus offers its neutral ship only to a table of two: the
+/// row appears when the seats come down to two, toggles, goes when a third
+/// seat is added (the option then leaves the game's set-up), and is back,
+/// as it was left, at two seats again.
+#[test]
+fn local_game_setup_nereus_neutral_ship() {
+    use roundtable_nereus::Nereus;
+    use roundtable_tui::app::SetupRow;
+    use roundtable_tui::games::Listed;
+    let mut app = menu_app();
+    app.update(Msg::Confirm, None::<&Snapshot>);
+    for _ in 0..2 {
+        app.update(Msg::Right, None::<&Snapshot>);
+    }
+    assert_eq!(app.setup.game, roundtable_tui::GameId::Nereus);
+    assert_eq!(app.setup.seats, 4);
+    assert!(
+        !app.setup_rows().contains(&SetupRow::NeutralShip),
+        "four seats: no neutral ship"
+    );
+    app.update(Msg::Down, None::<&Snapshot>);
+    for _ in 0..2 {
+        app.update(Msg::Left, None::<&Snapshot>);
+    }
+    assert_eq!(app.setup.seats, 2);
+    assert_eq!(app.setup_rows()[2], SetupRow::NeutralShip);
+    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Confirm, None::<&Snapshot>);
+    assert!(app.setup.nereus.neutral_ship);
+    assert!(Nereus::local_options(&app.setup).neutral_ship);
+    assert_snapshot!(
+        "setup_nereus_neutral_80x24",
+        render(&app, None, 80, 24).backend()
+    );
+    // A third seat: the row goes and the game is set up without it.
+    app.update(Msg::Up, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot>);
+    assert_eq!(app.setup.seats, 3);
+    assert!(!app.setup_rows().contains(&SetupRow::NeutralShip));
+    assert!(!Nereus::local_options(&app.setup).neutral_ship);
+    app.update(Msg::Left, None::<&Snapshot>);
+    assert!(Nereus::local_options(&app.setup).neutral_ship);
+}
+
 #[test]
 fn table_discover() {
     let snap = table();

@@ -112,15 +112,15 @@ impl Listed for Nereus {
         screen::arrow_pick(snap, selected, arrow)
     }
 
-    // Its one option (the 2-player neutral ship) is not offered here: a
-    // local game plays the standard rules (`play --option` sets it).
-    const SETUP_ROWS: &'static [SetupRow] = &[SetupRow::Pace];
+    // The neutral ship's row shows only at two seats (`SetupRow::shown_at`).
+    const SETUP_ROWS: &'static [SetupRow] = &[SetupRow::NeutralShip, SetupRow::Pace];
 
-    fn local_options(_config: &LocalConfig) -> Options {
-        // The neutral ship is a variant the rules offer two players; a
-        // local game plays the standard rules (`play --option
-        // neutral_ship=true` plays the variant).
-        Options::default()
+    /// The set-up's options; the neutral ship only at a table of two, the
+    /// one size the rules offer it for (its row is hidden at any other).
+    fn local_options(config: &LocalConfig) -> Options {
+        Options {
+            neutral_ship: config.nereus.neutral_ship && config.seats == 2,
+        }
     }
 }
 

@@ -186,6 +186,10 @@ fn table_row_words(row: SetupRow, s: &LocalConfig) -> (String, String) {
             format!("Rounds at most      < {} >", s.guildhall.max_rounds),
             "the game ends after them whatever the VP".into(),
         ),
+        SetupRow::NeutralShip => (
+            format!("Neutral ship        {}", toggle(s.nereus.neutral_ship)),
+            "2 players: a third ship moves by the dice".into(),
+        ),
         SetupRow::Bot(i) => {
             let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
             let level = s.bot_levels.get(i).copied().unwrap_or_default();
