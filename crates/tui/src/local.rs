@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
 use roundtable_guildhall::Options as GuildhallOptions;
-use roundtable_nereus::Options as NereusOptions;
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
+use roundtable_nereus::Options as NereusOptions;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
 

@@ -188,7 +188,7 @@ fn table_row_words(row: SetupRow, s: &LocalConfig) -> (String, String) {
         ),
         SetupRow::NeutralShip => (
             format!("Neutral ship        {}", toggle(s.nereus.neutral_ship)),
-            "2 players: a third ship moves by the dice".into(),
+            "2 players: a neutral ship sails too".into(),
         ),
         SetupRow::Bot(i) => {
             let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
