@@ -292,34 +292,10 @@ impl Player {
 /// Persons a claim pays with, by position in the display.
 type Payment = SmallVec<[usize; PAYMENT_INLINE]>;
 
-/// The most symbols (anchors, crosses, houses) any expedition of the
-/// catalog needs: the persons one claim discards at most.
-const PAYMENT_INLINE: usize = {
-    let mut most = 0;
-    let mut i = 0;
-    while i < CATALOG.len() {
-        if let CardKind::Expedition {
-            anchors,
-            crosses,
-            houses,
-            ..
-        } = CATALOG[i].kind
-        {
-            let symbols = anchors as usize + crosses as usize + houses as usize;
-            if symbols > most {
-                most = symbols;
-            }
-        }
-        i += 1;
-    }
-    most
-};
-
-/// The fewest symbols (anchors, crosses, houses) any expedition of the
-/// catalog needs: a seat with fewer Captains, Priests, Settlers and Jacks
-/// together can claim none.
-const MIN_EXPEDITION_SYMBOLS: u32 = {
-    let mut fewest = u32::MAX;
+/// The fewest and the most symbols (anchors, crosses, houses) an
+/// expedition of the catalog needs.
+const EXPEDITION_SYMBOLS: (u32, u32) = {
+    let (mut fewest, mut most) = (u32::MAX, 0);
     let mut i = 0;
     while i < CATALOG.len() {
         if let CardKind::Expedition {
@@ -333,11 +309,21 @@ const MIN_EXPEDITION_SYMBOLS: u32 = {
             if symbols < fewest {
                 fewest = symbols;
             }
+            if symbols > most {
+                most = symbols;
+            }
         }
         i += 1;
     }
-    fewest
+    (fewest, most)
 };
+
+/// The persons one claim discards at most.
+const PAYMENT_INLINE: usize = EXPEDITION_SYMBOLS.1 as usize;
+
+/// A seat with fewer Captains, Priests, Settlers and Jacks together than
+/// this can claim no expedition.
+const MIN_EXPEDITION_SYMBOLS: u32 = EXPEDITION_SYMBOLS.0;
 
 /// `index` (below twice `seats`) brought into `0..seats`: a seat index
 /// counted on past the last seat, without a division.
