@@ -98,6 +98,12 @@ impl RandomBot {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         }
     }
+
+    /// A uniform index below `len`.
+    fn pick(&mut self, len: usize) -> usize {
+        let rng = &mut self.rng;
+        sim::uniform_by_multiply(len as u64, &mut || rng.next_u64()) as usize
+    }
 }
 
 impl<G: Game> Bot<G> for RandomBot {
@@ -119,14 +125,6 @@ impl<G: Game> Bot<G> for RandomBot {
         legal: &[G::Action],
     ) -> usize {
         self.pick(legal.len())
-    }
-}
-
-impl RandomBot {
-    /// A uniform index below `len`.
-    fn pick(&mut self, len: usize) -> usize {
-        let rng = &mut self.rng;
-        sim::uniform_by_multiply(len as u64, &mut || rng.next_u64()) as usize
     }
 }
 

@@ -51,6 +51,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use roundtable_engine::{Game, sim};
 use roundtable_port_royal::{Options, PortRoyal};
 
+/// The rule sets measured, by the name `PORT_ROYAL_BENCH_RULES` takes, and
+/// whether each plays the expansion.
+const RULE_SETS: [(&str, bool); 2] = [("base", false), ("expansion", true)];
+
 fn main() -> ExitCode {
     let games = match std::env::var("PORT_ROYAL_BENCH_GAMES") {
         Err(_) => 3000,
@@ -65,7 +69,7 @@ fn main() -> ExitCode {
     let only = std::env::var("PORT_ROYAL_BENCH_RULES").ok();
     if let Some(rules) = only
         .as_deref()
-        .filter(|r| !["base", "expansion"].contains(r))
+        .filter(|r| RULE_SETS.iter().all(|(name, _)| name != r))
     {
         eprintln!("PORT_ROYAL_BENCH_RULES must be base or expansion, not {rules:?}");
         return ExitCode::from(2);
@@ -84,7 +88,7 @@ fn main() -> ExitCode {
 /// The figures of every rule set (or only `only`), a row per seat count.
 fn print_rows(games: u64, only: Option<&str>) -> io::Result<()> {
     let mut out = io::stdout().lock();
-    for (rules, expansion) in [("base", false), ("expansion", true)] {
+    for (rules, expansion) in RULE_SETS {
         if only.is_some_and(|o| o != rules) {
             continue;
         }

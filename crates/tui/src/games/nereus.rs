@@ -115,11 +115,12 @@ impl Listed for Nereus {
     // The neutral ship's row shows only at two seats (`SetupRow::shown_at`).
     const SETUP_ROWS: &'static [SetupRow] = &[SetupRow::NeutralShip, SetupRow::Pace];
 
-    /// The set-up's options; the neutral ship only at a table of two, the
-    /// one size the rules offer it for (its row is hidden at any other).
+    /// The set-up's options; the neutral ship only where its row shows (a
+    /// table of two, the one size the rules offer it for).
     fn local_options(config: &LocalConfig) -> Options {
         Options {
-            neutral_ship: config.nereus.neutral_ship && config.seats == 2,
+            neutral_ship: config.nereus.neutral_ship
+                && SetupRow::NeutralShip.shown_at(config.seats),
         }
     }
 }
