@@ -127,7 +127,7 @@ impl ShuffleMessage {
     ) -> ShuffleMessage {
         let n = input.len();
         let pre_statement = statement_digest(context, key, input, &[]);
-        let mut secrets = NonceSource::new(&secret.to_bytes(), &pre_statement, rng);
+        let mut secrets = NonceSource::new(secret.scalar(), &pre_statement, rng);
 
         // psi[i] is the input slot that output slot i comes from (Fisher–Yates).
         let mut psi: Vec<usize> = (0..n).collect();
