@@ -59,17 +59,16 @@ pub fn for_seeds<T: Send>(
 }
 
 /// Seeds to run: `SIM_SEED` alone when set (a replay), else `SIM_GAMES`
-/// seeds (or `default`) from `base`, moved on by this run's number
-/// (`SIM_RUN`, else the clock): each run plays other games than the run before, so
-/// exploration accumulates over runs, and the seeds are printed so that a
-/// failure replays.
+/// seeds (or `default`) from `base`, moved on by this run's number (see
+/// [`run_number`]): the same commit plays the same games, so a red run is
+/// red again, and the seeds are printed so that a failure replays.
 pub fn seeds_from_env(base: u64, default: u64) -> Vec<u64> {
     let games = env_number("SIM_GAMES").unwrap_or(default);
-    let run = run_number();
+    let (run, source) = run_number();
     let seeds = seeds_of_run(base, games, env_number("SIM_SEED"), run);
     if let (Some(first), Some(last)) = (seeds.first(), seeds.last()) {
         eprintln!(
-            "simulator seeds {first}..={last} (SIM_RUN={run} plays them again; SIM_SEED=<seed> replays one)"
+            "simulator seeds {first}..={last}, run {run} ({source}; SIM_RUN={run} plays them again; SIM_SEED=<seed> replays one)"
         );
     }
     seeds
@@ -89,14 +88,46 @@ fn seeds_of_run(base: u64, games: u64, pinned: Option<u64>, run: u64) -> Vec<u64
 /// `base` plus its games, so that consecutive runs never repeat a game.
 const RUN_STRIDE: u64 = 100_000;
 
-/// This run's number: `SIM_RUN` when set (to play a run's seeds again),
-/// else the seconds since 1970.
-fn run_number() -> u64 {
-    env_number("SIM_RUN").unwrap_or_else(|| {
-        std::time::SystemTime::now()
+/// This run's number, and where it came from: `SIM_RUN` when set (to play
+/// a run's seeds again); else the clock when `SIM_EXPLORE` is set (each run
+/// new games: exploration, whose finds are pinned by hand); else the
+/// commit checked out, so that CI plays the same games on the same commit.
+/// Outside a git checkout, run 0.
+fn run_number() -> (u64, &'static str) {
+    if let Some(run) = env_number("SIM_RUN") {
+        return (run, "SIM_RUN");
+    }
+    if std::env::var_os("SIM_EXPLORE").is_some() {
+        let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    })
+            .map_or(0, |d| d.as_secs());
+        return (secs, "SIM_EXPLORE: the clock");
+    }
+    match commit_run() {
+        Some(run) => (run, "the commit"),
+        None => (0, "no commit found"),
+    }
+}
+
+/// The run number of the commit checked out: its first 32 bits. Asked of
+/// git in this crate's folder, which is inside the checkout.
+fn commit_run() -> Option<u64> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let hash = String::from_utf8(out.stdout).ok()?;
+    run_of_commit(hash.trim())
+}
+
+/// The run number of a commit hash: its first 8 hex digits. Small enough
+/// that `run * RUN_STRIDE` never wraps into another run's seeds.
+fn run_of_commit(hash: &str) -> Option<u64> {
+    u64::from_str_radix(hash.get(..8)?, 16).ok()
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -161,5 +192,15 @@ mod tests {
         let other = seeds_of_run(10_000, 8, None, 1_800_000_000);
         assert!(other.iter().all(|s| !today.contains(s)));
         assert_eq!(seeds_of_run(0, 1000, Some(today[17]), 5), vec![today[17]]);
+    }
+
+    #[test]
+    fn a_commit_names_its_run() {
+        assert_eq!(
+            run_of_commit("5b304e9aa0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5"),
+            Some(0x5b30_4e9a)
+        );
+        assert_eq!(run_of_commit("xyz"), None);
+        assert_eq!(run_of_commit("not-hex-at-all"), None);
     }
 }

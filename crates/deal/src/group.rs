@@ -14,6 +14,7 @@ use curve25519_dalek::scalar::Scalar;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use sha2::{Digest, Sha512};
+use zeroize::Zeroize;
 
 use crate::DealError;
 
@@ -231,27 +232,37 @@ pub(crate) struct NonceSource(ChaCha20Rng);
 
 impl NonceSource {
     pub(crate) fn new(
-        secret: &[u8],
+        secret: &Scalar,
         statement: &[u8; 64],
         rng: &mut impl CryptoRng,
     ) -> NonceSource {
         let mut fresh = [0u8; 32];
         rng.fill_bytes(&mut fresh);
+        let mut secret_bytes = secret.to_bytes();
         let mut h = Sha512::new();
         h.update(NONCE_DOMAIN);
-        h.update(secret);
+        h.update(secret_bytes);
+        secret_bytes.zeroize();
         h.update(statement);
         h.update(fresh);
-        let digest = h.finalize();
+        let mut digest = h.finalize();
         let mut seed = [0u8; 32];
         seed.copy_from_slice(&digest[..32]);
-        NonceSource(ChaCha20Rng::from_seed(seed))
+        let source = NonceSource(ChaCha20Rng::from_seed(seed));
+        // The seed and digest determine every nonce of the proof, and with
+        // a nonce and the proof anyone solves for the secret.
+        seed.zeroize();
+        digest.as_mut_slice().zeroize();
+        fresh.zeroize();
+        source
     }
 
     pub(crate) fn scalar(&mut self) -> Scalar {
         let mut wide = [0u8; 64];
         self.0.fill_bytes(&mut wide);
-        Scalar::from_bytes_mod_order_wide(&wide)
+        let scalar = Scalar::from_bytes_mod_order_wide(&wide);
+        wide.zeroize();
+        scalar
     }
 
     /// A uniform integer in `0..n` (n ≥ 1), by rejection.

@@ -29,6 +29,8 @@ impl Drop for SecretShare {
     }
 }
 
+impl zeroize::ZeroizeOnDrop for SecretShare {}
+
 impl std::fmt::Debug for SecretShare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SecretShare(..)")
@@ -135,7 +137,7 @@ impl KeyShareMessage {
     ) -> KeyShareMessage {
         let share = secret.public().0;
         let statement = key_share_statement(context, &share).digest();
-        let mut k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
+        let mut k = NonceSource::new(secret.scalar(), &statement, rng).scalar();
         let commitment = Element::new(mul_base(&k));
         let mut t = key_share_statement(context, &share);
         t.element(&commitment);

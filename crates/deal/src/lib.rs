@@ -19,10 +19,14 @@
 //! 5. After the game every seat releases its secret share, and anyone checks
 //!    it against the key share ([`KeyShare::verify_release`]).
 //!
-//! The crate is sans-IO: no clock, no I/O, no random source of its own. Fresh
-//! randomness comes in as an argument, and every secret scalar is derived
+//! The crate is sans-IO: no clock, no I/O, no random source of its own.
+//! Randomness comes in as an argument, and every secret scalar is derived
 //! from a hash of the prover's secret, the statement and that randomness
-//! (hedged nonces). Every message has one fixed-width canonical encoding;
+//! (hedged nonces). The crate never asks where that randomness came from;
+//! the table passes streams derived from the seat's chain seed, so that a
+//! restarted peer signs the very same messages again (SPEC 5.16 says so,
+//! and what a leaked seed exposes). Secret scalars and the bytes that seed
+//! them are wiped when dropped. Every message has one fixed-width canonical encoding;
 //! decoders refuse every other byte string with a [`DealError`] that names
 //! the broken rule.
 //!
@@ -34,7 +38,8 @@
 //! use roundtable_deal::*;
 //!
 //! # fn main() -> Result<(), DealError> {
-//! // A real peer passes the operating system's random source here.
+//! // Any secret random source will do: a peer of the table passes a stream
+//! // derived from its chain seed (SPEC 5.16), which it drew from the OS.
 //! let mut rng = ChaCha20Rng::from_seed([1; 32]);
 //! let ctx = |seat| Context { game_id: [7; 32], epoch: 0, seat };
 //!

@@ -60,7 +60,7 @@ impl DecryptionShare {
         let key_share = secret.public().0;
         let share = Element::new(x * card.a.point);
         let statement = share_statement(context, slot, &key_share, card, &share).digest();
-        let mut k = NonceSource::new(&secret.to_bytes(), &statement, rng).scalar();
+        let mut k = NonceSource::new(secret.scalar(), &statement, rng).scalar();
         let mut t = share_statement(context, slot, &key_share, card, &share);
         t.element(&Element::new(mul_base(&k)))
             .element(&Element::new(k * card.a.point));

@@ -127,7 +127,7 @@ impl ShuffleMessage {
     ) -> ShuffleMessage {
         let n = input.len();
         let pre_statement = statement_digest(context, key, input, &[]);
-        let mut secrets = NonceSource::new(&secret.to_bytes(), &pre_statement, rng);
+        let mut secrets = NonceSource::new(secret.scalar(), &pre_statement, rng);
 
         // psi[i] is the input slot that output slot i comes from (Fisher–Yates).
         let mut psi: Vec<usize> = (0..n).collect();
@@ -482,12 +482,12 @@ mod tests {
         let pre = statement_digest(&ctx, &key, &input, &[]);
 
         let permutation = [3, 0, 4, 1, 2];
-        let mut secrets = NonceSource::new(&[], &pre, &mut rng);
+        let mut secrets = NonceSource::new(secret.scalar(), &pre, &mut rng);
         let honest = ShuffleMessage::prove(&ctx, &key, &input, &permutation, &mut secrets);
         assert!(honest.verify(&ctx, &key, &input).is_ok());
 
         for cheat in [[3, 0, 4, 1, 3], [0, 0, 0, 0, 0], [1, 0, 2, 3, 3]] {
-            let mut secrets = NonceSource::new(&[], &pre, &mut rng);
+            let mut secrets = NonceSource::new(secret.scalar(), &pre, &mut rng);
             let forged = ShuffleMessage::prove(&ctx, &key, &input, &cheat, &mut secrets);
             assert_eq!(
                 forged.verify(&ctx, &key, &input).err(),

@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
 
 use crate::FairdeckError;
 
@@ -105,7 +106,10 @@ pub fn chain_commitment(seed: &[u8; 32], length: u64) -> Result<[u8; 32], Fairde
 /// nearest checkpoint below it. Building the chain costs `L + 1` hashes once.
 ///
 /// `Debug` does not print the seed, which must stay secret until the game is
-/// over.
+/// over, and dropping the value wipes the seed and every link it keeps: the
+/// seed is the root of every secret a seat has in a game (the private deal's
+/// key share and nonces derive from it, protocol/SPEC.md 5.16), and a link
+/// not yet revealed gives away the seat's future reveals.
 #[derive(Clone)]
 pub struct ChainSecret {
     seed: [u8; 32],
@@ -115,6 +119,15 @@ pub struct ChainSecret {
     checkpoints: Vec<[u8; 32]>,
     commitment: [u8; 32],
 }
+
+impl Drop for ChainSecret {
+    fn drop(&mut self) {
+        self.seed.zeroize();
+        self.checkpoints.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for ChainSecret {}
 
 impl fmt::Debug for ChainSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -475,6 +488,14 @@ impl ChainTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The seed is the root of every secret of a seat's game (SPEC 5.16):
+    /// a chain must wipe it, and its links, when dropped.
+    #[test]
+    fn a_chain_secret_wipes_itself_when_dropped() {
+        fn wipes_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+        wipes_on_drop::<ChainSecret>();
+    }
 
     #[test]
     fn links_ahead_are_checked_against_the_last_accepted_one() {

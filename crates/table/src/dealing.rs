@@ -15,6 +15,7 @@ use roundtable_deal::{
 };
 use roundtable_engine::{CardHandle, EpochId, Knowledge, Revealed, Seat};
 use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
 
 /// Domain of the local seat's deal root, derived from its chain seed.
 pub const DEAL_ROOT_DOMAIN: &[u8] = b"roundtable/deal-root/v1";
@@ -35,11 +36,21 @@ pub(crate) enum MessageKind {
 
 /// The local seat's secrets for the deal, derived from its chain seed so
 /// that a restarted peer signs the very same messages again (SPEC 5.16).
+/// The root is wiped when a value is dropped (the secret share wipes
+/// itself): it gives away every secret of the seat's deal.
 #[derive(Clone)]
 pub(crate) struct LocalDeal {
     root: [u8; 32],
     pub(crate) secret: SecretShare,
 }
+
+impl Drop for LocalDeal {
+    fn drop(&mut self) {
+        self.root.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for LocalDeal {}
 
 /// Never printed: the root gives away every secret of the seat's deal.
 impl std::fmt::Debug for LocalDeal {
@@ -55,18 +66,19 @@ impl LocalDeal {
             .chain_update(chain_seed)
             .finalize()
             .into();
-        let seed: [u8; 32] = Sha256::new()
+        let mut seed: [u8; 32] = Sha256::new()
             .chain_update(DEAL_SECRET_DOMAIN)
             .chain_update(root)
             .finalize()
             .into();
         let secret = SecretShare::generate(&mut ChaCha20Rng::from_seed(seed));
+        seed.zeroize();
         LocalDeal { root, secret }
     }
 
     /// The random stream of one message: (kind, epoch, position) names it.
     pub(crate) fn rng(&self, kind: MessageKind, epoch: u32, position: u64) -> ChaCha20Rng {
-        let seed: [u8; 32] = Sha256::new()
+        let mut seed: [u8; 32] = Sha256::new()
             .chain_update(DEAL_MESSAGE_DOMAIN)
             .chain_update(self.root)
             .chain_update([kind as u8])
@@ -74,7 +86,9 @@ impl LocalDeal {
             .chain_update(position.to_le_bytes())
             .finalize()
             .into();
-        ChaCha20Rng::from_seed(seed)
+        let rng = ChaCha20Rng::from_seed(seed);
+        seed.zeroize();
+        rng
     }
 }
 
@@ -311,4 +325,16 @@ pub(crate) enum ClaimError {
     /// The handle names no dealt slot whose other shares are known: the
     /// game's rules decide what that makes the action.
     Unopenable,
+}
+
+#[cfg(test)]
+mod tests {
+    /// The deal root gives away every secret of the seat's deal: it and the
+    /// secret share wipe themselves when dropped.
+    #[test]
+    fn the_local_seats_deal_secrets_wipe_themselves_when_dropped() {
+        fn wipes_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+        wipes_on_drop::<super::LocalDeal>();
+        wipes_on_drop::<roundtable_deal::SecretShare>();
+    }
 }
