@@ -142,6 +142,20 @@ pub enum Body {
         /// The secret scalar, little-endian.
         secret: [u8; 32],
     },
+    /// The first shuffle of the deck of `epoch`, which names the pile the
+    /// deck starts from: without it a verifier that does not replay the
+    /// game's rules could not rebuild the open deck the proof is about
+    /// (protocol/SPEC.md 5.11). Every later shuffle of the epoch is a
+    /// [`Body::Shuffle`].
+    ShuffleFromPile {
+        /// The deck's epoch.
+        epoch: u32,
+        /// The catalogue index of each card of the open deck, in the order
+        /// the game's request lists them.
+        pile: Vec<u32>,
+        /// The shuffle message, of the open deck of `pile`.
+        message: Vec<u8>,
+    },
 }
 
 impl Body {
@@ -161,6 +175,7 @@ impl Body {
             Body::Shares { .. } => "decryption shares",
             Body::ActionRevealing { .. } => "action with revealed cards",
             Body::KeyRelease { .. } => "key release",
+            Body::ShuffleFromPile { .. } => "first shuffle of a pile",
         }
     }
 }
@@ -338,7 +353,8 @@ mod tests {
     }
 
     /// SPEC 4.8: one envelope carries a whole 120-card shuffle, with the
-    /// largest numbers its header can hold.
+    /// largest numbers its header can hold, and the pile it starts from
+    /// with the largest card indices.
     #[test]
     fn a_shuffle_of_120_cards_fits_in_one_envelope() {
         let message_len = roundtable_deal::ShuffleMessage::encoded_len(120);
@@ -350,8 +366,9 @@ mod tests {
             prev: Hash32([0xff; 32]),
             position: u64::MAX,
             state_hash: Hash32([0xff; 32]),
-            body: Body::Shuffle {
+            body: Body::ShuffleFromPile {
                 epoch: u32::MAX,
+                pile: vec![u32::MAX; 120],
                 message: vec![0xff; message_len],
             },
         }
