@@ -171,11 +171,10 @@ impl Body {
             Body::SeedOpening { .. } => "seed opening",
             Body::ChainContinuation { .. } => "chain continuation",
             Body::KeyShare { .. } => "key share",
-            Body::Shuffle { .. } => "shuffle",
+            Body::Shuffle { .. } | Body::ShuffleFromPile { .. } => "shuffle",
             Body::Shares { .. } => "decryption shares",
             Body::ActionRevealing { .. } => "action with revealed cards",
             Body::KeyRelease { .. } => "key release",
-            Body::ShuffleFromPile { .. } => "first shuffle of a pile",
         }
     }
 }
