@@ -397,6 +397,30 @@ mod tests {
     }
 
     proptest! {
+        /// A first shuffle's pile travels card for card: whatever its
+        /// catalogue indices, the envelope decodes to the pile it was
+        /// signed with, and the pile costs its count and one varint per
+        /// card (SPEC 5.11).
+        #[test]
+        fn a_named_pile_round_trips(pile in proptest::collection::vec(any::<u32>(), 1..512)) {
+            let shuffle = |body| Envelope {
+                game_id: GameId([1; 32]),
+                seat: 0,
+                seq: 1,
+                prev: Hash32([3; 32]),
+                position: 0,
+                state_hash: Hash32([4; 32]),
+                body,
+            }
+            .sign(&Identity::from_secret([9; 32]));
+            let named = shuffle(Body::ShuffleFromPile { epoch: 0, pile: pile.clone(), message: vec![7; 100] });
+            let plain = shuffle(Body::Shuffle { epoch: 0, message: vec![7; 100] });
+            prop_assert_eq!(Signed::decode(&named.encode()).unwrap(), named.clone());
+            let varints: usize = pile.iter().map(|&c| postcard::to_allocvec(&c).unwrap().len()).sum();
+            let count = postcard::to_allocvec(&(pile.len() as u64)).unwrap().len();
+            prop_assert_eq!(named.encode().len(), plain.encode().len() + count + varints);
+        }
+
         /// The decoder of network input never panics, whatever the bytes.
         #[test]
         fn decoding_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
