@@ -966,6 +966,7 @@ mod tests {
                 e.envelope.body,
                 Body::KeyShare { .. }
                     | Body::Shuffle { .. }
+                    | Body::ShuffleFromPile { .. }
                     | Body::Shares { .. }
                     | Body::ActionRevealing { .. }
                     | Body::KeyRelease { .. }

@@ -414,17 +414,22 @@ impl<G: SimGame> Sim<G> {
                 message.0[80] ^= 0x01;
                 Body::KeyShare { message }
             }
-            (Cheat::BadShuffle, Body::Shuffle { epoch, message }) => {
-                let mut message = message.clone();
-                // The lowest bit of the last response scalar: the message
-                // still decodes, and only the proof check can refuse it.
-                let last_scalar = message.len().saturating_sub(32);
-                message[last_scalar] ^= 0x01;
-                Body::Shuffle {
-                    epoch: *epoch,
+            (Cheat::BadShuffle, Body::Shuffle { epoch, message }) => Body::Shuffle {
+                epoch: *epoch,
+                message: with_bad_last_response(message),
+            },
+            (
+                Cheat::BadShuffle,
+                Body::ShuffleFromPile {
+                    epoch,
+                    pile,
                     message,
-                }
-            }
+                },
+            ) => Body::ShuffleFromPile {
+                epoch: *epoch,
+                pile: pile.clone(),
+                message: with_bad_last_response(message),
+            },
             (Cheat::BadShare, Body::Shares { shares }) if !shares.is_empty() => {
                 let mut shares = shares.clone();
                 // In the proof's challenge: the share's point stays.
@@ -602,4 +607,15 @@ impl<G: SimGame> Sim<G> {
         let interval = self.rng.range(200, 1_500);
         self.queue.push(self.now + interval, Event::Attack);
     }
+}
+
+/// A shuffle message with the lowest bit of its last response scalar
+/// flipped: it still decodes, and only the proof check can refuse it.
+fn with_bad_last_response(message: &[u8]) -> Vec<u8> {
+    let mut message = message.to_vec();
+    let last_scalar = message.len().saturating_sub(32);
+    if let Some(byte) = message.get_mut(last_scalar) {
+        *byte ^= 0x01;
+    }
+    message
 }

@@ -142,6 +142,20 @@ pub enum Body {
         /// The secret scalar, little-endian.
         secret: [u8; 32],
     },
+    /// The first shuffle of the deck of `epoch`, which names the pile the
+    /// deck starts from: without it a verifier that does not replay the
+    /// game's rules could not rebuild the open deck the proof is about
+    /// (protocol/SPEC.md 5.11). Every later shuffle of the epoch is a
+    /// [`Body::Shuffle`].
+    ShuffleFromPile {
+        /// The deck's epoch.
+        epoch: u32,
+        /// The catalogue index of each card of the open deck, in the order
+        /// the game's request lists them.
+        pile: Vec<u32>,
+        /// The shuffle message, of the open deck of `pile`.
+        message: Vec<u8>,
+    },
 }
 
 impl Body {
@@ -157,7 +171,7 @@ impl Body {
             Body::SeedOpening { .. } => "seed opening",
             Body::ChainContinuation { .. } => "chain continuation",
             Body::KeyShare { .. } => "key share",
-            Body::Shuffle { .. } => "shuffle",
+            Body::Shuffle { .. } | Body::ShuffleFromPile { .. } => "shuffle",
             Body::Shares { .. } => "decryption shares",
             Body::ActionRevealing { .. } => "action with revealed cards",
             Body::KeyRelease { .. } => "key release",
@@ -338,7 +352,8 @@ mod tests {
     }
 
     /// SPEC 4.8: one envelope carries a whole 120-card shuffle, with the
-    /// largest numbers its header can hold.
+    /// largest numbers its header can hold, and the pile it starts from
+    /// with the largest card indices.
     #[test]
     fn a_shuffle_of_120_cards_fits_in_one_envelope() {
         let message_len = roundtable_deal::ShuffleMessage::encoded_len(120);
@@ -350,8 +365,9 @@ mod tests {
             prev: Hash32([0xff; 32]),
             position: u64::MAX,
             state_hash: Hash32([0xff; 32]),
-            body: Body::Shuffle {
+            body: Body::ShuffleFromPile {
                 epoch: u32::MAX,
+                pile: vec![u32::MAX; 120],
                 message: vec![0xff; message_len],
             },
         }
@@ -381,6 +397,30 @@ mod tests {
     }
 
     proptest! {
+        /// A first shuffle's pile travels card for card: whatever its
+        /// catalogue indices, the envelope decodes to the pile it was
+        /// signed with, and the pile costs its count and one varint per
+        /// card (SPEC 5.11).
+        #[test]
+        fn a_named_pile_round_trips(pile in proptest::collection::vec(any::<u32>(), 1..512)) {
+            let shuffle = |body| Envelope {
+                game_id: GameId([1; 32]),
+                seat: 0,
+                seq: 1,
+                prev: Hash32([3; 32]),
+                position: 0,
+                state_hash: Hash32([4; 32]),
+                body,
+            }
+            .sign(&Identity::from_secret([9; 32]));
+            let named = shuffle(Body::ShuffleFromPile { epoch: 0, pile: pile.clone(), message: vec![7; 100] });
+            let plain = shuffle(Body::Shuffle { epoch: 0, message: vec![7; 100] });
+            prop_assert_eq!(Signed::decode(&named.encode()).unwrap(), named.clone());
+            let varints: usize = pile.iter().map(|&c| postcard::to_allocvec(&c).unwrap().len()).sum();
+            let count = postcard::to_allocvec(&(pile.len() as u64)).unwrap().len();
+            prop_assert_eq!(named.encode().len(), plain.encode().len() + count + varints);
+        }
+
         /// The decoder of network input never panics, whatever the bytes.
         #[test]
         fn decoding_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {

@@ -315,7 +315,12 @@ fn resign_body(genesis: &Genesis, signed: &Signed, body: Body) -> Signed {
 /// Runs a game where seat 1 sends `tampered(envelope)` in place of the first
 /// envelope `pick` chooses; every honest table must catch it with a
 /// violation of `kind`, and the audit of the honest tables' log must too.
-fn caught(kind: &str, mut bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) {
+fn caught(kind: &str, bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) {
+    caught_from(1, kind, bad);
+}
+
+/// [`caught`], with `liar` (0 to 2) the seat that tampers.
+fn caught_from(liar: usize, kind: &str, mut bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) {
     let mut tables = tables(3, 2, 77);
     let genesis = tables[0].genesis().clone();
     let mut rng = ChaCha20Rng::seed_from_u64(5);
@@ -324,7 +329,7 @@ fn caught(kind: &str, mut bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) 
         &mut tables,
         &mut rng,
         |from, s| {
-            if done || from != 1 {
+            if done || from != liar {
                 return s;
             }
             match bad(&genesis, &s) {
@@ -338,27 +343,28 @@ fn caught(kind: &str, mut bad: impl FnMut(&Genesis, &Signed) -> Option<Signed>) 
         |_, _| None,
     );
     assert!(done, "{kind}: the envelope to tamper with never came");
-    for honest in [0usize, 2] {
+    for honest in (0..3).filter(|&s| s != liar) {
         let v = tables[honest]
             .violation()
             .unwrap_or_else(|| panic!("{kind}: table {honest} saw nothing"));
         assert_eq!(v.kind(), kind, "{v}");
-        assert_eq!(v.seat(), 1);
+        assert_eq!(usize::from(v.seat()), liar);
         assert!(v.check_signatures(tables[honest].genesis()).is_ok());
     }
     assert!(
         run.violations
             .iter()
-            .any(|(i, v)| *i == 0 && v.kind() == kind)
+            .any(|(i, v)| *i != liar && v.kind() == kind)
     );
     // The audit of what the honest table took in finds the same.
-    let report = audit::audit::<Hands>(&tables[0].transcript()).unwrap();
+    let honest_table = &tables[if liar == 0 { 1 } else { 0 }];
+    let report = audit::audit::<Hands>(&honest_table.transcript()).unwrap();
     assert!(!report.is_valid());
     assert!(
         report
             .violations
             .iter()
-            .any(|v| v.kind() == kind && v.seat() == 1),
+            .any(|v| v.kind() == kind && usize::from(v.seat()) == liar),
         "{kind}: {:?} {:?}",
         report.violations,
         report.problems
@@ -387,6 +393,143 @@ fn a_shuffle_with_a_flipped_proof_byte_is_caught() {
                 },
             ))
         }
+        _ => None,
+    });
+}
+
+/// Issue 27: the first shuffle of every epoch names the pile its deck starts
+/// from, so a verifier that knows no game's rules checks every shuffle from
+/// the transcript alone: the open deck of the named pile, then each seat's
+/// proof in seat order against the previous output. Before, the pile was in
+/// no message, and a stranger had to guess it.
+#[test]
+fn every_shuffle_checks_from_the_transcript_alone() {
+    let mut tables = tables(3, 20, 12);
+    let run = honest(&mut tables, 3);
+    assert!(run.violations.is_empty(), "{:?}", run.violations);
+    assert_eq!(run.finished, vec![true; 3]);
+    let game_id = tables[0].genesis().proposal.game_id().0;
+    let envelopes: Vec<Signed> = frames_of(&tables[0])
+        .into_iter()
+        .filter_map(|f| match f {
+            Frame::Envelope(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    let context = |epoch: u32, seat: u8| roundtable_deal::Context {
+        game_id,
+        epoch,
+        seat,
+    };
+    let key_shares: Vec<_> = envelopes
+        .iter()
+        .filter_map(|s| match &s.envelope.body {
+            Body::KeyShare { message } => Some(
+                roundtable_deal::KeyShareMessage::from_bytes(&message.0)
+                    .and_then(|m| m.verify(&context(0, s.seat())))
+                    .unwrap(),
+            ),
+            _ => None,
+        })
+        .collect();
+    let key = roundtable_deal::DeckKey::combine(&key_shares).unwrap();
+    // One request's envelopes are in (seat, seq) order (SPEC 5.15), so the
+    // shuffles of an epoch come in seat order.
+    let mut deck = None;
+    let mut epochs = Vec::new();
+    for s in &envelopes {
+        let (epoch, message) = match &s.envelope.body {
+            Body::ShuffleFromPile {
+                epoch,
+                pile,
+                message,
+            } => {
+                deck = Some(roundtable_deal::Deck::open(&game_id, pile).unwrap());
+                epochs.push((*epoch, pile.len()));
+                (*epoch, message)
+            }
+            Body::Shuffle { epoch, message } => {
+                assert_eq!(
+                    epochs.last().map(|e| e.0),
+                    Some(*epoch),
+                    "a pile starts each epoch"
+                );
+                (*epoch, message)
+            }
+            _ => continue,
+        };
+        let input = deck.take().unwrap();
+        let output = roundtable_deal::ShuffleMessage::from_bytes(message)
+            .unwrap()
+            .verify(&context(epoch, s.seat()), &key, &input)
+            .unwrap_or_else(|e| panic!("seat {}'s shuffle of epoch {epoch}: {e}", s.seat()))
+            .clone();
+        deck = Some(output);
+    }
+    // Hands' first deck is its whole catalogue; its later ones are its
+    // played cards (SPEC 5.13), reshuffled.
+    assert_eq!(epochs.first(), Some(&(0, 24)));
+    assert!(epochs.len() > 1, "no reshuffle in this game: {epochs:?}");
+}
+
+/// Issue 27: a first shuffle whose named pile is not the request's is a bad
+/// shuffle, even with a proof that verifies against the deck the rules ask
+/// for: a stranger checks the proof against the named pile, so the table
+/// must not accept what the stranger would refuse.
+#[test]
+fn a_first_shuffle_that_names_another_pile_is_a_bad_shuffle() {
+    caught_from(0, "bad-shuffle", |g, s| match &s.envelope.body {
+        Body::ShuffleFromPile {
+            epoch,
+            pile,
+            message,
+        } => {
+            let mut pile = pile.clone();
+            pile.swap(0, 1);
+            Some(resign_body(
+                g,
+                s,
+                Body::ShuffleFromPile {
+                    epoch: *epoch,
+                    pile,
+                    message: message.clone(),
+                },
+            ))
+        }
+        _ => None,
+    });
+}
+
+/// Issue 27: the first shuffle of an epoch must name its pile.
+#[test]
+fn a_first_shuffle_that_names_no_pile_is_a_bad_shuffle() {
+    caught_from(0, "bad-shuffle", |g, s| match &s.envelope.body {
+        Body::ShuffleFromPile { epoch, message, .. } => Some(resign_body(
+            g,
+            s,
+            Body::Shuffle {
+                epoch: *epoch,
+                message: message.clone(),
+            },
+        )),
+        _ => None,
+    });
+}
+
+/// Issue 27: only the first shuffle of an epoch names a pile, so that each
+/// epoch has exactly one.
+#[test]
+fn a_later_shuffle_that_names_a_pile_is_a_bad_shuffle() {
+    caught("bad-shuffle", |g, s| match &s.envelope.body {
+        Body::Shuffle { epoch, message } => Some(resign_body(
+            g,
+            s,
+            Body::ShuffleFromPile {
+                epoch: *epoch,
+                pile: (0..24).collect(),
+                message: message.clone(),
+            },
+        )),
         _ => None,
     });
 }
@@ -567,6 +710,17 @@ fn a_resignation_releases_the_key_and_the_game_goes_on() {
         "{:?} {:?}",
         report.problems,
         report.violations
+    ); // The reference verifier's fixture of a key released mid-game (SPEC
+    // 5.12): this very game, made again as tests/fixtures/README.md says.
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/hands-resigned.rts");
+    let file = roundtable_table::transcript::encode_file(&tables[0].transcript());
+    if std::env::var_os("REGENERATE_FIXTURES").is_some() {
+        std::fs::write(&fixture, &file).unwrap();
+    }
+    assert!(
+        std::fs::read(&fixture).unwrap() == file,
+        "tests/fixtures/hands-resigned.rts is another game; tests/fixtures/README.md says how to make it again"
     );
 }
 

@@ -40,6 +40,7 @@ fn variant(body: &Body) -> u8 {
         Body::Shares { .. } => 10,
         Body::ActionRevealing { .. } => 11,
         Body::KeyRelease { .. } => 12,
+        Body::ShuffleFromPile { .. } => 13,
         _ => 0,
     }
 }
@@ -196,11 +197,11 @@ fn vectors() -> Value {
             })
         })
         .collect();
-    assert_eq!(bodies.len(), 5, "every new body appears in the game");
+    assert_eq!(bodies.len(), 6, "every new body appears in the game");
     let result = report.result.clone().unwrap();
     let game = Hands::new_game(2, &Options { rounds: 2 }).unwrap();
     json!({
-        "description": "A two-seat game of Hands (2 rounds) dealt by two tables (SPEC 5.11-5.16); the transcript file holds every key share, shuffle, share, revealing action and key release.",
+        "description": "A two-seat game of Hands (2 rounds) dealt by two tables (SPEC 5.11-5.16); the transcript file holds every key share, shuffle (the first of the epoch naming its pile), share, revealing action and key release.",
         "game_id": hex(&genesis.proposal.game_id().0),
         "initial_state_hash": hex(&game.state_hash().0),
         "seats": seats,

@@ -303,18 +303,27 @@ impl<G: Game> Table<G> {
                     }),
                 }
             }
-            (Owed::Shuffle(epoch), Body::Shuffle { epoch: e, message }) => {
-                match self.check_shuffle(seat, *epoch, e, &message) {
-                    Ok(deck) => {
-                        self.dealing.progress.shuffled = Some((deck, Some(seat)));
-                        None
-                    }
-                    Err(reason) => Some(Violation::BadShuffle {
-                        envelope: signed,
-                        reason,
-                    }),
-                }
-            }
+            (Owed::Shuffle(epoch), Body::Shuffle { epoch: e, message }) => self
+                .take_shuffle(request, seat, *epoch, e, None, &message)
+                .err()
+                .map(|reason| Violation::BadShuffle {
+                    envelope: signed,
+                    reason,
+                }),
+            (
+                Owed::Shuffle(epoch),
+                Body::ShuffleFromPile {
+                    epoch: e,
+                    pile,
+                    message,
+                },
+            ) => self
+                .take_shuffle(request, seat, *epoch, e, Some(pile.as_slice()), &message)
+                .err()
+                .map(|reason| Violation::BadShuffle {
+                    envelope: signed,
+                    reason,
+                }),
             (Owed::Shares(handles), Body::Shares { shares }) => {
                 if shares.len() != handles.len() {
                     Some(Violation::UnaskedShares {
@@ -365,7 +374,6 @@ impl<G: Game> Table<G> {
                 expected: owed.describe(),
             }),
         };
-        let _ = request;
         if let Some(v) = refusal {
             self.fail(v);
             return false;
@@ -374,29 +382,71 @@ impl<G: Game> Table<G> {
         true
     }
 
-    /// Check a shuffle of the deck of `epoch` against the deck before it.
-    fn check_shuffle(
-        &self,
+    /// Check a shuffle of the deck of `epoch` against the deck before it
+    /// and take its output as the current deck. The first shuffle of an
+    /// epoch names the pile it starts from (`named_pile`), which must be the
+    /// request's: a stranger's verifier checks the proof against the open
+    /// deck of the named pile, so a pile the rules do not ask for would make
+    /// the table and the stranger judge one envelope differently.
+    fn take_shuffle(
+        &mut self,
+        request: &Request,
         seat: u8,
         epoch: EpochId,
         named: u32,
+        named_pile: Option<&[u32]>,
         message: &[u8],
-    ) -> Result<Deck, String> {
+    ) -> Result<(), String> {
         if named != u32::from(epoch.0) {
             return Err(format!(
                 "a shuffle for epoch {named} where epoch {} was due",
                 epoch.0
             ));
         }
-        let (Some(key), Some((input, _))) =
+        let (Some(key), Some((input, last))) =
             (&self.dealing.deck_key, &self.dealing.progress.shuffled)
         else {
             return Err("no deck to shuffle yet".into());
         };
+        let Request::Reshuffle { pile, .. } = request else {
+            return Err("no reshuffle was asked for".into());
+        };
+        match (last, named_pile) {
+            (None, None) => {
+                return Err(format!(
+                    "the first shuffle of epoch {named} must name the pile it starts from"
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "only the first shuffle of epoch {named} names a pile"
+                ));
+            }
+            (None, Some(named_pile)) if named_pile != pile.as_slice() => {
+                return Err(
+                    match named_pile.iter().zip(pile).position(|(a, b)| a != b) {
+                        Some(i) => format!(
+                            "its pile names card {} in place {} where the game's rules ask for card {}",
+                            named_pile[i],
+                            i + 1,
+                            pile[i]
+                        ),
+                        None => format!(
+                            "its pile names {} cards where the game's rules ask for {}",
+                            named_pile.len(),
+                            pile.len()
+                        ),
+                    },
+                );
+            }
+            _ => {}
+        }
         let context = self.dealing.context(named, seat);
-        ShuffleMessage::from_bytes(message)
+        let output = ShuffleMessage::from_bytes(message)
             .and_then(|m| m.verify(&context, key, input).cloned())
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        self.dealing.progress.shuffled = Some((output, Some(seat)));
+        Ok(())
     }
 
     /// Check `seat`'s released secret against its key share and keep it.
@@ -428,20 +478,28 @@ impl<G: Game> Table<G> {
                 }
             }
             Owed::Shuffle(epoch) => {
-                let (Some(key), Some((input, _))) =
+                let (Some(key), Some((input, last))) =
                     (&self.dealing.deck_key, &self.dealing.progress.shuffled)
                 else {
                     return false;
                 };
+                let first = last.is_none();
                 let epoch = u32::from(epoch.0);
                 let context = self.dealing.context(epoch, me.0);
                 let mut rng = local.rng(MessageKind::Shuffle, epoch, position);
                 let message =
                     ShuffleMessage::shuffle(&context, key, input, &local.secret, &mut rng);
                 self.dealing.progress.shuffled = Some((message.output().clone(), Some(me.0)));
-                Body::Shuffle {
-                    epoch,
-                    message: message.to_bytes(),
+                match request {
+                    Request::Reshuffle { pile, .. } if first => Body::ShuffleFromPile {
+                        epoch,
+                        pile: pile.clone(),
+                        message: message.to_bytes(),
+                    },
+                    _ => Body::Shuffle {
+                        epoch,
+                        message: message.to_bytes(),
+                    },
                 }
             }
             Owed::Shares(handles) => {
@@ -491,7 +549,6 @@ impl<G: Game> Table<G> {
                 return true;
             }
         };
-        let _ = request;
         match self.author(body) {
             Some(signed) => {
                 self.dealing.progress.envelopes.push((me.0, signed.seq()));
