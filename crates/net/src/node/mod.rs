@@ -106,7 +106,7 @@ const WATCHERS_SYNC_BYTES_RATE: f64 = 256.0 * 1024.0;
 
 /// A token bucket.
 #[derive(Debug)]
-struct Bucket {
+pub(crate) struct Bucket {
     tokens: f64,
     last: Instant,
     rate: f64,
@@ -148,7 +148,8 @@ impl Bucket {
         self.tokens = (self.tokens - amount).max(0.0);
     }
 
-    fn take(&mut self, now: Instant) -> bool {
+    /// Take one token if there is one.
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
         if self.available(now) >= 1.0 {
             self.spend(1.0);
             true
@@ -194,9 +195,10 @@ impl Announcers {
 
 /// What we keep about a remote peer to bound what it can make us do.
 #[derive(Debug)]
-struct Guard {
+pub(crate) struct Guard {
     gossip: Bucket,
-    requests: Bucket,
+    /// Requests it sends us (every request-response protocol together).
+    pub(crate) requests: Bucket,
     /// Catch-up requests we send it.
     sync_asks: Bucket,
     /// Catch-up requests of a peer without a seat that we answer.
@@ -204,7 +206,8 @@ struct Guard {
     /// Catch-up bytes we answer it: made at its first catch-up request,
     /// with a seat's or a stranger's budget (a game's seats never change).
     sync_bytes: Option<Bucket>,
-    strikes: u32,
+    /// Messages of it we refused; at [`BAN_STRIKES`] it is banned.
+    pub(crate) strikes: u32,
     /// When it last made us consult this guard.
     last_seen: Instant,
 }
@@ -225,7 +228,7 @@ impl Guard {
 
 /// The guards of at most [`MAX_GUARDS`] peers.
 #[derive(Debug, Default)]
-struct Guards {
+pub(crate) struct Guards {
     by_peer: HashMap<PeerId, Guard>,
 }
 
@@ -236,7 +239,7 @@ impl Guards {
     /// drop (a returning peer starts clean anyway), struck ones are kept as
     /// long as any clean one is left, and banned peers stay banned in the
     /// swarm's block list whatever happens here.
-    fn get(&mut self, peer: PeerId, now: Instant) -> &mut Guard {
+    pub(crate) fn get(&mut self, peer: PeerId, now: Instant) -> &mut Guard {
         if self.by_peer.len() >= MAX_GUARDS && !self.by_peer.contains_key(&peer) {
             let evict = self
                 .by_peer
