@@ -28,6 +28,9 @@
 //!   topic list tables on a LAN ([`discover::discover_tables`]), each
 //!   announcement signed by its host and checked against its ticket
 //!   ([`Announce::verify`]).
+//! * **Tournaments** ([`tournament`]): the tournament node's
+//!   `/roundtable/tournament/1`, for its registered players only, under the
+//!   same connection bounds, request rate, strikes and bans.
 //! * **Durability**: every peer keeps its key, chain secret and transcript
 //!   log in its [`DataDir`], and a restarted peer resumes where it stopped.
 //!
@@ -74,6 +77,7 @@ pub mod slots;
 pub mod store;
 pub mod swarm;
 pub mod ticket;
+pub mod tournament;
 pub mod wire;
 
 pub use counting::ByteCounter;

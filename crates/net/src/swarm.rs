@@ -351,15 +351,36 @@ fn counting_tcp(
     )
 }
 
-fn swarm_config(c: libp2p::swarm::Config) -> libp2p::swarm::Config {
-    // A table's connections stay up between moves that can be minutes apart.
-    c.with_idle_connection_timeout(Duration::from_secs(300))
-}
+/// How long a connection with no stream open stays up: a table's
+/// connections stay up between moves that can be minutes apart.
+const IDLE_CONNECTION_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Build a peer's swarm: TCP + noise + yamux and QUIC (or counting TCP),
 /// relay client, and [`Behaviour`].
 pub fn build_swarm(key: Keypair, opts: &SwarmOptions) -> Result<Swarm<Behaviour>, NetError> {
-    if let Some(counter) = opts.counter.clone() {
+    build_with(
+        key,
+        opts.counter.clone(),
+        IDLE_CONNECTION_TIMEOUT,
+        |key, relay| behaviour(key, relay, opts),
+    )
+}
+
+/// Build a swarm of `make`'s behaviour over the transports every roundtable
+/// peer uses: TCP + noise + yamux and QUIC, or only TCP counting its bytes
+/// into `counter`, and a relay client. Connections with no stream open
+/// close after `idle`.
+pub(crate) fn build_with<B: libp2p::swarm::NetworkBehaviour>(
+    key: Keypair,
+    counter: Option<Arc<ByteCounter>>,
+    idle: Duration,
+    make: impl FnOnce(&Keypair, relay::client::Behaviour) -> Result<B, NetError>,
+) -> Result<Swarm<B>, NetError> {
+    let make = |key: &Keypair, relay| {
+        make(key, relay).map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
+    };
+    let config = move |c: libp2p::swarm::Config| c.with_idle_connection_timeout(idle);
+    if let Some(counter) = counter {
         let swarm = SwarmBuilder::with_existing_identity(key)
             .with_tokio()
             .with_other_transport(|key| {
@@ -369,12 +390,9 @@ pub fn build_swarm(key: Keypair, opts: &SwarmOptions) -> Result<Swarm<Behaviour>
             .map_err(transport_error)?
             .with_relay_client(noise::Config::new, yamux::Config::default)
             .map_err(transport_error)?
-            .with_behaviour(|key, relay| {
-                behaviour(key, relay, opts)
-                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
-            })
+            .with_behaviour(make)
             .map_err(transport_error)?
-            .with_swarm_config(swarm_config)
+            .with_swarm_config(config)
             .build();
         return Ok(swarm);
     }
@@ -389,12 +407,9 @@ pub fn build_swarm(key: Keypair, opts: &SwarmOptions) -> Result<Swarm<Behaviour>
         .with_quic()
         .with_relay_client(noise::Config::new, yamux::Config::default)
         .map_err(transport_error)?
-        .with_behaviour(|key, relay| {
-            behaviour(key, relay, opts)
-                .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)
-        })
+        .with_behaviour(make)
         .map_err(transport_error)?
-        .with_swarm_config(swarm_config)
+        .with_swarm_config(config)
         .build();
     Ok(swarm)
 }
@@ -452,7 +467,7 @@ pub fn build_relay_swarm(key: Keypair) -> Result<Swarm<RelayBehaviour>, NetError
             }
         })
         .map_err(transport_error)?
-        .with_swarm_config(swarm_config)
+        .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE_CONNECTION_TIMEOUT))
         .build();
     Ok(swarm)
 }

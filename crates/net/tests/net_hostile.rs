@@ -2,7 +2,8 @@
 //! 127.0.0.1 (SPEC 4.3 to 4.5): a raw client that speaks the wire format
 //! byte by byte sends malformed, oversized and truncated lobby and catch-up
 //! requests, answers catch-up with `more` for ever, asks for catch-up and a
-//! seat without holding one, and never accepts a proposal.
+//! seat without holding one, asks for the whole game over and over, and
+//! never accepts a proposal.
 
 mod common;
 
@@ -157,11 +158,20 @@ async fn host(
     dir: &std::path::Path,
     seats: u8,
 ) -> (GameHandle<PortRoyal>, Arc<Mutex<Vec<String>>>, Ticket) {
+    host_with(dir, seats, Options::default()).await
+}
+
+/// [`host`] of a game with `options`.
+async fn host_with(
+    dir: &std::path::Path,
+    seats: u8,
+    options: Options,
+) -> (GameHandle<PortRoyal>, Arc<Mutex<Vec<String>>>, Ticket) {
     let mut host = spawn::<PortRoyal>(
         config(dir, "host"),
         Role::Host {
             seats,
-            options: Options::default(),
+            options,
             stall_timeout_ms: 60_000,
         },
         Controller::Bot(Box::new(RandomBot::new(1))),
@@ -743,5 +753,87 @@ async fn a_joiner_that_never_accepts_loses_its_seat_and_the_table_fills_without_
     assert_eq!(seated, HashSet::from(["host", "bea"]));
     squatter.abort();
     bea.shutdown();
+    host.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_asking_for_the_whole_game_over_and_over_get_no_more_than_their_byte_budgets() {
+    // SPEC 4.4: a peer without a seat is answered at most 512 KiB, then 64
+    // KiB a second, and all of them together at most 2 MiB, then 256 KiB a
+    // second. Each answer of the whole game here is its first 256
+    // envelopes (tens of KB); the old code sent one to each of the six
+    // strangers five times a second, several times either bound.
+    const OWN: (f64, f64) = (512.0 * 1024.0, 64.0 * 1024.0);
+    const SHARED: (f64, f64) = (2.0 * 1024.0 * 1024.0, 256.0 * 1024.0);
+    const STRANGERS: u8 = 6;
+    const WINDOW: Duration = Duration::from_secs(4);
+    let dir = tempfile::tempdir().unwrap();
+    let long = Options {
+        victory_points: 20,
+        ..Options::default()
+    };
+    let (host, _notes, ticket) = host_with(dir.path(), 2, long).await;
+    let seat = joiner(
+        dir.path(),
+        "seat",
+        &ticket,
+        Controller::Bot(Box::new(RandomBot::new(2))),
+    );
+    let at = until(&host, "the game to pass 300 inputs", |s| {
+        s.phase != Phase::Lobby && s.position >= 300
+    })
+    .await;
+    let game: GameId = at.game_id.unwrap();
+    let whole_game = framed(&encode(&SyncRequest {
+        game,
+        heads: vec![0, 0],
+    }));
+    let mut strangers = Vec::new();
+    for i in 0..STRANGERS {
+        let (ticket, request) = (ticket.clone(), whole_game.clone());
+        strangers.push(tokio::spawn(async move {
+            let mut swarm = raw_swarm(&Identity::from_secret([200 + i; 32]));
+            let target = dial(&mut swarm, &ticket);
+            connected(&mut swarm, target).await;
+            let start = tokio::time::Instant::now();
+            let (mut bytes, mut answers, mut asked_back) = (0.0, 0, 0);
+            while start.elapsed() < WINDOW {
+                let answer = ask(&mut swarm, target, true, request.clone(), &mut asked_back)
+                    .await
+                    .expect("a stranger within the request rates is answered");
+                let answer: SyncResponse = decode(unframed(&answer), 1 << 20).unwrap();
+                assert_eq!(answer.heads.len(), 2, "a peer without a seat is answered");
+                bytes += answer.envelopes.iter().map(|e| e.len() + 4).sum::<usize>() as f64;
+                answers += 1;
+                // Five a second, the rate a peer without a seat may ask at:
+                // only the bytes are bounded here, nothing is struck.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            (bytes, answers, start, tokio::time::Instant::now())
+        }));
+    }
+    let mut total = 0.0;
+    let mut span: Option<(tokio::time::Instant, tokio::time::Instant)> = None;
+    for stranger in strangers {
+        let (bytes, answers, start, end) = stranger.await.unwrap();
+        let secs = (end - start).as_secs_f64();
+        eprintln!("a stranger got {bytes} bytes in {answers} answers in {secs:.2} s");
+        assert!(
+            bytes <= OWN.0 + OWN.1 * secs,
+            "one stranger got {bytes} bytes in {secs:.2} s (at most {} allowed)",
+            OWN.0 + OWN.1 * secs
+        );
+        total += bytes;
+        span = Some(span.map_or((start, end), |(s, e)| (s.min(start), e.max(end))));
+    }
+    assert!(total > 0.0, "peers without a seat are still served");
+    let (start, end) = span.unwrap();
+    let secs = (end - start).as_secs_f64();
+    assert!(
+        total <= SHARED.0 + SHARED.1 * secs,
+        "{STRANGERS} strangers got {total} bytes in {secs:.2} s together (at most {} allowed)",
+        SHARED.0 + SHARED.1 * secs
+    );
+    seat.shutdown();
     host.shutdown();
 }

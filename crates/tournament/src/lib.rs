@@ -24,13 +24,15 @@
 //!   there or the show-up time has passed (those missing then lose by
 //!   forfeit), and ends the round when every table's game came back; it
 //!   gives up on a table whose game stood still longer than a live one can
-//!   ([`give_up_ms`] of the stall timeout), which then has no result.
+//!   ([`give_up_ms`] of the stall timeout), which then has no result. The
+//!   messages it exchanges with the players are in [`protocol`].
 //!
 //! Like the engine and the table, this crate is sans-IO: no clock, no random
 //! source, no file. The command line reads the files and runs the audits.
 
 pub mod manifest;
 pub mod pairing;
+pub mod protocol;
 pub mod round;
 pub mod standings;
 mod wire;
@@ -40,6 +42,7 @@ pub use manifest::{
     derived_seed_share, encode_options, round_id, seed_commitment, table_nonce,
 };
 pub use pairing::{Pairing, PairingTable, Record, pair_round};
+pub use protocol::{TOURNAMENT_PROTOCOL, TourRequest, TourResponse};
 pub use round::{Answer, DeskError, PRESENCE_MS, RoundDesk, TableEnd, give_up_ms};
 pub use standings::{Outcome, Refusal, Standings, Submission, standings};
 

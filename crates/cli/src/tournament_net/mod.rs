@@ -17,18 +17,15 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use futures::StreamExt;
-use libp2p::request_response::{self, ProtocolSupport};
-use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, multiaddr::Protocol};
+use libp2p::{Multiaddr, PeerId, multiaddr::Protocol};
 use roundtable_net::Ticket;
-use roundtable_net::identity::{keypair_of, peer_id_of};
-use roundtable_net::wire::{Bounded, LobbyId, WireCodec};
+use roundtable_net::identity::peer_id_of;
+use roundtable_net::tournament::{NodeEvent, TourNode};
+use roundtable_net::wire::LobbyId;
 use roundtable_table::{CO_CLAIM_TIMEOUTS, Identity, PublicKey};
 use roundtable_tournament::{
-    Answer, Manifest, PRESENCE_MS, RoundDesk, give_up_ms, round_id, table_nonce,
+    Manifest, PRESENCE_MS, RoundDesk, TourRequest, TourResponse, give_up_ms, round_id, table_nonce,
 };
-use serde::{Deserialize, Serialize};
 
 mod play;
 
@@ -37,155 +34,16 @@ pub(crate) use play::{PlayArgs, play};
 use crate::Failure;
 use crate::net_cmd::{NetArgs, runtime};
 
-/// The tournament node's protocol.
-const TOURNAMENT_PROTOCOL: StreamProtocol = StreamProtocol::new("/roundtable/tournament/1");
-/// A request carries at most a transcript.
-const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
-/// A response is at most a table and a ticket.
-const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 /// The `game` of a tournament node's ticket.
 const TICKET_GAME: &str = "tournament";
 /// How often a player asks again while it waits.
 const ASK_EVERY: Duration = Duration::from_millis(500);
-/// A request not answered in this long failed (the node is gone).
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// A player gives up on a node it has not reached for this long.
 const NODE_GIVE_UP: Duration = Duration::from_secs(60);
 /// How often a seated player tells the node how far its table's game has
 /// gone: well within the presence time, so a live table is never taken for
 /// a still one.
 const REPORT_EVERY: Duration = Duration::from_secs(2);
-/// Longest reason or ticket carried.
-const MAX_TEXT: usize = 2048;
-
-/// What a player asks the node (SPEC 6.2).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum TourRequest {
-    /// I am here: what do I do?
-    Arrive { round_id: [u8; 32] },
-    /// I opened my table's lobby: here is its ticket.
-    Opened {
-        round_id: [u8; 32],
-        table: u32,
-        ticket: String,
-    },
-    /// My table's game is over: its transcript file.
-    Result {
-        round_id: [u8; 32],
-        table: u32,
-        transcript: Vec<u8>,
-    },
-    /// My table's game has applied this many inputs (sent every
-    /// [`REPORT_EVERY`] while it plays).
-    Playing {
-        round_id: [u8; 32],
-        table: u32,
-        position: u64,
-    },
-}
-
-impl Bounded for TourRequest {
-    const KIND: &'static str = "tournament request";
-    fn check(&self) -> Result<(), String> {
-        match self {
-            TourRequest::Opened { ticket, .. } if ticket.len() > MAX_TEXT => {
-                Err("ticket too long".into())
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
-/// What the node answers (SPEC 6.2).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum TourResponse {
-    Wait {
-        table: u32,
-        players: Vec<[u8; 32]>,
-        arrived: Vec<[u8; 32]>,
-        show_up_left_ms: u64,
-    },
-    Host {
-        table: u32,
-        seats: Vec<[u8; 32]>,
-        nonce: [u8; 32],
-    },
-    Join {
-        table: u32,
-        seats: Vec<[u8; 32]>,
-        nonce: [u8; 32],
-        ticket: String,
-    },
-    Opening {
-        table: u32,
-    },
-    Forfeited {
-        table: u32,
-        reason: String,
-    },
-    Done {
-        table: u32,
-    },
-    Bye,
-    Refused {
-        reason: String,
-    },
-    Ok,
-    GaveUp {
-        table: u32,
-    },
-}
-
-impl Bounded for TourResponse {
-    const KIND: &'static str = "tournament response";
-    fn check(&self) -> Result<(), String> {
-        let (keys, text) = match self {
-            TourResponse::Wait {
-                players, arrived, ..
-            } => (players.len() + arrived.len(), 0),
-            TourResponse::Host { seats, .. } => (seats.len(), 0),
-            TourResponse::Join { seats, ticket, .. } => (seats.len(), ticket.len()),
-            TourResponse::Forfeited { reason, .. } | TourResponse::Refused { reason } => {
-                (0, reason.len())
-            }
-            _ => (0, 0),
-        };
-        if keys > 2 * usize::from(u8::MAX) || text > MAX_TEXT {
-            return Err("too many keys or too long a text".into());
-        }
-        Ok(())
-    }
-}
-
-type Behaviour = request_response::Behaviour<WireCodec<TourRequest, TourResponse>>;
-
-fn build_swarm(identity: &Identity) -> Result<Swarm<Behaviour>> {
-    let swarm = SwarmBuilder::with_existing_identity(keypair_of(identity)?)
-        .with_tokio()
-        .with_tcp(
-            libp2p::tcp::Config::default().nodelay(true),
-            libp2p::noise::Config::new,
-            libp2p::yamux::Config::default,
-        )
-        .context("building the TCP transport")?
-        .with_quic()
-        .with_behaviour(|_| {
-            request_response::Behaviour::with_codec(
-                WireCodec::new(MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES),
-                [(TOURNAMENT_PROTOCOL, ProtocolSupport::Full)],
-                request_response::Config::default().with_request_timeout(REQUEST_TIMEOUT),
-            )
-        })
-        .context("building the tournament protocol")?
-        // A player's connection waits through its whole game.
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
-        .build();
-    Ok(swarm)
-}
-
-fn keys(list: &[PublicKey]) -> Vec<[u8; 32]> {
-    list.iter().map(|k| k.0).collect()
-}
 
 /// Options of `roundtable tournament host`.
 #[derive(Debug, clap::Args)]
@@ -325,13 +183,11 @@ impl Node<'_> {
         listen: Vec<Multiaddr>,
         ticket_file: Option<&Path>,
     ) -> Result<ExitCode> {
-        let mut swarm = build_swarm(identity)?;
+        let mut node = TourNode::new(identity, self.peers.keys().copied())?;
         for addr in listen {
-            swarm
-                .listen_on(addr.clone())
-                .with_context(|| format!("listening on {addr}"))?;
+            node.listen_on(addr)?;
         }
-        let me = *swarm.local_peer_id();
+        let me = node.peer_id();
         let opened = Instant::now();
         let mut addrs: Vec<Multiaddr> = Vec::new();
         let mut ticket_due: Option<Instant> = None;
@@ -358,25 +214,21 @@ impl Node<'_> {
                         return Ok(self.given_up());
                     }
                 }
-                event = swarm.select_next_some() => match event {
-                    SwarmEvent::NewListenAddr { address, .. } => {
+                event = node.next_event() => match event {
+                    NodeEvent::Listening(address) => {
                         if !address.iter().any(|p| matches!(p, Protocol::P2p(_))) {
                             addrs.push(address.with(Protocol::P2p(me)));
                         }
                         ticket_due.get_or_insert(Instant::now() + Duration::from_millis(300));
                     }
-                    SwarmEvent::Behaviour(request_response::Event::Message {
-                        peer,
-                        message: request_response::Message::Request { request, channel, .. },
-                        ..
-                    }) => {
-                        let answer = match request {
-                            Ok(request) => self.answer(peer, request, elapsed_ms(opened)),
-                            Err(e) => TourResponse::Refused { reason: e.to_string() },
-                        };
-                        let _ = swarm.behaviour_mut().send_response(channel, answer);
+                    NodeEvent::Request { player, request, channel } => {
+                        let answer = self.answer(player, request, elapsed_ms(opened));
+                        node.respond(channel, answer);
                     }
-                    _ => {}
+                    NodeEvent::Note(line) => eprintln!(
+                        "roundtable tournament host: {}",
+                        crate::output::printable(&line)
+                    ),
                 }
             }
         }
@@ -415,51 +267,13 @@ impl Node<'_> {
         };
         let round = self.desk.round();
         let id = self.manifest.id();
+        if request.round_id() != self.round_id {
+            return refuse(format!("this node serves round {round} of tournament {id}"));
+        }
         match request {
-            TourRequest::Arrive { round_id }
-            | TourRequest::Opened { round_id, .. }
-            | TourRequest::Playing { round_id, .. }
-            | TourRequest::Result { round_id, .. }
-                if round_id != self.round_id =>
-            {
-                refuse(format!("this node serves round {round} of tournament {id}"))
+            TourRequest::Arrive { .. } => {
+                TourResponse::answer(self.desk.arrive(key, elapsed_ms), &id, round)
             }
-            TourRequest::Arrive { .. } => match self.desk.arrive(key, elapsed_ms) {
-                Answer::Wait {
-                    table,
-                    players,
-                    arrived,
-                    show_up_left_ms,
-                } => TourResponse::Wait {
-                    table,
-                    players: keys(&players),
-                    arrived: keys(&arrived),
-                    show_up_left_ms,
-                },
-                Answer::Host { table, seats } => TourResponse::Host {
-                    table,
-                    seats: keys(&seats),
-                    nonce: table_nonce(&id, round, table),
-                },
-                Answer::Join {
-                    table,
-                    seats,
-                    ticket,
-                } => TourResponse::Join {
-                    table,
-                    seats: keys(&seats),
-                    nonce: table_nonce(&id, round, table),
-                    ticket,
-                },
-                Answer::Opening { table } => TourResponse::Opening { table },
-                Answer::Forfeited { table, reason } => TourResponse::Forfeited { table, reason },
-                Answer::Done { table } => TourResponse::Done { table },
-                Answer::GaveUp { table } => TourResponse::GaveUp { table },
-                Answer::Bye => TourResponse::Bye,
-                Answer::NotPaired => refuse(format!(
-                    "you are not paired in round {round} (withdrawn: no seed share opened)"
-                )),
-            },
             TourRequest::Opened { table, ticket, .. } => {
                 match self.desk.opened(key, table, ticket, elapsed_ms) {
                     Ok(()) => {
@@ -607,185 +421,4 @@ impl Node<'_> {
 
 fn elapsed_ms(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
-}
-
-/// Known answers for the messages of SPEC 6.2: every request and response
-/// variant with fixed field values and its postcard bytes (the frame's body
-/// of 4.3), in `protocol/vectors/tournament-wire.json`, so another
-/// implementation can check its encoder and decoder against ours.
-/// Regenerate with `REGENERATE_VECTORS=1 cargo test -p roundtable-cli
-/// --bin roundtable tournament_net::vectors -- --test-threads 1`.
-#[cfg(test)]
-mod vectors {
-    use super::{TourRequest, TourResponse};
-
-    fn key(byte: u8) -> [u8; 32] {
-        [byte; 32]
-    }
-
-    fn requests() -> Vec<(&'static str, TourRequest)> {
-        let round_id = key(0xa1);
-        vec![
-            ("Arrive", TourRequest::Arrive { round_id }),
-            (
-                "Opened",
-                TourRequest::Opened {
-                    round_id,
-                    table: 2,
-                    ticket: "rt1_example".into(),
-                },
-            ),
-            (
-                "Result",
-                TourRequest::Result {
-                    round_id,
-                    table: 300,
-                    transcript: vec![0x52, 0x54, 0x53, 0x00, 0xff],
-                },
-            ),
-            (
-                "Playing",
-                TourRequest::Playing {
-                    round_id,
-                    table: 1,
-                    position: 70_000,
-                },
-            ),
-        ]
-    }
-
-    fn responses() -> Vec<(&'static str, TourResponse)> {
-        let seats = vec![key(0x01), key(0x02)];
-        vec![
-            (
-                "Wait",
-                TourResponse::Wait {
-                    table: 3,
-                    players: seats.clone(),
-                    arrived: vec![key(0x02)],
-                    show_up_left_ms: 299_500,
-                },
-            ),
-            (
-                "Host",
-                TourResponse::Host {
-                    table: 1,
-                    seats: seats.clone(),
-                    nonce: key(0xc3),
-                },
-            ),
-            (
-                "Join",
-                TourResponse::Join {
-                    table: 1,
-                    seats,
-                    nonce: key(0xc3),
-                    ticket: "rt1_example".into(),
-                },
-            ),
-            ("Opening", TourResponse::Opening { table: 4 }),
-            (
-                "Forfeited",
-                TourResponse::Forfeited {
-                    table: 2,
-                    reason: "not here in time".into(),
-                },
-            ),
-            ("Done", TourResponse::Done { table: 128 }),
-            ("Bye", TourResponse::Bye),
-            (
-                "Refused",
-                TourResponse::Refused {
-                    reason: "not registered".into(),
-                },
-            ),
-            ("Ok", TourResponse::Ok),
-            ("GaveUp", TourResponse::GaveUp { table: 5 }),
-        ]
-    }
-
-    fn cases<T: serde::Serialize>(list: &[(&str, T)]) -> Vec<serde_json::Value> {
-        list.iter()
-            .enumerate()
-            .map(|(tag, (name, message))| {
-                serde_json::json!({
-                    "variant": name,
-                    "tag": tag,
-                    "fields": hexify(serde_json::to_value(message).expect("a message as JSON")),
-                    "postcard": hex::encode(postcard::to_allocvec(message).expect("encodes")),
-                })
-            })
-            .collect()
-    }
-
-    /// The fields for a reader: byte strings (keys, ids, nonces, a
-    /// transcript) as hex rather than lists of numbers.
-    fn hexify(value: serde_json::Value) -> serde_json::Value {
-        use serde_json::Value;
-        match value {
-            Value::Array(items)
-                if items.len() >= 4
-                    && items.iter().all(|i| i.as_u64().is_some_and(|b| b < 256)) =>
-            {
-                let bytes: Vec<u8> = items
-                    .iter()
-                    .filter_map(|i| i.as_u64().and_then(|b| u8::try_from(b).ok()))
-                    .collect();
-                Value::String(hex::encode(bytes))
-            }
-            Value::Array(items) => Value::Array(items.into_iter().map(hexify).collect()),
-            Value::Object(map) => {
-                Value::Object(map.into_iter().map(|(k, v)| (k, hexify(v))).collect())
-            }
-            other => other,
-        }
-    }
-
-    fn path() -> std::path::PathBuf {
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../protocol/vectors/tournament-wire.json")
-    }
-
-    #[test]
-    fn tournament_messages_match_the_vectors_file() {
-        let fresh = serde_json::to_string_pretty(&serde_json::json!({
-            "requests": cases(&requests()),
-            "responses": cases(&responses()),
-        }))
-        .expect("vectors as JSON")
-            + "\n";
-        if std::env::var_os("REGENERATE_VECTORS").is_some() {
-            std::fs::write(path(), &fresh).expect("writes the vectors");
-        }
-        let stored = std::fs::read_to_string(path()).expect("the vectors file exists");
-        assert_eq!(
-            stored, fresh,
-            "the tournament messages changed; see this module's docs to regenerate"
-        );
-    }
-
-    /// Each stored encoding decodes to its variant (its tag is the first
-    /// byte, as the list in SPEC 6.2 numbers it) and encodes back to the
-    /// same bytes.
-    #[test]
-    fn every_stored_message_decodes_and_encodes_back() {
-        let stored: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path()).expect("the vectors file"))
-                .expect("JSON");
-        for (list, is_request) in [("requests", true), ("responses", false)] {
-            for case in stored[list].as_array().expect("a list") {
-                let bytes = hex::decode(case["postcard"].as_str().expect("hex")).expect("hex");
-                assert_eq!(u64::from(bytes[0]), case["tag"].as_u64().expect("tag"));
-                let again = if is_request {
-                    let m: TourRequest = postcard::from_bytes(&bytes).expect("decodes");
-                    postcard::to_allocvec(&m)
-                } else {
-                    let m: TourResponse = postcard::from_bytes(&bytes).expect("decodes");
-                    postcard::to_allocvec(&m)
-                }
-                .expect("encodes");
-                assert_eq!(again, bytes, "{case}");
-            }
-        }
-    }
 }

@@ -15,20 +15,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use futures::StreamExt;
-use libp2p::request_response::{self, OutboundRequestId};
-use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, Swarm};
 use roundtable_bots::Bot;
+use roundtable_net::tournament::{PlayerBehaviour, player_swarm};
 use roundtable_net::{Controller, NetEvent, Phase, Role, Ticket, spawn};
 use roundtable_table::{Identity, PublicKey};
-use roundtable_tournament::{Manifest, round_id, table_nonce};
+use roundtable_tournament::{Manifest, TourRequest, TourResponse, round_id, table_nonce};
 use roundtable_tui::{Listed, Visit};
 
-use super::{
-    ASK_EVERY, Behaviour, NODE_GIVE_UP, REPORT_EVERY, TICKET_GAME, TourRequest, TourResponse,
-    build_swarm,
-};
+use super::{ASK_EVERY, NODE_GIVE_UP, REPORT_EVERY, TICKET_GAME};
 use crate::bot_choice::{BotArgs, BotKind, MAX_NET_THINK_MS};
 use crate::net_cmd::{NetArgs, Printer, exit_code, runtime};
 use crate::net_session::NetSession;
@@ -58,7 +53,7 @@ pub(crate) struct PlayArgs {
 
 /// A player's link to the tournament node.
 struct Client {
-    swarm: Swarm<Behaviour>,
+    swarm: Swarm<PlayerBehaviour>,
     node: PeerId,
     addrs: Vec<Multiaddr>,
 }
@@ -86,28 +81,9 @@ impl Client {
         for addr in &self.addrs {
             self.swarm.add_peer_address(self.node, addr.clone());
         }
-        let id: OutboundRequestId = self
-            .swarm
-            .behaviour_mut()
-            .send_request(&self.node, Ok(request));
-        loop {
-            match self.swarm.select_next_some().await {
-                SwarmEvent::Behaviour(request_response::Event::Message {
-                    message:
-                        request_response::Message::Response {
-                            request_id,
-                            response,
-                        },
-                    ..
-                }) if request_id == id => return Ok(response),
-                SwarmEvent::Behaviour(request_response::Event::OutboundFailure {
-                    request_id,
-                    error,
-                    ..
-                }) if request_id == id => bail!("{error}"),
-                _ => {}
-            }
-        }
+        roundtable_net::tournament::ask(&mut self.swarm, self.node, request)
+            .await
+            .map_err(|error| anyhow::anyhow!("{error}"))
     }
 }
 
@@ -172,7 +148,7 @@ struct PlayRound<'a> {
 impl PlayRound<'_> {
     fn client(&self) -> Result<Client> {
         Ok(Client {
-            swarm: build_swarm(self.identity)?,
+            swarm: player_swarm(self.identity)?,
             node: self.node,
             addrs: self.addrs.to_vec(),
         })

@@ -183,7 +183,9 @@ impl<G: crate::NetGame> Node<G> {
     /// Answer a catch-up request. Seats' peers are answered within the
     /// request budget every peer has; a peer without a seat (a spectator,
     /// or anyone) also within [`WATCHER_SYNC_RATE`], since each answer may
-    /// be a MiB.
+    /// be a MiB. The envelopes sent fit the asker's byte budget
+    /// ([`Node::sync_bytes_allowed`]); a response the budget cut short says
+    /// no `more`, so an honest asker waits for its next interval.
     pub(super) fn answer_sync(&mut self, peer: PeerId, request: SyncRequest) -> SyncResponse {
         let seated = match &self.stage {
             Stage::Play(play) => play.seat_peers.contains(&peer),
@@ -193,6 +195,9 @@ impl<G: crate::NetGame> Node<G> {
             self.strike(peer, "asks for catch-up too often without a seat");
             return SyncResponse::default();
         }
+        let whole = MAX_SYNC_RESPONSE_BYTES - 4096;
+        let allowed = self.sync_bytes_allowed(peer, seated);
+        let max_bytes = whole.min(allowed);
         let Stage::Play(play) = &mut self.stage else {
             return SyncResponse::default();
         };
@@ -205,7 +210,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
         let they_miss_some = request.heads.iter().zip(&mine).any(|(t, m)| t < m);
-        let (envelopes, next) = if they_miss_some {
+        let (envelopes, next) = if they_miss_some && max_bytes > 0 {
             // The responder's applied order first (a requester with the
             // same history can apply each envelope as it comes), then what
             // it holds but has not applied, seat by seat.
@@ -220,19 +225,25 @@ impl<G: crate::NetGame> Node<G> {
                 applied.chain(logs),
                 &request.heads,
                 MAX_SYNC_ENVELOPES,
-                MAX_SYNC_RESPONSE_BYTES - 4096,
+                max_bytes,
             )
         } else {
             // Most requests: nothing to send, so no transcript to build.
+            // Or nothing left of the budget: the heads alone.
             (Vec::new(), request.heads.clone())
         };
-        let more = next.iter().zip(&mine).any(|(n, m)| n < m);
+        // Left out by the budget (fewer envelopes than the count cap, and
+        // bytes short of the response cap): no `more`, so the asker waits.
+        let left_out = next.iter().zip(&mine).any(|(n, m)| n < m);
+        let more = left_out && (envelopes.len() == MAX_SYNC_ENVELOPES || max_bytes == whole);
         note_heads(&mut play.peer_heads, &play.seat_peers, peer, request.heads);
+        let sent = envelopes.iter().map(|e| e.len() + 4).sum();
         let response = SyncResponse {
             heads: mine,
             envelopes,
             more,
         };
+        self.spend_sync_bytes(peer, seated, sent);
         if they_have_more {
             self.request_sync(peer);
         }

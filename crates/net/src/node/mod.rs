@@ -77,35 +77,81 @@ const MAX_LAPSED: usize = 256;
 /// How long a joiner that leaves the lobby waits for the host to take note.
 const LEAVE_GRACE: Duration = Duration::from_secs(1);
 
+/// Catch-up bytes answered to one seat's peer at most (SPEC 4.4): a burst
+/// of 8 MiB, far above a whole game, so a seat that restarts has its game
+/// back at once, then 1 MiB a second, so a seat that asks for the whole
+/// game over and over (50 requests a second could each take 1 MiB) makes
+/// us send no more than that.
+const SEAT_SYNC_BYTES_BURST: f64 = 8.0 * 1024.0 * 1024.0;
+/// See [`SEAT_SYNC_BYTES_BURST`].
+const SEAT_SYNC_BYTES_RATE: f64 = 1024.0 * 1024.0;
+/// Catch-up bytes answered to one peer without a seat at most: a burst of
+/// 512 KiB (a spectator's first catch-up of most games, several hundred
+/// inputs), then 64 KiB a second, far above what a live game adds (a few
+/// envelopes a second, a 24 KiB shuffle now and then), so a spectator that
+/// came late has the rest of a long game within seconds while a stranger
+/// asking for the whole game over and over gets no more. Without it one
+/// such stranger took 27.9 MB in 1.3 s, 1,700 bytes for each byte it sent.
+const WATCHER_SYNC_BYTES_BURST: f64 = 512.0 * 1024.0;
+/// See [`WATCHER_SYNC_BYTES_BURST`].
+const WATCHER_SYNC_BYTES_RATE: f64 = 64.0 * 1024.0;
+/// Catch-up bytes answered to all peers without a seat together at most:
+/// 2 MiB of burst (four spectators arriving at once each get theirs), then
+/// 256 KiB a second. Identities cost nothing, so without a shared budget
+/// many of them would each take [`WATCHER_SYNC_BYTES_BURST`]. The seats'
+/// peers are outside it: no number of strangers can slow a seat's catch-up.
+const WATCHERS_SYNC_BYTES_BURST: f64 = 2.0 * 1024.0 * 1024.0;
+/// See [`WATCHERS_SYNC_BYTES_BURST`].
+const WATCHERS_SYNC_BYTES_RATE: f64 = 256.0 * 1024.0;
+
 /// A token bucket.
 #[derive(Debug)]
-struct Bucket {
+pub(crate) struct Bucket {
     tokens: f64,
     last: Instant,
     rate: f64,
+    burst: f64,
 }
 
 impl Bucket {
+    /// A bucket of `rate` tokens a second, bursts of twice that.
     fn new(rate: f64, now: Instant) -> Bucket {
+        Bucket::with_burst(rate, rate * 2.0, now)
+    }
+
+    /// A bucket of `rate` tokens a second, full at `burst`.
+    fn with_burst(rate: f64, burst: f64, now: Instant) -> Bucket {
         Bucket {
-            tokens: rate * 2.0,
+            tokens: burst,
             last: now,
             rate,
+            burst,
         }
     }
 
     /// Whether the bucket has refilled to its burst (nothing taken lately).
     fn is_full(&self, now: Instant) -> bool {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.tokens + dt * self.rate >= self.rate * 2.0
+        self.tokens + dt * self.rate >= self.burst
     }
 
-    fn take(&mut self, now: Instant) -> bool {
+    /// The tokens there are now.
+    fn available(&mut self, now: Instant) -> f64 {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.rate * 2.0);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        self.tokens
+    }
+
+    /// Take `amount` tokens, which [`Bucket::available`] said are there.
+    fn spend(&mut self, amount: f64) {
+        self.tokens = (self.tokens - amount).max(0.0);
+    }
+
+    /// Take one token if there is one.
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
+        if self.available(now) >= 1.0 {
+            self.spend(1.0);
             true
         } else {
             false
@@ -149,14 +195,19 @@ impl Announcers {
 
 /// What we keep about a remote peer to bound what it can make us do.
 #[derive(Debug)]
-struct Guard {
+pub(crate) struct Guard {
     gossip: Bucket,
-    requests: Bucket,
+    /// Requests it sends us (every request-response protocol together).
+    pub(crate) requests: Bucket,
     /// Catch-up requests we send it.
     sync_asks: Bucket,
     /// Catch-up requests of a peer without a seat that we answer.
     watcher_syncs: Bucket,
-    strikes: u32,
+    /// Catch-up bytes we answer it: made at its first catch-up request,
+    /// with a seat's or a stranger's budget (a game's seats never change).
+    sync_bytes: Option<Bucket>,
+    /// Messages of it we refused; at [`BAN_STRIKES`] it is banned.
+    pub(crate) strikes: u32,
     /// When it last made us consult this guard.
     last_seen: Instant,
 }
@@ -168,6 +219,7 @@ impl Guard {
             requests: Bucket::new(REQUEST_RATE, now),
             sync_asks: Bucket::new(SYNC_ASK_RATE, now),
             watcher_syncs: Bucket::new(WATCHER_SYNC_RATE, now),
+            sync_bytes: None,
             strikes: 0,
             last_seen: now,
         }
@@ -176,7 +228,7 @@ impl Guard {
 
 /// The guards of at most [`MAX_GUARDS`] peers.
 #[derive(Debug, Default)]
-struct Guards {
+pub(crate) struct Guards {
     by_peer: HashMap<PeerId, Guard>,
 }
 
@@ -187,7 +239,7 @@ impl Guards {
     /// drop (a returning peer starts clean anyway), struck ones are kept as
     /// long as any clean one is left, and banned peers stay banned in the
     /// swarm's block list whatever happens here.
-    fn get(&mut self, peer: PeerId, now: Instant) -> &mut Guard {
+    pub(crate) fn get(&mut self, peer: PeerId, now: Instant) -> &mut Guard {
         if self.by_peer.len() >= MAX_GUARDS && !self.by_peer.contains_key(&peer) {
             let evict = self
                 .by_peer
@@ -377,6 +429,8 @@ pub(crate) struct Node<G: Game> {
     stage: Stage<G>,
     listen_addrs: Vec<Multiaddr>,
     guards: Guards,
+    /// Catch-up bytes answered to all peers without a seat together.
+    watchers_sync_bytes: Bucket,
     announcers: Announcers,
     lobby_topic: IdentTopic,
     asks: HashMap<OutboundRequestId, Ask>,
@@ -482,6 +536,11 @@ impl<G: crate::NetGame> Node<G> {
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
             guards: Guards::default(),
+            watchers_sync_bytes: Bucket::with_burst(
+                WATCHERS_SYNC_BYTES_RATE,
+                WATCHERS_SYNC_BYTES_BURST,
+                now,
+            ),
             announcers: Announcers::default(),
             lobby_topic: IdentTopic::new(LOBBY_TOPIC),
             asks: HashMap::new(),
@@ -829,6 +888,42 @@ impl<G: crate::NetGame> Node<G> {
     fn allow_watcher_sync(&mut self, peer: PeerId) -> bool {
         let now = Instant::now();
         self.guard(peer).watcher_syncs.take(now)
+    }
+
+    /// The catch-up bytes we may answer `peer` now (SPEC 4.4): its own
+    /// budget, and for a peer without a seat also what is left of the
+    /// budget all of them share.
+    fn sync_bytes_allowed(&mut self, peer: PeerId, seated: bool) -> usize {
+        let now = Instant::now();
+        let (rate, burst) = if seated {
+            (SEAT_SYNC_BYTES_RATE, SEAT_SYNC_BYTES_BURST)
+        } else {
+            (WATCHER_SYNC_BYTES_RATE, WATCHER_SYNC_BYTES_BURST)
+        };
+        let own = self
+            .guard(peer)
+            .sync_bytes
+            .get_or_insert_with(|| Bucket::with_burst(rate, burst, now))
+            .available(now);
+        let allowed = if seated {
+            own
+        } else {
+            own.min(self.watchers_sync_bytes.available(now))
+        };
+        // Whole bytes; the float is at most a few MiB.
+        allowed as usize
+    }
+
+    /// Take `bytes` answered to `peer` from the budgets
+    /// [`Node::sync_bytes_allowed`] consulted.
+    fn spend_sync_bytes(&mut self, peer: PeerId, seated: bool, bytes: usize) {
+        let bytes = bytes as f64;
+        if let Some(bucket) = &mut self.guard(peer).sync_bytes {
+            bucket.spend(bytes);
+        }
+        if !seated {
+            self.watchers_sync_bytes.spend(bytes);
+        }
     }
 
     /// Count a refused message against `peer`; ban it after [`BAN_STRIKES`].
@@ -1240,6 +1335,20 @@ mod tests {
         assert!(!announcers.allow(alice, now), "alice is over her burst");
         assert!(announcers.allow(bob, now), "bob's budget is his own");
         assert!(announcers.allow(alice, now + Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn a_byte_budget_starts_full_and_refills_at_its_rate_up_to_its_burst() {
+        let start = Instant::now();
+        let mut budget = Bucket::with_burst(1000.0, 5000.0, start);
+        assert_eq!(budget.available(start), 5000.0);
+        budget.spend(4500.0);
+        assert_eq!(budget.available(start), 500.0);
+        let later = start + Duration::from_secs(2);
+        assert_eq!(budget.available(later), 2500.0);
+        assert_eq!(budget.available(later + Duration::from_secs(60)), 5000.0);
+        budget.spend(9000.0);
+        assert_eq!(budget.available(later + Duration::from_secs(60)), 0.0);
     }
 
     #[test]
