@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use roundtable_engine::{
-    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Next, Revealed, RuleError, Seat,
+    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Next, RequestError, Revealed, RuleError,
+    Seat,
 };
 use roundtable_fairdeck::{
     ChainContinuation, ChainSecret, ChainTracker, FairdeckError, MAX_CHAIN_LENGTH, beacon,
@@ -334,6 +335,9 @@ pub struct Table<G: Game> {
     waiting: Option<(u64, u64)>,
     outputs: VecDeque<Output<G>>,
     failed: Option<Violation>,
+    /// The private request the game posed that no deal can serve: the
+    /// table stopped there, blaming nobody (protocol/SPEC.md 5.11).
+    unservable: Option<RequestError>,
     finished: bool,
     seed_published: bool,
     /// Simultaneous decisions completed so far.
@@ -429,6 +433,7 @@ impl<G: Game> Table<G> {
             waiting: None,
             outputs: VecDeque::new(),
             failed: None,
+            unservable: None,
             finished: false,
             seed_published: false,
             secrets_done: 0,
@@ -475,6 +480,12 @@ impl<G: Game> Table<G> {
     /// The violation that stopped the table, if any.
     pub fn violation(&self) -> Option<&Violation> {
         self.failed.as_ref()
+    }
+
+    /// The private request no deal can serve that stopped the table, if the
+    /// game posed one: a fault of the game's rules, blamed on no seat.
+    pub fn unservable(&self) -> Option<&RequestError> {
+        self.unservable.as_ref()
     }
 
     /// Whether `seat` has forfeited.
@@ -547,7 +558,7 @@ impl<G: Game> Table<G> {
 
     /// When the table next needs [`Table::handle_timeout`], in milliseconds.
     pub fn poll_timeout(&self) -> Option<u64> {
-        if self.failed.is_some() || self.finished {
+        if self.failed.is_some() || self.unservable.is_some() || self.finished {
             return None;
         }
         let me = self.local_seat().filter(|&me| !self.is_forfeited(me))?;
@@ -604,7 +615,7 @@ impl<G: Game> Table<G> {
     /// milliseconds) at which one still owing its input may be claimed
     /// stalled. None when the game is over or the table stopped.
     pub fn turn_clock(&self) -> Option<(Vec<Seat>, u64)> {
-        if self.failed.is_some() || self.finished || self.over() {
+        if self.failed.is_some() || self.unservable.is_some() || self.finished || self.over() {
             return None;
         }
         let (_, since) = self.waiting?;
@@ -642,6 +653,9 @@ impl<G: Game> Table<G> {
             }
             return Err(TableError::Failed(seat));
         }
+        if let Some(e) = &self.unservable {
+            return Err(TableError::Unservable(e.clone()));
+        }
         let new = self.ingest(signed, false)?;
         self.pump(now);
         Ok(new)
@@ -655,7 +669,7 @@ impl<G: Game> Table<G> {
         now: u64,
         signed: Signed,
     ) -> Result<bool, TableError> {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.unservable.is_some() {
             return self.handle_envelope(now, signed);
         }
         let new = self.ingest(signed, true)?;
@@ -679,6 +693,9 @@ impl<G: Game> Table<G> {
     pub fn submit(&mut self, now: u64, action: G::Action) -> Result<(), TableError> {
         if let Some(v) = &self.failed {
             return Err(TableError::Failed(v.seat()));
+        }
+        if let Some(e) = &self.unservable {
+            return Err(TableError::Unservable(e.clone()));
         }
         let seat = self.local_seat().ok_or(TableError::NotSeated)?;
         if !self.awaits_decision(seat) || !self.queued.is_empty() {
@@ -713,7 +730,7 @@ impl<G: Game> Table<G> {
     /// any progress that is possible (call it once after creating a table to
     /// start it).
     pub fn handle_timeout(&mut self, now: u64) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.unservable.is_some() {
             return;
         }
         let me = self
@@ -1032,7 +1049,7 @@ impl<G: Game> Table<G> {
     /// Apply everything that can be applied, in the order the game asks for it.
     fn pump(&mut self, now: u64) {
         loop {
-            if self.failed.is_some() {
+            if self.failed.is_some() || self.unservable.is_some() {
                 return;
             }
             self.consume_side_envelopes();
@@ -1061,7 +1078,14 @@ impl<G: Game> Table<G> {
                 Next::Chance(_) => self.step_chance(),
                 Next::Simultaneous(set) => self.step_simultaneous(set),
                 Next::Private(request) => {
+                    // Fail closed before anyone owes anything: no seat could
+                    // serve it, so waiting or claiming would blame one.
+                    let checked = request.check(|epoch| self.dealing.deck_size(epoch));
                     let request = private::Request::of(&request);
+                    if let Err(e) = checked {
+                        self.unservable = Some(e);
+                        return;
+                    }
                     self.step_private(request)
                 }
             };
@@ -1126,6 +1150,14 @@ impl<G: Game> Table<G> {
                         }
                     })
                     .collect()
+            }
+            // Nobody owes a step no deal can serve (5.11).
+            Next::Private(request)
+                if request
+                    .check(|epoch| self.dealing.deck_size(epoch))
+                    .is_err() =>
+            {
+                Vec::new()
             }
             Next::Private(request) => self.private_waited_on(&private::Request::of(&request)),
             Next::Over => (0..self.seats.len())
