@@ -263,6 +263,9 @@ struct SeatState {
     forfeited: Option<u64>,
     /// The seed, once opened after the game.
     seed: Option<[u8; 32]>,
+    /// The highest position any envelope in `log` was signed at (a reveal
+    /// names none): how far the seat has shown it got.
+    furthest: u64,
 }
 
 impl SeatState {
@@ -276,6 +279,11 @@ impl SeatState {
 
     fn peek(&self) -> Option<&Signed> {
         self.buffer.get(&self.next_seq())
+    }
+
+    fn push_log(&mut self, signed: Signed) {
+        self.furthest = self.furthest.max(signed.envelope.position);
+        self.log.push(signed);
     }
 
     /// The last event the seat's chains known so far answer: the genesis
@@ -401,6 +409,7 @@ impl<G: Game> Table<G> {
                     continuations: Vec::new(),
                     forfeited: None,
                     seed: None,
+                    furthest: 0,
                 })
             })
             .collect::<Result<Vec<_>, TableError>>()?;
@@ -879,7 +888,7 @@ impl<G: Game> Table<G> {
             }
             return None;
         }
-        state.log.push(signed.clone());
+        state.push_log(signed.clone());
         Some(signed)
     }
 
@@ -914,7 +923,7 @@ impl<G: Game> Table<G> {
             body,
         };
         let signed = envelope.sign(&local.identity);
-        self.seats[seat].log.push(signed.clone());
+        self.seats[seat].push_log(signed.clone());
         if let Body::StallClaim { accused, position } = signed.envelope.body {
             self.note_claim(
                 local.seat.0,
@@ -1100,10 +1109,42 @@ impl<G: Game> Table<G> {
                 break;
             }
         }
+        self.prune_settled_claims();
         let position = self.position();
         if self.waiting.is_none_or(|(p, _)| p != position) {
             self.waiting = Some((position, now));
         }
+    }
+
+    /// The position below which every claim is settled: every seat showed
+    /// an envelope signed at or past it, so a claim it signs for an earlier
+    /// position no longer counts (`consume_side_envelopes`), and no claims
+    /// there can complete any more; the run of forfeits the table is in, and
+    /// an abandonment that can still be overtaken, still read theirs.
+    fn claims_settled_below(&self) -> u64 {
+        let shown = self.seats.iter().map(|s| s.furthest).min().unwrap_or(0);
+        let kept = self
+            .abandoned_at
+            .map_or(u64::MAX, |(p, _)| self.forfeit_run_before(p));
+        shown.min(self.forfeit_run_start()).min(kept)
+    }
+
+    /// Forget the claims at settled positions (3.6): what a forfeit, a
+    /// rewind or an abandonment can still need stays, the rest would only
+    /// grow with the game.
+    fn prune_settled_claims(&mut self) {
+        let settled = self.claims_settled_below();
+        if self.claims.keys().any(|&(_, p)| p < settled) {
+            self.claims.retain(|&(_, p), _| p >= settled);
+        }
+        self.my_claims.retain(|&(_, p)| p >= settled);
+    }
+
+    /// How many stall claims this table keeps, one per claimant, accused
+    /// and position: those at settled positions are forgotten (3.6), so
+    /// this stays small however long the game.
+    pub fn claims_kept(&self) -> usize {
+        self.claims.values().map(BTreeMap::len).sum()
     }
 
     /// The local seat's own resignation, once the game waits for the seat:
@@ -1356,6 +1397,7 @@ impl<G: Game> Table<G> {
             // (see `rewind_for_forfeit`).
             let forfeited_at = self.seats[seat].forfeited;
             while let Some(next) = self.seats[seat].peek() {
+                let signed_at = next.envelope.position;
                 let (accused, position) = match next.envelope.body {
                     Body::StallClaim { accused, position } => (accused, position),
                     Body::ChainContinuation { .. } => {
@@ -1377,34 +1419,65 @@ impl<G: Game> Table<G> {
                 if forfeited_at.is_some_and(|f| position > f) {
                     break;
                 }
+                // A seat claims only at the position it waits at, each seat
+                // once: so one seat cannot sign claims without end, for any
+                // position, that every peer keeps and scans (3.6).
+                let malformed =
+                    if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
+                        Some("a claim against another seat")
+                    } else if signed_at != position {
+                        Some("a claim for the position it was signed at")
+                    } else {
+                        None
+                    };
+                if malformed.is_none() && position > self.position() {
+                    // Its author says it got further than this table. Where
+                    // this table waits for the author's own input, an honest
+                    // author signed that input before it went on, so the
+                    // claim proves it skipped it; otherwise the claim waits
+                    // in the buffer (and holds back the author's later
+                    // envelopes) until the table gets there.
+                    if !self.waited_on().contains(&Seat(seat as u8))
+                        || self.written_past_a_forfeit(seat)
+                    {
+                        break;
+                    }
+                    if let Some(signed) = self.consume(seat) {
+                        self.fail(Violation::WrongPosition {
+                            envelope: signed,
+                            expected: self.position(),
+                        });
+                    }
+                    return;
+                }
+                // What its earlier envelopes show of how far it got.
+                let furthest = self.seats[seat].furthest;
                 let Some(signed) = self.consume(seat) else {
                     return;
                 };
-                // A seat claims only at the position it waits at, each seat
-                // once: so one seat cannot sign claims without end, for any
-                // position, that every peer keeps and scans.
-                let refusal =
-                    if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
-                        Some("a claim against another seat")
-                    } else if signed.envelope.position != position {
-                        Some("a claim for the position it was signed at")
-                    } else if self
-                        .claims
+                let refusal = malformed.or_else(|| {
+                    self.claims
                         .get(&(accused, position))
                         .and_then(|by| by.get(&(seat as u8)))
                         // The same envelope comes again after a rewind.
                         .is_some_and(|(seq, _)| *seq != signed.seq())
-                    {
-                        Some("one claim per seat and position, not a second")
-                    } else {
-                        None
-                    };
+                        .then_some("one claim per seat and position, not a second")
+                });
                 if let Some(expected) = refusal {
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
                         expected: expected.into(),
                     });
                     return;
+                }
+                if position < furthest {
+                    // Signed after an envelope of a later position: its
+                    // author had gone past it, so it holds nothing back
+                    // there, and no position is ever claimed again once
+                    // every seat went past it (which lets claims there be
+                    // forgotten, `prune_settled_claims`). An honest seat
+                    // never signs one: it goes back only to forfeit itself.
+                    continue;
                 }
                 self.note_claim(
                     seat as u8,
@@ -1632,6 +1705,12 @@ impl<G: Game> Table<G> {
                 for e in state.log.drain(first as usize..) {
                     state.buffer.insert(e.seq(), e);
                 }
+                state.furthest = state
+                    .log
+                    .iter()
+                    .map(|e| e.envelope.position)
+                    .max()
+                    .unwrap_or(0);
                 state.continuations.retain(|(seq, _)| *seq < first);
             }
         }
