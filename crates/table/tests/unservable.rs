@@ -10,11 +10,10 @@ use roundtable_engine::{
     CardHandle, ChanceOutcome, EpochId, Game, GameResult, MAX_PRIVATE_DECK, Next, Observer,
     ParseError, PrivateError, PrivateRequest, Revealed, RuleError, Seat, SetupError, Standing,
 };
-use roundtable_fairdeck::ChainSecret;
-use roundtable_table::{
-    Body, Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Table, TableError, audit,
-};
+use roundtable_table::{Body, Config, Output, Table, TableError, audit};
 use serde::{Deserialize, Serialize};
+
+mod common;
 
 /// Which unservable request the game poses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,37 +181,10 @@ impl Game for Faulty {
 }
 
 fn tables(fault: Fault, seats: u8) -> Vec<Table<Faulty>> {
-    let ids: Vec<Identity> = (0..seats)
-        .map(|i| Identity::from_secret([i + 1; 32]))
-        .collect();
-    let chains: Vec<ChainSecret> = (0..seats)
-        .map(|i| ChainSecret::new([i + 40; 32], 8).unwrap())
-        .collect();
-    let infos = ids
-        .iter()
-        .zip(&chains)
-        .enumerate()
-        .map(|(i, (id, c))| SeatInfo {
-            key: id.public(),
-            name: format!("p{i}"),
-            chain_commitment: c.commitment(),
-            chain_length: c.length(),
-        })
-        .collect();
-    let proposal = Proposal::new::<Faulty>(&fault, infos, [9; 32]).unwrap();
-    let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
-    let genesis = Genesis::assemble::<Faulty>(proposal.clone(), &acc).unwrap();
-    ids.into_iter()
-        .zip(chains)
-        .map(|(identity, chain)| {
-            let seat = proposal.seat_of(&identity.public()).unwrap();
-            let local = Local {
-                seat,
-                identity,
-                chain,
-            };
-            Table::new(genesis.clone(), Some(local), Config::default()).unwrap()
-        })
+    let (genesis, locals) = common::seated_at::<Faulty>(seats, &fault, 8);
+    locals
+        .into_iter()
+        .map(|local| Table::new(genesis.clone(), Some(local), Config::default()).unwrap())
         .collect()
 }
 
