@@ -646,3 +646,38 @@ fn claims_are_forgotten_once_every_seat_went_past_them() {
         );
     }
 }
+
+/// A claim for a position below one its author already signed an envelope
+/// at is taken in but counts for nothing: an honest seat never goes back
+/// to claim (it goes back only to forfeit itself), and without this rule
+/// claims at positions every seat has left could still arrive, so none
+/// could ever be forgotten.
+#[test]
+fn a_claim_for_a_position_its_author_had_left_counts_for_nothing() {
+    let mut t = tables(3);
+    for table in t.iter_mut() {
+        table.handle_timeout(0);
+    }
+    let wire = broadcasts(&mut t);
+    let reveal_of_1 = wire.iter().find(|(from, _)| *from == 1).unwrap().1.clone();
+    for (from, s) in wire {
+        for (to, table) in t.iter_mut().enumerate() {
+            if to != from {
+                table.handle_envelope(0, s.clone()).unwrap();
+            }
+        }
+    }
+    assert_eq!(t[0].position(), 1);
+    let here = claims_ahead(&t[0], 1, 2, &reveal_of_1, 1, 1);
+    let back = claims_ahead(&t[0], 1, 2, &here[0], 0, 1);
+    t[0].handle_envelope(0, here[0].clone()).unwrap();
+    assert_eq!(t[0].claims_kept(), 1);
+    assert_eq!(t[0].handle_envelope(0, back[0].clone()), Ok(true));
+    assert!(t[0].violation().is_none(), "{:?}", t[0].violation());
+    assert_eq!(
+        t[0].claims_kept(),
+        1,
+        "the claim for position 0 counts for nothing"
+    );
+    assert_eq!(t[0].heads()[1], 3, "it was taken in all the same");
+}
