@@ -208,14 +208,27 @@ fn trailing_bytes_are_refused_without_blame() {
     );
 }
 
-/// A seat that signs claims for positions it is not at is proven at the
-/// first: no peer keeps a flood of claims.
+/// A seat that signs claims naming positions other than the one it signed
+/// them at is proven at the first such claim: no peer keeps a flood of
+/// claims.
 #[test]
 fn a_flood_of_stall_claims_is_proven() {
     caught(
         Cheat::ClaimFlood,
         "a_flood_of_stall_claims_is_proven",
         72_000,
+    );
+}
+
+/// A seat that signs claims for the positions ahead, each at the position
+/// it names, is proven at the first one past the position where the table
+/// waits for its own decision; no honest seat is blamed.
+#[test]
+fn a_flood_of_stall_claims_for_positions_ahead_is_proven() {
+    caught(
+        Cheat::ClaimFloodAhead,
+        "a_flood_of_stall_claims_for_positions_ahead_is_proven",
+        73_000,
     );
 }
 

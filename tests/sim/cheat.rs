@@ -55,6 +55,11 @@ pub enum Cheat {
     /// Forty stall claims signed at once, for positions the seat is not at:
     /// one seat must not make every peer keep and scan claims without end.
     ClaimFlood,
+    /// The same flood with every claim signed at the position it names, the
+    /// next forty positions: claims for positions the table has not reached,
+    /// where the game waits for the cheater's own decision (review
+    /// 2026-11-28, finding 4).
+    ClaimFloodAhead,
     /// A private deal's key share whose proof of knowledge fails (a byte of
     /// the honest message flipped).
     BadKeyShare,
@@ -85,7 +90,7 @@ impl Cheat {
     ];
 
     /// Every cheat of any game.
-    pub const ALL: [Cheat; 14] = [
+    pub const ALL: [Cheat; 15] = [
         Cheat::OutOfTurn,
         Cheat::IllegalAction,
         Cheat::BadSignature,
@@ -100,6 +105,7 @@ impl Cheat {
         Cheat::ActionForSeedOpening,
         Cheat::TrailingBytes,
         Cheat::ClaimFlood,
+        Cheat::ClaimFloodAhead,
     ];
 
     /// The violation kinds that correctly blame the cheater, or `None` when
@@ -117,6 +123,10 @@ impl Cheat {
             Cheat::StateMismatch => Some(&["state-mismatch"]),
             Cheat::Equivocation => Some(&["equivocation"]),
             Cheat::ActionForSeedOpening | Cheat::ClaimFlood => Some(&["unexpected-body"]),
+            // The first claim is for the position the table is at; the
+            // second names the next one, where the table still waits for
+            // the cheater's decision.
+            Cheat::ClaimFloodAhead => Some(&["wrong-position"]),
             Cheat::BadKeyShare => Some(&["bad-key-share"]),
             Cheat::BadShuffle => Some(&["bad-shuffle"]),
             Cheat::BadShare => Some(&["bad-share"]),
@@ -295,7 +305,8 @@ impl<G: SimGame> Sim<G> {
                         .collect()
                 }
             }
-            Cheat::ClaimFlood => {
+            Cheat::ClaimFlood | Cheat::ClaimFloodAhead => {
+                let ahead = cheat == Cheat::ClaimFloodAhead;
                 let secret = &self.players.secrets[usize::from(seat.0)].0;
                 let position = table.position();
                 let mut claims = vec![self.forge(
@@ -311,6 +322,9 @@ impl<G: SimGame> Sim<G> {
                     let mut next = last.envelope.clone();
                     next.seq += 1;
                     next.prev = last.hash();
+                    if ahead {
+                        next.position = position + k;
+                    }
                     next.body = Body::StallClaim {
                         accused: self.peers[others[k as usize % others.len()]].seat,
                         position: position + k,

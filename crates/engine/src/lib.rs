@@ -101,7 +101,9 @@ mod private;
 pub mod sim;
 
 pub use pool::{Deck, EpochId, FaceDown, PoolError, UnseenPool};
-pub use private::{CardHandle, Knowledge, PrivateError, PrivateRequest, Revealed};
+pub use private::{
+    CardHandle, Knowledge, MAX_PRIVATE_DECK, PrivateError, PrivateRequest, RequestError, Revealed,
+};
 
 /// A seat at the table, counted from 0 in seat order (clockwise).
 ///

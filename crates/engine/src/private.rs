@@ -46,6 +46,12 @@ pub struct Revealed {
 /// [`Game::apply_deal`](crate::Game::apply_deal),
 /// [`Game::apply_reveal`](crate::Game::apply_reveal) or
 /// [`Game::apply_reshuffle`](crate::Game::apply_reshuffle).
+///
+/// A game poses only requests [`PrivateRequest::check`] accepts: a pile of
+/// 1 to [`MAX_PRIVATE_DECK`] cards, each below [`MAX_PRIVATE_DECK`], and
+/// slots inside the deck of their epoch. Its rules must keep to that where
+/// they make the request (deal no more than the deck has left, never
+/// reshuffle an empty pile): a table stops at any other, blaming no seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrivateRequest<'a> {
     /// Deal the next `count` slots of the current deck, starting at `first`,
@@ -75,6 +81,111 @@ pub enum PrivateRequest<'a> {
         /// The new deck's epoch.
         epoch: EpochId,
     },
+}
+
+/// The most slots a deck dealt by all seats holds, and one more than the
+/// largest catalog index such a deck can carry: the deal crate's
+/// `MAX_DECK_SIZE` (protocol/SPEC.md 5.10), which has a generator per slot
+/// and a card point per index below it.
+pub const MAX_PRIVATE_DECK: u32 = 512;
+
+impl PrivateRequest<'_> {
+    /// Whether the deal can serve this request at all: `deck_size` tells
+    /// how many slots the deck of an epoch holds (`None` when no deck of
+    /// that epoch was shuffled). A request that fails here would make every
+    /// honest seat owe a message it cannot compute, or leave nobody owing
+    /// anything while the game waits; a game never poses one, and a table
+    /// that meets one anyway stops without blaming any seat.
+    pub fn check(&self, deck_size: impl Fn(EpochId) -> Option<u32>) -> Result<(), RequestError> {
+        match *self {
+            PrivateRequest::Reshuffle { pile, .. } => {
+                if pile.is_empty() {
+                    return Err(RequestError::EmptyPile);
+                }
+                if pile.len() > MAX_PRIVATE_DECK as usize {
+                    return Err(RequestError::PileTooLarge { cards: pile.len() });
+                }
+                match pile.iter().find(|&&card| card >= MAX_PRIVATE_DECK) {
+                    Some(&card) => Err(RequestError::CardOutOfRange { card }),
+                    None => Ok(()),
+                }
+            }
+            PrivateRequest::Deal { first, count, .. } => {
+                let size =
+                    deck_size(first.epoch).ok_or(RequestError::NoDeck { epoch: first.epoch })?;
+                match first.slot.checked_add(count) {
+                    Some(end) if end <= size => Ok(()),
+                    _ => Err(RequestError::PastTheDeck {
+                        handle: first,
+                        count,
+                        size,
+                    }),
+                }
+            }
+            PrivateRequest::Reveal { handles } => handles.iter().try_for_each(|&handle| {
+                let size = deck_size(handle.epoch).ok_or(RequestError::NoDeck {
+                    epoch: handle.epoch,
+                })?;
+                if handle.slot < size {
+                    Ok(())
+                } else {
+                    Err(RequestError::PastTheDeck {
+                        handle,
+                        count: 1,
+                        size,
+                    })
+                }
+            }),
+        }
+    }
+}
+
+/// A private request no deal can serve (see [`PrivateRequest::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// A reshuffle of an empty pile: a deck has at least one slot.
+    #[error("a reshuffle of an empty pile")]
+    EmptyPile,
+    /// A reshuffle of more cards than a deck holds.
+    #[error("a reshuffle of {cards} cards, more than a deck's {MAX_PRIVATE_DECK}")]
+    PileTooLarge {
+        /// The pile's length.
+        cards: usize,
+    },
+    /// A pile holding a catalog index no deck can carry.
+    #[error("card {card} in a pile, where a deck carries cards 0 to {}", MAX_PRIVATE_DECK - 1)]
+    CardOutOfRange {
+        /// The first such index in the pile.
+        card: u32,
+    },
+    /// A deal or reveal in an epoch whose deck was never shuffled.
+    #[error("no deck of epoch {} was shuffled", epoch.0)]
+    NoDeck {
+        /// The epoch named.
+        epoch: EpochId,
+    },
+    /// A deal or reveal of slots past the end of their deck.
+    #[error("{count} slots from slot {} of epoch {}, whose deck has {size}", handle.slot, handle.epoch.0)]
+    PastTheDeck {
+        /// The first slot asked for.
+        handle: CardHandle,
+        /// How many slots from it.
+        count: u32,
+        /// The slots the epoch's deck holds.
+        size: u32,
+    },
+}
+
+impl RuleError for RequestError {
+    fn rule(&self) -> &'static str {
+        match self {
+            RequestError::EmptyPile => "empty-pile",
+            RequestError::PileTooLarge { .. } => "pile-too-large",
+            RequestError::CardOutOfRange { .. } => "card-out-of-range",
+            RequestError::NoDeck { .. } => "no-such-deck",
+            RequestError::PastTheDeck { .. } => "past-the-deck",
+        }
+    }
 }
 
 /// What one seat knows of the private cards: the identities its table
@@ -160,5 +271,60 @@ mod tests {
         assert_eq!(knowledge.card(CardHandle::new(EpochId(0), 0)), None);
         let listed: Vec<CardHandle> = knowledge.iter().map(|r| r.handle).collect();
         assert_eq!(listed, vec![early, late]);
+    }
+
+    /// Every request the deal cannot serve is refused by the rule it
+    /// breaks; the largest servable ones pass.
+    #[test]
+    fn unservable_requests_name_the_broken_rule() {
+        let decks = |epoch: EpochId| (epoch == EpochId(0)).then_some(10);
+        let full: Vec<u32> = (0..MAX_PRIVATE_DECK).collect();
+        let rule = |r: PrivateRequest<'_>| r.check(decks).err().map(|e| e.rule());
+        let epoch = EpochId(1);
+        assert_eq!(rule(PrivateRequest::Reshuffle { pile: &full, epoch }), None);
+        assert_eq!(
+            rule(PrivateRequest::Reshuffle { pile: &[], epoch }),
+            Some("empty-pile")
+        );
+        let long: Vec<u32> = (0..=MAX_PRIVATE_DECK).map(|i| i % 3).collect();
+        assert_eq!(
+            rule(PrivateRequest::Reshuffle { pile: &long, epoch }),
+            Some("pile-too-large")
+        );
+        assert_eq!(
+            rule(PrivateRequest::Reshuffle {
+                pile: &[3, MAX_PRIVATE_DECK],
+                epoch
+            }),
+            Some("card-out-of-range")
+        );
+        let deal = |slot, count| PrivateRequest::Deal {
+            to: Seat(0),
+            first: CardHandle::new(EpochId(0), slot),
+            count,
+        };
+        assert_eq!(rule(deal(7, 3)), None);
+        assert_eq!(rule(deal(8, 3)), Some("past-the-deck"));
+        assert_eq!(rule(deal(1, u32::MAX)), Some("past-the-deck"));
+        let elsewhere = PrivateRequest::Deal {
+            to: Seat(0),
+            first: CardHandle::new(epoch, 0),
+            count: 1,
+        };
+        assert_eq!(rule(elsewhere), Some("no-such-deck"));
+        let handles = [
+            CardHandle::new(EpochId(0), 9),
+            CardHandle::new(EpochId(0), 10),
+        ];
+        assert_eq!(
+            rule(PrivateRequest::Reveal {
+                handles: &handles[..1]
+            }),
+            None
+        );
+        assert_eq!(
+            rule(PrivateRequest::Reveal { handles: &handles }),
+            Some("past-the-deck")
+        );
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::{
     CardHandle, ChanceOutcome, Distribution, EpochId, Game, Knowledge, MULTISET_BLOCK, Next,
-    PrivateError, PrivateRequest, Revealed, Seat,
+    PrivateError, PrivateRequest, RequestError, Revealed, Seat,
 };
 
 /// Sample `distribution` using `uniform(n)`, which must return a uniform
@@ -217,6 +217,10 @@ pub enum SimError<E: std::error::Error + 'static> {
     /// The game asked the oracle dealer for something no deck allows.
     #[error("the dealer refused: {0}")]
     Dealer(#[source] DealerError),
+    /// The game posed a private request no deal can serve (a table stops
+    /// there, blaming nobody), by the rule it breaks.
+    #[error("an unservable private request: {0}")]
+    Unservable(#[source] RequestError),
 }
 
 /// Counts from a finished simulated game.
@@ -362,6 +366,13 @@ impl OracleDealer {
             .unwrap_or_else(|| NOTHING.get_or_init(Knowledge::new))
     }
 
+    /// How many slots the deck of `epoch` holds, if it was shuffled.
+    pub fn deck_size(&self, epoch: EpochId) -> Option<u32> {
+        self.decks
+            .get(usize::from(epoch.0))
+            .map(|deck| deck.len() as u32)
+    }
+
     /// The true card in `handle`'s slot, whether or not anyone opened it.
     pub fn card(&self, handle: CardHandle) -> Result<u32, DealerError> {
         self.decks
@@ -492,6 +503,11 @@ pub fn play_private<G: Game>(
             return Err(SimError::TooLong(max_inputs));
         }
         events.clear();
+        if let Next::Private(request) = game.next()
+            && let Err(e) = request.check(|epoch| dealer.deck_size(epoch))
+        {
+            return Err(SimError::Unservable(e));
+        }
         match game.next() {
             Next::Over => return Ok(counts),
             Next::Simultaneous(set) => {

@@ -78,6 +78,9 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     };
     let mut table = Table::<G>::new(genesis.clone(), None, config)
         .map_err(|e| AuditError::Genesis(e.to_string()))?;
+    // Started before any envelope, as a peer's table is: a game can stop
+    // before anyone signs (an unservable first request).
+    table.handle_timeout(0);
 
     let mut problems = Vec::new();
     let mut violations = Vec::new();
@@ -172,7 +175,8 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
             table.handle_envelope(0, signed.clone())
         };
         match handled {
-            Ok(_) | Err(TableError::Failed(_)) => {}
+            // A stopped table is reported once, below.
+            Ok(_) | Err(TableError::Failed(_) | TableError::Unservable(_)) => {}
             Err(e) => problems.push(format!(
                 "seat {} envelope {}: {e}",
                 signed.seat() + 1,
@@ -206,7 +210,12 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     if !table.is_finished() {
         result = None;
     }
-    if result.is_none() && violations.is_empty() {
+    if let Some(e) = table.unservable() {
+        problems.push(format!(
+            "the game stops after {} inputs at a private request no deal can serve: {e}",
+            table.position()
+        ));
+    } else if result.is_none() && violations.is_empty() {
         problems.push(if table.game().result().is_some() {
             "the game is over but not every seed was opened".to_owned()
         } else {

@@ -301,6 +301,11 @@ impl Dealing {
         Ok(opened)
     }
 
+    /// How many slots the shuffled deck of `epoch` holds, if there is one.
+    pub(crate) fn deck_size(&self, epoch: EpochId) -> Option<u32> {
+        self.decks.get(&epoch.0).map(|deck| deck.deck.len() as u32)
+    }
+
     /// Record a finished reshuffle: the deck of `epoch`, of the cards of `pile`.
     pub(crate) fn finish_reshuffle(
         &mut self,

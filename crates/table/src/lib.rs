@@ -142,4 +142,8 @@ pub enum TableError {
     /// A chain or beacon error from fairdeck.
     #[error("randomness: {0}")]
     Fairdeck(String),
+    /// The game posed a private request no deal can serve (a bug of the
+    /// game, not of any seat): the table stopped there, blaming nobody.
+    #[error("the table has stopped at a private request no deal can serve: {0}")]
+    Unservable(roundtable_engine::RequestError),
 }

@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use roundtable_engine::{
-    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Next, Revealed, RuleError, Seat,
+    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Next, RequestError, Revealed, RuleError,
+    Seat,
 };
 use roundtable_fairdeck::{
     ChainContinuation, ChainSecret, ChainTracker, FairdeckError, MAX_CHAIN_LENGTH, beacon,
@@ -262,6 +263,9 @@ struct SeatState {
     forfeited: Option<u64>,
     /// The seed, once opened after the game.
     seed: Option<[u8; 32]>,
+    /// The highest position any envelope in `log` was signed at (a reveal
+    /// names none): how far the seat has shown it got.
+    furthest: u64,
 }
 
 impl SeatState {
@@ -275,6 +279,11 @@ impl SeatState {
 
     fn peek(&self) -> Option<&Signed> {
         self.buffer.get(&self.next_seq())
+    }
+
+    fn push_log(&mut self, signed: Signed) {
+        self.furthest = self.furthest.max(signed.envelope.position);
+        self.log.push(signed);
     }
 
     /// The last event the seat's chains known so far answer: the genesis
@@ -334,6 +343,9 @@ pub struct Table<G: Game> {
     waiting: Option<(u64, u64)>,
     outputs: VecDeque<Output<G>>,
     failed: Option<Violation>,
+    /// The private request the game posed that no deal can serve: the
+    /// table stopped there, blaming nobody (protocol/SPEC.md 5.11).
+    unservable: Option<RequestError>,
     finished: bool,
     seed_published: bool,
     /// Simultaneous decisions completed so far.
@@ -397,6 +409,7 @@ impl<G: Game> Table<G> {
                     continuations: Vec::new(),
                     forfeited: None,
                     seed: None,
+                    furthest: 0,
                 })
             })
             .collect::<Result<Vec<_>, TableError>>()?;
@@ -429,6 +442,7 @@ impl<G: Game> Table<G> {
             waiting: None,
             outputs: VecDeque::new(),
             failed: None,
+            unservable: None,
             finished: false,
             seed_published: false,
             secrets_done: 0,
@@ -475,6 +489,12 @@ impl<G: Game> Table<G> {
     /// The violation that stopped the table, if any.
     pub fn violation(&self) -> Option<&Violation> {
         self.failed.as_ref()
+    }
+
+    /// The private request no deal can serve that stopped the table, if the
+    /// game posed one: a fault of the game's rules, blamed on no seat.
+    pub fn unservable(&self) -> Option<&RequestError> {
+        self.unservable.as_ref()
     }
 
     /// Whether `seat` has forfeited.
@@ -547,7 +567,7 @@ impl<G: Game> Table<G> {
 
     /// When the table next needs [`Table::handle_timeout`], in milliseconds.
     pub fn poll_timeout(&self) -> Option<u64> {
-        if self.failed.is_some() || self.finished {
+        if self.failed.is_some() || self.unservable.is_some() || self.finished {
             return None;
         }
         let me = self.local_seat().filter(|&me| !self.is_forfeited(me))?;
@@ -604,7 +624,7 @@ impl<G: Game> Table<G> {
     /// milliseconds) at which one still owing its input may be claimed
     /// stalled. None when the game is over or the table stopped.
     pub fn turn_clock(&self) -> Option<(Vec<Seat>, u64)> {
-        if self.failed.is_some() || self.finished || self.over() {
+        if self.failed.is_some() || self.unservable.is_some() || self.finished || self.over() {
             return None;
         }
         let (_, since) = self.waiting?;
@@ -642,6 +662,9 @@ impl<G: Game> Table<G> {
             }
             return Err(TableError::Failed(seat));
         }
+        if let Some(e) = &self.unservable {
+            return Err(TableError::Unservable(e.clone()));
+        }
         let new = self.ingest(signed, false)?;
         self.pump(now);
         Ok(new)
@@ -655,7 +678,7 @@ impl<G: Game> Table<G> {
         now: u64,
         signed: Signed,
     ) -> Result<bool, TableError> {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.unservable.is_some() {
             return self.handle_envelope(now, signed);
         }
         let new = self.ingest(signed, true)?;
@@ -679,6 +702,9 @@ impl<G: Game> Table<G> {
     pub fn submit(&mut self, now: u64, action: G::Action) -> Result<(), TableError> {
         if let Some(v) = &self.failed {
             return Err(TableError::Failed(v.seat()));
+        }
+        if let Some(e) = &self.unservable {
+            return Err(TableError::Unservable(e.clone()));
         }
         let seat = self.local_seat().ok_or(TableError::NotSeated)?;
         if !self.awaits_decision(seat) || !self.queued.is_empty() {
@@ -713,7 +739,7 @@ impl<G: Game> Table<G> {
     /// any progress that is possible (call it once after creating a table to
     /// start it).
     pub fn handle_timeout(&mut self, now: u64) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.unservable.is_some() {
             return;
         }
         let me = self
@@ -862,7 +888,7 @@ impl<G: Game> Table<G> {
             }
             return None;
         }
-        state.log.push(signed.clone());
+        state.push_log(signed.clone());
         Some(signed)
     }
 
@@ -897,7 +923,7 @@ impl<G: Game> Table<G> {
             body,
         };
         let signed = envelope.sign(&local.identity);
-        self.seats[seat].log.push(signed.clone());
+        self.seats[seat].push_log(signed.clone());
         if let Body::StallClaim { accused, position } = signed.envelope.body {
             self.note_claim(
                 local.seat.0,
@@ -1032,7 +1058,7 @@ impl<G: Game> Table<G> {
     /// Apply everything that can be applied, in the order the game asks for it.
     fn pump(&mut self, now: u64) {
         loop {
-            if self.failed.is_some() {
+            if self.failed.is_some() || self.unservable.is_some() {
                 return;
             }
             self.consume_side_envelopes();
@@ -1061,7 +1087,14 @@ impl<G: Game> Table<G> {
                 Next::Chance(_) => self.step_chance(),
                 Next::Simultaneous(set) => self.step_simultaneous(set),
                 Next::Private(request) => {
+                    // Fail closed before anyone owes anything: no seat could
+                    // serve it, so waiting or claiming would blame one.
+                    let checked = request.check(|epoch| self.dealing.deck_size(epoch));
                     let request = private::Request::of(&request);
+                    if let Err(e) = checked {
+                        self.unservable = Some(e);
+                        return;
+                    }
                     self.step_private(request)
                 }
             };
@@ -1076,10 +1109,42 @@ impl<G: Game> Table<G> {
                 break;
             }
         }
+        self.prune_settled_claims();
         let position = self.position();
         if self.waiting.is_none_or(|(p, _)| p != position) {
             self.waiting = Some((position, now));
         }
+    }
+
+    /// The position below which every claim is settled: every seat showed
+    /// an envelope signed at or past it, so a claim it signs for an earlier
+    /// position no longer counts (`consume_side_envelopes`), and no claims
+    /// there can complete any more; the run of forfeits the table is in, and
+    /// an abandonment that can still be overtaken, still read theirs.
+    fn claims_settled_below(&self) -> u64 {
+        let shown = self.seats.iter().map(|s| s.furthest).min().unwrap_or(0);
+        let kept = self
+            .abandoned_at
+            .map_or(u64::MAX, |(p, _)| self.forfeit_run_before(p));
+        shown.min(self.forfeit_run_start()).min(kept)
+    }
+
+    /// Forget the claims at settled positions (3.6): what a forfeit, a
+    /// rewind or an abandonment can still need stays, the rest would only
+    /// grow with the game.
+    fn prune_settled_claims(&mut self) {
+        let settled = self.claims_settled_below();
+        if self.claims.keys().any(|&(_, p)| p < settled) {
+            self.claims.retain(|&(_, p), _| p >= settled);
+        }
+        self.my_claims.retain(|&(_, p)| p >= settled);
+    }
+
+    /// How many stall claims this table keeps, one per claimant, accused
+    /// and position: those at settled positions are forgotten (3.6), so
+    /// this stays small however long the game.
+    pub fn claims_kept(&self) -> usize {
+        self.claims.values().map(BTreeMap::len).sum()
     }
 
     /// The local seat's own resignation, once the game waits for the seat:
@@ -1126,6 +1191,14 @@ impl<G: Game> Table<G> {
                         }
                     })
                     .collect()
+            }
+            // Nobody owes a step no deal can serve (5.11).
+            Next::Private(request)
+                if request
+                    .check(|epoch| self.dealing.deck_size(epoch))
+                    .is_err() =>
+            {
+                Vec::new()
             }
             Next::Private(request) => self.private_waited_on(&private::Request::of(&request)),
             Next::Over => (0..self.seats.len())
@@ -1324,6 +1397,7 @@ impl<G: Game> Table<G> {
             // (see `rewind_for_forfeit`).
             let forfeited_at = self.seats[seat].forfeited;
             while let Some(next) = self.seats[seat].peek() {
+                let signed_at = next.envelope.position;
                 let (accused, position) = match next.envelope.body {
                     Body::StallClaim { accused, position } => (accused, position),
                     Body::ChainContinuation { .. } => {
@@ -1345,34 +1419,65 @@ impl<G: Game> Table<G> {
                 if forfeited_at.is_some_and(|f| position > f) {
                     break;
                 }
+                // A seat claims only at the position it waits at, each seat
+                // once: so one seat cannot sign claims without end, for any
+                // position, that every peer keeps and scans (3.6).
+                let malformed =
+                    if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
+                        Some("a claim against another seat")
+                    } else if signed_at != position {
+                        Some("a claim for the position it was signed at")
+                    } else {
+                        None
+                    };
+                if malformed.is_none() && position > self.position() {
+                    // Its author says it got further than this table. Where
+                    // this table waits for the author's own input, an honest
+                    // author signed that input before it went on, so the
+                    // claim proves it skipped it; otherwise the claim waits
+                    // in the buffer (and holds back the author's later
+                    // envelopes) until the table gets there.
+                    if !self.waited_on().contains(&Seat(seat as u8))
+                        || self.written_past_a_forfeit(seat)
+                    {
+                        break;
+                    }
+                    if let Some(signed) = self.consume(seat) {
+                        self.fail(Violation::WrongPosition {
+                            envelope: signed,
+                            expected: self.position(),
+                        });
+                    }
+                    return;
+                }
+                // What its earlier envelopes show of how far it got.
+                let furthest = self.seats[seat].furthest;
                 let Some(signed) = self.consume(seat) else {
                     return;
                 };
-                // A seat claims only at the position it waits at, each seat
-                // once: so one seat cannot sign claims without end, for any
-                // position, that every peer keeps and scans.
-                let refusal =
-                    if usize::from(accused) >= self.seats.len() || usize::from(accused) == seat {
-                        Some("a claim against another seat")
-                    } else if signed.envelope.position != position {
-                        Some("a claim for the position it was signed at")
-                    } else if self
-                        .claims
+                let refusal = malformed.or_else(|| {
+                    self.claims
                         .get(&(accused, position))
                         .and_then(|by| by.get(&(seat as u8)))
                         // The same envelope comes again after a rewind.
                         .is_some_and(|(seq, _)| *seq != signed.seq())
-                    {
-                        Some("one claim per seat and position, not a second")
-                    } else {
-                        None
-                    };
+                        .then_some("one claim per seat and position, not a second")
+                });
                 if let Some(expected) = refusal {
                     self.fail(Violation::UnexpectedBody {
                         envelope: signed,
                         expected: expected.into(),
                     });
                     return;
+                }
+                if position < furthest {
+                    // Signed after an envelope of a later position: its
+                    // author had gone past it, so it holds nothing back
+                    // there, and no position is ever claimed again once
+                    // every seat went past it (which lets claims there be
+                    // forgotten, `prune_settled_claims`). An honest seat
+                    // never signs one: it goes back only to forfeit itself.
+                    continue;
                 }
                 self.note_claim(
                     seat as u8,
@@ -1600,6 +1705,12 @@ impl<G: Game> Table<G> {
                 for e in state.log.drain(first as usize..) {
                     state.buffer.insert(e.seq(), e);
                 }
+                state.furthest = state
+                    .log
+                    .iter()
+                    .map(|e| e.envelope.position)
+                    .max()
+                    .unwrap_or(0);
                 state.continuations.retain(|(seq, _)| *seq < first);
             }
         }

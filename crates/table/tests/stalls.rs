@@ -444,3 +444,240 @@ fn a_claim_for_another_position_or_a_second_claim_is_proven() {
         }
     }
 }
+
+/// Every broadcast waiting in `tables`' outputs, by sender.
+fn broadcasts(tables: &mut [Table<PortRoyal>]) -> Vec<(usize, Signed)> {
+    let mut wire = Vec::new();
+    for (i, t) in tables.iter_mut().enumerate() {
+        while let Some(o) = t.poll_output() {
+            match o {
+                Output::Broadcast(s) => wire.push((i, s)),
+                Output::Violation(v) => panic!("peer {i} saw a violation: {v}"),
+                _ => {}
+            }
+        }
+    }
+    wire
+}
+
+/// `count` stall claims of seat `claimant` against `accused`, each signed at
+/// the position it names, from `first` on, following `after` (the seat's
+/// last envelope) in its sequence.
+fn claims_ahead(
+    t: &Table<PortRoyal>,
+    claimant: u8,
+    accused: u8,
+    after: &Signed,
+    first: u64,
+    count: u64,
+) -> Vec<Signed> {
+    use roundtable_table::{Body, Envelope, Hash32};
+    let (_, locals) = common::seated(3, &Options::default(), 4096);
+    let mut last = after.clone();
+    (first..first + count)
+        .map(|position| {
+            last = Envelope {
+                game_id: t.game_id(),
+                seat: claimant,
+                seq: last.envelope.seq + 1,
+                prev: last.hash(),
+                position,
+                state_hash: Hash32::default(),
+                body: Body::StallClaim { accused, position },
+            }
+            .sign(&locals[usize::from(claimant)].identity);
+            last.clone()
+        })
+        .collect()
+}
+
+/// A claim signed at the position it names, for a position the table has
+/// not reached, while the table waits there for its author's own input
+/// (its reveal): an honest seat gives that input before it goes on, so the
+/// claim proves its author skipped it (review 2026-11-28, finding 4). The
+/// old table took it in and kept it, as it kept any number of them.
+#[test]
+fn a_claim_ahead_of_an_input_its_author_owes_is_proven() {
+    use roundtable_table::{Body, Envelope, Hash32, Violation};
+    let (_, locals) = common::seated(3, &Options::default(), 4096);
+    let mut t = tables(3);
+    let claim = Envelope {
+        game_id: t[0].game_id(),
+        seat: 1,
+        seq: 0,
+        prev: Hash32::default(),
+        position: 5,
+        state_hash: Hash32::default(),
+        body: Body::StallClaim {
+            accused: 2,
+            position: 5,
+        },
+    }
+    .sign(&locals[1].identity);
+    let _ = t[0].handle_envelope(0, claim);
+    assert!(
+        matches!(t[0].game().next(), Next::Chance(_)),
+        "seat 2 owes its reveal at the first position"
+    );
+    match t[0].violation() {
+        Some(v @ Violation::WrongPosition { expected: 0, .. }) => assert_eq!(v.seat(), 1),
+        other => panic!("expected a wrong position by seat 2: {other:?}"),
+    }
+    assert_eq!(t[0].claims_kept(), 0);
+    let report = audit::<PortRoyal>(&t[0].transcript()).unwrap();
+    let kinds: Vec<_> = report
+        .violations
+        .iter()
+        .map(|v| (v.seat(), v.kind()))
+        .collect();
+    assert_eq!(kinds, vec![(1, "wrong-position")]);
+}
+
+/// Claims from a seat that got further than this table, where the table
+/// does not wait for that seat: they wait in the buffer until the table
+/// gets to their positions (an honest seat ahead is never blamed), so a
+/// seat that signs one for each position ahead makes no peer keep them; the
+/// first is taken in at its position, and the next is proven as soon as the
+/// game waits there for the seat's own input.
+#[test]
+fn claims_ahead_wait_for_their_position() {
+    let mut t = tables(3);
+    for table in t.iter_mut() {
+        table.handle_timeout(0);
+    }
+    // Every seat reveals for the first event; seat 2's reveal is held back.
+    let wire = broadcasts(&mut t);
+    let (held, sent): (Vec<_>, Vec<_>) = wire.into_iter().partition(|(from, _)| *from == 2);
+    let reveal_of_1 = sent.iter().find(|(from, _)| *from == 1).unwrap().1.clone();
+    for (from, s) in sent {
+        for (to, table) in t.iter_mut().enumerate() {
+            if to != from {
+                table.handle_envelope(0, s.clone()).unwrap();
+            }
+        }
+    }
+    let flood = claims_ahead(&t[0], 1, 2, &reveal_of_1, 1, 40);
+    for claim in &flood {
+        assert_eq!(t[0].handle_envelope(0, claim.clone()), Ok(true));
+    }
+    assert!(t[0].violation().is_none(), "{:?}", t[0].violation());
+    assert_eq!(t[0].claims_kept(), 0, "no claim ahead is kept");
+    assert_eq!(t[0].position(), 0);
+    for (_, s) in held {
+        t[0].handle_envelope(0, s).unwrap();
+    }
+    // The event is applied: the claim for position 1 counts there.
+    assert_eq!(t[0].position(), 1);
+    assert_eq!(t[0].claims_kept(), 1);
+    match t[0].game().next() {
+        Next::Decision(Seat(1)) => {
+            let v = t[0].violation().expect("seat 2 skipped its decision");
+            assert_eq!((v.seat(), v.kind()), (1, "wrong-position"));
+        }
+        _ => assert!(t[0].violation().is_none()),
+    }
+}
+
+/// Claims are forgotten once every seat has gone past their position: a
+/// seat claimed a slow seat, the slow seat's reveal then came and the game
+/// went on, and after a while nobody keeps that claim (review 2026-11-28,
+/// finding 4: the table used to keep every claim for the whole game).
+#[test]
+fn claims_are_forgotten_once_every_seat_went_past_them() {
+    // Who decides first, from a table that saw the first event whole.
+    let mut probe = tables(3);
+    for table in probe.iter_mut() {
+        table.handle_timeout(0);
+    }
+    for (from, s) in broadcasts(&mut probe) {
+        for (to, table) in probe.iter_mut().enumerate() {
+            if to != from {
+                table.handle_envelope(0, s.clone()).unwrap();
+            }
+        }
+    }
+    let Next::Decision(Seat(first)) = probe[0].game().next() else {
+        panic!("the game starts with a decision after its first event");
+    };
+    // The claimant is not the seat to decide, whose move is the evidence
+    // that lets the claimant apply the slow seat's reveal after all.
+    let claimant = usize::from((first + 1) % 3);
+    let slow = usize::from((first + 2) % 3);
+    let mut t = tables(3);
+    for table in t.iter_mut() {
+        table.handle_timeout(0);
+    }
+    let wire = broadcasts(&mut t);
+    let (held, sent): (Vec<_>, Vec<_>) = wire.into_iter().partition(|(from, _)| *from == slow);
+    for (from, s) in sent {
+        for (to, table) in t.iter_mut().enumerate() {
+            if to != from {
+                table.handle_envelope(0, s.clone()).unwrap();
+            }
+        }
+    }
+    t[claimant].handle_timeout(TIMEOUT);
+    assert_eq!(t[claimant].claims_kept(), 1, "the slow seat is claimed");
+    let mut wire = broadcasts(&mut t);
+    wire.extend(held);
+    let mut now = TIMEOUT;
+    for (from, s) in wire {
+        for (to, table) in t.iter_mut().enumerate() {
+            if to != from {
+                let _ = table.handle_envelope(now, s.clone());
+            }
+        }
+    }
+    run(&mut t, &[true; 3], &[false; 3], &mut now, |t| {
+        t.iter().all(|t| t.position() > 80)
+    });
+    for table in &t {
+        assert!(
+            !table
+                .records()
+                .iter()
+                .any(|r| matches!(r, Record::Forfeit { .. } | Record::Abandon { .. })),
+            "nobody forfeits"
+        );
+        assert_eq!(
+            table.claims_kept(),
+            0,
+            "the claim at position 0 is forgotten"
+        );
+    }
+}
+
+/// A claim for a position below one its author already signed an envelope
+/// at is taken in but counts for nothing: an honest seat never goes back
+/// to claim (it goes back only to forfeit itself), and without this rule
+/// claims at positions every seat has left could still arrive, so none
+/// could ever be forgotten.
+#[test]
+fn a_claim_for_a_position_its_author_had_left_counts_for_nothing() {
+    let mut t = tables(3);
+    for table in t.iter_mut() {
+        table.handle_timeout(0);
+    }
+    let wire = broadcasts(&mut t);
+    let reveal_of_1 = wire.iter().find(|(from, _)| *from == 1).unwrap().1.clone();
+    for (from, s) in wire {
+        for (to, table) in t.iter_mut().enumerate() {
+            if to != from {
+                table.handle_envelope(0, s.clone()).unwrap();
+            }
+        }
+    }
+    assert_eq!(t[0].position(), 1);
+    let here = claims_ahead(&t[0], 1, 2, &reveal_of_1, 1, 1);
+    let back = claims_ahead(&t[0], 1, 2, &here[0], 0, 1);
+    t[0].handle_envelope(0, here[0].clone()).unwrap();
+    assert_eq!(t[0].claims_kept(), 1);
+    assert_eq!(t[0].handle_envelope(0, back[0].clone()), Ok(true));
+    assert!(t[0].violation().is_none(), "{:?}", t[0].violation());
+    assert_eq!(
+        t[0].claims_kept(),
+        1,
+        "the claim for position 0 counts for nothing"
+    );
+    assert_eq!(t[0].heads()[1], 3, "it was taken in all the same");
+}
