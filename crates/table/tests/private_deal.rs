@@ -224,17 +224,24 @@ fn a_hands_game_is_dealt_by_the_tables_alone_and_audited() {
     }
 }
 
+/// Every table's broadcasts since the last call, with the table's index
+/// (other outputs are dropped).
+fn broadcasts(tables: &mut [Table<Hands>]) -> Vec<(usize, Signed)> {
+    let mut wire = Vec::new();
+    for (i, t) in tables.iter_mut().enumerate() {
+        while let Some(o) = t.poll_output() {
+            if let Output::Broadcast(s) = o {
+                wire.push((i, s));
+            }
+        }
+    }
+    wire
+}
+
 /// Deliver every broadcast to every other table until nothing moves.
 fn settle(tables: &mut [Table<Hands>]) {
     loop {
-        let mut wire = Vec::new();
-        for (i, t) in tables.iter_mut().enumerate() {
-            while let Some(o) = t.poll_output() {
-                if let Output::Broadcast(s) = o {
-                    wire.push((i, s));
-                }
-            }
-        }
+        let wire = broadcasts(tables);
         if wire.is_empty() {
             return;
         }
@@ -544,14 +551,7 @@ fn unasked_shares_from_a_deal_a_table_has_passed_are_proven_at_once() {
     }
     let mut stray: Option<Signed> = None;
     loop {
-        let mut wire = Vec::new();
-        for (i, t) in tables.iter_mut().enumerate() {
-            while let Some(o) = t.poll_output() {
-                if let Output::Broadcast(s) = o {
-                    wire.push((i, s));
-                }
-            }
-        }
+        let wire = broadcasts(&mut tables);
         if wire.is_empty() {
             break;
         }
