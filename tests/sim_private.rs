@@ -391,3 +391,74 @@ fn a_key_release_that_does_not_match_is_proven() {
         90_000,
     );
 }
+
+/// Issue 27: at every deal of a game of Hands where the cheater owes
+/// shares, it signs them and at once a second, unasked `Shares` envelope,
+/// shown at once to one honest peer and to every other only once that
+/// peer is past the deal. Every honest peer must end on the very same proof
+/// (a peer past the deal used to leave the envelope unjudged, blocking the
+/// cheater's later envelopes, and to end the game abandoned with the honest
+/// detector stopped, or to blame the envelope later as written at a wrong
+/// position), and every audit must blame the cheater alone.
+#[test]
+fn unasked_shares_at_every_deal_are_proven_the_same_by_every_honest_peer() {
+    let name = "unasked_shares_at_every_deal_are_proven_the_same_by_every_honest_peer";
+    let seeds = sim::seeds_from_env(91_000, 1);
+    // Per seed, the deals tried and what failed at them.
+    let results = sim::for_seeds(&seeds, |seed| {
+        let seats = 3 + (seed % 2) as u8;
+        let cheater = Seat((seed % u64::from(seats)) as u8);
+        let (mut deals, mut failures) = (0, Vec::new());
+        let mut after = 0;
+        loop {
+            let mut c = HandsConfig::calm(seed, seats);
+            c.roles = vec![Role::Honest; usize::from(seats)];
+            c.roles[cheater.index()] = Role::Cheater {
+                cheat: Cheat::UnaskedShares,
+                after,
+            };
+            let o = sim::run(c);
+            let Some(at) = o.cheat_envelopes.first().map(|e| e.envelope.position) else {
+                return (deals, failures);
+            };
+            deals += 1;
+            let mut proofs = o.honest().map(|p| p.violation.clone());
+            let first = proofs.next().flatten();
+            let same = proofs.all(|v| v == first);
+            let checked = o
+                .check_caught_by_every_audit(cheater, &["unasked-shares"])
+                .and_then(|_| {
+                    same.then_some(())
+                        .ok_or_else(|| "the honest peers' proofs differ".to_owned())
+                });
+            if let Err(e) = checked {
+                failures.push(format!("shares at {at}: {e}"));
+            }
+            after = at + 1;
+        }
+    });
+    let mut deals = 0;
+    let mut failures = Vec::new();
+    for (seed, result) in results {
+        match result {
+            Ok((tried, failed)) => {
+                deals += tried;
+                failures.extend(failed.into_iter().map(|f| {
+                    format!(
+                        "seed {seed}, {f}\n  replay: {}",
+                        sim::replay_command("sim_private", name, seed)
+                    )
+                }));
+            }
+            Err(e) => failures.push(format!("seed {seed}: {e}")),
+        }
+    }
+    eprintln!("{deals} deals with stray shares");
+    assert!(deals > 0, "the cheater never sent shares");
+    assert!(
+        failures.is_empty(),
+        "{} of {deals} deals failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

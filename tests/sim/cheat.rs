@@ -76,6 +76,13 @@ pub enum Cheat {
     /// A key release after the game that does not match the seat's key
     /// share.
     BadKeyRelease,
+    /// The seat's honest shares at a deal, and right after them a second,
+    /// unasked `Shares` envelope (the next sequence number, the same
+    /// position, state and shares), shown at once to the first honest seat
+    /// after the cheater and to every other honest peer only once that
+    /// peer's table is past the deal (issue 27): a peer past a position
+    /// must judge what was written there as a peer at it does.
+    UnaskedShares,
 }
 
 impl Cheat {
@@ -130,7 +137,7 @@ impl Cheat {
             Cheat::BadKeyShare => Some(&["bad-key-share"]),
             Cheat::BadShuffle => Some(&["bad-shuffle"]),
             Cheat::BadShare => Some(&["bad-share"]),
-            Cheat::SharesForUndealtSlot => Some(&["unasked-shares"]),
+            Cheat::SharesForUndealtSlot | Cheat::UnaskedShares => Some(&["unasked-shares"]),
             // The opened card is not the claimed one: a rule of the game
             // refuses the play.
             Cheat::FalseClaim => Some(&["illegal-action"]),
@@ -147,6 +154,40 @@ impl Cheat {
     /// Whether the cheat is garbage thrown from outside the protocol.
     pub(crate) fn is_attack(self) -> bool {
         self.blame_kinds().is_none()
+    }
+}
+
+/// The second envelope of [`Cheat::UnaskedShares`] on its way to the peers
+/// that must meet it only once they are past the deal it was written at:
+/// any message that carries it to one of them (the cheater's own, the proof
+/// a detector gossips, a catch-up answer) waits while that peer's table is
+/// still at or before the deal, until `until` (ms): a peer that cannot pass
+/// the deal (the detector failed before it sent its own shares) meets it
+/// there.
+#[derive(Clone, Debug)]
+pub(super) struct HeldStray {
+    /// The envelope's encoding.
+    pub(super) bytes: Vec<u8>,
+    /// The deal's position.
+    pub(super) position: u64,
+    /// The peers it is held for.
+    pub(super) late: Vec<usize>,
+    /// When it is held no longer.
+    pub(super) until: u64,
+}
+
+impl HeldStray {
+    /// Whether `msg` to `to`, whose table is at `position`, waits.
+    pub(super) fn holds(&self, to: usize, position: Option<u64>, now: u64, msg: &Msg) -> bool {
+        let carries = match msg {
+            Msg::Envelope(bytes) => *bytes == self.bytes,
+            Msg::SyncResponse(envelopes) => envelopes.contains(&self.bytes),
+            Msg::SyncRequest { .. } => false,
+        };
+        carries
+            && now < self.until
+            && self.late.contains(&to)
+            && position.is_some_and(|p| p <= self.position)
     }
 }
 
@@ -403,6 +444,9 @@ impl<G: SimGame> Sim<G> {
         i: usize,
         signed: &Signed,
     ) -> Option<Vec<(usize, Signed)>> {
+        if self.armed(i)? == Cheat::UnaskedShares {
+            return self.unasked_shares(i, signed);
+        }
         let mut envelope = signed.envelope.clone();
         envelope.body = match (self.armed(i)?, &signed.envelope.body) {
             (
@@ -485,6 +529,49 @@ impl<G: SimGame> Sim<G> {
                 .map(|to| (to, forged.clone()))
                 .collect(),
         )
+    }
+
+    /// [`Cheat::UnaskedShares`]: the honest shares to everyone, the second
+    /// envelope at once to one honest peer and held for the others until
+    /// they are past the deal (see [`HeldStray`]).
+    fn unasked_shares(&mut self, i: usize, signed: &Signed) -> Option<Vec<(usize, Signed)>> {
+        if !matches!(signed.envelope.body, Body::Shares { .. }) {
+            return None;
+        }
+        let second = Envelope {
+            seq: signed.seq() + 1,
+            prev: signed.hash(),
+            ..signed.envelope.clone()
+        }
+        .sign(&self.players.secrets[usize::from(self.peers[i].seat)].0);
+        self.cheat_envelopes.push(second.clone());
+        let honest: Vec<usize> = (1..self.n())
+            .map(|k| (i + k) % self.n())
+            .filter(|&j| self.peers[j].role.is_honest())
+            .collect();
+        let mut sends: Vec<(usize, Signed)> = self
+            .others(i)
+            .into_iter()
+            .map(|to| (to, signed.clone()))
+            .collect();
+        // With one honest peer only, that one is the late one.
+        let (prompt, late) = match honest.split_first() {
+            Some((&first, rest)) if !rest.is_empty() => (Some(first), rest.to_vec()),
+            _ => (None, honest.clone()),
+        };
+        if let Some(prompt) = prompt {
+            sends.push((prompt, second.clone()));
+        }
+        for &to in &late {
+            self.send(i, to, Msg::Envelope(second.encode()));
+        }
+        self.held_stray = Some(HeldStray {
+            bytes: second.encode(),
+            position: second.envelope.position,
+            late,
+            until: self.now + self.cfg.stall_timeout_ms / 2,
+        });
+        Some(sends)
     }
 
     /// The latest published links, each wrapped by an outsider (signed with

@@ -30,8 +30,9 @@
 //! holds; the other answers with what the requester lacks
 //! ([`Table::envelopes_since`]) and with its own envelope for any slot whose
 //! fingerprint differs (that is how two halves of an equivocation meet). A
-//! peer that finds a violation gossips the envelopes of its proof, so that a
-//! peer that saw only one half learns it. Both model the libp2p
+//! peer that finds a violation gossips the envelopes of its proof and adds
+//! them to every catch-up answer, so that a peer that saw only one half, or
+//! none of it, learns it. Both model the libp2p
 //! request-response sync and are what the network layer must do.
 //!
 //! A crash is a power loss: the log keeps what was synced (the table asks
@@ -189,6 +190,8 @@ struct Sim<G: SimGame> {
     other_game: Option<Players>,
     /// Whether the far-ahead wraps of `Cheat::RewrappedReveal` were thrown.
     far_wraps_sent: bool,
+    /// The second envelope of `Cheat::UnaskedShares`, held for some peers.
+    held_stray: Option<cheat::HeldStray>,
     /// `SIM_TRACE` is set: print every event and output (for replays).
     trace: bool,
     _dir: tempfile::TempDir,
@@ -275,6 +278,7 @@ impl<G: SimGame> Sim<G> {
             history: Vec::new(),
             other_game: None,
             far_wraps_sent: false,
+            held_stray: None,
             trace: std::env::var_os("SIM_TRACE").is_some(),
             players,
             _dir: dir,
@@ -590,6 +594,16 @@ impl<G: SimGame> Sim<G> {
             self.stats.lost += 1;
             return;
         }
+        let position = self.peers[to].table.as_ref().map(Table::position);
+        if self
+            .held_stray
+            .as_ref()
+            .is_some_and(|h| h.holds(to, position, self.now, &msg))
+        {
+            self.queue
+                .push(self.now + 50, Event::Deliver { from, to, msg });
+            return;
+        }
         match msg {
             Msg::Envelope(bytes) => self.receive(to, &bytes),
             Msg::SyncRequest { heads, tips } => self.answer_sync(to, from, &heads, &tips),
@@ -678,6 +692,16 @@ impl<G: SimGame> Sim<G> {
                         .iter()
                         .map(Signed::encode),
                 );
+            }
+        }
+        // A table that failed sends its proof with every answer, as the
+        // network layer does (SPEC 4.4).
+        if let Some(v) = table.violation() {
+            for e in v.envelopes() {
+                let bytes = e.encode();
+                if !out.contains(&bytes) {
+                    out.push(bytes);
+                }
             }
         }
         if !out.is_empty() {

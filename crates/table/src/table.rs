@@ -1068,6 +1068,9 @@ impl<G: Game> Table<G> {
             if self.rewind_for_forfeit() {
                 continue;
             }
+            if self.judge_shares_from_a_passed_position() {
+                return;
+            }
             self.continue_local_chain();
             if self.abandoned().is_some() {
                 self.finish_abandoned();

@@ -4,9 +4,11 @@
 use super::*;
 
 impl<G: crate::NetGame> Node<G> {
-    /// Whether the node has done its work: a failed game, a finished game
-    /// seen by a spectator, or a finished seat that has served catch-up long
-    /// enough (SPEC 4.4, [`ending::may_stop_serving`]).
+    /// Whether the node has done its work: a game seen by a spectator that
+    /// finished (or failed, after a second), or a seat whose game finished
+    /// or failed on a proof that has served catch-up long enough (SPEC
+    /// 4.4, [`ending::may_stop_serving`]): a failed seat's proof reaches
+    /// the others by that catch-up.
     pub(super) fn check_done(&mut self, now: Instant) {
         let Stage::Play(play) = &self.stage else {
             return;
@@ -14,24 +16,32 @@ impl<G: crate::NetGame> Node<G> {
         let Some(at) = play.finished_at else {
             return;
         };
-        if play.failed {
-            if now >= at + Duration::from_secs(1) {
+        if play.table.local_seat().is_none() {
+            if !play.failed {
+                self.stop = Some(self.close_finished_log());
+            } else if now >= at + Duration::from_secs(1) {
                 self.stop = Some(Ok(()));
             }
             return;
         }
-        if play.table.local_seat().is_none() {
-            self.stop = Some(self.close_finished_log());
-            return;
-        }
+        // The seat a proof blames needs no proof of its own doing: a failed
+        // peer waits for the other seats' peers (and spectators) only.
+        let blamed = play
+            .table
+            .violation()
+            .and_then(|v| play.seat_peers.get(usize::from(v.seat())));
         let forfeited: Vec<bool> = (0..play.seat_peers.len())
-            .map(|s| play.table.is_forfeited(Seat(s as u8)))
+            .map(|s| play.table.is_forfeited(Seat(s as u8)) || blamed == play.seat_peers.get(s))
             .collect();
+        let mut heads = play.peer_heads.clone();
+        if let Some(blamed) = blamed {
+            heads.remove(blamed);
+        }
         let behind = ending::still_behind(
             self.me,
             &play.seat_peers,
             &forfeited,
-            &play.peer_heads,
+            &heads,
             &play.table.heads(),
         );
         let timing = &self.cfg.timing;
@@ -210,7 +220,20 @@ impl<G: crate::NetGame> Node<G> {
         }
         let they_have_more = request.heads.iter().zip(&mine).any(|(t, m)| t > m);
         let they_miss_some = request.heads.iter().zip(&mine).any(|(t, m)| t < m);
-        let (envelopes, next) = if they_miss_some && max_bytes > 0 {
+        // A table that failed on a proof sends it with every answer, whatever
+        // the heads say and whatever the asker's budget: the second envelope
+        // of an equivocation is in no seat's log, and a peer that holds the
+        // proof's envelope unjudged learns nothing from heads (SPEC 4.4, "A
+        // proven violation"). It is at most two envelopes, and it is counted
+        // against the budget like any other.
+        let proof: Vec<Vec<u8>> = play
+            .table
+            .violation()
+            .map(|v| v.envelopes().into_iter().map(Signed::encode).collect())
+            .unwrap_or_default();
+        let proof_bytes: usize = proof.iter().map(|b| b.len() + 4).sum();
+        let count_cap = MAX_SYNC_ENVELOPES.saturating_sub(proof.len());
+        let (mut envelopes, next) = if they_miss_some && max_bytes > proof_bytes {
             // The responder's applied order first (a requester with the
             // same history can apply each envelope as it comes), then what
             // it holds but has not applied, seat by seat.
@@ -224,8 +247,8 @@ impl<G: crate::NetGame> Node<G> {
             catch_up_batch(
                 applied.chain(logs),
                 &request.heads,
-                MAX_SYNC_ENVELOPES,
-                max_bytes,
+                count_cap,
+                max_bytes - proof_bytes,
             )
         } else {
             // Most requests: nothing to send, so no transcript to build.
@@ -235,7 +258,12 @@ impl<G: crate::NetGame> Node<G> {
         // Left out by the budget (fewer envelopes than the count cap, and
         // bytes short of the response cap): no `more`, so the asker waits.
         let left_out = next.iter().zip(&mine).any(|(n, m)| n < m);
-        let more = left_out && (envelopes.len() == MAX_SYNC_ENVELOPES || max_bytes == whole);
+        let more = left_out && (envelopes.len() == count_cap || max_bytes == whole);
+        for bytes in proof {
+            if !envelopes.contains(&bytes) {
+                envelopes.push(bytes);
+            }
+        }
         note_heads(&mut play.peer_heads, &play.seat_peers, peer, request.heads);
         let sent = envelopes.iter().map(|e| e.len() + 4).sum();
         let response = SyncResponse {

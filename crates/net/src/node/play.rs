@@ -295,6 +295,17 @@ impl<G: crate::NetGame> Node<G> {
                 Output::Violation(v) => {
                     play.failed = true;
                     play.finished_at = Some(Instant::now());
+                    // The proof goes to every peer (SPEC 4.4, "A proven
+                    // violation"): a peer the cheater showed nothing to, or
+                    // that met it too late to judge, fails closed on the
+                    // same proof instead of claiming this seat stopped.
+                    // Catch-up carries it too, while this peer lingers.
+                    for envelope in v.envelopes() {
+                        if play.outbox.len() >= OUTBOX_CAPACITY {
+                            play.outbox.pop_front();
+                        }
+                        play.outbox.push_back(envelope.encode());
+                    }
                     events.push(NetEvent::Violation(v));
                 }
                 Output::Rewound { position } => {

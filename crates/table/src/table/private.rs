@@ -231,9 +231,10 @@ impl<G: Game> Table<G> {
     /// Whether `seat`, which owes nothing here, sent shares written at this
     /// position anyway: proof that it gave shares nobody asked of it.
     fn unasked_shares_here(&mut self, seat: usize) -> bool {
+        let position = self.position();
         let here = self.seats[seat].peek().is_some_and(|e| {
             matches!(e.envelope.body, Body::Shares { .. })
-                && e.envelope.position == self.position()
+                && e.envelope.position == position
                 && e.envelope.state_hash == self.current_hash()
         });
         if !here {
@@ -242,10 +243,68 @@ impl<G: Game> Table<G> {
         if let Some(signed) = self.consume(seat) {
             self.fail(Violation::UnaskedShares {
                 envelope: signed,
-                reason: "no shares were due from it at this position".into(),
+                reason: unasked_reason(position),
             });
         }
         true
+    }
+
+    /// Judge a seat's next envelope when it is `Shares` written at a
+    /// position this table has passed (protocol/SPEC.md 5.12): the record
+    /// there took every share that was due from the seat, from earlier
+    /// envelopes of its sequence, or asked none of it, so these are
+    /// unasked (or, on another state than the one there, a fork). Judged
+    /// as soon as the envelope is next in its seat's sequence, whatever
+    /// the game waits for: left in the buffer it would hold back every
+    /// later envelope of the seat (its stall claims among them), and a
+    /// peer still at that position would prove it while this one waited,
+    /// so the two would end differently.
+    ///
+    /// Positions in the run of forfeits that ends here are not passed: a
+    /// resignation taken at a deal moves the position on while the deal
+    /// still waits for the same shares. An envelope that does not fit
+    /// because its author forfeited a seat whose input this table applied
+    /// waits for the rewind (`written_past_a_forfeit`), and a forfeited
+    /// seat's envelopes are never needed. Returns whether the table failed.
+    pub(super) fn judge_shares_from_a_passed_position(&mut self) -> bool {
+        if self.finished || self.abandoned().is_some() {
+            // The game is over for this table: what comes after is no part
+            // of it.
+            return false;
+        }
+        let passed_before = self.forfeit_run_start();
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].forfeited.is_some() {
+                continue;
+            }
+            let Some(e) = self.seats[seat].peek() else {
+                continue;
+            };
+            let written_at = e.envelope.position;
+            if !matches!(e.envelope.body, Body::Shares { .. }) || written_at >= passed_before {
+                continue;
+            }
+            let state_there = self.hashes.get(written_at as usize).copied();
+            let same_state = state_there == Some(e.envelope.state_hash);
+            if self.written_past_a_forfeit(seat) {
+                continue;
+            }
+            let Some(signed) = self.consume(seat) else {
+                return true;
+            };
+            self.fail(match state_there {
+                Some(expected) if !same_state => Violation::StateMismatch {
+                    envelope: signed,
+                    expected,
+                },
+                _ => Violation::UnaskedShares {
+                    envelope: signed,
+                    reason: unasked_reason(written_at),
+                },
+            });
+            return true;
+        }
+        false
     }
 
     /// Combine the deck key once every seat still in gave its key share, and
@@ -813,6 +872,12 @@ impl<G: Game> Table<G> {
         self.dealing.reset_progress();
         pending
     }
+}
+
+/// Why shares written at `position` were unasked: the same words whether
+/// the table met them there or after it (every peer names the same proof).
+fn unasked_reason(position: u64) -> String {
+    format!("no shares were due from it at position {position}")
 }
 
 /// When the local seat releases its key (5.15).
