@@ -10,17 +10,15 @@
 //!
 //! `GONE_SEAT_CASES=n` sets the cases per game (default 6).
 
+mod common;
+
 use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{Game, Next, Seat};
-use roundtable_fairdeck::ChainSecret;
-use roundtable_table::{
-    Config, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table, audit,
-};
+use roundtable_table::{Config, Output, Record, Signed, Table, audit};
 
-/// The stall timeout of every table here, in milliseconds.
-const TIMEOUT: u64 = 1_000;
+use common::TIMEOUT;
 
 /// Stall timeouts a game may take to end once nothing else moves it: the
 /// forfeit (one, and the co-claims of `CO_CLAIM_TIMEOUTS`), with room.
@@ -36,39 +34,6 @@ enum Gone {
     Resigns,
 }
 
-fn seated<G: Game>(seats: u8, options: &G::Options, salt: u8) -> (Genesis, Vec<Local>) {
-    let ids: Vec<Identity> = (0..seats)
-        .map(|i| Identity::from_secret([i + 1; 32]))
-        .collect();
-    let chains: Vec<ChainSecret> = (0..seats)
-        .map(|i| ChainSecret::new([i.wrapping_mul(13).wrapping_add(salt); 32], 64).unwrap())
-        .collect();
-    let infos = ids
-        .iter()
-        .zip(&chains)
-        .enumerate()
-        .map(|(i, (id, c))| SeatInfo {
-            key: id.public(),
-            name: format!("p{i}"),
-            chain_commitment: c.commitment(),
-            chain_length: c.length(),
-        })
-        .collect();
-    let proposal = Proposal::new::<G>(options, infos, [salt; 32]).unwrap();
-    let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
-    let genesis = Genesis::assemble::<G>(proposal.clone(), &acc).unwrap();
-    let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
-    for (identity, chain) in ids.into_iter().zip(chains) {
-        let seat = proposal.seat_of(&identity.public()).unwrap();
-        locals[seat.index()] = Some(Local {
-            seat,
-            identity,
-            chain,
-        });
-    }
-    (genesis, locals.into_iter().map(Option::unwrap).collect())
-}
-
 /// One game with `victim` gone at input `at` in the way `gone` says, every
 /// other seat playing random legal moves: the game must end on every table
 /// still running, with one canonical transcript that audits valid, the
@@ -81,7 +46,7 @@ fn a_gone_seat_ends_the_game<G: Game>(
     gone: Gone,
     seed: u64,
 ) -> Result<(), TestCaseError> {
-    let (genesis, locals) = seated::<G>(seats, options, seed as u8);
+    let (genesis, locals) = common::seated_at::<G>(seats, options, 64);
     let config = Config {
         stall_timeout_ms: TIMEOUT,
         ..Config::default()

@@ -30,6 +30,15 @@ pub fn tables_with(seats: u8, options: &Options, chain_length: u64) -> Vec<Table
 /// The genesis and, in seat order, what each seat's table needs (a fresh
 /// copy each call, as a peer that restarts reads its secrets again).
 pub fn seated(seats: u8, options: &Options, chain_length: u64) -> (Genesis, Vec<Local>) {
+    seated_at::<PortRoyal>(seats, options, chain_length)
+}
+
+/// [`seated`] for any game.
+pub fn seated_at<G: Game>(
+    seats: u8,
+    options: &G::Options,
+    chain_length: u64,
+) -> (Genesis, Vec<Local>) {
     let ids: Vec<Identity> = (0..seats)
         .map(|i| Identity::from_secret([i + 1; 32]))
         .collect();
@@ -47,9 +56,9 @@ pub fn seated(seats: u8, options: &Options, chain_length: u64) -> (Genesis, Vec<
             chain_length: c.length(),
         })
         .collect();
-    let proposal = Proposal::new::<PortRoyal>(options, infos, [9; 32]).unwrap();
+    let proposal = Proposal::new::<G>(options, infos, [9; 32]).unwrap();
     let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
-    let genesis = Genesis::assemble::<PortRoyal>(proposal.clone(), &acc).unwrap();
+    let genesis = Genesis::assemble::<G>(proposal.clone(), &acc).unwrap();
     let mut locals: Vec<Option<Local>> = (0..seats).map(|_| None).collect();
     for (identity, chain) in ids.into_iter().zip(chains) {
         let seat = proposal.seat_of(&identity.public()).unwrap();
