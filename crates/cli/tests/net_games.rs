@@ -113,14 +113,7 @@ fn play_over_the_network(
     );
     files.push(watched.clone());
     check_transcripts(&files, usize::from(seats) + 2);
-    let out = std::process::Command::new(BIN)
-        .args(["audit", "--json"])
-        .arg(&watched)
-        .output()
-        .expect("audit runs");
-    let report: serde_json::Value =
-        serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
-            .expect("one JSON object");
+    let report = audit_json(&watched);
     assert_eq!(report["verdict"], "valid", "{report}");
     (watcher.output(), report)
 }
