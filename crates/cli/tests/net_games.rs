@@ -95,15 +95,7 @@ fn play_over_the_network(
     for p in joined.iter_mut().chain([&mut host, &mut watcher]) {
         let name = p.name.clone();
         assert!(p.wait(LIMIT * 2).success(), "{name} failed");
-        let output = p.output();
-        assert!(
-            output.iter().any(|l| l == "game over"),
-            "{name}: {output:#?}"
-        );
-        assert!(
-            !output.iter().any(|l| l.contains("VIOLATION")),
-            "{name}: {output:#?}"
-        );
+        assert_game_over_without_violation(p);
     }
     let mut files = transcripts_under(dir.path());
     assert_eq!(

@@ -73,15 +73,7 @@ fn every_remaining_peer_ends(
             "{name} ended {:.1} s after the table could start",
             start.elapsed().as_secs_f64()
         );
-        let output = p.output();
-        assert!(
-            output.iter().any(|l| l == "game over"),
-            "{name}: {output:#?}"
-        );
-        assert!(
-            !output.iter().any(|l| l.contains("VIOLATION")),
-            "{name}: {output:#?}"
-        );
+        assert_game_over_without_violation(p);
     }
     let files: Vec<PathBuf> = transcripts_under(dir);
     check_transcripts(&files, transcripts);

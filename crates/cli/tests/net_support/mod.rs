@@ -290,6 +290,20 @@ pub fn check_transcripts(files: &[PathBuf], expected: usize) {
     );
 }
 
+/// The peer printed the end of the game and no violation.
+pub fn assert_game_over_without_violation(peer: &Peer) {
+    let output = peer.output();
+    let name = &peer.name;
+    assert!(
+        output.iter().any(|l| l == "game over"),
+        "{name}: {output:#?}"
+    );
+    assert!(
+        !output.iter().any(|l| l.contains("VIOLATION")),
+        "{name}: {output:#?}"
+    );
+}
+
 /// `roundtable audit --json FILE`'s report of one transcript.
 pub fn audit_json(file: &Path) -> serde_json::Value {
     let out = Command::new(BIN)
