@@ -462,3 +462,79 @@ fn unasked_shares_at_every_deal_are_proven_the_same_by_every_honest_peer() {
         failures.join("\n")
     );
 }
+
+/// A seat gone at any point of a Hands game, two seats included: it stops
+/// for good in place of its key share or its first shuffle, or in place of
+/// its decryption shares at a seed-chosen deal, or it resigns (and stays)
+/// at its first decision after a seed-chosen number of inputs. Every twelve
+/// consecutive seeds try each way with two, three and four seats. Every game
+/// must end with one audited transcript, the gone seat last if the game was
+/// abandoned; and at two seats, where the seat still in would hold every
+/// unreleased secret of the deck key, the game must end there, abandoned
+/// (protocol/SPEC.md 5.14). It used to play on, the seat still in able to
+/// open every card.
+#[test]
+fn a_seat_gone_at_any_point_ends_the_game_and_never_leaves_one_key_holder() {
+    let name = "a_seat_gone_at_any_point_ends_the_game_and_never_leaves_one_key_holder";
+    let seeds = sim::seeds_from_env(92_000, 12);
+    check_all(
+        name,
+        &seeds,
+        |seed| {
+            let mut c = HandsConfig::random(seed);
+            let way = seed % 12;
+            c.seats = 2 + (way % 3) as u8;
+            let gone = ((seed / 12) % u64::from(c.seats)) as usize;
+            let after = (seed / 12) % 24;
+            c.roles = vec![Role::Honest; usize::from(c.seats)];
+            c.roles[gone] = match way / 3 {
+                0 => Role::StopsBefore {
+                    kind: "key share",
+                    after: 0,
+                },
+                1 => Role::StopsBefore {
+                    kind: "shuffle",
+                    after: 0,
+                },
+                2 => Role::StopsBefore {
+                    kind: "decryption shares",
+                    after,
+                },
+                // Early, so that a short game still has a decision left.
+                _ => Role::Resigns {
+                    after: after % 8,
+                    stays: true,
+                },
+            };
+            c.faults.drop = 0.0;
+            c.faults.crashes = 0;
+            c.faults.partitions = 0;
+            c
+        },
+        |o| {
+            let report = o.check_agreement()?;
+            let gone = o
+                .peers
+                .iter()
+                .find(|p| !matches!(p.role, Role::Honest))
+                .map(|p| p.seat)
+                .ok_or("no gone seat")?;
+            let forfeited = report.forfeited.iter().any(|(s, _)| *s == gone);
+            let result = report.result.as_ref().ok_or("no result")?;
+            if let Some(stopped) = &report.abandoned {
+                let last = result.standings.iter().map(|s| s.rank).max().unwrap_or(0);
+                if !stopped.contains(&gone) || result.standings[gone.index()].rank != last {
+                    return Err(format!(
+                        "abandoned {stopped:?}, {gone} not last: {result:?}"
+                    ));
+                }
+            }
+            if o.peers.len() == 2 && forfeited && report.abandoned.is_none() {
+                return Err(format!(
+                    "{gone} is gone from a two-seat game, which went on to its end"
+                ));
+            }
+            Ok(())
+        },
+    );
+}

@@ -144,6 +144,12 @@ pub(crate) struct SeatArgs {
     /// Milliseconds a bot waits before acting.
     #[arg(long, default_value_t = 0)]
     bot_delay_ms: u64,
+    /// Hidden, for tests of the protocol's resignation: a headless joiner
+    /// resigns its seat once this many game inputs are applied, as a person
+    /// leaving the game does (`GameHandle::resign`: a `Resign`, then the
+    /// seat's key release), and follows the game to its end.
+    #[arg(long, hide = true, value_name = "INPUTS")]
+    resign_after_inputs: Option<u64>,
 }
 
 impl SeatArgs {
@@ -463,10 +469,26 @@ impl Printer {
 }
 
 /// Print a peer's events until it stops; returns its outcome.
-async fn follow<G: Listed>(handle: GameHandle<G>, mut printer: Printer) -> Result<Outcome> {
+async fn follow<G: Listed>(handle: GameHandle<G>, printer: Printer) -> Result<Outcome> {
+    follow_resigning(handle, printer, None).await
+}
+
+/// [`follow`], resigning the seat once `resign_after` game inputs are
+/// applied (`--resign-after-inputs`).
+async fn follow_resigning<G: Listed>(
+    handle: GameHandle<G>,
+    mut printer: Printer,
+    mut resign_after: Option<u64>,
+) -> Result<Outcome> {
     let (mut events, handle) = handle.split();
     while let Some(event) = events.recv().await {
         printer.print(&event, &mut crate::output::stdout())?;
+        if let (Some(after), NetEvent::Applied { position, .. }) = (resign_after, &event)
+            && position + 1 >= after
+        {
+            handle.resign()?;
+            resign_after = None;
+        }
     }
     Ok(handle.outcome().await?)
 }
@@ -749,7 +771,8 @@ fn join_game<G: Listed>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
             Role::Join { ticket },
             Controller::Bot(args.seat.bot(0)),
         )?;
-        let outcome = follow(handle, Printer::plain(args.net.verbose)).await?;
+        let printer = Printer::plain(args.net.verbose);
+        let outcome = follow_resigning(handle, printer, args.seat.resign_after_inputs).await?;
         Ok(exit_code(&outcome))
     })
 }

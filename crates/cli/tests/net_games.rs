@@ -95,15 +95,7 @@ fn play_over_the_network(
     for p in joined.iter_mut().chain([&mut host, &mut watcher]) {
         let name = p.name.clone();
         assert!(p.wait(LIMIT * 2).success(), "{name} failed");
-        let output = p.output();
-        assert!(
-            output.iter().any(|l| l == "game over"),
-            "{name}: {output:#?}"
-        );
-        assert!(
-            !output.iter().any(|l| l.contains("VIOLATION")),
-            "{name}: {output:#?}"
-        );
+        assert_game_over_without_violation(p);
     }
     let mut files = transcripts_under(dir.path());
     assert_eq!(
@@ -113,14 +105,7 @@ fn play_over_the_network(
     );
     files.push(watched.clone());
     check_transcripts(&files, usize::from(seats) + 2);
-    let out = std::process::Command::new(BIN)
-        .args(["audit", "--json"])
-        .arg(&watched)
-        .output()
-        .expect("audit runs");
-    let report: serde_json::Value =
-        serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
-            .expect("one JSON object");
+    let report = audit_json(&watched);
     assert_eq!(report["verdict"], "valid", "{report}");
     (watcher.output(), report)
 }

@@ -158,7 +158,9 @@ pub enum Record<G: Game> {
         /// The seats that stopped, in seat order.
         stopped: Vec<Seat>,
         /// The claims that prove it: (claimant, accused, the claimant's
-        /// envelope sequence number).
+        /// envelope sequence number). None when the state alone ends the
+        /// game, every gone seat stopped: the game waits on one that has no
+        /// move, or the deal would be left to one seat (3.6, "Gone seats").
         claims: Vec<(u8, u8, u64)>,
     },
     /// A step of the private deal, or a decision that revealed cards.
@@ -1084,6 +1086,10 @@ impl<G: Game> Table<G> {
                 self.forfeit(me, Record::Resign { seat: me, seq }, "resigned");
                 continue;
             }
+            if self.deal_left_to_one_seat() {
+                self.abandon_for_the_gone();
+                continue;
+            }
             let progressed = match self.game.next() {
                 Next::Over => self.step_over(),
                 Next::Decision(seat) => self.step_decision(seat),
@@ -1165,7 +1171,14 @@ impl<G: Game> Table<G> {
             .iter()
             .find(|e| matches!(e.envelope.body, Body::Resign))?
             .seq();
-        self.waited_on().contains(&me).then_some((me, seq))
+        let due = match self.game.next() {
+            Next::Private(request) => {
+                self.resignation_applies_here(&private::Request::of(&request))
+                    && self.waited_on().contains(&me)
+            }
+            _ => self.waited_on().contains(&me),
+        };
+        due.then_some((me, seq))
     }
 
     /// Seats the game waits for at this position.
@@ -1386,6 +1399,42 @@ impl<G: Game> Table<G> {
         }
     }
 
+    /// Whether the private deal is under way (a key share is in, or the
+    /// game asks for a private step) with at most one seat still in: that
+    /// seat holds or would hold every unreleased key share, and could open
+    /// every card, future draws included (5.14).
+    fn deal_left_to_one_seat(&self) -> bool {
+        let in_game = self.seats.iter().filter(|s| s.forfeited.is_none()).count();
+        if in_game > 1 || in_game == self.seats.len() {
+            return false;
+        }
+        match self.game.next() {
+            Next::Over => false,
+            Next::Private(_) => true,
+            _ => self.dealing.key_shares.iter().any(Option::is_some),
+        }
+    }
+
+    /// End the game where it stands, abandoned, with every seat that is
+    /// gone stopped: the game waits on a gone seat it gives no move, or the
+    /// deal would be left to one seat (3.6, 5.14). Derived from the state
+    /// alone, so it needs no claim and every peer records it at the same
+    /// position.
+    fn abandon_for_the_gone(&mut self) {
+        let stopped: Vec<Seat> = (0..self.seats.len())
+            .filter(|&i| self.seats[i].forfeited.is_some())
+            .map(|i| Seat(i as u8))
+            .collect();
+        self.abandoned_at = Some((self.position(), 0));
+        self.record(
+            Record::Abandon {
+                stopped,
+                claims: Vec::new(),
+            },
+            Vec::new(),
+        );
+    }
+
     /// Take in the envelopes that are not game inputs (stall claims and
     /// chain continuations) that are next in their authors' sequences.
     fn consume_side_envelopes(&mut self) {
@@ -1599,12 +1648,14 @@ impl<G: Game> Table<G> {
         // stands (3.6).
         let overtaken = || {
             self.abandoned_at.and_then(|(p, went_on_then)| {
-                let Some(Record::Abandon { stopped, .. }) = self.records.get(p as usize) else {
+                let Some(Record::Abandon { stopped, claims }) = self.records.get(p as usize) else {
                     return None;
                 };
-                if stopped.len() < 2 {
+                if stopped.len() < 2 || claims.is_empty() {
                     // A stall forfeit that ended a game with private cards
-                    // (5.15): no single forfeit comes before it.
+                    // (5.15): no single forfeit comes before it. Or no claim
+                    // made it: it follows from the records before it, and
+                    // goes only with them.
                     return None;
                 }
                 let in_game: Vec<u8> = (0..self.seats.len() as u8)
@@ -1974,14 +2025,18 @@ impl<G: Game> Table<G> {
     fn step_decision(&mut self, seat: Seat) -> bool {
         let i = seat.index();
         if self.seats[i].forfeited.is_some() {
-            let Some(action) = self.game.zombie_action(seat) else {
-                return false;
-            };
+            // Applied to a copy: a move the game refuses must leave the
+            // state as every peer has it.
+            let mut after = self.game.clone();
             let mut events = Vec::new();
-            if self.game.apply_action(seat, &action, &mut events).is_err() {
-                return false;
+            match self.game.zombie_action(seat) {
+                Some(action) if after.apply_action(seat, &action, &mut events).is_ok() => {
+                    self.game = after;
+                    self.record(Record::Zombie { seat, action }, events);
+                }
+                // Nobody owes this decision: waiting would never end (3.6).
+                _ => self.abandon_for_the_gone(),
             }
-            self.record(Record::Zombie { seat, action }, events);
             return true;
         }
         if let Some(claims) = self.claims_complete(seat) {
@@ -2434,6 +2489,15 @@ impl<G: Game> Table<G> {
         {
             return progressed;
         }
+        // A gone seat the game gives no move would leave the decision
+        // half applied, waiting for ever (3.6).
+        if asked
+            .iter()
+            .any(|&s| self.opens[s.index()].is_none() && self.game.zombie_action(s).is_none())
+        {
+            self.abandon_for_the_gone();
+            return true;
+        }
         // Every choice is open: apply them in seat order, zombies included.
         for &seat in &asked {
             let i = seat.index();
@@ -2607,6 +2671,10 @@ impl<G: Game> Table<G> {
                         write_up_to(&mut frames, usize::from(*claimant), *seq);
                     }
                 }
+                // Abandoned for the gone seats: no envelope made it, and
+                // what a private step under way had taken in differs with
+                // arrival order, so none of it is written (3.8).
+                Record::Abandon { claims, .. } if claims.is_empty() => {}
                 Record::Abandon { claims, .. } => {
                     // A private step under way when the game was abandoned
                     // (it ends the game, so the step is the deal's last):
@@ -2630,8 +2698,14 @@ impl<G: Game> Table<G> {
                 Record::Zombie { .. } => {}
             }
         }
+        // After an abandonment for the gone seats nothing more is applied:
+        // a seat's envelopes past its last input differ with arrival order.
+        let for_the_gone = matches!(
+            self.records.last(),
+            Some(Record::Abandon { claims, .. }) if claims.is_empty()
+        );
         for seat in 0..self.seats.len() {
-            if self.seats[seat].forfeited.is_none() {
+            if self.seats[seat].forfeited.is_none() && !for_the_gone {
                 write_up_to(&mut frames, seat, u64::MAX);
             }
         }

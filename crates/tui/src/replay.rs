@@ -527,12 +527,19 @@ fn input_words<G: Listed>(
             name(*seat)
         ),
         Record::Resign { seat, .. } => format!("{} resigns", name(*seat)),
-        Record::Abandon { stopped, .. } => {
+        Record::Abandon { stopped, claims } => {
             let stopped: Vec<String> = stopped.iter().map(|s| name(*s)).collect();
-            format!(
-                "the game is abandoned: {} stopped, and only seats that claimed them were left",
-                stopped.join(", ")
-            )
+            if claims.is_empty() {
+                format!(
+                    "the game ends here: {} gone, and it could not go on without them",
+                    stopped.join(", ")
+                )
+            } else {
+                format!(
+                    "the game is abandoned: {} stopped, and only seats that claimed them were left",
+                    stopped.join(", ")
+                )
+            }
         }
         Record::Private { step, .. } => match step {
             PrivateStep::Reshuffle { epoch } => format!(

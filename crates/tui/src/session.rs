@@ -351,12 +351,19 @@ impl<G: Listed> Chronicle<G> {
             Record::Resign { seat, .. } => {
                 self.note(forfeit_line(names, *seat, me, true));
             }
-            Record::Abandon { stopped, .. } => {
+            Record::Abandon { stopped, claims } => {
                 let stopped: Vec<String> = stopped.iter().map(|s| seat_name(names, *s)).collect();
-                self.note(format!(
-                    "The game is abandoned: {} stopped, and only seats that claimed them were left.",
-                    stopped.join(", ")
-                ));
+                self.note(if claims.is_empty() {
+                    format!(
+                        "The game ends here: {} gone, and it could not go on without them.",
+                        stopped.join(", ")
+                    )
+                } else {
+                    format!(
+                        "The game is abandoned: {} stopped, and only seats that claimed them were left.",
+                        stopped.join(", ")
+                    )
+                });
             }
         }
         let auto = match record {

@@ -290,6 +290,31 @@ pub fn check_transcripts(files: &[PathBuf], expected: usize) {
     );
 }
 
+/// The peer printed the end of the game and no violation.
+pub fn assert_game_over_without_violation(peer: &Peer) {
+    let output = peer.output();
+    let name = &peer.name;
+    assert!(
+        output.iter().any(|l| l == "game over"),
+        "{name}: {output:#?}"
+    );
+    assert!(
+        !output.iter().any(|l| l.contains("VIOLATION")),
+        "{name}: {output:#?}"
+    );
+}
+
+/// `roundtable audit --json FILE`'s report of one transcript.
+pub fn audit_json(file: &Path) -> serde_json::Value {
+    let out = Command::new(BIN)
+        .args(["audit", "--json"])
+        .arg(file)
+        .output()
+        .expect("audit runs");
+    serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
+        .expect("one JSON object")
+}
+
 /// A small LAN of network namespaces: one hub namespace with a bridge, and
 /// `n` spoke namespaces, each with an `eth0` at `10.77.0.<i+1>/24` linked to
 /// the bridge by a veth pair whose hub end can be brought down (a cable

@@ -120,6 +120,15 @@
 //!   peer's memory: each chapter was complete and face up in its guildhall
 //!   for everyone to see, as at a real table, and paying lays it face up on
 //!   the discard pile.
+//! * **A gone seat has no move where only its hand could move it.** The
+//!   default zombie move (the first legal action from the public state) is
+//!   kept: at a set-up placement every legal move names a card of the seat's
+//!   hand, which the state knows only as handles, so there is none. A real
+//!   move there would need the hand's cards: a stalled seat's are known to
+//!   nobody, and a resigned seat's only to the tables that opened them from
+//!   its released key, which `Game::zombie_action` (the state alone) cannot
+//!   see. The table ends the game abandoned there instead, the gone seat
+//!   last (protocol/SPEC.md 3.6, "Gone seats").
 //! * **Hands are private** through the engine's contract: the deck is dealt
 //!   with `PrivateRequest::Deal`, the discard pile reshuffled with
 //!   `PrivateRequest::Reshuffle` (the first deck too), and a card played,

@@ -185,7 +185,10 @@ impl<G: Game> Table<G> {
                 };
                 if self.seats[seat].peek().is_none() && self.local_seat() == Some(Seat(seat as u8))
                 {
-                    any |= self.author_owed(&request, &owed);
+                    // Its own resignation comes first (`local_resignation_due`).
+                    if !self.resigning(seat) {
+                        any |= self.author_owed(&request, &owed);
+                    }
                     continue;
                 }
                 let Some(body) = self.seats[seat].peek().map(|e| e.envelope.body.clone()) else {
@@ -193,6 +196,12 @@ impl<G: Game> Table<G> {
                 };
                 if owed != Owed::Release
                     && (!self.input_allowed(Seat(seat as u8)) || self.written_past_a_forfeit(seat))
+                {
+                    continue;
+                }
+                if matches!(body, Body::Resign)
+                    && owed != Owed::Release
+                    && !self.resignation_applies_here(&request)
                 {
                     continue;
                 }
@@ -226,6 +235,27 @@ impl<G: Game> Table<G> {
             return true;
         }
         progressed
+    }
+
+    /// Whether `seat` signed a resignation that is not applied yet: next in
+    /// its sequence, or (the local seat's) in its log.
+    pub(super) fn resigning(&self, seat: usize) -> bool {
+        let state = &self.seats[seat];
+        let is_resign = |e: &Signed| matches!(e.envelope.body, Body::Resign);
+        state.forfeited.is_none()
+            && (state.peek().is_some_and(is_resign)
+                || (self.local_seat() == Some(Seat(seat as u8)) && state.log.iter().any(is_resign)))
+    }
+
+    /// Whether a resignation is applied at this private step now: only once
+    /// every seat the step waits on has resigned (the lowest first). The
+    /// others' contributions are all written at this position, before the
+    /// resignation moves it on; applied earlier, one arriving after it would
+    /// be refused as written at the wrong position (5.14).
+    pub(super) fn resignation_applies_here(&self, request: &Request) -> bool {
+        self.private_waited_on(request)
+            .iter()
+            .all(|s| self.resigning(s.index()))
     }
 
     /// Whether `seat`, which owes nothing here, sent shares written at this

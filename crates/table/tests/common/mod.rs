@@ -33,7 +33,7 @@ pub fn seated(seats: u8, options: &Options, chain_length: u64) -> (Genesis, Vec<
     seated_at::<PortRoyal>(seats, options, chain_length)
 }
 
-/// [`seated`] for a game of any kind.
+/// [`seated`] for any game.
 pub fn seated_at<G: Game>(
     seats: u8,
     options: &G::Options,
