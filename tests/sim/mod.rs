@@ -1110,6 +1110,7 @@ impl<G: SimGame> Sim<G> {
                     .unwrap_or_default(),
                 file: p.file,
                 refusals: p.refusals,
+                left: p.cheated,
                 restarts: p.restarts,
                 rewinds: p.rewinds,
                 knowledge: p.knowledge_in_play,

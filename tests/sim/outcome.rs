@@ -41,6 +41,10 @@ pub struct PeerReport {
     pub arrival: Vec<Frame>,
     /// Inputs its table refused without blame, by error.
     pub refusals: BTreeMap<String, u64>,
+    /// Whether it left the game for good mid-run: it stopped in place of an
+    /// envelope, sent a cheat, or resigned and did not stay. A role whose
+    /// moment never came before the game ended leaves nothing out.
+    pub left: bool,
     /// Times it restarted from its log.
     pub restarts: u32,
     /// Times its table went back to apply a forfeit it had passed.
