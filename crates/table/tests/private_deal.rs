@@ -686,67 +686,7 @@ fn shares_where_none_are_due_are_caught() {
 /// once, and the audit of the late table's file must find the same.
 #[test]
 fn unasked_shares_from_a_deal_a_table_has_passed_are_proven_at_once() {
-    let (cheater, prompt, late) = (1usize, 0usize, 2usize);
-    let mut tables = tables(3, 2, 27);
-    let genesis = tables[0].genesis().clone();
-    for t in tables.iter_mut() {
-        t.handle_timeout(0);
-    }
-    let mut stray: Option<Signed> = None;
-    loop {
-        let wire = broadcasts(&mut tables);
-        if wire.is_empty() {
-            break;
-        }
-        for (from, s) in wire {
-            if from == cheater && stray.is_some() {
-                // It left: what its table signs after the stray is sent
-                // nowhere (its next envelope has the stray's number).
-                continue;
-            }
-            for (i, t) in tables.iter_mut().enumerate() {
-                if i != from {
-                    let _ = t.handle_envelope(0, s.clone());
-                }
-            }
-            if from == cheater && stray.is_none() && matches!(s.envelope.body, Body::Shares { .. })
-            {
-                let next = Signed {
-                    envelope: Envelope {
-                        seq: s.seq() + 1,
-                        prev: s.hash(),
-                        ..s.envelope.clone()
-                    },
-                    ..s.clone()
-                };
-                let second = resign_body(&genesis, &next, s.envelope.body.clone());
-                // Shown at once to one table only.
-                let _ = tables[prompt].handle_envelope(0, second.clone());
-                stray = Some(second);
-            }
-        }
-    }
-    let stray = stray.expect("the cheater never sent shares");
-    let proven = tables[prompt]
-        .violation()
-        .cloned()
-        .expect("the table that met the stray shares at once proves them");
-    assert_eq!(proven.kind(), "unasked-shares", "{proven}");
-    assert_eq!(proven.seat(), cheater as u8);
-    // The late table went past the deal (it waits for the detector now)
-    // without knowing of the second envelope.
-    assert!(tables[late].violation().is_none());
-    assert!(tables[late].position() > stray.envelope.position);
-    assert!(!tables[late].awaits_decision(Seat(cheater as u8)));
-    let _ = tables[late].handle_envelope(0, stray.clone());
-    assert_eq!(
-        tables[late].violation(),
-        Some(&proven),
-        "the late table must prove the same, at once"
-    );
-    assert!(proven.check_signatures(tables[late].genesis()).is_ok());
-    let report = audit::audit::<Hands>(&tables[late].transcript()).unwrap();
-    assert_eq!(report.violations, vec![proven]);
+    stray_copy_is_proven_at_once(1, "unasked-shares", |b| matches!(b, Body::Shares { .. }));
 }
 
 /// A seat resigns in the middle of a Hands game: its key release follows
@@ -1159,6 +1099,7 @@ fn stray_copy_is_proven_at_once(cheater: usize, kind: &str, pick: impl Fn(&Body)
         Some(&proven),
         "the late table must prove the same, at once"
     );
+    assert!(proven.check_signatures(tables[late].genesis()).is_ok());
     let report = audit::audit::<Hands>(&tables[late].transcript()).unwrap();
     assert_eq!(report.violations, vec![proven]);
 }
