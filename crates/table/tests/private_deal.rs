@@ -3,6 +3,8 @@
 //! every table, and every new violation caught from a hand-made bad
 //! envelope, by the table and by the audit.
 
+mod common;
+
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{Game, Knowledge, Next, Observer, Seat};
@@ -1055,30 +1057,26 @@ fn stray_copy_is_proven_at_once(cheater: usize, kind: &str, pick: impl Fn(&Body)
             if from != cheater || stray.is_some() {
                 continue;
             }
-            if template.is_none() && pick(&s.envelope.body) {
-                template = Some(s.clone());
-            }
-            let Some(t) = &template else {
+            let passed = |t: &Signed, last: &Signed| {
+                tables[prompt].position() > t.envelope.position
+                    // `last` taken in there, so the copy is next in the sequence.
+                    && tables[prompt].position() > last.envelope.position
+                    && !matches!(last.envelope.body, Body::Reveal(_) | Body::StallClaim { .. })
+                    // Where the game needs the seat, it was judged there before.
+                    && !tables[prompt].awaits_decision(Seat(cheater as u8))
+            };
+            let Some(next) = common::stray_copy(&mut template, &s, &pick, passed) else {
                 continue;
             };
-            if tables[prompt].position() <= t.envelope.position
-                // `s` taken in there, so the copy is next in the sequence.
-                || tables[prompt].position() <= s.envelope.position
-                || matches!(s.envelope.body, Body::Reveal(_) | Body::StallClaim { .. })
-                // Where the game needs the seat, it was judged there before.
-                || tables[prompt].awaits_decision(Seat(cheater as u8))
-            {
-                continue;
-            }
-            let next = Signed {
-                envelope: Envelope {
-                    seq: s.seq() + 1,
-                    prev: s.hash(),
-                    ..t.envelope.clone()
+            let body = next.body.clone();
+            let second = resign_body(
+                &genesis,
+                &Signed {
+                    envelope: next,
+                    ..s.clone()
                 },
-                ..t.clone()
-            };
-            let second = resign_body(&genesis, &next, t.envelope.body.clone());
+                body,
+            );
             let _ = tables[prompt].handle_envelope(0, second.clone());
             assert!(
                 tables[prompt].violation().is_some(),

@@ -279,8 +279,9 @@ impl<G: Game> Table<G> {
         true
     }
 
-    /// Judge a seat's next envelope when it is `Shares`, a decision or a
-    /// contribution to the deal written at a position this table has passed
+    /// Judge a seat's next envelope when it is `Shares`, a decision, a
+    /// secret choice's commitment or opening, or a contribution to the deal
+    /// written at a position this table has passed
     /// (protocol/SPEC.md 3.7, 5.12): the record
     /// there took every such input that was due from the seat, from
     /// earlier envelopes of its sequence, or asked none of it, so these are
@@ -312,10 +313,9 @@ impl<G: Game> Table<G> {
                 continue;
             };
             let written_at = e.envelope.position;
-            // Secret commitments and openings still wait for the game to
-            // ask for them (3.7): the rule is not yet shown sound for them.
             // Stall claims, continuations and reveals are no input of a
-            // position.
+            // position; resignations, key releases and seed openings are
+            // taken whenever they come.
             let shares = matches!(e.envelope.body, Body::Shares { .. });
             let input = matches!(
                 e.envelope.body,
@@ -324,6 +324,8 @@ impl<G: Game> Table<G> {
                     | Body::KeyShare { .. }
                     | Body::Shuffle { .. }
                     | Body::ShuffleFromPile { .. }
+                    | Body::SecretCommit { .. }
+                    | Body::SecretOpen { .. }
             );
             if !(shares || input) || written_at >= passed_before {
                 continue;
