@@ -314,8 +314,8 @@ impl<G: Game> Table<G> {
             };
             let written_at = e.envelope.position;
             // Stall claims, continuations and reveals are no input of a
-            // position; resignations, key releases and seed openings are
-            // taken whenever they come.
+            // position; resignations, key releases and seed openings have
+            // their own rules for when they are taken.
             let shares = matches!(e.envelope.body, Body::Shares { .. });
             let input = matches!(
                 e.envelope.body,
