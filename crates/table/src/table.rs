@@ -1070,7 +1070,7 @@ impl<G: Game> Table<G> {
             if self.rewind_for_forfeit() {
                 continue;
             }
-            if self.judge_shares_from_a_passed_position() {
+            if self.judge_input_from_a_passed_position() {
                 return;
             }
             self.continue_local_chain();

@@ -3,6 +3,8 @@
 //! every table, and every new violation caught from a hand-made bad
 //! envelope, by the table and by the audit.
 
+mod common;
+
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{Game, Knowledge, Next, Observer, Seat};
@@ -686,67 +688,7 @@ fn shares_where_none_are_due_are_caught() {
 /// once, and the audit of the late table's file must find the same.
 #[test]
 fn unasked_shares_from_a_deal_a_table_has_passed_are_proven_at_once() {
-    let (cheater, prompt, late) = (1usize, 0usize, 2usize);
-    let mut tables = tables(3, 2, 27);
-    let genesis = tables[0].genesis().clone();
-    for t in tables.iter_mut() {
-        t.handle_timeout(0);
-    }
-    let mut stray: Option<Signed> = None;
-    loop {
-        let wire = broadcasts(&mut tables);
-        if wire.is_empty() {
-            break;
-        }
-        for (from, s) in wire {
-            if from == cheater && stray.is_some() {
-                // It left: what its table signs after the stray is sent
-                // nowhere (its next envelope has the stray's number).
-                continue;
-            }
-            for (i, t) in tables.iter_mut().enumerate() {
-                if i != from {
-                    let _ = t.handle_envelope(0, s.clone());
-                }
-            }
-            if from == cheater && stray.is_none() && matches!(s.envelope.body, Body::Shares { .. })
-            {
-                let next = Signed {
-                    envelope: Envelope {
-                        seq: s.seq() + 1,
-                        prev: s.hash(),
-                        ..s.envelope.clone()
-                    },
-                    ..s.clone()
-                };
-                let second = resign_body(&genesis, &next, s.envelope.body.clone());
-                // Shown at once to one table only.
-                let _ = tables[prompt].handle_envelope(0, second.clone());
-                stray = Some(second);
-            }
-        }
-    }
-    let stray = stray.expect("the cheater never sent shares");
-    let proven = tables[prompt]
-        .violation()
-        .cloned()
-        .expect("the table that met the stray shares at once proves them");
-    assert_eq!(proven.kind(), "unasked-shares", "{proven}");
-    assert_eq!(proven.seat(), cheater as u8);
-    // The late table went past the deal (it waits for the detector now)
-    // without knowing of the second envelope.
-    assert!(tables[late].violation().is_none());
-    assert!(tables[late].position() > stray.envelope.position);
-    assert!(!tables[late].awaits_decision(Seat(cheater as u8)));
-    let _ = tables[late].handle_envelope(0, stray.clone());
-    assert_eq!(
-        tables[late].violation(),
-        Some(&proven),
-        "the late table must prove the same, at once"
-    );
-    assert!(proven.check_signatures(tables[late].genesis()).is_ok());
-    let report = audit::audit::<Hands>(&tables[late].transcript()).unwrap();
-    assert_eq!(report.violations, vec![proven]);
+    stray_copy_is_proven_at_once(1, "unasked-shares", |b| matches!(b, Body::Shares { .. }));
 }
 
 /// A seat resigns in the middle of a Hands game: its key release follows
@@ -1057,4 +999,134 @@ fn a_seat_that_dealt_alone_rewinds_to_the_forfeit_that_ends_the_game() {
     }
     assert_eq!(tables[2].records(), tables[0].records());
     assert_eq!(tables[2].game().state_hash(), tables[0].game().state_hash());
+}
+
+/// Seat `cheater` signs, as its next envelope once a table (`prompt`) went
+/// past it, a copy of its first envelope that `pick` chooses (same
+/// position, state and body), and shows it to that table at once and to a
+/// late one after it too went past: both, and the audit, prove the same
+/// `kind` at once, whatever the game then waits for (issue 27: it used to
+/// wait at the head of the seat's sequence until the game needed the seat).
+fn stray_copy_is_proven_at_once(cheater: usize, kind: &str, pick: impl Fn(&Body) -> bool) {
+    let (prompt, late) = ((cheater + 1) % 3, (cheater + 2) % 3);
+    let mut tables = tables(3, 2, 27);
+    let genesis = tables[0].genesis().clone();
+    for t in tables.iter_mut() {
+        t.handle_timeout(0);
+    }
+    let mut template: Option<Signed> = None;
+    let mut stray: Option<Signed> = None;
+    let mut rng = ChaCha20Rng::seed_from_u64(27);
+    for _ in 0..10_000 {
+        let wire = broadcasts(&mut tables);
+        if wire.is_empty() {
+            // Every seat plays at random, the cheater too until it left.
+            let Next::Decision(seat) = tables[late].game().next() else {
+                break;
+            };
+            if seat.index() == cheater && stray.is_some() {
+                break;
+            }
+            let table = &mut tables[seat.index()];
+            if table.violation().is_some() {
+                break;
+            }
+            let knowledge = table.knowledge().cloned().unwrap_or_default();
+            let mut legal = Vec::new();
+            table
+                .game()
+                .legal_actions_with(seat, &knowledge, &mut legal);
+            let Some(&pick) = legal.get((rng.next_u64() % legal.len().max(1) as u64) as usize)
+            else {
+                break;
+            };
+            table.submit(0, pick).unwrap();
+            continue;
+        }
+        for (from, s) in wire {
+            if from == cheater && stray.is_some() {
+                // It left: what its table signs after the stray is sent
+                // nowhere (its next envelope has the stray's number).
+                continue;
+            }
+            for (i, t) in tables.iter_mut().enumerate() {
+                if i != from {
+                    let _ = t.handle_envelope(0, s.clone());
+                }
+            }
+            if from != cheater || stray.is_some() {
+                continue;
+            }
+            let passed = |t: &Signed, last: &Signed| {
+                tables[prompt].position() > t.envelope.position
+                    // `last` taken in there, so the copy is next in the sequence.
+                    && tables[prompt].position() > last.envelope.position
+                    && !matches!(last.envelope.body, Body::Reveal(_) | Body::StallClaim { .. })
+                    // Where the game needs the seat, it was judged there before.
+                    && !tables[prompt].awaits_decision(Seat(cheater as u8))
+            };
+            let Some(next) = common::stray_copy(&mut template, &s, &pick, passed) else {
+                continue;
+            };
+            let body = next.body.clone();
+            let second = resign_body(
+                &genesis,
+                &Signed {
+                    envelope: next,
+                    ..s.clone()
+                },
+                body,
+            );
+            let _ = tables[prompt].handle_envelope(0, second.clone());
+            assert!(
+                tables[prompt].violation().is_some(),
+                "the table past its position proves it at once"
+            );
+            stray = Some(second);
+        }
+    }
+    let stray = stray.expect("the cheater never sent such an envelope");
+    let proven = tables[prompt].violation().cloned().unwrap();
+    assert_eq!(proven.kind(), kind, "{proven}");
+    assert_eq!(proven.seat(), cheater as u8);
+    assert!(tables[late].violation().is_none());
+    assert!(tables[late].position() > stray.envelope.position);
+    let _ = tables[late].handle_envelope(0, stray.clone());
+    assert_eq!(
+        tables[late].violation(),
+        Some(&proven),
+        "the late table must prove the same, at once"
+    );
+    assert!(proven.check_signatures(tables[late].genesis()).is_ok());
+    let report = audit::audit::<Hands>(&tables[late].transcript()).unwrap();
+    assert_eq!(report.violations, vec![proven]);
+}
+
+#[test]
+fn a_second_action_from_a_passed_position_is_proven_at_once() {
+    stray_copy_is_proven_at_once(1, "unexpected-body", |b| matches!(b, Body::Action { .. }));
+}
+
+#[test]
+fn a_second_revealing_action_from_a_passed_position_is_proven_at_once() {
+    stray_copy_is_proven_at_once(1, "unexpected-body", |b| {
+        matches!(b, Body::ActionRevealing { .. })
+    });
+}
+
+#[test]
+fn a_second_key_share_from_a_passed_deal_is_proven_at_once() {
+    stray_copy_is_proven_at_once(1, "unexpected-body", |b| matches!(b, Body::KeyShare { .. }));
+}
+
+#[test]
+fn a_second_shuffle_from_a_passed_deal_is_proven_at_once() {
+    stray_copy_is_proven_at_once(1, "unexpected-body", |b| matches!(b, Body::Shuffle { .. }));
+}
+
+#[test]
+fn a_second_first_shuffle_from_a_passed_deal_is_proven_at_once() {
+    stray_copy_is_proven_at_once(0, "unexpected-body", |b| {
+        matches!(b, Body::ShuffleFromPile { .. })
+    });
 }

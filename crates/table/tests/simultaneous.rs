@@ -2,6 +2,8 @@
 //! opens, and the choices are applied in seat order. A small game of its own
 //! drives it, since Port Royal never asks for one.
 
+mod common;
+
 use std::fmt;
 
 use roundtable_engine::{
@@ -10,7 +12,9 @@ use roundtable_engine::{
 };
 use roundtable_fairdeck::ChainSecret;
 use roundtable_table::audit::audit;
-use roundtable_table::{Body, Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Table};
+use roundtable_table::{
+    Body, Config, Genesis, Identity, Local, Output, Proposal, SeatInfo, Signed, Table, Violation,
+};
 use serde::{Deserialize, Serialize};
 
 /// Each round every seat secretly picks 0, 1 or 2; then chance draws a
@@ -158,8 +162,8 @@ impl Game for Guess {
     }
 }
 
-#[test]
-fn secret_choices_are_committed_before_any_is_opened_and_the_game_finishes() {
+/// Three tables of a Guess game, one per seat, each with its own seat.
+fn guess_tables() -> Vec<Table<Guess>> {
     let seats = 3u8;
     let ids: Vec<Identity> = (0..seats)
         .map(|i| Identity::from_secret([i + 40; 32]))
@@ -180,8 +184,7 @@ fn secret_choices_are_committed_before_any_is_opened_and_the_game_finishes() {
     let proposal = Proposal::new::<Guess>(&(), infos, [1; 32]).unwrap();
     let acc: Vec<_> = ids.iter().map(|id| proposal.accept(id).unwrap()).collect();
     let genesis = Genesis::assemble::<Guess>(proposal.clone(), &acc).unwrap();
-    let mut tables: Vec<Table<Guess>> = ids
-        .into_iter()
+    ids.into_iter()
         .zip(chains)
         .map(|(identity, chain)| {
             let seat = proposal.seat_of(&identity.public()).unwrap();
@@ -201,7 +204,114 @@ fn secret_choices_are_committed_before_any_is_opened_and_the_game_finishes() {
         })
         .collect::<std::collections::BTreeMap<_, _>>()
         .into_values()
-        .collect();
+        .collect()
+}
+
+/// Re-sign `envelope` with the key of its seat in [`guess_tables`] (what a
+/// byzantine seat can do: its own key signs anything).
+fn signed_by_its_seat(genesis: &Genesis, envelope: roundtable_table::Envelope) -> Signed {
+    let key = genesis.proposal.seats[usize::from(envelope.seat)].key;
+    let identity = (0..3u8)
+        .map(|i| Identity::from_secret([i + 40; 32]))
+        .find(|id| id.public() == key)
+        .unwrap();
+    envelope.sign(&identity)
+}
+
+/// Issue 27: seat 2 signs, as its next envelope once the tables went past
+/// the first simultaneous decision, a copy of its commitment there (same
+/// position, state and body). A table that meets it at once and one that
+/// meets it later, while the game waits for something else, name the same
+/// proof: no secret commitment was due from it at that position (it used
+/// to wait until the game next needed the seat, and each table named what
+/// it waited for then). The audit finds the same.
+#[test]
+fn a_second_secret_commitment_from_a_passed_position_is_proven_at_once() {
+    stray_copy_is_proven(|b| matches!(b, Body::SecretCommit { .. }));
+}
+
+/// The same for a copy of its opening.
+#[test]
+fn a_second_secret_opening_from_a_passed_position_is_proven_at_once() {
+    stray_copy_is_proven(|b| matches!(b, Body::SecretOpen { .. }));
+}
+
+fn stray_copy_is_proven(pick: impl Fn(&Body) -> bool) {
+    let (cheater, prompt, late) = (1usize, 0usize, 2usize);
+    let mut tables = guess_tables();
+    let genesis = tables[0].genesis().clone();
+    for t in &mut tables {
+        t.handle_timeout(0);
+    }
+    let mut template: Option<Signed> = None;
+    let mut stray: Option<Signed> = None;
+    for step in 0..10_000u64 {
+        let mut wire = Vec::new();
+        for (i, t) in tables.iter_mut().enumerate() {
+            while let Some(o) = t.poll_output() {
+                if let Output::Broadcast(s) = o {
+                    wire.push((i, s));
+                }
+            }
+        }
+        if wire.is_empty() && stray.is_some() {
+            break;
+        }
+        for (from, s) in wire {
+            if from == cheater && stray.is_some() {
+                // It left: what it signs after the stray is sent nowhere.
+                continue;
+            }
+            for (i, t) in tables.iter_mut().enumerate() {
+                if i != from {
+                    let _ = t.handle_envelope(step, s.clone());
+                }
+            }
+            if from != cheater || stray.is_some() {
+                continue;
+            }
+            let passed = |t: &Signed, last: &Signed| {
+                tables[prompt].position() > t.envelope.position
+                    // `last` taken in where it was written, so the copy is next.
+                    && tables[prompt].position() > last.envelope.position
+                    && !matches!(last.envelope.body, Body::Reveal(_))
+            };
+            let Some(next) = common::stray_copy(&mut template, &s, &pick, passed) else {
+                continue;
+            };
+            let second = signed_by_its_seat(&genesis, next);
+            let _ = tables[prompt].handle_envelope(step, second.clone());
+            stray = Some(second);
+        }
+        for (i, t) in tables.iter_mut().enumerate() {
+            if t.submit(step, Pick(((step + i as u64) % 3) as u8)).is_ok() {
+                break;
+            }
+        }
+    }
+    let stray = stray.expect("the cheater never sent such an envelope");
+    let written_at = stray.envelope.position;
+    let proven = Violation::UnexpectedBody {
+        expected: format!(
+            "no {} from it at position {written_at}",
+            stray.envelope.body.kind()
+        ),
+        envelope: stray.clone(),
+    };
+    assert_eq!(tables[prompt].violation(), Some(&proven));
+    // The late table went on without the stray as far as it could.
+    assert!(tables[late].violation().is_none());
+    assert!(tables[late].position() > written_at);
+    let _ = tables[late].handle_envelope(10_000, stray);
+    assert_eq!(tables[late].violation(), Some(&proven));
+    let report = audit::<Guess>(&tables[late].transcript()).unwrap();
+    assert_eq!(report.violations, vec![proven]);
+}
+
+#[test]
+fn secret_choices_are_committed_before_any_is_opened_and_the_game_finishes() {
+    let seats = 3u8;
+    let mut tables = guess_tables();
     for t in &mut tables {
         t.handle_timeout(0);
     }

@@ -279,10 +279,12 @@ impl<G: Game> Table<G> {
         true
     }
 
-    /// Judge a seat's next envelope when it is `Shares` written at a
-    /// position this table has passed (protocol/SPEC.md 5.12): the record
-    /// there took every share that was due from the seat, from earlier
-    /// envelopes of its sequence, or asked none of it, so these are
+    /// Judge a seat's next envelope when it is `Shares`, a decision, a
+    /// secret choice's commitment or opening, or a contribution to the deal
+    /// written at a position this table has passed
+    /// (protocol/SPEC.md 3.7, 5.12): the record
+    /// there took every such input that was due from the seat, from
+    /// earlier envelopes of its sequence, or asked none of it, so these are
     /// unasked (or, on another state than the one there, a fork). Judged
     /// as soon as the envelope is next in its seat's sequence, whatever
     /// the game waits for: left in the buffer it would hold back every
@@ -296,7 +298,7 @@ impl<G: Game> Table<G> {
     /// because its author forfeited a seat whose input this table applied
     /// waits for the rewind (`written_past_a_forfeit`), and a forfeited
     /// seat's envelopes are never needed. Returns whether the table failed.
-    pub(super) fn judge_shares_from_a_passed_position(&mut self) -> bool {
+    pub(super) fn judge_input_from_a_passed_position(&mut self) -> bool {
         if self.finished || self.abandoned().is_some() {
             // The game is over for this table: what comes after is no part
             // of it.
@@ -311,7 +313,21 @@ impl<G: Game> Table<G> {
                 continue;
             };
             let written_at = e.envelope.position;
-            if !matches!(e.envelope.body, Body::Shares { .. }) || written_at >= passed_before {
+            // Stall claims, continuations and reveals are no input of a
+            // position; resignations, key releases and seed openings have
+            // their own rules for when they are taken.
+            let shares = matches!(e.envelope.body, Body::Shares { .. });
+            let input = matches!(
+                e.envelope.body,
+                Body::Action { .. }
+                    | Body::ActionRevealing { .. }
+                    | Body::KeyShare { .. }
+                    | Body::Shuffle { .. }
+                    | Body::ShuffleFromPile { .. }
+                    | Body::SecretCommit { .. }
+                    | Body::SecretOpen { .. }
+            );
+            if !(shares || input) || written_at >= passed_before {
                 continue;
             }
             let state_there = self.hashes.get(written_at as usize).copied();
@@ -326,6 +342,12 @@ impl<G: Game> Table<G> {
                 Some(expected) if !same_state => Violation::StateMismatch {
                     envelope: signed,
                     expected,
+                },
+                // The record at `q` took this kind of input from an earlier
+                // envelope of the seat, or asked none of it.
+                _ if input => Violation::UnexpectedBody {
+                    expected: undue_input(&signed.envelope.body, written_at),
+                    envelope: signed,
                 },
                 _ => Violation::UnaskedShares {
                     envelope: signed,
@@ -908,6 +930,12 @@ impl<G: Game> Table<G> {
 /// the table met them there or after it (every peer names the same proof).
 fn unasked_reason(position: u64) -> String {
     format!("no shares were due from it at position {position}")
+}
+
+/// What an input written at a passed `position` met: the same words on
+/// every peer that judges it (3.7), whatever position it has reached.
+fn undue_input(body: &Body, position: u64) -> String {
+    format!("no {} from it at position {position}", body.kind())
 }
 
 /// When the local seat releases its key (5.15).

@@ -136,3 +136,25 @@ pub fn play_until_with(
     }
     panic!("the condition never held");
 }
+
+/// A cheater's stray copy (issue 27): follows its broadcasts `last`, keeps
+/// the first one `pick` chooses in `template`, and once `passed(template,
+/// last)` says a table went past the template and took `last` in, gives
+/// the envelope to sign as the seat's next one: the template's position,
+/// state and body again.
+pub fn stray_copy(
+    template: &mut Option<Signed>,
+    last: &Signed,
+    pick: impl Fn(&roundtable_table::Body) -> bool,
+    passed: impl Fn(&Signed, &Signed) -> bool,
+) -> Option<roundtable_table::Envelope> {
+    if template.is_none() && pick(&last.envelope.body) {
+        *template = Some(last.clone());
+    }
+    let t = template.as_ref()?;
+    passed(t, last).then(|| roundtable_table::Envelope {
+        seq: last.seq() + 1,
+        prev: last.hash(),
+        ..t.envelope.clone()
+    })
+}
