@@ -2671,10 +2671,26 @@ impl<G: Game> Table<G> {
                         write_up_to(&mut frames, usize::from(*claimant), *seq);
                     }
                 }
-                // Abandoned for the gone seats: no envelope made it, and
-                // what a private step under way had taken in differs with
-                // arrival order, so none of it is written (3.8).
-                Record::Abandon { claims, .. } if claims.is_empty() => {}
+                // Abandoned for the gone seats: no envelope made it. Of a
+                // private step under way, what the seats still in gave is
+                // written (a replay needs it: a resignation there applies
+                // only once every seat the step waits on has resigned, so
+                // only once their contributions are in); what a gone seat
+                // gave may differ with arrival order, and is not (3.8).
+                Record::Abandon { claims, .. } if claims.is_empty() => {
+                    let mut under_way: Vec<(u8, u64)> = self
+                        .dealing
+                        .progress
+                        .envelopes
+                        .iter()
+                        .copied()
+                        .filter(|&(seat, _)| self.seats[usize::from(seat)].forfeited.is_none())
+                        .collect();
+                    under_way.sort_unstable();
+                    for (seat, seq) in under_way {
+                        write_up_to(&mut frames, usize::from(seat), seq);
+                    }
+                }
                 Record::Abandon { claims, .. } => {
                     // A private step under way when the game was abandoned
                     // (it ends the game, so the step is the deal's last):
