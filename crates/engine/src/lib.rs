@@ -102,7 +102,8 @@ pub mod sim;
 
 pub use pool::{Deck, EpochId, FaceDown, PoolError, UnseenPool};
 pub use private::{
-    CardHandle, Knowledge, MAX_PRIVATE_DECK, PrivateError, PrivateRequest, RequestError, Revealed,
+    CardHandle, DeckSlots, Knowledge, MAX_PRIVATE_DECK, PrivateError, PrivateRequest, RequestError,
+    Revealed,
 };
 
 /// A seat at the table, counted from 0 in seat order (clockwise).
@@ -333,6 +334,23 @@ impl GameResult {
             .filter(|s| s.rank == 0)
             .map(|s| s.seat)
             .collect()
+    }
+
+    /// The standings of seats scoring `scores` (in seat order, each a
+    /// `(score, tie_break)`): a seat's rank is how many seats have a pair
+    /// strictly greater, so equal pairs share a place.
+    pub fn from_scores(scores: &[(i64, i64)]) -> GameResult {
+        let standings = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &(score, tie_break))| Standing {
+                seat: Seat(i as u8),
+                rank: scores.iter().filter(|&&o| o > (score, tie_break)).count() as u8,
+                score,
+                tie_break,
+            })
+            .collect();
+        GameResult { standings }
     }
 
     /// The same standings with `last` ranked below every other seat, all of
@@ -715,4 +733,20 @@ pub trait Determinize: Game {
         knowledge: &Knowledge,
         uniform: &mut dyn FnMut(u64) -> u64,
     ) -> Knowledge;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ranks count the seats strictly better on (score, tie_break): equal
+    /// pairs share a place, and the next place skips past them.
+    #[test]
+    fn from_scores_ranks_by_score_then_tie_break() {
+        let result = GameResult::from_scores(&[(5, 1), (7, 0), (5, 1), (5, 2)]);
+        let ranks: Vec<u8> = result.standings.iter().map(|s| s.rank).collect();
+        assert_eq!(ranks, vec![2, 0, 2, 1]);
+        assert_eq!(result.winners(), vec![Seat(1)]);
+        assert_eq!(result.standings[3].tie_break, 2);
+    }
 }

@@ -42,6 +42,66 @@ pub struct Revealed {
     pub card: u32,
 }
 
+/// The deck dealt by all seats that a game deals from: the slots of one
+/// shuffle epoch, dealt in order from slot 0.
+///
+/// This is the whole of a game's bookkeeping for a deck of private cards:
+/// the state answers [`PrivateRequest::Deal`] from [`DeckSlots::next_handle`],
+/// records the deal with [`DeckSlots::deal`], and replaces the deck with
+/// [`DeckSlots::shuffled`] when a [`PrivateRequest::Reshuffle`] is answered.
+/// Its fields are serialised in this order as part of the game's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckSlots {
+    /// The deck's shuffle epoch.
+    pub epoch: EpochId,
+    /// How many slots it holds.
+    pub size: u32,
+    /// The next slot to deal.
+    pub next_slot: u32,
+}
+
+impl DeckSlots {
+    /// The deck a reshuffle (or the first shuffle) of `size` cards made in
+    /// `epoch`: nothing of it dealt yet.
+    pub fn shuffled(epoch: EpochId, size: u32) -> Self {
+        DeckSlots {
+            epoch,
+            size,
+            next_slot: 0,
+        }
+    }
+
+    /// How many slots are still to deal.
+    pub fn left(&self) -> u32 {
+        self.size.saturating_sub(self.next_slot)
+    }
+
+    /// The handle the next deal starts at, while a slot is left.
+    pub fn next_handle(&self) -> Option<CardHandle> {
+        (self.next_slot < self.size).then(|| CardHandle::new(self.epoch, self.next_slot))
+    }
+
+    /// The slots not dealt yet, in slot order: the cards nobody has seen.
+    pub fn undealt(&self) -> impl Iterator<Item = CardHandle> + use<> {
+        let epoch = self.epoch;
+        (self.next_slot..self.size).map(move |slot| CardHandle::new(epoch, slot))
+    }
+
+    /// Records the answer to a [`PrivateRequest::Deal`] of `count` slots
+    /// from `first`: the deck in play (if any) moves past them, and the
+    /// handles dealt are returned in slot order for the receiving hand.
+    pub fn deal(
+        deck: &mut Option<DeckSlots>,
+        first: CardHandle,
+        count: u32,
+    ) -> impl Iterator<Item = CardHandle> + use<> {
+        if let Some(deck) = deck {
+            deck.next_slot += count;
+        }
+        (0..count).map(move |i| CardHandle::new(first.epoch, first.slot + i))
+    }
+}
+
 /// A step of the private deal the game waits for. Answered with
 /// [`Game::apply_deal`](crate::Game::apply_deal),
 /// [`Game::apply_reveal`](crate::Game::apply_reveal) or
@@ -213,6 +273,26 @@ impl Knowledge {
         self.cards.get(&handle).copied()
     }
 
+    /// Gives `handles`, in order, the `cards` in a uniformly random order:
+    /// a Fisher–Yates shuffle of `cards` drawing from `uniform` (a number
+    /// below its argument), for a [`Determinize`](crate::Determinize) guess
+    /// at the cards a seat cannot see. Handles beyond the cards stay
+    /// unknown; cards beyond the handles are dropped.
+    pub fn learn_shuffled(
+        &mut self,
+        handles: impl IntoIterator<Item = CardHandle>,
+        mut cards: Vec<u32>,
+        uniform: &mut dyn FnMut(u64) -> u64,
+    ) {
+        for i in (1..cards.len()).rev() {
+            let j = (uniform(i as u64 + 1) as usize).min(i);
+            cards.swap(i, j);
+        }
+        for (handle, card) in handles.into_iter().zip(cards) {
+            self.learn(handle, card);
+        }
+    }
+
     /// Every opened handle with its card, in handle order.
     pub fn iter(&self) -> impl Iterator<Item = Revealed> + '_ {
         self.cards
@@ -259,6 +339,52 @@ impl<E: RuleError> RuleError for PrivateError<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A deal hands out the next slots and moves the deck past them; what
+    /// is left, the next handle and the undealt slots agree at every step,
+    /// down to an empty deck.
+    #[test]
+    fn deck_slots_deal_in_order_to_the_end() {
+        let mut deck = Some(DeckSlots::shuffled(EpochId(2), 5));
+        let first = deck.and_then(|d| d.next_handle());
+        assert_eq!(first, Some(CardHandle::new(EpochId(2), 0)));
+        let dealt: Vec<CardHandle> = first
+            .into_iter()
+            .flat_map(|first| DeckSlots::deal(&mut deck, first, 3))
+            .collect();
+        assert_eq!(
+            dealt,
+            (0..3)
+                .map(|s| CardHandle::new(EpochId(2), s))
+                .collect::<Vec<_>>()
+        );
+        let rest = deck.map(|d| (d.left(), d.next_handle(), d.undealt().collect::<Vec<_>>()));
+        let undealt = vec![
+            CardHandle::new(EpochId(2), 3),
+            CardHandle::new(EpochId(2), 4),
+        ];
+        assert_eq!(rest, Some((2, Some(undealt[0]), undealt)));
+        DeckSlots::deal(&mut deck, CardHandle::new(EpochId(2), 3), 2).for_each(drop);
+        let empty = deck.map(|d| (d.left(), d.next_handle(), d.undealt().count()));
+        assert_eq!(empty, Some((0, None, 0)));
+    }
+
+    /// The guess gives every handle one of the cards, each card once, and
+    /// draws from `uniform` exactly as the games' Fisher–Yates did: with a
+    /// `uniform` that always answers 0 the shuffle is a known rotation.
+    #[test]
+    fn learn_shuffled_is_a_fisher_yates_over_the_cards() {
+        let handles: Vec<CardHandle> = (0..4).map(|s| CardHandle::new(EpochId(0), s)).collect();
+        let mut asked = Vec::new();
+        let mut world = Knowledge::new();
+        world.learn_shuffled(handles.clone(), vec![10, 11, 12, 13], &mut |n| {
+            asked.push(n);
+            0
+        });
+        assert_eq!(asked, vec![4, 3, 2]);
+        let cards: Vec<Option<u32>> = handles.iter().map(|&h| world.card(h)).collect();
+        assert_eq!(cards, vec![Some(11), Some(12), Some(13), Some(10)]);
+    }
 
     #[test]
     fn knowledge_lists_opened_cards_in_handle_order() {

@@ -148,16 +148,16 @@ mod error;
 mod state;
 
 use roundtable_engine::{
-    CardHandle, ChanceOutcome, Distribution, Game, GameResult, Knowledge, Next, Observer,
-    ParseError, PrivateError, PrivateRequest, Revealed, Seat, SetupError, Standing,
+    ChanceOutcome, DeckSlots, Distribution, Game, GameResult, Knowledge, Next, Observer,
+    ParseError, PrivateError, PrivateRequest, Revealed, Seat, SetupError,
 };
 use serde::{Deserialize, Serialize};
 
 pub use action::{Action, HandCard};
 pub use error::GuildhallError;
 pub use state::{
-    AreaCard, CHAPTER_CAP, DeckSlots, Guildhall, Options, Pending, Phase, REFILL_HAND, ROW_SIZE,
-    SETUP_HAND, SETUP_PLACE, TARGET_VP,
+    AreaCard, CHAPTER_CAP, Guildhall, Options, Pending, Phase, REFILL_HAND, ROW_SIZE, SETUP_HAND,
+    SETUP_PLACE, TARGET_VP,
 };
 
 use error::GuildhallError as E;
@@ -961,12 +961,8 @@ impl Game for Guildhall {
         let Next::Private(PrivateRequest::Deal { to, first, count }) = self.next() else {
             return Err(E::NotPending("deal").into());
         };
-        let handles =
-            (0..count).map(|i| HandCard::Dealt(CardHandle::new(first.epoch, first.slot + i)));
+        let handles = DeckSlots::deal(&mut self.deck, first, count).map(HandCard::Dealt);
         self.hands[to.index()].extend(handles);
-        if let Some(deck) = &mut self.deck {
-            deck.next_slot += count;
-        }
         self.owed[to.index()] -= count;
         events.push(Event::Dealt { seat: to, count });
         self.settle(events);
@@ -982,11 +978,7 @@ impl Game for Guildhall {
         };
         let size = self.discard.len() as u32;
         self.discard.clear();
-        self.deck = Some(DeckSlots {
-            epoch,
-            size,
-            next_slot: 0,
-        });
+        self.deck = Some(DeckSlots::shuffled(epoch, size));
         events.push(Event::Shuffled { cards: size });
         self.settle(events);
         Ok(())
@@ -1059,17 +1051,7 @@ impl Game for Guildhall {
                 )
             })
             .collect();
-        let standings = scores
-            .iter()
-            .enumerate()
-            .map(|(i, &(score, tie_break))| Standing {
-                seat: Seat(i as u8),
-                rank: scores.iter().filter(|&&o| o > (score, tie_break)).count() as u8,
-                score,
-                tie_break,
-            })
-            .collect();
-        GameResult { standings }
+        GameResult::from_scores(&scores)
     }
 
     fn parse_action(text: &str) -> Result<Action, ParseError> {

@@ -1,6 +1,6 @@
 //! The state and the rules' moves on it, apart from the engine contract.
 
-use roundtable_engine::{CardHandle, EpochId, Seat};
+use roundtable_engine::{CardHandle, DeckSlots, EpochId, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, HandCard};
@@ -45,17 +45,6 @@ impl Default for Options {
             max_rounds: 100,
         }
     }
-}
-
-/// The slots of the current deck.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeckSlots {
-    /// Its epoch.
-    pub epoch: EpochId,
-    /// Slots in it.
-    pub size: u32,
-    /// The next slot to deal.
-    pub next_slot: u32,
 }
 
 /// A card in the action area.
@@ -176,7 +165,7 @@ fn bit(colour: Colour) -> u8 {
 
 impl Guildhall {
     pub(crate) fn deck_left(&self) -> u32 {
-        self.deck.map_or(0, |d| d.size - d.next_slot)
+        self.deck.map_or(0, |d| d.left())
     }
 
     pub(crate) fn next_epoch(&self) -> EpochId {
@@ -944,9 +933,7 @@ impl Guildhall {
 
     /// The handle a deal would give next, for the request.
     pub(crate) fn next_handle(&self) -> Option<CardHandle> {
-        self.deck
-            .filter(|d| d.next_slot < d.size)
-            .map(|d| CardHandle::new(d.epoch, d.next_slot))
+        self.deck.and_then(|d| d.next_handle())
     }
 }
 

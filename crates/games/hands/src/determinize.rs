@@ -38,21 +38,11 @@ impl Determinize for Hands {
                 }
             }
         }
-        if let Some(deck) = self.deck {
-            unknown
-                .extend((deck.next_slot..deck.size).map(|slot| CardHandle::new(deck.epoch, slot)));
-        }
-        let mut cards: Vec<u32> = (0..CATALOG.len() as u32)
+        unknown.extend(self.deck.iter().flat_map(|deck| deck.undealt()));
+        let cards: Vec<u32> = (0..CATALOG.len() as u32)
             .filter(|&c| unaccounted[c as usize])
             .collect();
-        // Fisher–Yates: every order of the unaccounted cards equally likely.
-        for i in (1..cards.len()).rev() {
-            let j = (uniform(i as u64 + 1) as usize).min(i);
-            cards.swap(i, j);
-        }
-        for (handle, card) in unknown.into_iter().zip(cards) {
-            world.learn(handle, card);
-        }
+        world.learn_shuffled(unknown, cards, uniform);
         world
     }
 }

@@ -42,8 +42,8 @@ mod determinize;
 mod error;
 
 use roundtable_engine::{
-    CardHandle, ChanceOutcome, EpochId, Game, GameResult, Knowledge, Next, Observer, ParseError,
-    PrivateError, PrivateRequest, Revealed, Seat, SetupError, Standing,
+    CardHandle, ChanceOutcome, DeckSlots, EpochId, Game, GameResult, Knowledge, Next, Observer,
+    ParseError, PrivateError, PrivateRequest, Revealed, Seat, SetupError,
 };
 use serde::{Deserialize, Serialize};
 
@@ -78,14 +78,6 @@ enum Phase {
     Showing,
     /// The game is over.
     Over,
-}
-
-/// The deck in play: the slots of one shuffle epoch, dealt from slot 0 up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct DeckSlots {
-    epoch: EpochId,
-    size: u32,
-    next_slot: u32,
 }
 
 /// A game of Hands. Private cards are handles only; the state is the same
@@ -156,7 +148,7 @@ pub struct View {
 
 impl Hands {
     fn deck_left(&self) -> u32 {
-        self.deck.map_or(0, |d| d.size - d.next_slot)
+        self.deck.map_or(0, |d| d.left())
     }
 
     /// How many cards of the pile a reshuffle takes: all but a played top.
@@ -452,12 +444,7 @@ impl Game for Hands {
         let Next::Private(PrivateRequest::Deal { to, first, count }) = self.next() else {
             return Err(HandsError::NoDealPending.into());
         };
-        let handles: Vec<CardHandle> = (0..count)
-            .map(|i| CardHandle::new(first.epoch, first.slot + i))
-            .collect();
-        if let Some(deck) = &mut self.deck {
-            deck.next_slot += count;
-        }
+        let handles: Vec<CardHandle> = DeckSlots::deal(&mut self.deck, first, count).collect();
         self.owed[to.index()] -= count;
         self.hands[to.index()].extend(&handles);
         self.hands[to.index()].sort();
@@ -472,11 +459,7 @@ impl Game for Hands {
         };
         let size = pile.len() as u32;
         self.pile.drain(..self.reshufflable());
-        self.deck = Some(DeckSlots {
-            epoch,
-            size,
-            next_slot: 0,
-        });
+        self.deck = Some(DeckSlots::shuffled(epoch, size));
         events.push(Event::Shuffled { epoch, cards: size });
         self.settle();
         Ok(())
@@ -553,20 +536,7 @@ impl Game for Hands {
 
     fn standing(&self) -> GameResult {
         let scores = self.scores();
-        let standings = scores
-            .iter()
-            .enumerate()
-            .map(|(i, &(score, tie_break))| Standing {
-                seat: Seat(i as u8),
-                rank: scores
-                    .iter()
-                    .filter(|&&other| other > (score, tie_break))
-                    .count() as u8,
-                score,
-                tie_break,
-            })
-            .collect();
-        GameResult { standings }
+        GameResult::from_scores(&scores)
     }
 
     fn parse_action(text: &str) -> Result<Action, ParseError> {
