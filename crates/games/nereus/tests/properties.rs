@@ -201,11 +201,7 @@ fn determinized_consistently(
     }
     let mut cards: Vec<u32> = game.discard.clone();
     let mut handles: Vec<_> = game.science.iter().flatten().copied().collect();
-    if let Some(deck) = game.deck {
-        handles.extend(
-            (deck.next..deck.size).map(|slot| roundtable_engine::CardHandle::new(deck.epoch, slot)),
-        );
-    }
+    handles.extend(game.deck.iter().flat_map(|deck| deck.undealt()));
     for h in handles {
         cards.push(guess.card(h).expect("every hidden handle gets a card"));
     }

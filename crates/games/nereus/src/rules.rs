@@ -1,0 +1,947 @@
+//! The rules' moves on the state: settling what needs no input, and
+//! applying a seat's action (checked, on a copy, or as the game end's).
+
+use roundtable_engine::{CardHandle, Revealed, Seat};
+
+use crate::data::{self, CHEST, Colour, Crew, HOLDS, HoldRule, STORAGE, Science, Space};
+use crate::error::NereusError as E;
+use crate::state::bit;
+use crate::{
+    Action, Aim, Cell, Dir, Event, Half, Job, Nereus, Owner, Phase, Piece, Slot, Stage, Turn,
+};
+
+impl Nereus {
+    /// Move past every state that needs no input.
+    pub(crate) fn settle(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if let Some(job) = self.jobs.first() {
+                let done = match job {
+                    Job::Deal { count, .. } => {
+                        *count == 0 || (self.deck_left() == 0 && self.discard.is_empty())
+                    }
+                    Job::Fill(cells) => cells.is_empty(),
+                    Job::Draw(n) => *n == 0 || self.turn.is_none(),
+                    Job::NeutralFlip { .. } => {
+                        self.neutral.as_ref().is_none_or(|n| n.deck.is_empty())
+                    }
+                    _ => false,
+                };
+                if done {
+                    self.jobs.remove(0);
+                    continue;
+                }
+                if matches!(job, Job::Fill(_) | Job::Draw(_)) && self.bag_total() == 0 {
+                    for (c, n) in data::EMPTY_BAG_SET.iter().enumerate() {
+                        self.bag[c] += n;
+                        self.extra_out[c] += n;
+                    }
+                    self.sets_added += 1;
+                    events.push(Event::Chance("the bag was empty: a set of 8 added".into()));
+                    continue;
+                }
+                return;
+            }
+            match self.phase.clone() {
+                Phase::Setup => self.phase = Phase::Choose,
+                Phase::Choose => {
+                    if self.chosen.iter().any(Option::is_none) {
+                        return;
+                    }
+                    for (s, c) in self.chosen.iter().enumerate() {
+                        if let Some(c) = c {
+                            self.played[s] |= bit(*c);
+                        }
+                    }
+                    if self.neutral.is_some() {
+                        self.jobs.push(Job::NeutralFlip {
+                            from_explorer: false,
+                        });
+                    }
+                    self.phase = Phase::Turns(0);
+                }
+                Phase::Turns(pos) => {
+                    if self.turn.is_some() {
+                        return;
+                    }
+                    if pos == self.seats {
+                        self.cycle += 1;
+                        self.chosen = vec![None; usize::from(self.seats)];
+                        if self.cycle == data::CYCLES {
+                            let queue = self.markers[Crew::Explorer.index()]
+                                .iter()
+                                .flatten()
+                                .copied()
+                                .collect();
+                            self.phase = Phase::Explorer { queue, pos: 0 };
+                        } else {
+                            self.hourglass = self.hourglass.next(self.seats);
+                            self.phase = Phase::Choose;
+                        }
+                        continue;
+                    }
+                    let seat = Seat((self.hourglass.0 + pos) % self.seats);
+                    let crew = self.chosen[seat.index()].filter(|&c| self.free_space(c).is_some());
+                    self.turn = Some(Turn::new(seat, crew, false));
+                }
+                Phase::Explorer { queue, pos } => {
+                    if self.turn.is_some() {
+                        return;
+                    }
+                    match queue.get(usize::from(pos)) {
+                        None => self.conclude(),
+                        Some(Owner::Neutral) => {
+                            self.jobs.push(Job::NeutralFlip {
+                                from_explorer: true,
+                            });
+                            self.phase = Phase::Explorer {
+                                queue,
+                                pos: pos + 1,
+                            };
+                        }
+                        Some(Owner::Seat(s)) => {
+                            if !self.explore_options(*s).is_empty() {
+                                return;
+                            }
+                            self.phase = Phase::Explorer {
+                                queue,
+                                pos: pos + 1,
+                            };
+                        }
+                    }
+                }
+                Phase::Final(s) => {
+                    if s < self.seats {
+                        return;
+                    }
+                    for i in 0..usize::from(self.seats) {
+                        let cabin = &mut self.cabins[i];
+                        let stored = cabin.store.iter().flatten().count() as u32;
+                        let gold =
+                            stored * data::TREASURE_PRICE + u32::from(cabin.gems) * data::GEM_PRICE;
+                        let colours: Vec<Colour> = cabin.store.iter().flatten().copied().collect();
+                        cabin.store = [None; 6];
+                        cabin.gems = 0;
+                        for c in colours {
+                            self.return_treasure(c);
+                        }
+                        self.gold[i] += gold;
+                        self.vp[i] += self.gold[i] / 5;
+                        self.gold[i] %= 5;
+                    }
+                    self.phase = Phase::Over;
+                }
+                Phase::Over => return,
+            }
+        }
+    }
+
+    pub(crate) fn conclude(&mut self) {
+        for row in &mut self.markers {
+            row.iter_mut().for_each(|m| *m = None);
+        }
+        self.played = vec![0; usize::from(self.seats)];
+        if let Some(n) = &mut self.neutral {
+            n.deck = Crew::ALL.to_vec();
+        }
+        self.discovery = None;
+        self.sun = self.sun.next(self.seats);
+        self.hourglass = self.sun;
+        self.day += 1;
+        self.cycle = 0;
+        if self.day == data::DAYS {
+            self.phase = Phase::Final(0);
+        } else {
+            self.jobs.push(Job::Discovery);
+            self.phase = Phase::Choose;
+        }
+    }
+
+    pub(crate) fn end_turn(&mut self) {
+        if let Some(turn) = self.turn.take() {
+            for c in turn.hand {
+                self.return_treasure(c);
+            }
+        }
+        self.phase = match self.phase.clone() {
+            Phase::Turns(p) => Phase::Turns(p + 1),
+            Phase::Explorer { queue, pos } => Phase::Explorer {
+                queue,
+                pos: pos + 1,
+            },
+            other => other,
+        };
+    }
+
+    pub(crate) fn pay(&mut self, seat: Seat, cost: u32) -> Result<(), E> {
+        let gold = self.gold[seat.index()];
+        if gold < cost {
+            return Err(E::NotEnoughGold { seat, cost, gold });
+        }
+        self.gold[seat.index()] -= cost;
+        Ok(())
+    }
+
+    /// Check that `piece` may go on `slot` of `seat`'s cabin.
+    pub(crate) fn fits(&self, seat: Seat, piece: Piece, slot: Slot) -> Result<(), E> {
+        let cabin = &self.cabins[seat.index()];
+        let colour_or = |c: Colour| match piece {
+            Piece::Treasure(t) => t,
+            Piece::Gem => c,
+        };
+        let refuse = |colour: Colour| E::DoesNotFit { colour, slot };
+        match slot {
+            Slot::Hold(crew, i) => {
+                let hold = HOLDS[crew.index()];
+                let icon = *hold.icons.get(usize::from(i)).ok_or(E::NoSuchSlot(slot))?;
+                let here = &cabin.holds[crew.index()];
+                let Piece::Treasure(colour) = piece else {
+                    return if here[usize::from(i)].is_none() && !cabin.is_complete(crew) {
+                        Ok(())
+                    } else {
+                        Err(refuse(Colour::White))
+                    };
+                };
+                let others = here.iter().flatten().filter_map(|p| match p {
+                    Piece::Treasure(c) => Some(*c),
+                    Piece::Gem => None,
+                });
+                let rule_ok = match hold.rule {
+                    HoldRule::Icons => true,
+                    HoldRule::AllDifferent => others.clone().all(|c| c != colour),
+                    HoldRule::AllSame => others.clone().all(|c| c == colour),
+                };
+                if cabin.is_complete(crew)
+                    || here[usize::from(i)].is_some()
+                    || !icon.fits(colour)
+                    || !rule_ok
+                {
+                    return Err(refuse(colour));
+                }
+                Ok(())
+            }
+            Slot::Chest(c) => {
+                if cabin.chest[c.index()].is_some() || colour_or(c) != c {
+                    return Err(refuse(colour_or(c)));
+                }
+                Ok(())
+            }
+            Slot::Store(i) => {
+                let pair = STORAGE.get(usize::from(i)).ok_or(E::NoSuchSlot(slot))?;
+                match piece {
+                    Piece::Gem => Err(E::Gems("a gem goes on a gem space, not a treasure space")),
+                    Piece::Treasure(t) => {
+                        if cabin.store[usize::from(i)].is_some() || !pair.contains(&t) {
+                            Err(refuse(t))
+                        } else {
+                            Ok(())
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Put `piece` on `slot` (checked by `fits`) and take its effect.
+    pub(crate) fn put(&mut self, seat: Seat, piece: Piece, slot: Slot, events: &mut Vec<Event>) {
+        let s = seat.index();
+        match slot {
+            Slot::Hold(crew, i) => {
+                self.cabins[s].holds[crew.index()][usize::from(i)] = Some(piece);
+                if self.cabins[s].holds[crew.index()]
+                    .iter()
+                    .all(Option::is_some)
+                {
+                    let pieces: Vec<Piece> = self.cabins[s].holds[crew.index()]
+                        .iter_mut()
+                        .filter_map(Option::take)
+                        .collect();
+                    for p in pieces {
+                        if let Piece::Treasure(c) = p {
+                            self.return_treasure(c);
+                        }
+                    }
+                    self.cabins[s].complete |= bit(crew);
+                    self.vp[s] += HOLDS[crew.index()].vp;
+                    if let Some(t) = &mut self.turn {
+                        t.fresh |= bit(crew);
+                    }
+                    events.push(Event::HoldComplete(seat, crew));
+                }
+            }
+            Slot::Chest(c) => {
+                self.cabins[s].chest[c.index()] = Some(piece);
+                let reward = CHEST[c.index()];
+                self.gold[s] += reward.gold;
+                self.vp[s] += reward.vp;
+                if reward.treasures > 0 {
+                    self.jobs.push(Job::Draw(reward.treasures));
+                }
+            }
+            Slot::Store(i) => {
+                if let Piece::Treasure(t) = piece {
+                    self.cabins[s].store[usize::from(i)] = Some(t);
+                }
+            }
+        }
+    }
+
+    /// The cost and fees of a ship move along `path`, checked.
+    pub(crate) fn check_move(&self, turn: &Turn, path: &[Dir]) -> Result<MovePlan, E> {
+        let crew = turn.crew.ok_or(E::NotYourCrew("move"))?;
+        let space = turn
+            .space
+            .and_then(|i| self.spaces(crew).get(usize::from(i)).copied());
+        let Some(Space::Move { max, heading }) = space else {
+            return Err(E::NotYourCrew("move"));
+        };
+        if turn.basic {
+            return Err(E::AlreadyUsed("basic"));
+        }
+        let enhanced = self.enhanced_ready(turn.seat, crew);
+        let len = path.len() as u8;
+        let mut gold_cost = 0;
+        if crew == Crew::Captain {
+            if path.windows(2).any(|w| w[0] != w[1]) {
+                return Err(E::BadMove("the captain moves in a straight line"));
+            }
+            if heading == data::Heading::Diagonal && path.iter().any(|d| !d.diagonal()) {
+                return Err(E::BadMove("this space moves diagonally only"));
+            }
+            let base = max + u8::from(enhanced);
+            let extra = len.saturating_sub(base);
+            gold_cost = match extra {
+                0 => 0,
+                1 => 2,
+                2 => 3,
+                _ => {
+                    return Err(E::BadMove(
+                        "longer than the space and its gold action allow",
+                    ));
+                }
+            };
+        } else {
+            if path.iter().any(|d| d.diagonal()) {
+                return Err(E::BadMove("the pilot moves orthogonally only"));
+            }
+            if len > max {
+                return Err(E::BadMove("longer than the space allows"));
+            }
+            if path.windows(2).any(|w| w[0] != w[1]) && !enhanced {
+                gold_cost = 2;
+            }
+        }
+        if gold_cost > 0 && turn.gold {
+            return Err(E::AlreadyUsed("gold"));
+        }
+        let mut at = self.ships[turn.seat.index()];
+        let mut visited = vec![at];
+        let mut fees = Vec::new();
+        for (i, &d) in path.iter().enumerate() {
+            at = self.step(at, d).ok_or(E::OffBoard)?;
+            if visited.contains(&at) {
+                return Err(E::BadMove("the path visits a space twice"));
+            }
+            visited.push(at);
+            if let Some(owner) = self.ship_at(at) {
+                if i + 1 == path.len() {
+                    return Err(E::StopOnShip);
+                }
+                fees.push(owner);
+            }
+        }
+        let cost = gold_cost + fees.len() as u32;
+        let gold = self.gold[turn.seat.index()];
+        if gold < cost {
+            return Err(E::NotEnoughGold {
+                seat: turn.seat,
+                cost,
+                gold,
+            });
+        }
+        Ok(MovePlan {
+            to: at,
+            gold_cost,
+            fees,
+        })
+    }
+
+    pub(crate) fn take_all(&mut self, cell: Cell) -> Vec<Colour> {
+        let i = self.cell_index(cell);
+        let mut taken = Vec::new();
+        for c in Colour::ALL {
+            for _ in 0..self.board[i][c.index()] {
+                taken.push(c);
+            }
+        }
+        self.board[i] = [0; 6];
+        taken
+    }
+
+    pub(crate) fn turn_mut(&mut self) -> Result<&mut Turn, E> {
+        self.turn.as_mut().ok_or(E::WrongStep("a turn action"))
+    }
+
+    pub(crate) fn science_claim(
+        &self,
+        seat: Seat,
+        handle: CardHandle,
+        card: u32,
+        revealed: Option<&[Revealed]>,
+    ) -> Result<Science, E> {
+        if !self.science[seat.index()].contains(&handle) {
+            return Err(E::HandleNotHeld { seat, handle });
+        }
+        if let Some(revealed) = revealed {
+            match revealed.iter().find(|r| r.handle == handle) {
+                None => return Err(E::CardNotRevealed),
+                Some(r) if r.card != card => return Err(E::RevealMismatch),
+                Some(_) => {}
+            }
+        }
+        data::SCIENCE_DECK
+            .get(card as usize)
+            .copied()
+            .ok_or(E::RevealMismatch)
+    }
+
+    pub(crate) fn discard_card(&mut self, seat: Seat, handle: CardHandle, card: u32) {
+        self.science[seat.index()].retain(|&h| h != handle);
+        self.discard.push(card);
+    }
+
+    /// Whether a game-end card's condition holds with pieces not yet used,
+    /// and which it would use.
+    pub(crate) fn end_card_use(&self, seat: Seat, card: Science) -> Option<(u8, u8, u8)> {
+        let s = seat.index();
+        let cabin = &self.cabins[s];
+        let (store_used, chest_used, gems_used) = self.end_used[s];
+        match card {
+            Science::InChest { colour, .. } => {
+                let i = colour.index();
+                (cabin.chest[i].is_some() && chest_used & (1 << i) == 0).then_some((
+                    store_used,
+                    chest_used | (1 << i),
+                    gems_used,
+                ))
+            }
+            Science::InStorage { colour, .. } => {
+                if let Some(i) =
+                    (0..6).find(|&i| cabin.store[i] == Some(colour) && store_used & (1 << i) == 0)
+                {
+                    return Some((store_used | (1 << i), chest_used, gems_used));
+                }
+                (gems_used < cabin.gems).then_some((store_used, chest_used, gems_used + 1))
+            }
+            Science::Holds { crews, .. } => crews
+                .iter()
+                .all(|&c| cabin.is_complete(c))
+                .then_some((store_used, chest_used, gems_used)),
+            _ => None,
+        }
+    }
+
+    /// Apply a decision. `revealed` is `None` for a caller that did not
+    /// open cards (a legal action from the game's own list).
+    pub(crate) fn apply_inner(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: Option<&[Revealed]>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        if self.phase == Phase::Over {
+            return Err(E::GameOver);
+        }
+        if let Action::Choose(crew) = action {
+            if !self.choosing().contains(seat) {
+                return Err(E::NotYourTurn(seat));
+            }
+            if self.played[seat.index()] & bit(*crew) != 0 {
+                return Err(E::CrewAlreadyPlayed(*crew));
+            }
+            self.chosen[seat.index()] = Some(*crew);
+            self.settle(events);
+            return Ok(());
+        }
+        if self.decider() != Some(seat) {
+            return Err(E::NotYourTurn(seat));
+        }
+        let s = seat.index();
+        if let Phase::Final(_) = self.phase {
+            return self.apply_final(seat, action, revealed, events);
+        }
+        if self.turn.is_none() {
+            // The explorer's offer.
+            let Phase::Explorer { queue, pos } = self.phase.clone() else {
+                return Err(E::WrongStep("that action"));
+            };
+            match action {
+                Action::Decline => {
+                    self.phase = Phase::Explorer {
+                        queue,
+                        pos: pos + 1,
+                    };
+                }
+                Action::Explore(crew) => {
+                    if self.played[s] & bit(*crew) != 0 {
+                        return Err(E::CrewAlreadyPlayed(*crew));
+                    }
+                    if self.free_space(*crew).is_none() {
+                        return Err(E::RowFull(*crew));
+                    }
+                    let cost = self.explorer_cost(seat).ok_or(E::WrongStep("explore"))?;
+                    self.pay(seat, cost)?;
+                    self.played[s] |= bit(*crew);
+                    for m in &mut self.markers[Crew::Explorer.index()] {
+                        if *m == Some(Owner::Seat(seat)) {
+                            *m = None;
+                        }
+                    }
+                    self.turn = Some(Turn::new(seat, Some(*crew), true));
+                }
+                _ => return Err(E::WrongStep("only explore or decline")),
+            }
+            self.settle(events);
+            return Ok(());
+        }
+        let turn = self.turn.clone().ok_or(E::WrongStep("a turn action"))?;
+        let owes_discard = turn
+            .discard_over
+            .is_some_and(|n| self.science[s].len() > usize::from(n));
+        if owes_discard && !matches!(action, Action::Discard(..)) {
+            return Err(E::WrongStep("anything before the scientist's discard"));
+        }
+        let in_crew = turn.stage == Stage::Crew;
+        let crew_is = |c: Crew, what: &'static str| {
+            if in_crew && turn.crew == Some(c) {
+                Ok(())
+            } else {
+                Err(E::NotYourCrew(what))
+            }
+        };
+        let space = turn
+            .crew
+            .zip(turn.space)
+            .and_then(|(c, i)| self.spaces(c).get(usize::from(i)).copied());
+        match action {
+            Action::Choose(_) => return Err(E::WrongStep("choosing a crew during a turn")),
+            Action::Place(n) => {
+                if turn.stage != Stage::Before {
+                    return Err(E::WrongStep("placing the marker"));
+                }
+                let crew = turn.crew.ok_or(E::WrongStep("placing the marker"))?;
+                let row = &self.markers[crew.index()];
+                if row.get(usize::from(*n)) != Some(&None) {
+                    return Err(E::SpaceTaken(*n + 1));
+                }
+                self.markers[crew.index()][usize::from(*n)] = Some(Owner::Seat(seat));
+                let t = self.turn_mut()?;
+                t.space = Some(*n);
+                t.stage = Stage::Crew;
+            }
+            Action::Move(path) => {
+                if !in_crew || !matches!(turn.crew, Some(Crew::Captain | Crew::Pilot)) {
+                    return Err(E::NotYourCrew("move"));
+                }
+                let plan = self.check_move(&turn, path)?;
+                self.gold[s] -= plan.gold_cost;
+                for owner in plan.fees {
+                    self.gold[s] -= 1;
+                    if let Owner::Seat(o) = owner {
+                        self.gold[o.index()] += 1;
+                    }
+                }
+                self.ships[s] = plan.to;
+                let taken = self.take_all(plan.to);
+                let t = self.turn_mut()?;
+                t.hand.extend(taken);
+                t.basic = true;
+                if plan.gold_cost > 0 {
+                    t.gold = true;
+                }
+            }
+            Action::Basic(half) => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("basic"));
+                }
+                if turn.basic {
+                    return Err(E::AlreadyUsed("basic"));
+                }
+                match (space, half) {
+                    (Some(Space::Shift { vp, moves }), Half::Plain) => {
+                        self.vp[s] += vp;
+                        self.turn_mut()?.shifts += moves;
+                    }
+                    (Some(Space::Gold(n)), Half::Plain) => self.gold[s] += n,
+                    (Some(Space::Sell { pay, vp }), Half::Plain) => {
+                        self.pay(seat, pay)?;
+                        self.vp[s] += vp;
+                    }
+                    (
+                        Some(Space::Research {
+                            power,
+                            draw,
+                            either,
+                        }),
+                        h,
+                    ) => {
+                        let (power, draw) = match (either, h) {
+                            (false, Half::Plain) => (power, draw),
+                            (true, Half::Power) => (power, 0),
+                            (true, Half::Draw) => (0, draw),
+                            _ => return Err(E::WrongStep("that form of the scientist's action")),
+                        };
+                        self.power[s] = (self.power[s] + power).min(data::MAX_POWER);
+                        if draw > 0 {
+                            self.jobs.push(Job::Deal {
+                                seat,
+                                count: u32::from(draw),
+                            });
+                        }
+                    }
+                    _ => return Err(E::NotYourCrew("basic")),
+                }
+                self.turn_mut()?.basic = true;
+            }
+            Action::Pick(dir, colour) => {
+                crew_is(Crew::Explorer, "pick")?;
+                if turn.basic {
+                    return Err(E::AlreadyUsed("basic"));
+                }
+                let Some(Space::Pick(allowed)) = space else {
+                    return Err(E::NotYourCrew("pick"));
+                };
+                if dir.diagonal() {
+                    return Err(E::BadMove(
+                        "the explorer reaches orthogonal neighbours only",
+                    ));
+                }
+                let enhanced = self.enhanced_ready(seat, Crew::Explorer);
+                if !enhanced && allowed.is_some_and(|a| !a.contains(colour)) {
+                    return Err(E::NoSuchTreasure(*colour));
+                }
+                let cell = self.step(self.ships[s], *dir).ok_or(E::OffBoard)?;
+                let i = self.cell_index(cell);
+                if self.board[i][colour.index()] == 0 {
+                    return Err(E::NoSuchTreasure(*colour));
+                }
+                self.board[i][colour.index()] -= 1;
+                let t = self.turn_mut()?;
+                t.hand.push(*colour);
+                t.basic = true;
+            }
+            Action::Gold(half) => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("gold"));
+                }
+                if turn.gold {
+                    return Err(E::AlreadyUsed("gold"));
+                }
+                match (turn.crew, half) {
+                    (Some(Crew::Boatswain), Half::Plain) => {
+                        self.pay(seat, 1)?;
+                        self.turn_mut()?.shifts += 1;
+                    }
+                    (Some(Crew::Purser), Half::Plain) => {
+                        self.pay(seat, 3)?;
+                        self.jobs.push(Job::Draw(1));
+                    }
+                    (Some(Crew::Merchant), Half::Plain) => {
+                        self.pay(seat, 2)?;
+                        self.vp[s] += 1;
+                    }
+                    (Some(Crew::Scientist), Half::Power) => {
+                        self.pay(seat, 3)?;
+                        self.power[s] = (self.power[s] + 1).min(data::MAX_POWER);
+                    }
+                    (Some(Crew::Scientist), Half::Draw) => {
+                        self.pay(seat, 3)?;
+                        self.jobs.push(Job::Deal { seat, count: 1 });
+                    }
+                    (Some(Crew::Captain | Crew::Pilot), _) => {
+                        return Err(E::WrongStep(
+                            "a separate gold action (it is paid in the move)",
+                        ));
+                    }
+                    (Some(Crew::Explorer), _) => {
+                        return Err(E::WrongStep("the explorer's gold action before Phase III"));
+                    }
+                    _ => return Err(E::WrongStep("that form of the gold action")),
+                }
+                self.turn_mut()?.gold = true;
+            }
+            Action::Enhanced => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("enhanced"));
+                }
+                let crew = turn.crew.ok_or(E::NotYourCrew("enhanced"))?;
+                if turn.enhanced {
+                    return Err(E::AlreadyUsed("enhanced"));
+                }
+                if !self.enhanced_ready(seat, crew) {
+                    return Err(E::HoldNotComplete(crew));
+                }
+                match crew {
+                    Crew::Boatswain => self.jobs.push(Job::Draw(1)),
+                    Crew::Purser => self.gold[s] += 2,
+                    Crew::Merchant => self.vp[s] += 2,
+                    Crew::Scientist => {
+                        let before = self.science[s].len() as u8;
+                        self.jobs.push(Job::Deal { seat, count: 1 });
+                        self.turn_mut()?.discard_over = Some(before);
+                    }
+                    _ => {
+                        return Err(E::WrongStep(
+                            "a separate enhanced action (it is part of the basic one)",
+                        ));
+                    }
+                }
+                self.turn_mut()?.enhanced = true;
+            }
+            Action::Shift(from, to) => {
+                crew_is(Crew::Boatswain, "shift")?;
+                if turn.shifts == 0 {
+                    return Err(E::NoMovesLeft);
+                }
+                let cabin = &self.cabins[s];
+                let piece = match *from {
+                    Slot::Hold(c, i) => cabin.holds[c.index()]
+                        .get(usize::from(i))
+                        .copied()
+                        .flatten(),
+                    Slot::Store(i) => cabin
+                        .store
+                        .get(usize::from(i))
+                        .copied()
+                        .flatten()
+                        .map(Piece::Treasure),
+                    Slot::Chest(_) => None,
+                }
+                .ok_or(E::NothingThere(*from))?;
+                if from == to {
+                    return Err(E::NothingThere(*from));
+                }
+                let saved = self.cabins[s].clone();
+                self.clear_slot(seat, *from);
+                if let Err(e) = self.fits(seat, piece, *to) {
+                    self.cabins[s] = saved;
+                    return Err(e);
+                }
+                self.put(seat, piece, *to, events);
+                self.turn_mut()?.shifts -= 1;
+            }
+            Action::Discard(handle, card) => {
+                if !owes_discard {
+                    return Err(E::WrongStep("a discard"));
+                }
+                self.science_claim(seat, *handle, *card, revealed)?;
+                self.discard_card(seat, *handle, *card);
+                self.turn_mut()?.discard_over = None;
+            }
+            Action::Done => {
+                if !in_crew {
+                    return Err(E::WrongStep("done"));
+                }
+                self.turn_mut()?.stage = Stage::After;
+            }
+            Action::Stow(colour, slot) => {
+                if !turn.hand.contains(colour) {
+                    return Err(E::NotInHand(*colour));
+                }
+                self.fits(seat, Piece::Treasure(*colour), *slot)?;
+                let t = self.turn_mut()?;
+                if let Some(i) = t.hand.iter().position(|c| c == colour) {
+                    t.hand.remove(i);
+                }
+                self.put(seat, Piece::Treasure(*colour), *slot, events);
+            }
+            Action::Gem(slot) => {
+                if self.cabins[s].gems == 0 {
+                    return Err(E::Gems("no gem in storage"));
+                }
+                if matches!(slot, Slot::Store(_)) {
+                    return Err(E::Gems("a gem goes on a gem space, not a treasure space"));
+                }
+                self.fits(seat, Piece::Gem, *slot)?;
+                self.cabins[s].gems -= 1;
+                self.put(seat, Piece::Gem, *slot, events);
+            }
+            Action::Sell(_) | Action::SellGem | Action::Trade(_) | Action::Play(..) => {
+                if in_crew {
+                    return Err(E::CrewInProgress);
+                }
+                self.free_action(seat, action, revealed)?;
+            }
+            Action::End => match turn.stage {
+                Stage::Crew => return Err(E::MustCloseCrew),
+                Stage::Before if turn.crew.is_some() => return Err(E::MustPlace),
+                _ => self.end_turn(),
+            },
+            Action::Explore(_) | Action::Decline | Action::Finish => {
+                return Err(E::WrongStep("that action in a turn"));
+            }
+        }
+        events.push(Event::Acted(seat, action.to_string()));
+        self.settle(events);
+        Ok(())
+    }
+
+    pub(crate) fn clear_slot(&mut self, seat: Seat, slot: Slot) {
+        let cabin = &mut self.cabins[seat.index()];
+        match slot {
+            Slot::Hold(c, i) => cabin.holds[c.index()][usize::from(i)] = None,
+            Slot::Store(i) => cabin.store[usize::from(i)] = None,
+            Slot::Chest(c) => cabin.chest[c.index()] = None,
+        }
+    }
+
+    /// Selling, gems and science cards (outside the crew's actions).
+    pub(crate) fn free_action(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: Option<&[Revealed]>,
+    ) -> Result<(), E> {
+        let s = seat.index();
+        match action {
+            Action::Sell(slot) => {
+                let Slot::Store(i) = *slot else {
+                    return Err(E::NothingThere(*slot));
+                };
+                let colour = self.cabins[s]
+                    .store
+                    .get(usize::from(i))
+                    .copied()
+                    .flatten()
+                    .ok_or(E::NothingThere(*slot))?;
+                self.cabins[s].store[usize::from(i)] = None;
+                self.return_treasure(colour);
+                self.gold[s] += data::TREASURE_PRICE;
+            }
+            Action::SellGem => {
+                if self.cabins[s].gems == 0 {
+                    return Err(E::Gems("no gem in storage"));
+                }
+                self.cabins[s].gems -= 1;
+                let used = &mut self.end_used[s].2;
+                *used = (*used).min(self.cabins[s].gems);
+                self.gold[s] += data::GEM_PRICE;
+            }
+            Action::Trade(colour) => {
+                let places: Vec<usize> = (0..6)
+                    .filter(|&i| self.cabins[s].store[i] == Some(*colour))
+                    .collect();
+                if places.len() < 2 {
+                    return Err(E::NoSuchTreasure(*colour));
+                }
+                if self.cabins[s].gems >= data::GEM_SPACES {
+                    return Err(E::Gems("every gem space is taken"));
+                }
+                for &i in &places[..2] {
+                    self.cabins[s].store[i] = None;
+                    self.return_treasure(*colour);
+                }
+                self.cabins[s].gems += 1;
+            }
+            Action::Play(handle, card, aim) => {
+                let science = self.science_claim(seat, *handle, *card, revealed)?;
+                if self.power[s] == 0 {
+                    return Err(E::NoSciencePower);
+                }
+                if science.at_game_end() {
+                    return Err(E::WrongTime("at game end"));
+                }
+                match (science, aim) {
+                    (Science::DrawTwo, Aim::None) => self.jobs.push(Job::Draw(2)),
+                    (Science::PickAny, Aim::Pick(cell, colour)) => {
+                        if cell.row >= self.size || cell.col >= self.size {
+                            return Err(E::OffBoard);
+                        }
+                        let i = self.cell_index(*cell);
+                        if self.board[i][colour.index()] == 0 {
+                            return Err(E::NoSuchTreasure(*colour));
+                        }
+                        self.board[i][colour.index()] -= 1;
+                        self.turn_mut()?.hand.push(*colour);
+                    }
+                    (Science::Hop, Aim::Hop(dir)) => {
+                        let to = self.step(self.ships[s], *dir).ok_or(E::OffBoard)?;
+                        if self.ship_at(to).is_some() {
+                            return Err(E::StopOnShip);
+                        }
+                        self.pay(seat, 3)?;
+                        self.ships[s] = to;
+                        let taken = self.take_all(to);
+                        self.turn_mut()?.hand.extend(taken);
+                    }
+                    _ => return Err(E::WrongStep("that aim for this card")),
+                }
+                self.power[s] -= 1;
+                self.discard_card(seat, *handle, *card);
+            }
+            _ => return Err(E::WrongStep("that action")),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_final(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: Option<&[Revealed]>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        let s = seat.index();
+        match action {
+            Action::Finish => self.phase = Phase::Final(seat.0 + 1),
+            Action::Sell(_) | Action::SellGem | Action::Trade(_) => {
+                self.free_action(seat, action, revealed)?;
+            }
+            Action::Play(handle, card, Aim::None) => {
+                let science = self.science_claim(seat, *handle, *card, revealed)?;
+                if self.power[s] == 0 {
+                    return Err(E::NoSciencePower);
+                }
+                if !science.at_game_end() {
+                    return Err(E::WrongTime("during one's turn"));
+                }
+                let used = self.end_card_use(seat, science).ok_or(E::ConditionNotMet)?;
+                let vp = match science {
+                    Science::InChest { vp, .. }
+                    | Science::InStorage { vp, .. }
+                    | Science::Holds { vp, .. } => vp,
+                    _ => 0,
+                };
+                self.end_used[s] = used;
+                self.vp[s] += vp;
+                self.power[s] -= 1;
+                self.discard_card(seat, *handle, *card);
+            }
+            _ => return Err(E::WrongStep("that action at game end")),
+        }
+        events.push(Event::Acted(seat, action.to_string()));
+        self.settle(events);
+        Ok(())
+    }
+
+    pub(crate) fn apply_checked(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: Option<&[Revealed]>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        let mut next = self.clone();
+        let mut local = Vec::new();
+        next.apply_inner(seat, action, revealed, &mut local)?;
+        *self = next;
+        events.extend(local);
+        Ok(())
+    }
+}
+
+pub(crate) struct MovePlan {
+    pub(crate) to: Cell,
+    pub(crate) gold_cost: u32,
+    pub(crate) fees: Vec<Owner>,
+}
