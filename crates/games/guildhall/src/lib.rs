@@ -145,6 +145,8 @@ pub use catalog::{
 mod action;
 mod determinize;
 mod error;
+#[cfg(feature = "scenario")]
+pub mod scenario;
 mod state;
 
 use roundtable_engine::{

@@ -75,6 +75,8 @@ use serde::{Deserialize, Serialize};
 pub mod action;
 pub mod data;
 mod error;
+#[cfg(feature = "scenario")]
+pub mod scenario;
 
 pub use action::{Action, Aim, Cell, Dir, Half, Slot};
 pub use data::{Colour, Crew, Science, Space};
