@@ -3,8 +3,8 @@
 
 use std::collections::VecDeque;
 
-use roundtable_engine::sim::{DealerError, OracleDealer};
-use roundtable_engine::{CardHandle, Game, Knowledge, Next, PrivateRequest, Revealed, Seat};
+use roundtable_engine::sim::OracleDealer;
+use roundtable_engine::{CardHandle, Game, Knowledge, Next, PrivateRequest, Seat};
 
 use crate::{Malformed, Refusal, Source, Stop};
 
@@ -105,9 +105,19 @@ impl StackedDealer {
         self.dealer.knowledge(seat)
     }
 
-    /// The true cards of `handles`, as a table opens them when an action
-    /// plays them face up.
-    pub fn reveal(&self, handles: &[CardHandle]) -> Result<Vec<Revealed>, DealerError> {
-        self.dealer.reveal(handles)
+    /// Take `seat`'s `action`, opening the cards it plays face up as the
+    /// seat's table would. A claim of a slot no deck has is passed on as
+    /// claimed, for the rules to refuse as not held.
+    pub fn act<G: Game>(
+        &self,
+        game: &mut G,
+        seat: Seat,
+        action: &G::Action,
+    ) -> Result<(), Refusal> {
+        let claims = G::claims(action);
+        let handles: Vec<CardHandle> = claims.iter().map(|c| c.handle).collect();
+        let revealed = self.dealer.reveal(&handles).unwrap_or(claims);
+        game.apply_action_revealing(seat, action, &revealed, &mut Vec::new())
+            .map_err(|e| Refusal::of(&e))
     }
 }

@@ -8,7 +8,7 @@
 //! every scenario. The outcome and its exit codes are those of
 //! `docs/SCENARIOS.md`; the final state printed is the spectator's view.
 
-use roundtable_engine::{CardHandle, Game, Next, Observer, Seat};
+use roundtable_engine::{Game, Next, Observer, Seat};
 use roundtable_scenario::{
     ChanceList, ExpectedRefusal, Malformed, Refusal, ScenarioGame, Source, StackedDealer, Stop,
     expect_equal, split_step,
@@ -273,11 +273,7 @@ impl ScenarioGame for Scripted {
     /// Apply the action, revealing the cards it claims as the seat's table
     /// would.
     fn take_step(&mut self, (seat, action): &(Seat, Action)) -> Result<(), Refusal> {
-        let handles: Vec<CardHandle> = Guildhall::claims(action).iter().map(|c| c.handle).collect();
-        let revealed = self.dealer.reveal(&handles).unwrap_or_default();
-        self.game
-            .apply_action_revealing(*seat, action, &revealed, &mut Vec::new())
-            .map_err(|e| Refusal::of(&e))
+        self.dealer.act(&mut self.game, *seat, action)
     }
 
     fn serve(&mut self, _: Option<&str>, source: Source<'_>) -> Result<(), Stop> {

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use roundtable_engine::{CardHandle, ChanceOutcome, Distribution, Game, Next, Observer, Seat};
+use roundtable_engine::{ChanceOutcome, Distribution, Game, Next, Observer, Seat};
 use roundtable_scenario::{
     ExpectedRefusal, Malformed, Refusal, ScenarioGame, Source, StackedDealer, Stop, expect_equal,
     seat_numbered, split_step,
@@ -412,25 +412,6 @@ impl Scripted {
             }
         }
     }
-
-    /// Apply `action`, revealing the cards it claims as the seat's table
-    /// would.
-    fn act(&mut self, seat: Seat, action: &Action) -> Result<(), Refusal> {
-        let handles: Vec<CardHandle> = Nereus::claims(action).iter().map(|c| c.handle).collect();
-        let revealed = self.dealer.reveal(&handles).unwrap_or_default();
-        let revealed = if revealed.len() == handles.len() {
-            revealed
-        } else {
-            handles
-                .iter()
-                .zip(Nereus::claims(action))
-                .map(|(_, c)| c)
-                .collect()
-        };
-        self.game
-            .apply_action_revealing(seat, action, &revealed, &mut Vec::new())
-            .map_err(|e| Refusal::of(&e))
-    }
 }
 
 impl ScenarioGame for Scripted {
@@ -520,7 +501,7 @@ impl ScenarioGame for Scripted {
 
     fn take_step(&mut self, step: &Step) -> Result<(), Refusal> {
         match step {
-            Step::Act(seat, action) => self.act(*seat, action),
+            Step::Act(seat, action) => self.dealer.act(&mut self.game, *seat, action),
             Step::Chance(outcome) => self
                 .game
                 .apply_chance(outcome, &mut Vec::new())
