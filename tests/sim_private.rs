@@ -210,14 +210,19 @@ fn stops_and_the_game_ends_abandoned(
 fn a_seat_that_withholds_its_shares_at_a_deal_ends_the_game_abandoned() {
     // Pinned: two-seat games whose seat 2 was to stop after 19 inputs but
     // sent its last shares (the showdown's reveal) at position 16 or 18; the
-    // game rightly ended as usual, which the test took for a failure.
+    // game rightly ended as usual, which the test took for a failure. And
+    // 2_083_043: four seats, seat 4 stops at a deal while seat 2's peer
+    // restarts three times, each restart starting its stall clock again;
+    // seats 1 and 3 co-claimed seat 2 and abandoned the game with it
+    // stopped. Seat 2 now claims seat 4 before it is counted stopped (3.6),
+    // and the peers that had abandoned go back and end as it does.
     stops_and_the_game_ends_abandoned(
         "a_seat_that_withholds_its_shares_at_a_deal_ends_the_game_abandoned",
         83_000,
         "decryption shares",
         |seed| seed % 20,
         false,
-        &[283_039, 179_584_966_983_019],
+        &[283_039, 179_584_966_983_019, 2_083_043],
     );
 }
 

@@ -3,7 +3,8 @@
 //! `BOTS_GAMES` sets the number of seeded games (default 24, for a debug
 //! build on two cores); the heuristic bot takes each seat in turn and must
 //! win (rank first) at least 90% of them. The release example
-//! `nereus_strength` measures more games and the time per decision.
+//! `heuristic_strength nereus` measures more games and the time per
+//! decision.
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod audit;
 mod bot_choice;
+mod bot_game;
 mod fairdeck_cmd;
 mod net_cmd;
 mod net_session;

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use roundtable_local::{LocalGame, Progress};
-use roundtable_table::Config;
+use roundtable_local::Progress;
 use roundtable_tui::{GameId, Listed, Visit};
 
-use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words, seated_bots};
+use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_words};
+use crate::bot_game::{BotsGame, BotsSetup, write_standings};
 
 /// Options of `roundtable play`.
 #[derive(Debug, Default, clap::Args)]
@@ -65,21 +65,17 @@ impl<W: Write> Visit for Play<'_, W> {
 }
 
 fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    let options: G::Options = crate::parse_options(&args.options)?;
-    let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
-    let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
-    roundtable_table::genesis::check_terms::<G>(seats, &options)?;
     let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
-    let bot_seed = args.bots.bot_seed.unwrap_or(seed);
-    let players = seated_bots::<G>(&kinds, args.bots.think(), seed, bot_seed);
-    let mut game = LocalGame::new(
-        &options,
+    let BotsGame { mut game, kinds } = BotsSetup {
+        options: &args.options,
+        seats: args.seats,
+        lineup: args.lineup.as_ref(),
+        bots: &args.bots,
         seed,
-        players,
-        args.transcript.as_deref(),
-        Config::default(),
-    )
-    .context("setting up the game")?;
+        transcript: args.transcript.as_deref(),
+    }
+    .start::<G>()?;
+    let seats = kinds.len();
     writeln!(
         out,
         "{}, {seats} seats, {}, seed {seed} (replay with{} --seed {seed}{}){}",
@@ -119,25 +115,7 @@ fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
         .context("the game ended without a result")?
         .clone();
     writeln!(out, "\nResult:")?;
-    let mut standings = result.standings;
-    standings.sort_by_key(|s| (s.rank, s.seat));
-    let mixed = kinds.iter().any(|k| *k != kinds[0]);
-    for s in &standings {
-        // A mixed table's ranking says which bot is which.
-        let kind = kinds
-            .get(s.seat.index())
-            .filter(|_| mixed)
-            .map(|k| format!(" ({})", k.name()))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "  #{} {}{kind}: {} VP, {}",
-            s.rank + 1,
-            roundtable_tui::text::seat_name(&names, s.seat),
-            s.score,
-            G::tie_break_words(s.tie_break)
-        )?;
-    }
+    write_standings::<G>(out, "  ", &result, &names, &kinds)?;
     if let Some(path) = &args.transcript {
         writeln!(out, "transcript: {}", path.display())?;
     }

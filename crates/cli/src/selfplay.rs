@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use roundtable_local::{LocalGame, Progress};
-use roundtable_table::Config;
+use roundtable_local::Progress;
 use roundtable_tui::{Listed, Visit};
 
-use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
+use crate::bot_choice::{BotArgs, Lineup};
+use crate::bot_game::{BotsGame, BotsSetup, write_standings};
 
 /// Options of `roundtable selfplay`.
 #[derive(Debug, clap::Args)]
@@ -63,19 +63,15 @@ impl<W: Write> Visit for Selfplay<'_, W> {
 }
 
 fn selfplay<G: Listed>(args: &SelfplayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    let options: G::Options = crate::parse_options(&args.options)?;
-    let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
-    let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
-    roundtable_table::genesis::check_terms::<G>(seats, &options)?;
-    let bot_seed = args.bots.bot_seed.unwrap_or(args.seed);
-    let players = seated_bots::<G>(&kinds, args.bots.think(), args.seed, bot_seed);
-    let mut game = LocalGame::<G>::new(
-        &options,
-        args.seed,
-        players,
-        Some(&args.transcript),
-        Config::default(),
-    )?;
+    let BotsGame { mut game, kinds } = BotsSetup {
+        options: &args.options,
+        seats: args.seats,
+        lineup: args.lineup.as_ref(),
+        bots: &args.bots,
+        seed: args.seed,
+        transcript: Some(&args.transcript),
+    }
+    .start::<G>()?;
     if game.run()? != Progress::Finished {
         bail!("the game stopped before its end");
     }
@@ -84,25 +80,7 @@ fn selfplay<G: Listed>(args: &SelfplayArgs, out: &mut impl Write) -> Result<Exit
         .result()
         .cloned()
         .ok_or_else(|| anyhow::anyhow!("no result"))?;
-    let mut standings = result.standings;
-    standings.sort_by_key(|s| (s.rank, s.seat));
-    let mixed = kinds.iter().any(|k| *k != kinds[0]);
-    for s in &standings {
-        // A mixed table's ranking says which bot is which.
-        let kind = kinds
-            .get(s.seat.index())
-            .filter(|_| mixed)
-            .map(|k| format!(" ({})", k.name()))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "#{} {}{kind}: {} VP, {}",
-            s.rank + 1,
-            roundtable_tui::text::seat_name(game.names(), s.seat),
-            s.score,
-            G::tie_break_words(s.tie_break)
-        )?;
-    }
+    write_standings::<G>(out, "", &result, game.names(), &kinds)?;
     writeln!(
         out,
         "{} inputs; transcript {}",

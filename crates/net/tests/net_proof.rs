@@ -74,8 +74,25 @@ async fn ending(h: GameHandle<Hands>) -> (Option<Instant>, Instant, Option<Viola
     (reported, stopped, outcome.unwrap().violation)
 }
 
+/// The cheater's stray is a second copy of its shares at every deal it
+/// wrote shares for before the first decision, one game each: every deal
+/// position is proven the same way by both honest peers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_proof_shown_to_one_peer_reaches_every_honest_peer() {
+async fn a_proof_shown_to_one_peer_reaches_every_honest_peer_at_every_deal() {
+    let mut deal = 0;
+    while stray_shares_are_proven_by_every_honest_peer(deal).await {
+        deal += 1;
+    }
+    assert!(
+        deal > 1,
+        "the game has several deals before its first decision ({deal})"
+    );
+}
+
+/// One game: the cheater's stray copies its `deal`-th shares envelope (from
+/// 0). Returns false, having played nothing past the deals, when it wrote
+/// fewer shares envelopes than that.
+async fn stray_shares_are_proven_by_every_honest_peer(deal: usize) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     // Every seat is driven by its handle and nobody decides: the game stops
@@ -130,23 +147,32 @@ async fn a_proof_shown_to_one_peer_reaches_every_honest_peer() {
     let key = data.identity().unwrap();
     let cheater_log = data.transcript_path(&ticket.lobby);
     let read = transcript::read(&cheater_log).unwrap();
-    let last: Signed = read
+    let signed: Vec<Signed> = read
         .frames
         .iter()
         .filter_map(|f| match f {
             Frame::Envelope(e) if e.seat() == seat.0 => Some(e.clone()),
             _ => None,
         })
-        .next_back()
-        .expect("the cheater signed envelopes");
+        .collect();
+    let last = signed.last().expect("the cheater signed envelopes");
     assert!(
         matches!(last.envelope.body, Body::Shares { .. }) && last.envelope.position < position,
         "the cheater's last envelope is its shares at a deal every table passed"
     );
+    let Some(copied) = signed
+        .iter()
+        .filter(|e| matches!(e.envelope.body, Body::Shares { .. }))
+        .nth(deal)
+    else {
+        host.abort();
+        joiner.abort();
+        return false;
+    };
     let stray = Envelope {
         seq: last.seq() + 1,
         prev: last.hash(),
-        ..last.envelope.clone()
+        ..copied.envelope.clone()
     }
     .sign(&key);
 
@@ -202,7 +228,7 @@ async fn a_proof_shown_to_one_peer_reaches_every_honest_peer() {
         let reported = reported.unwrap_or_else(|| panic!("the {name} reported no violation"));
         // Figures for the report, not assertions.
         eprintln!(
-            "{name}: proof {} ms after the stray shares were shown, stopped after {} ms: {violation}",
+            "deal {deal}, {name}: proof {} ms after the stray shares were shown, stopped after {} ms: {violation}",
             reported.saturating_duration_since(shown).as_millis(),
             stopped.saturating_duration_since(shown).as_millis(),
         );
@@ -215,5 +241,6 @@ async fn a_proof_shown_to_one_peer_reaches_every_honest_peer() {
             stray.envelope.position
         ),
     };
-    assert_eq!(verdicts, vec![expected.clone(), expected]);
+    assert_eq!(verdicts, vec![expected.clone(), expected], "deal {deal}");
+    true
 }

@@ -1079,7 +1079,9 @@ impl<G: Game> Table<G> {
                 break;
             }
             if let Some(abandonment) = self.abandonment(WentOn::NotStopped) {
-                self.abandon(abandonment);
+                if !self.claim_before_being_stopped(&abandonment) {
+                    self.abandon(abandonment);
+                }
                 continue;
             }
             if let Some((me, seq)) = self.local_resignation_due() {
@@ -1112,7 +1114,9 @@ impl<G: Game> Table<G> {
                 // on past this position, where what it went on with reached
                 // no claimant, cannot be followed (3.6).
                 if let Some(abandonment) = self.abandonment(WentOn::Stopped) {
-                    self.abandon(abandonment);
+                    if !self.claim_before_being_stopped(&abandonment) {
+                        self.abandon(abandonment);
+                    }
                     continue;
                 }
                 break;
@@ -1367,6 +1371,37 @@ impl<G: Game> Table<G> {
             .collect();
         let result = self.game.standing().with_last(&gone);
         self.outputs.push_back(Output::Finished(result));
+    }
+
+    /// The local seat is running, yet the claims here would record it
+    /// stopped: its own stall clock started again (a restarted peer's
+    /// does) while the others waited [`CO_CLAIM_TIMEOUTS`] for it. Before
+    /// the abandonment, it claims the other stopped seats the game waits on
+    /// here, as it would have one stall timeout after it got here (3.6, "A
+    /// running seat counted stopped"): its claim can complete a single
+    /// forfeit, which comes first, so an honest seat is not ranked stopped.
+    /// Returns whether it signed any claim.
+    fn claim_before_being_stopped(&mut self, abandonment: &Abandonment) -> bool {
+        let Some(me) = self.local_seat() else {
+            return false;
+        };
+        if !abandonment.stopped.contains(&me) || self.is_forfeited(me) {
+            return false;
+        }
+        let position = self.position();
+        let waited = self.waited_on();
+        let due: Vec<u8> = abandonment
+            .stopped
+            .iter()
+            .filter(|&&s| s != me && waited.contains(&s))
+            .map(|s| s.0)
+            .filter(|&s| !self.my_claims.contains(&(s, position)))
+            .collect();
+        for &accused in &due {
+            self.my_claims.insert((accused, position));
+            self.author(Body::StallClaim { accused, position });
+        }
+        !due.is_empty()
     }
 
     /// Record the abandonment: the stopped seats forfeit together.
@@ -2647,28 +2682,47 @@ impl<G: Game> Table<G> {
                 .map(Frame::Acceptance),
         );
         let mut written = vec![0u64; self.seats.len()];
-        let mut write_up_to = |frames: &mut Vec<Frame>, seat: usize, seq: u64| {
-            let log = &self.seats[seat].log;
-            while written[seat] <= seq && (written[seat] as usize) < log.len() {
-                frames.push(Frame::Envelope(log[written[seat] as usize].clone()));
+        // A seat's envelopes in sequence: those consumed, and, where
+        // `buffered`, those buffered right after them. An abandonment's
+        // claims can count before their authors' earlier envelopes are
+        // consumed (a claim taken in stays after a rewind puts it back; 3.6),
+        // and nothing is consumed once the game is over.
+        let mut write_up_to = |frames: &mut Vec<Frame>, seat: usize, seq: u64, buffered: bool| {
+            let state = &self.seats[seat];
+            while written[seat] <= seq {
+                let next = written[seat];
+                let Some(envelope) = state.log.get(next as usize).or_else(|| {
+                    let follows = |e: &&Signed| {
+                        let before = next.checked_sub(1).and_then(|b| {
+                            state.log.get(b as usize).or_else(|| state.buffer.get(&b))
+                        });
+                        e.envelope.prev == before.map(Signed::hash).unwrap_or_default()
+                    };
+                    buffered
+                        .then(|| state.buffer.get(&next).filter(follows))
+                        .flatten()
+                }) else {
+                    break;
+                };
+                frames.push(Frame::Envelope(envelope.clone()));
                 written[seat] += 1;
             }
         };
         for record in &self.records {
             match record {
                 Record::Action { seat, seq, .. } | Record::Resign { seat, seq } => {
-                    write_up_to(&mut frames, seat.index(), *seq);
+                    write_up_to(&mut frames, seat.index(), *seq, false);
                 }
                 Record::Chance { reveals, .. } => {
                     for (seat, seq) in reveals.iter().enumerate() {
                         if let Some(seq) = seq {
-                            write_up_to(&mut frames, seat, *seq);
+                            write_up_to(&mut frames, seat, *seq, false);
                         }
                     }
                 }
                 Record::Forfeit { claims, .. } => {
                     for (claimant, seq) in claims {
-                        write_up_to(&mut frames, usize::from(*claimant), *seq);
+                        write_up_to(&mut frames, usize::from(*claimant), *seq, false);
                     }
                 }
                 // Abandoned for the gone seats: no envelope made it. Of a
@@ -2688,27 +2742,39 @@ impl<G: Game> Table<G> {
                         .collect();
                     under_way.sort_unstable();
                     for (seat, seq) in under_way {
-                        write_up_to(&mut frames, usize::from(seat), seq);
+                        write_up_to(&mut frames, usize::from(seat), seq, false);
                     }
                 }
-                Record::Abandon { claims, .. } => {
+                Record::Abandon { stopped, claims } => {
                     // A private step under way when the game was abandoned
                     // (it ends the game, so the step is the deal's last):
-                    // what it took in, a stopped seat's key share among it,
-                    // goes before the claims, so that a replay knows the
-                    // seat held part of the deck key when they complete.
-                    let mut under_way = self.dealing.progress.envelopes.clone();
+                    // what it took in from a stopped seat, a key share
+                    // among it, goes before the claims, so that a replay
+                    // knows the seat held part of the deck key when they
+                    // complete. A claimant's own contributions come with
+                    // its claims, which follow them in its sequence: a peer
+                    // bound by its own claim against that claimant may not
+                    // have taken them in (3.6), yet they are the same
+                    // envelopes everywhere.
+                    let mut under_way: Vec<(u8, u64)> = self
+                        .dealing
+                        .progress
+                        .envelopes
+                        .iter()
+                        .copied()
+                        .filter(|&(seat, _)| stopped.contains(&Seat(seat)))
+                        .collect();
                     under_way.sort_unstable();
                     for (seat, seq) in under_way {
-                        write_up_to(&mut frames, usize::from(seat), seq);
+                        write_up_to(&mut frames, usize::from(seat), seq, false);
                     }
                     for (claimant, _, seq) in claims {
-                        write_up_to(&mut frames, usize::from(*claimant), *seq);
+                        write_up_to(&mut frames, usize::from(*claimant), *seq, true);
                     }
                 }
                 Record::Private { envelopes, .. } => {
                     for (seat, seq) in envelopes {
-                        write_up_to(&mut frames, usize::from(*seat), *seq);
+                        write_up_to(&mut frames, usize::from(*seat), *seq, false);
                     }
                 }
                 Record::Zombie { .. } => {}
@@ -2720,9 +2786,17 @@ impl<G: Game> Table<G> {
             self.records.last(),
             Some(Record::Abandon { claims, .. }) if claims.is_empty()
         );
+        // After an abandonment with claims, a table that went back to its
+        // position (3.6) may hold a seat's later envelopes behind ones it
+        // will never consume again: they are written as a table that never
+        // went back consumed them.
+        let after_claims = matches!(
+            self.records.last(),
+            Some(Record::Abandon { claims, .. }) if !claims.is_empty()
+        );
         for seat in 0..self.seats.len() {
             if self.seats[seat].forfeited.is_none() && !for_the_gone {
-                write_up_to(&mut frames, seat, u64::MAX);
+                write_up_to(&mut frames, seat, u64::MAX, after_claims);
             }
         }
         frames

@@ -1218,7 +1218,7 @@ mod tests {
     }
 
     // One test per person's ability text, each checked against the rules
-    // text (shared/rules/port-royal.en.txt) it quotes.
+    // text it quotes (the online table's rules page, docs/RULES.md).
 
     fn says(kind: PersonKind, colour: Option<Colour>, facts: &[&str]) {
         let text = ability(kind, colour);

@@ -1,4 +1,5 @@
-//! A seat's decisions and their text form (the scenario grammar, GRAMMAR.md).
+//! A seat's decisions and their text form (the scenario grammar,
+//! `tests/scenarios/guildhall/GRAMMAR.md`).
 
 use std::fmt;
 
@@ -219,7 +220,7 @@ impl fmt::Display for Action {
     }
 }
 
-const GRAMMAR: &str = "see crates/games/guildhall/GRAMMAR.md: play CARD WHERE level N|none, refill, \
+const GRAMMAR: &str = "see tests/scenarios/guildhall/GRAMMAR.md: play CARD WHERE level N|none, refill, \
      buy VP, discard CARD WHERE, draw, place CARD WHERE, stop, assassinate SEAT CARD, search CARD, \
      swap CARD SEAT CARD, swap-chapter PROF SEAT PROF, return CARD, pay PROF [top COLOUR], \
      shed PROF [top COLOUR], use, skip, move-chapter SEAT PROF, take SEAT CARD, \

@@ -79,7 +79,7 @@ impl Profession {
     }
 
     /// What the ability does at `level`, in words for a screen or a log
-    /// (the paraphrases of guildhall-cards.md); `None` for a level the card
+    /// (the paraphrases of the card data, `docs/RULES.md`); `None` for a level the card
     /// does not print.
     pub fn ability_text(self, level: u8) -> Option<String> {
         if !self.thresholds().contains(&level) {
@@ -329,7 +329,7 @@ pub struct VpSpec {
 }
 
 /// The 30 VP cards by kind (counts per kind from JN's deck builder; the
-/// 7's +2 actions is a RECONSTRUCTION, guildhall-cards.md section 3).
+/// 7's +2 actions is a RECONSTRUCTION of the card data, `docs/RULES.md`).
 pub const VP_TABLE: [VpSpec; 9] = [
     vp("2", 2, 1, VpAbility::MoveChapter, 3, 2),
     vp("3-a", 3, 1, VpAbility::SwapOneForTwo, 3, 2),

@@ -1,14 +1,14 @@
 //! Guildhall (AEG 2012, "Old World Economy"), for 2 to 4 seats: the catalog
 //! as data ([`catalog`]) and the rules.
 //!
-//! The rules text `shared/rules/guildhall.txt` is the authority; the card
-//! abilities come from `shared/rules/guildhall-cards.md`, which gathered them
-//! from unofficial sources.
+//! The online table's rules page is the authority; the card abilities come
+//! from the card data the project gathered from unofficial sources
+//! (`docs/RULES.md` names both).
 //!
 //! # Reconstructions
 //!
 //! Where the card data has a gap, this crate follows the labelled
-//! RECONSTRUCTION of guildhall-cards.md. Each is one data entry or one named
+//! RECONSTRUCTION of the card data. Each is one data entry or one named
 //! rule, pinned by the scenario (`tests/scenarios/guildhall/`) or test named,
 //! so the printed value can replace it later:
 //!
@@ -113,7 +113,7 @@
 //!   done in full (`ability-incomplete`), and the wrong moment
 //!   (`not-your-turn`, `wrong-step`, `game-over`); each has a scenario.
 //! * **Completed chapters are face down** (rules: "turn them all face down
-//!   in a stack"; guildhall-cards.md, public information: their number, not
+//!   in a stack"; the card data, public information: their number, not
 //!   their professions). A view names a seat's completed chapters only to
 //!   that seat ([`View::completed`]) and gives every seat's count
 //!   ([`View::completed_count`]). The professions are not secret from a
@@ -145,6 +145,8 @@ pub use catalog::{
 mod action;
 mod determinize;
 mod error;
+#[cfg(feature = "scenario")]
+pub mod scenario;
 mod state;
 
 use roundtable_engine::{

@@ -355,7 +355,7 @@ use Colour::{Black, Green, Purple, Red, White, Yellow};
 /// The holds, by crew row. Stated: the captain's icons and 12 VP, the
 /// purser's four different colours, the merchant's three of a colour, the
 /// scientist's 5 VP and a white space, the boatswain's green space. Every
-/// other icon and VP value is a RECONSTRUCTION (nereus-data.md 6a).
+/// other icon and VP value is a RECONSTRUCTION (`docs/RULES.md`).
 pub const HOLDS: [Hold; 7] = [
     Hold {
         icons: &[

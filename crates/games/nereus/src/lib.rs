@@ -1,7 +1,7 @@
 //! Waters of Nereus (Steve Finn; 2-4 players) as a roundtable [`Game`].
 //!
-//! The rules are `waters-of-nereus.txt` (Yucata's rules page), the data
-//! `nereus-data.md`; both live in the project's shared rules folder. Every
+//! The rules are Yucata's rules page, the data what the project gathered
+//! around it (`docs/RULES.md` says which is which). Every
 //! printed value is a table in [`data`]; the rules code reads only those.
 //!
 //! # Reconstructions
@@ -86,6 +86,8 @@ mod determinize;
 mod error;
 mod legal;
 mod rules;
+#[cfg(feature = "scenario")]
+pub mod scenario;
 mod state;
 
 pub use action::{Action, Aim, Cell, Dir, Half, Slot};

@@ -5,7 +5,7 @@
 //! Rows never move: a card's catalog index is part of the protocol (chance
 //! outcomes name catalog indices), so new rows are only ever appended.
 //!
-//! Facts marked *assumed* in `shared/rules/port-royal-cards.md` (the split of
+//! Facts the card data marks *assumed* (`docs/RULES.md`: the split of
 //! Gunner and Vice Admiral costs, the coins of four expansion ships) are kept
 //! here as data, so one edit of this table fixes them.
 

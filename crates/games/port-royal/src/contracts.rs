@@ -4,7 +4,7 @@
 //! Rows never move: the setup's chance outcomes name a contract by its row
 //! (a draw from the [`contract_pile`] multiset), so a row's index is part of
 //! the protocol. The coins per completion order are the card table's
-//! (`shared/rules/port-royal-cards.md`); a "—" there is a 0 here: the space
+//! (Port Royal's card data, `docs/RULES.md`); a "—" there is a 0 here: the space
 //! exists (the contract can still be completed, and counts for victory
 //! points) but pays no coins.
 

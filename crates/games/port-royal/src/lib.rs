@@ -2,8 +2,8 @@
 //! game with the online table's rule changes and variants, and the
 //! "Just One More Contract" expansion (option `expansion`).
 //!
-//! [`PortRoyal`] implements [`roundtable_engine::Game`]. The rules text in
-//! `shared/rules/port-royal.en.txt` is the authority; where it is silent or
+//! [`PortRoyal`] implements [`roundtable_engine::Game`]. The online table's
+//! rules page (`docs/RULES.md` names it) is the authority; where it is silent or
 //! ambiguous the choice made here is listed below, and each is pinned by a
 //! scenario under `tests/scenarios/port-royal/`.
 //!

@@ -1,21 +1,21 @@
-//! Guildhall's scenarios (grammar: `tests/scenarios/guildhall/GRAMMAR.md`).
+//! Guildhall's scenario grammar (`tests/scenarios/guildhall/GRAMMAR.md`),
+//! for the one runner of `roundtable-scenario`.
 //!
 //! A Guildhall scenario stacks a private deal: the hands each seat is dealt,
 //! the deck after them and the deck each reshuffle lays out. An oracle
-//! dealer (the engine's simulator) plays every seat's part of the deal, so
-//! the rules see exactly what a table would give them; VP draws are the
-//! chance outcomes, as in every scenario. The outcome and its exit codes are
-//! those of `shared/SCENARIOS.md`; the final state printed is the
-//! spectator's view.
+//! dealer plays every seat's part of the deal, so the rules see exactly
+//! what a table would give them; VP draws are the chance outcomes, as in
+//! every scenario. The outcome and its exit codes are those of
+//! `docs/SCENARIOS.md`; the final state printed is the spectator's view.
 
-use std::collections::VecDeque;
-
-use roundtable_engine::{CardHandle, Game, Next, Observer, PrivateRequest, RuleError, Seat, sim};
-use roundtable_guildhall::{Action, Card, Guildhall, HandCard, Options, VP_TABLE, profession_deck};
+use roundtable_engine::{Game, Next, Observer, Seat};
+use roundtable_scenario::{
+    ChanceList, ExpectedRefusal, Malformed, Refusal, ScenarioGame, Source, StackedDealer, Stop,
+    expect_equal, split_step,
+};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{Outcome, find_line, item_line, line_of};
+use crate::{Action, Card, Guildhall, HandCard, Options, VP_TABLE, profession_deck};
 
 /// Cards dealt to each seat at the start.
 const FIRST_HAND: usize = 9;
@@ -23,7 +23,7 @@ const FIRST_HAND: usize = 9;
 /// A Guildhall scenario file as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Scenario {
+pub struct File {
     /// The game's name, if the file gives it (else its folder does).
     #[serde(default)]
     #[allow(dead_code)]
@@ -84,7 +84,7 @@ impl ScenarioOptions {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Expect {
-    refused: Option<Refused>,
+    refused: Option<ExpectedRefusal>,
     vp: Option<Vec<u32>>,
     tokens: Option<Vec<u32>>,
     halls: Option<Vec<Vec<String>>>,
@@ -97,13 +97,6 @@ struct Expect {
     active: Option<u32>,
     over: Option<bool>,
     winners: Option<Vec<u32>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Refused {
-    step: usize,
-    rule: String,
 }
 
 fn card(name: &str) -> Result<u32, String> {
@@ -123,79 +116,37 @@ fn card_names(cards: &[u32]) -> Vec<String> {
         .collect()
 }
 
-fn spectator_state(game: &Guildhall) -> Value {
-    serde_json::to_value(game.view(Observer::Spectator)).unwrap_or(Value::Null)
-}
-
-/// Why serving the game's requests stopped short.
-enum Stop {
-    /// The scenario cannot be played as written.
-    Malformed(String),
-    /// A VP draw was refused by the rules.
-    Refused(Value),
-}
-
-/// A game and the oracle dealer that plays every seat's part of its deals.
-struct Runner {
+/// A Guildhall game being scripted: the game, the dealer that stands in for
+/// every seat's part of its deals, and the VP draws still to give.
+#[derive(Debug)]
+pub struct Scripted {
     game: Guildhall,
-    dealer: sim::OracleDealer,
-    chance: VecDeque<String>,
-    chance_given: usize,
-    first_deck: Vec<u32>,
-    reshuffles: VecDeque<Vec<u32>>,
+    dealer: StackedDealer,
+    chance: ChanceList,
+    seats: u8,
 }
 
-impl Runner {
+impl Scripted {
     /// Serve deals, reshuffles and VP draws until a seat decides or the game
     /// ends.
-    fn serve(&mut self) -> Result<(), Stop> {
-        let malformed = |e: &dyn std::fmt::Display| Stop::Malformed(e.to_string());
+    fn serve_all(&mut self, source: Source<'_>) -> Result<(), Stop> {
         loop {
-            match self.game.next() {
-                Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
-                    let order = if epoch.0 == 0 {
-                        std::mem::take(&mut self.first_deck)
-                    } else {
-                        self.reshuffles.pop_front().unwrap_or_else(|| pile.to_vec())
-                    };
-                    self.dealer.stack_next(order);
-                    self.dealer
-                        .reshuffle(pile, epoch, &mut |_| 0)
-                        .map_err(|e| malformed(&e))?;
-                    self.game
-                        .apply_reshuffle(&mut Vec::new())
-                        .map_err(|e| malformed(&e))?;
-                }
-                Next::Private(PrivateRequest::Deal { to, first, count }) => {
-                    self.dealer
-                        .deal(to, first, count)
-                        .map_err(|e| malformed(&e))?;
-                    self.game
-                        .apply_deal(&mut Vec::new())
-                        .map_err(|e| malformed(&e))?;
-                }
-                Next::Chance(_) => {
-                    let Some(text) = self.chance.pop_front() else {
-                        return Err(Stop::Malformed(
-                            "the game asks for a VP draw the scenario's `chance` does not list"
-                                .into(),
-                        ));
-                    };
-                    let i = self.chance_given;
-                    self.chance_given += 1;
-                    let outcome = self
-                        .game
-                        .parse_outcome(&text)
-                        .map_err(|e| Stop::Malformed(format!("chance {i}: {e}")))?;
-                    self.game
-                        .apply_chance(&outcome, &mut Vec::new())
-                        .map_err(|e| {
-                            Stop::Refused(
-                                json!({ "chance": i, "rule": e.rule(), "message": e.to_string() }),
-                            )
-                        })?;
-                }
-                _ => return Ok(()),
+            if self
+                .dealer
+                .serve(&mut self.game)
+                .map_err(|e| Malformed::new(None, e))?
+            {
+                continue;
+            }
+            if !matches!(self.game.next(), Next::Chance(_)) {
+                return Ok(());
+            }
+            if !self.chance.answer(&mut self.game, source)? {
+                return Err(Malformed::new(
+                    None,
+                    "the game asks for a VP draw the scenario's `chance` does not list",
+                )
+                .into());
             }
         }
     }
@@ -210,15 +161,97 @@ impl Runner {
             .find(|(_, c)| *c == Some(card))
             .map(|(h, _)| *h)
     }
+}
+
+impl ScenarioGame for Scripted {
+    type Game = Guildhall;
+    type File = File;
+    type Step = (Seat, Action);
+
+    fn start(file: &File, source: Source<'_>) -> Result<Self, Malformed> {
+        let options = file.options.options();
+        let game = Guildhall::new_game(file.seats, &options)
+            .map_err(|e| Malformed::new(source.line_of("seats"), e.to_string()))?;
+        let hands_line = source.line_of("hands");
+        if file.hands.len() != usize::from(file.seats)
+            || file.hands.iter().any(|h| h.len() != FIRST_HAND)
+        {
+            return Err(Malformed::new(
+                hands_line,
+                format!("`hands` lists {FIRST_HAND} cards for every seat"),
+            ));
+        }
+        let mut first_deck = Vec::new();
+        for hand in &file.hands {
+            first_deck.extend(cards(hand).map_err(|e| Malformed::new(hands_line, e))?);
+        }
+        first_deck
+            .extend(cards(&file.deck).map_err(|e| Malformed::new(source.line_of("deck"), e))?);
+        let mut rest = profession_deck();
+        for c in &first_deck {
+            let Some(at) = rest.iter().position(|r| r == c) else {
+                return Err(Malformed::new(
+                    hands_line,
+                    format!(
+                        "the deal has more copies of {} than the deck",
+                        card_names(&[*c])[0]
+                    ),
+                ));
+            };
+            rest.remove(at);
+        }
+        first_deck.extend(rest);
+        let reshuffles = file
+            .reshuffles
+            .iter()
+            .map(|d| cards(d))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Malformed::new(source.line_of("reshuffles"), e))?;
+        Ok(Scripted {
+            game,
+            dealer: StackedDealer::new(file.seats, first_deck, reshuffles),
+            chance: ChanceList::new(file.chance.clone()),
+            seats: file.seats,
+        })
+    }
+
+    /// The deal, and the setup `placed` stands for, played before the
+    /// scenario's steps.
+    fn prepare(&mut self, file: &File, source: Source<'_>) -> Result<(), Stop> {
+        self.serve_all(source)?;
+        for (i, placing) in file.placed.iter().flatten().enumerate() {
+            let seat = i + 1;
+            let setup = std::iter::once(format!("{seat}: draw"))
+                .chain(placing.iter().map(|c| format!("{seat}: place {c}")));
+            for step in setup {
+                let applied = self
+                    .read_step(&step)
+                    .and_then(|s| self.take_step(&s).map_err(|r| r.message));
+                if let Err(reason) = applied {
+                    return Err(Malformed::new(
+                        source.line_of("placed"),
+                        format!("the setup of `placed` ({step:?}): {reason}"),
+                    )
+                    .into());
+                }
+                self.serve_all(source)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn steps(file: &File) -> &[String] {
+        &file.steps
+    }
+
+    fn expected_refusal(file: &File, _: Source<'_>) -> Result<Option<ExpectedRefusal>, Malformed> {
+        Ok(file.expect.refused.clone())
+    }
 
     /// Read `SEAT: ACTION`; a hand card named without its place is looked
     /// up in the seat's hand (GRAMMAR.md, "Names").
-    fn read_step(&self, step: &str, seats: u8) -> Result<(Seat, Action), String> {
-        let (seat, text) = step.split_once(':').ok_or("a step is \"SEAT: ACTION\"")?;
-        let seat = match seat.trim().parse::<u8>() {
-            Ok(n) if (1..=seats).contains(&n) => Seat(n - 1),
-            _ => return Err(format!("{:?} is not a seat of {seats}", seat.trim())),
-        };
+    fn read_step(&self, step: &str) -> Result<(Seat, Action), String> {
+        let (seat, text) = split_step(step, self.seats)?;
         let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
         let needs_place = matches!(
             words.first().map(String::as_str),
@@ -237,181 +270,47 @@ impl Runner {
         Ok((seat, action))
     }
 
-    /// Apply `action`, revealing the cards it claims as the seat's table
-    /// would; a refusal gives its rule and message.
-    fn act(&mut self, seat: Seat, action: &Action) -> Result<(), (String, String)> {
-        let handles: Vec<CardHandle> = Guildhall::claims(action).iter().map(|c| c.handle).collect();
-        let revealed = self.dealer.reveal(&handles).unwrap_or_default();
-        self.game
-            .apply_action_revealing(seat, action, &revealed, &mut Vec::new())
-            .map_err(|e| (e.rule().to_owned(), e.to_string()))
+    /// Apply the action, revealing the cards it claims as the seat's table
+    /// would.
+    fn take_step(&mut self, (seat, action): &(Seat, Action)) -> Result<(), Refusal> {
+        self.dealer.act(&mut self.game, *seat, action)
     }
-}
 
-/// Run the Guildhall scenario in `text`.
-pub(super) fn run(text: &str) -> Outcome {
-    let malformed = |line: Option<usize>, reason: String| Outcome::Malformed { line, reason };
-    let scenario: Scenario = match toml::from_str(text) {
-        Ok(s) => s,
-        Err(e) => return malformed(e.span().map(|s| line_of(text, s.start)), e.message().into()),
-    };
-    let options = scenario.options.options();
-    let game = match Guildhall::new_game(scenario.seats, &options) {
-        Ok(g) => g,
-        Err(e) => return malformed(find_line(text, "seats", 0), e.to_string()),
-    };
-    if scenario.hands.len() != usize::from(scenario.seats)
-        || scenario.hands.iter().any(|h| h.len() != FIRST_HAND)
-    {
-        return malformed(
-            find_line(text, "hands", 0),
-            format!("`hands` lists {FIRST_HAND} cards for every seat"),
-        );
+    fn serve(&mut self, _: Option<&str>, source: Source<'_>) -> Result<(), Stop> {
+        self.serve_all(source)
     }
-    let mut first_deck = Vec::new();
-    for hand in &scenario.hands {
-        match cards(hand) {
-            Ok(c) => first_deck.extend(c),
-            Err(e) => return malformed(find_line(text, "hands", 0), e),
+
+    fn game(&self) -> &Guildhall {
+        &self.game
+    }
+
+    fn check(
+        &self,
+        file: &File,
+        source: Source<'_>,
+        differences: &mut Vec<String>,
+    ) -> Result<(), Malformed> {
+        let unused = self.chance.unused();
+        if unused > 0 {
+            differences.push(format!("{unused} VP draw(s) were never asked for"));
         }
-    }
-    match cards(&scenario.deck) {
-        Ok(c) => first_deck.extend(c),
-        Err(e) => return malformed(find_line(text, "deck", 0), e),
-    }
-    let mut rest = profession_deck();
-    for c in &first_deck {
-        let Some(at) = rest.iter().position(|r| r == c) else {
-            return malformed(
-                find_line(text, "hands", 0),
-                format!(
-                    "the deal has more copies of {} than the deck",
-                    card_names(&[*c])[0]
-                ),
-            );
-        };
-        rest.remove(at);
-    }
-    first_deck.extend(rest);
-    let reshuffles = match scenario
-        .reshuffles
-        .iter()
-        .map(|d| cards(d))
-        .collect::<Result<_, _>>()
-    {
-        Ok(r) => r,
-        Err(e) => return malformed(find_line(text, "reshuffles", 0), e),
-    };
-    let mut runner = Runner {
-        game,
-        dealer: sim::OracleDealer::new(scenario.seats),
-        chance: scenario.chance.iter().cloned().collect(),
-        chance_given: 0,
-        first_deck,
-        reshuffles,
-    };
-    let stopped = |stop: Stop, runner: &Runner| match stop {
-        Stop::Malformed(reason) => malformed(None, reason),
-        Stop::Refused(error) => Outcome::Refused {
-            error,
-            state: spectator_state(&runner.game),
-        },
-    };
-    if let Err(stop) = runner.serve() {
-        return stopped(stop, &runner);
-    }
-    // The setup `placed` stands for, played before the scenario's steps.
-    for (i, placing) in scenario.placed.iter().flatten().enumerate() {
-        let seat = i + 1;
-        let setup = std::iter::once(format!("{seat}: draw"))
-            .chain(placing.iter().map(|c| format!("{seat}: place {c}")));
-        for step in setup {
-            let applied = runner
-                .read_step(&step, scenario.seats)
-                .map_err(|e| (String::new(), e))
-                .and_then(|(seat, action)| runner.act(seat, &action));
-            if let Err((_, reason)) = applied {
-                return malformed(
-                    find_line(text, "placed", 0),
-                    format!("the setup of `placed` ({step:?}): {reason}"),
-                );
-            }
-            if let Err(stop) = runner.serve() {
-                return stopped(stop, &runner);
-            }
-        }
-    }
-    let expected_refusal = scenario.expect.refused.as_ref();
-    let mut refusal_seen = false;
-    for (i, step) in scenario.steps.iter().enumerate() {
-        let (seat, action) = match runner.read_step(step, scenario.seats) {
-            Ok(a) => a,
-            Err(reason) => {
-                return malformed(
-                    item_line(text, "steps", step),
-                    format!("step {step:?}: {reason}"),
-                );
-            }
-        };
-        let before = spectator_state(&runner.game);
-        match runner.act(seat, &action) {
-            Ok(()) if expected_refusal.is_some_and(|r| r.step == i) => {
-                return Outcome::Failed {
-                    differences: vec![format!(
-                        "step {i} ({step}) was expected to be refused but was legal"
-                    )],
-                    state: spectator_state(&runner.game),
-                };
-            }
-            Ok(()) => {}
-            Err((rule, _)) if expected_refusal.is_some_and(|r| r.step == i && r.rule == rule) => {
-                refusal_seen = true;
-            }
-            Err((rule, message)) => {
-                return Outcome::Refused {
-                    error: json!({ "step": i, "rule": rule, "message": message }),
-                    state: before,
-                };
-            }
-        }
-        if let Err(stop) = runner.serve() {
-            return stopped(stop, &runner);
-        }
-    }
-    let mut differences = Vec::new();
-    if let Some(r) = expected_refusal
-        && !refusal_seen
-    {
-        differences.push(format!("refused: there is no step {}", r.step));
-    }
-    if !runner.chance.is_empty() {
-        differences.push(format!(
-            "{} VP draw(s) were never asked for",
-            runner.chance.len()
-        ));
-    }
-    match compare(&runner, &scenario.expect, &mut differences) {
-        Ok(()) => {}
-        Err(reason) => return malformed(find_line(text, "[expect]", 0), reason),
-    }
-    let state = spectator_state(&runner.game);
-    if differences.is_empty() {
-        Outcome::Passed(state)
-    } else {
-        Outcome::Failed { differences, state }
+        compare(self, &file.expect, differences)
+            .map_err(|reason| Malformed::new(source.line_of("[expect]"), reason))
     }
 }
 
 /// Check each expectation against the game, in the grammar's names; every
 /// one that differs is added to `differences`. A card name the grammar does
 /// not know is an error.
-fn compare(runner: &Runner, expect: &Expect, differences: &mut Vec<String>) -> Result<(), String> {
+fn compare(
+    runner: &Scripted,
+    expect: &Expect,
+    differences: &mut Vec<String>,
+) -> Result<(), String> {
     let game = &runner.game;
     let view = game.view(Observer::Spectator);
     let mut check = |what: &str, expected: String, actual: String| {
-        if expected != actual {
-            differences.push(format!("{what}: expected {expected}, got {actual}"));
-        }
+        expect_equal(differences, what, expected, actual)
     };
     if let Some(vp) = &expect.vp {
         check("vp", format!("{vp:?}"), format!("{:?}", view.vp));
@@ -529,6 +428,7 @@ fn compare(runner: &Runner, expect: &Expect, differences: &mut Vec<String>) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use roundtable_scenario::{Outcome, run};
 
     /// Two seats that placed their setup; seat 1 then plays a Weaver at
     /// level 0 and places a card, which the expectations below describe.
@@ -540,7 +440,7 @@ chance = ["5 5 2 3-a 9"]
 "#;
 
     fn scenario(steps: &str, expect: &str) -> Outcome {
-        run(&format!("{SETUP}steps = [{steps}]\n[expect]\n{expect}\n"))
+        run::<Scripted>(&format!("{SETUP}steps = [{steps}]\n[expect]\n{expect}\n"))
     }
 
     /// The outcomes and exit codes of SCENARIOS.md hold for a game with
@@ -577,7 +477,7 @@ chance = ["5 5 2 3-a 9"]
             Outcome::Passed(_)
         ));
         match scenario(r#""1: play weaver:pink level 0""#, "") {
-            Outcome::Malformed { line, reason } => {
+            Outcome::Malformed(Malformed { line, reason }) => {
                 assert_eq!(line, Some(6), "{reason}");
                 assert!(reason.contains("weaver:pink"), "{reason}");
             }

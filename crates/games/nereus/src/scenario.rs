@@ -1,32 +1,31 @@
-//! Waters of Nereus's scenarios (grammar: `tests/scenarios/nereus/GRAMMAR.md`).
+//! Waters of Nereus's scenario grammar (`tests/scenarios/nereus/GRAMMAR.md`),
+//! for the one runner of `roundtable-scenario`.
 //!
 //! A Nereus scenario stacks the first science deck, scripts the chance it
 //! cares about (the first player, day 1's discovery card, `chance:` steps)
 //! and may edit the state once the game first waits for day 1's crews. An
-//! oracle dealer (the engine's simulator) plays every seat's part of the
-//! science deals, so the rules see exactly what a table would give them.
-//! Chance a scenario does not script takes the bag's first colours in
-//! catalog order, or index 0. The outcome and its exit codes are those of
-//! `shared/SCENARIOS.md`; the final state printed is the spectator's view.
+//! oracle dealer plays every seat's part of the science deals, so the rules
+//! see exactly what a table would give them. Chance a scenario does not
+//! script takes the bag's first colours in catalog order, or index 0. The
+//! outcome and its exit codes are those of `docs/SCENARIOS.md`; the final
+//! state printed is the spectator's view.
 
 use std::collections::BTreeMap;
 
-use roundtable_engine::{
-    CardHandle, ChanceOutcome, Distribution, Game, Next, Observer, PrivateRequest, RuleError, Seat,
-    sim,
-};
-use roundtable_nereus::data::{science_by_name, science_name};
-use roundtable_nereus::{
-    Action, Cell, Colour, Crew, Nereus, Options, Owner, Phase, Piece, Slot, data,
+use roundtable_engine::{ChanceOutcome, Distribution, Game, Next, Observer, Seat};
+use roundtable_scenario::{
+    ExpectedRefusal, Malformed, Refusal, ScenarioGame, Source, StackedDealer, Stop, expect_equal,
+    seat_numbered, split_step,
 };
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use super::{Outcome, item_line};
+use crate::data::{science_by_name, science_name};
+use crate::{Action, Cell, Colour, Crew, Nereus, Options, Owner, Phase, Piece, Slot, data};
 
+/// A Nereus scenario file as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Scenario {
+pub struct File {
     /// The game's name, if the file gives it (else its folder does).
     #[serde(default)]
     #[allow(dead_code)]
@@ -149,12 +148,7 @@ fn cell(text: &str, size: u8) -> Result<Cell, String> {
 
 /// A seat's index from its number (from 1) at a table of `seats`.
 fn seat_number(text: &str, seats: u8) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if (1..=usize::from(seats)).contains(&n) => Ok(n - 1),
-        _ => Err(format!(
-            "{text:?} is not a seat of {seats} (seats count from 1)"
-        )),
-    }
+    seat_numbered(text, seats).map(Seat::index)
 }
 
 fn colour(letter: char) -> Result<Colour, String> {
@@ -193,62 +187,53 @@ fn markers_text(row: &[Option<Owner>]) -> String {
         .join(" ")
 }
 
-struct Runner {
+/// A Nereus game being scripted: the game, the dealer that stands in for
+/// every seat's part of the science deals, and the chance the file scripts
+/// for the start.
+#[derive(Debug)]
+pub struct Scripted {
     game: Nereus,
-    dealer: sim::OracleDealer,
-    first_deck: Vec<u32>,
+    dealer: StackedDealer,
     first: Option<u8>,
     discovery: Option<u8>,
 }
 
-impl Runner {
+/// A step as read: a seat's action, or a chance outcome the file gives.
+#[derive(Debug)]
+pub enum Step {
+    /// `SEAT: ACTION`.
+    Act(Seat, Action),
+    /// `chance: OUTCOME`.
+    Chance(ChanceOutcome),
+}
+
+impl Scripted {
     /// Serve deals, reshuffles and chance until a decision or the end.
     /// Chance takes the defaults: the first
     /// colours of the bag in catalog order, index 0 otherwise.
-    fn serve(&mut self) -> Result<(), String> {
+    fn serve_all(&mut self) -> Result<(), String> {
         loop {
-            match self.game.next() {
-                Next::Private(PrivateRequest::Reshuffle { pile, epoch }) => {
-                    let order = if epoch.0 == 0 {
-                        std::mem::take(&mut self.first_deck)
-                    } else {
-                        pile.to_vec()
-                    };
-                    self.dealer.stack_next(order);
-                    self.dealer
-                        .reshuffle(pile, epoch, &mut |_| 0)
-                        .map_err(|e| e.to_string())?;
-                    self.game
-                        .apply_reshuffle(&mut Vec::new())
-                        .map_err(|e| e.to_string())?;
-                }
-                Next::Private(PrivateRequest::Deal { to, first, count }) => {
-                    self.dealer
-                        .deal(to, first, count)
-                        .map_err(|e| e.to_string())?;
-                    self.game
-                        .apply_deal(&mut Vec::new())
-                        .map_err(|e| e.to_string())?;
-                }
-                Next::Chance(request) => {
-                    let outcome = if request.purpose == "first player" {
-                        let n = self.first.take().unwrap_or(1);
-                        ChanceOutcome::Index(u64::from(n - 1))
-                    } else if request.purpose == "the day's discovery card"
-                        && let Some(card) = self.discovery.take()
-                    {
-                        self.game
-                            .parse_outcome(&card.to_string())
-                            .map_err(|e| e.to_string())?
-                    } else {
-                        default_outcome(&request.distribution)
-                    };
-                    self.game
-                        .apply_chance(&outcome, &mut Vec::new())
-                        .map_err(|e| format!("chance {outcome:?}: {e}"))?;
-                }
-                _ => return Ok(()),
+            if self.dealer.serve(&mut self.game)? {
+                continue;
             }
+            let Next::Chance(request) = self.game.next() else {
+                return Ok(());
+            };
+            let outcome = if request.purpose == "first player" {
+                let n = self.first.take().unwrap_or(1);
+                ChanceOutcome::Index(u64::from(n - 1))
+            } else if request.purpose == "the day's discovery card"
+                && let Some(card) = self.discovery.take()
+            {
+                self.game
+                    .parse_outcome(&card.to_string())
+                    .map_err(|e| e.to_string())?
+            } else {
+                default_outcome(&request.distribution)
+            };
+            self.game
+                .apply_chance(&outcome, &mut Vec::new())
+                .map_err(|e| format!("chance {outcome:?}: {e}"))?;
         }
     }
 
@@ -405,25 +390,6 @@ impl Runner {
         Ok(())
     }
 
-    /// Read `SEAT: ACTION` or `chance: OUTCOME`. A science card named
-    /// without its slot (`play hop ne`) is looked up in the seat's hand.
-    fn read_step(&self, step: &str) -> Result<(Seat, Action), String> {
-        let (seat, text) = step
-            .split_once(':')
-            .ok_or_else(|| format!("{step:?}: a step is `SEAT: ACTION`"))?;
-        let seat = Seat(seat_number(seat.trim(), self.game.seats)? as u8);
-        let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-        if matches!(words.first().map(String::as_str), Some("play" | "discard"))
-            && words.get(1).is_some_and(|w| !w.contains('='))
-        {
-            let name = words[1].clone();
-            let handle = self.find_card(seat, &name)?;
-            words[1] = handle;
-        }
-        let action = Nereus::parse_action(&words.join(" ")).map_err(|e| e.to_string())?;
-        Ok((seat, action))
-    }
-
     fn find_card(&self, seat: Seat, name: &str) -> Result<String, String> {
         let view = self
             .game
@@ -446,22 +412,125 @@ impl Runner {
             }
         }
     }
+}
 
-    fn act(&mut self, seat: Seat, action: &Action) -> Result<(), (String, String)> {
-        let handles: Vec<CardHandle> = Nereus::claims(action).iter().map(|c| c.handle).collect();
-        let revealed = self.dealer.reveal(&handles).unwrap_or_default();
-        let revealed = if revealed.len() == handles.len() {
-            revealed
-        } else {
-            handles
-                .iter()
-                .zip(Nereus::claims(action))
-                .map(|(_, c)| c)
-                .collect()
+impl ScenarioGame for Scripted {
+    type Game = Nereus;
+    type File = File;
+    type Step = Step;
+
+    fn start(file: &File, source: Source<'_>) -> Result<Self, Malformed> {
+        let options = Options {
+            neutral_ship: file.neutral_ship,
         };
-        self.game
-            .apply_action_revealing(seat, action, &revealed, &mut Vec::new())
-            .map_err(|e| (e.rule().to_owned(), e.to_string()))
+        let game = Nereus::new_game(file.seats, &options)
+            .map_err(|e| Malformed::new(source.line_of("seats"), e.to_string()))?;
+        let mut first_deck = Vec::new();
+        for name in &file.science {
+            let line = source.item_line("science", name);
+            let Some(c) = science_by_name(name) else {
+                return Err(Malformed::new(
+                    line,
+                    format!("{name:?} is not a science card"),
+                ));
+            };
+            if first_deck.contains(&c) {
+                return Err(Malformed::new(line, format!("{name:?} twice in `science`")));
+            }
+            first_deck.push(c);
+        }
+        for c in 0..data::SCIENCE_DECK.len() as u32 {
+            if !first_deck.contains(&c) {
+                first_deck.push(c);
+            }
+        }
+        Ok(Scripted {
+            game,
+            dealer: StackedDealer::new(file.seats, first_deck, Vec::new()),
+            first: file.first,
+            discovery: file.discovery,
+        })
+    }
+
+    /// The start, served with the chance the file scripts, and the edits
+    /// of `[setup]` once the game first waits for day 1's crews.
+    fn prepare(&mut self, file: &File, source: Source<'_>) -> Result<(), Stop> {
+        self.serve_all().map_err(|e| Malformed::new(None, e))?;
+        self.apply_setup(&file.setup)
+            .map_err(|e| Malformed::new(source.line_of("[setup]"), e))?;
+        Ok(())
+    }
+
+    fn steps(file: &File) -> &[String] {
+        &file.steps
+    }
+
+    /// `refused = "RULE"`: the last step breaks the rule.
+    fn expected_refusal(file: &File, _: Source<'_>) -> Result<Option<ExpectedRefusal>, Malformed> {
+        Ok(file.expect.refused.clone().map(|rule| ExpectedRefusal {
+            step: file.steps.len().saturating_sub(1),
+            rule,
+        }))
+    }
+
+    /// Read `SEAT: ACTION` or `chance: OUTCOME`. A science card named
+    /// without its slot (`play hop ne`) is looked up in the seat's hand.
+    fn read_step(&self, step: &str) -> Result<Step, String> {
+        if let Some(outcome) = step.strip_prefix("chance:") {
+            let Next::Chance(_) = self.game.next() else {
+                return Err("the game asks for no chance".into());
+            };
+            let outcome = self
+                .game
+                .parse_outcome(outcome.trim())
+                .map_err(|e| e.to_string())?;
+            return Ok(Step::Chance(outcome));
+        }
+        let (seat, text) = split_step(step, self.game.seats)?;
+        let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        if matches!(words.first().map(String::as_str), Some("play" | "discard"))
+            && words.get(1).is_some_and(|w| !w.contains('='))
+        {
+            let name = words[1].clone();
+            let handle = self.find_card(seat, &name)?;
+            words[1] = handle;
+        }
+        let action = Nereus::parse_action(&words.join(" ")).map_err(|e| e.to_string())?;
+        Ok(Step::Act(seat, action))
+    }
+
+    fn take_step(&mut self, step: &Step) -> Result<(), Refusal> {
+        match step {
+            Step::Act(seat, action) => self.dealer.act(&mut self.game, *seat, action),
+            Step::Chance(outcome) => self
+                .game
+                .apply_chance(outcome, &mut Vec::new())
+                .map_err(|e| Refusal::of(&e)),
+        }
+    }
+
+    /// Chance the next step scripts is left for it; other chance is served
+    /// with the defaults.
+    fn serve(&mut self, next_step: Option<&str>, _: Source<'_>) -> Result<(), Stop> {
+        let chance_next = next_step.is_some_and(|s| s.starts_with("chance:"));
+        if chance_next && matches!(self.game.next(), Next::Chance(_)) {
+            return Ok(());
+        }
+        self.serve_all().map_err(|e| Malformed::new(None, e).into())
+    }
+
+    fn game(&self) -> &Nereus {
+        &self.game
+    }
+
+    fn check(
+        &self,
+        file: &File,
+        _: Source<'_>,
+        differences: &mut Vec<String>,
+    ) -> Result<(), Malformed> {
+        differences.extend(check(self, &file.expect));
+        Ok(())
     }
 }
 
@@ -484,137 +553,13 @@ fn default_outcome(distribution: &Distribution<'_>) -> ChanceOutcome {
     }
 }
 
-fn spectator_state(game: &Nereus) -> Value {
-    serde_json::to_value(game.view(Observer::Spectator)).unwrap_or(Value::Null)
-}
-
-/// Run the Nereus scenario in `text`.
-pub(super) fn run(text: &str) -> Outcome {
-    let malformed = |line: Option<usize>, reason: String| Outcome::Malformed { line, reason };
-    let scenario: Scenario = match toml::from_str(text) {
-        Ok(s) => s,
-        Err(e) => {
-            let line = e.span().map(|s| super::line_of(text, s.start));
-            return malformed(line, e.message().to_owned());
-        }
-    };
-    let options = Options {
-        neutral_ship: scenario.neutral_ship,
-    };
-    let game = match Nereus::new_game(scenario.seats, &options) {
-        Ok(g) => g,
-        Err(e) => return malformed(super::find_line(text, "seats", 0), e.to_string()),
-    };
-    let mut first_deck = Vec::new();
-    for name in &scenario.science {
-        let line = item_line(text, "science", name);
-        let Some(c) = science_by_name(name) else {
-            return malformed(line, format!("{name:?} is not a science card"));
-        };
-        if first_deck.contains(&c) {
-            return malformed(line, format!("{name:?} twice in `science`"));
-        }
-        first_deck.push(c);
-    }
-    for c in 0..data::SCIENCE_DECK.len() as u32 {
-        if !first_deck.contains(&c) {
-            first_deck.push(c);
-        }
-    }
-    let mut runner = Runner {
-        game,
-        dealer: sim::OracleDealer::new(scenario.seats),
-        first_deck,
-        first: scenario.first,
-        discovery: scenario.discovery,
-    };
-    if let Err(e) = runner.serve() {
-        return malformed(None, e);
-    }
-    if let Err(e) = runner.apply_setup(&scenario.setup) {
-        return malformed(super::find_line(text, "[setup]", 0), e);
-    }
-    let total = scenario.steps.len();
-    for (i, step) in scenario.steps.iter().enumerate() {
-        let line = item_line(text, "steps", step);
-        // Chance the next step scripts is left for it; other chance is
-        // served with the defaults.
-        let chance_next = scenario
-            .steps
-            .get(i + 1)
-            .is_some_and(|s| s.starts_with("chance:"));
-        let served = |runner: &mut Runner| {
-            if !(chance_next && matches!(runner.game.next(), Next::Chance(_))) {
-                runner.serve()
-            } else {
-                Ok(())
-            }
-        };
-        if let Some(outcome) = step.strip_prefix("chance:") {
-            let Next::Chance(_) = runner.game.next() else {
-                return malformed(line, format!("step {}: the game asks for no chance", i + 1));
-            };
-            let outcome = match runner.game.parse_outcome(outcome.trim()) {
-                Ok(o) => o,
-                Err(e) => return malformed(line, e.to_string()),
-            };
-            let state = spectator_state(&runner.game);
-            if let Err(e) = runner.game.apply_chance(&outcome, &mut Vec::new()) {
-                return Outcome::Refused {
-                    error: json!({ "step": i, "rule": e.rule(), "message": e.to_string() }),
-                    state,
-                };
-            }
-            if let Err(e) = served(&mut runner) {
-                return malformed(line, e);
-            }
-            continue;
-        }
-        let (seat, action) = match runner.read_step(step) {
-            Ok(read) => read,
-            Err(e) => return malformed(line, e),
-        };
-        let last = i + 1 == total;
-        let state = spectator_state(&runner.game);
-        match (runner.act(seat, &action), &scenario.expect.refused) {
-            (Ok(()), Some(rule)) if last => {
-                return Outcome::Failed {
-                    differences: vec![format!(
-                        "step {} ({step}) applied; expected it refused by {rule}",
-                        i + 1
-                    )],
-                    state: spectator_state(&runner.game),
-                };
-            }
-            (Ok(()), _) => {}
-            (Err((rule, _)), Some(expected)) if last && &rule == expected => {}
-            (Err((rule, message)), _) => {
-                return Outcome::Refused {
-                    error: json!({ "step": i, "rule": rule, "message": message }),
-                    state,
-                };
-            }
-        }
-        if let Err(e) = served(&mut runner) {
-            return malformed(line, e);
-        }
-    }
-    let differences = check(&runner, &scenario.expect);
-    let state = spectator_state(&runner.game);
-    if differences.is_empty() {
-        Outcome::Passed(state)
-    } else {
-        Outcome::Failed { differences, state }
-    }
-}
-
 fn same(errors: &mut Vec<String>, what: &str, got: String, want: String) {
-    if got != want {
-        errors.push(format!("{what}: got {got}, expected {want}"));
-    }
+    expect_equal(errors, what, want, got);
 }
 
-fn check(runner: &Runner, expect: &Expect) -> Vec<String> {
+/// Every expectation of `expect` that does not hold of the game, and any
+/// treasure the game lost or made on the way.
+fn check(runner: &Scripted, expect: &Expect) -> Vec<String> {
     let g = &runner.game;
     let mut errors = Vec::new();
     if let Some(v) = &expect.vp {
