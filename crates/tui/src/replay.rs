@@ -234,29 +234,9 @@ impl<G: Listed> Replay<G> {
         for (i, record) in records.iter().enumerate() {
             events.clear();
             let before = game.clone();
-            let applied = match record {
-                Record::Action { seat, action, .. } | Record::Zombie { seat, action } => game
-                    .apply_action(*seat, action, &mut events)
-                    .map_err(|e| e.to_string()),
-                Record::Chance { outcome, .. } => game
-                    .apply_chance(outcome, &mut events)
-                    .map_err(|e| e.to_string()),
-                Record::Private { step, .. } => match step {
-                    PrivateStep::Reshuffle { .. } => game.apply_reshuffle(&mut events),
-                    PrivateStep::Deal { .. } => game.apply_deal(&mut events),
-                    PrivateStep::Reveal { cards } => game.apply_reveal(cards, &mut events),
-                    PrivateStep::Play {
-                        seat,
-                        action,
-                        revealed,
-                        ..
-                    } => game.apply_action_revealing(*seat, action, revealed, &mut events),
-                }
-                .map_err(|e| e.to_string()),
-                // A forfeit changes who decides, not the game: from now on
-                // the forfeited seat's decisions are zombie moves.
-                Record::Forfeit { .. } | Record::Resign { .. } | Record::Abandon { .. } => Ok(()),
-            };
+            // A forfeit changes who decides, not the game: from now on
+            // the forfeited seat's decisions are zombie moves.
+            let applied = record.apply_to(&mut game, &mut events);
             // The table applied this very record to the same game, so a
             // refusal here is a bug, not a bad file; it is still reported
             // rather than trusted.
