@@ -1,4 +1,10 @@
 //! The state and the rules' moves on it, apart from the engine contract.
+//!
+//! Over 1,000 lines only with its unit tests (the last quarter): the code
+//! is the state's types, its queries and the steps every rule is made of
+//! (adding to a guildhall, completing and shedding chapters, pending steps,
+//! the VP cards' abilities, ending a turn), one concern that `rules.rs`
+//! composes into turns.
 
 use roundtable_engine::{CardHandle, DeckSlots, EpochId, Seat};
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,479 @@
+//! The rules' moves on the state: settling what needs no input, the
+//! legal-action helpers, and applying a turn's actions and abilities.
+
+use roundtable_engine::{Game, Knowledge, Revealed, Seat};
+
+use crate::catalog;
+use crate::error::GuildhallError as E;
+use crate::{
+    Action, AreaCard, COLOURS, Card, Event, Guildhall, HandCard, Pending, Phase, Profession,
+    REFILL_HAND, SETUP_HAND, SETUP_PLACE, VP_TABLE, VpAbility,
+};
+
+impl Guildhall {
+    pub(crate) fn waiting(&self) -> bool {
+        self.owed.iter().any(|&n| n > 0) || self.row_owed > 0
+    }
+
+    /// The seat whose decision is due, if one is.
+    pub fn decider(&self) -> Option<Seat> {
+        if self.phase == Phase::Over || self.waiting() {
+            return None;
+        }
+        if let Some(seat) = self.shedding_seat() {
+            return Some(seat);
+        }
+        match self.phase {
+            Phase::SetupDiscard(s) | Phase::SetupPlace(s, _) => Some(s),
+            Phase::Turn => Some(self.turn),
+            Phase::Over => None,
+        }
+    }
+
+    /// Move past every state that needs no input.
+    pub(crate) fn settle(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if self.phase == Phase::Over {
+                return;
+            }
+            if let Some(i) = self.owed.iter().position(|&n| n > 0) {
+                if self.deck_left() > 0 || !self.discard.is_empty() {
+                    return;
+                }
+                // Deck and discard pile are both empty: nothing to draw.
+                self.owed[i] = 0;
+                continue;
+            }
+            if self.row_owed > 0 {
+                if self.vp_left.iter().any(|&n| n > 0) {
+                    return;
+                }
+                self.row_owed = 0;
+                continue;
+            }
+            if self.phase == Phase::Turn
+                && self.pending.is_none()
+                && self.actions_left == 0
+                && self.shedding_seat().is_none()
+            {
+                let seat = self.turn;
+                self.end_turn();
+                events.push(Event::TurnEnded {
+                    seat,
+                    vp: self.vp(seat),
+                });
+                continue;
+            }
+            return;
+        }
+    }
+
+    /// Distinct cards of `seat`'s hand, known by `knowledge` or public,
+    /// that its guildhall does not hold.
+    pub(crate) fn known_placeable(&self, seat: Seat, knowledge: &Knowledge) -> u32 {
+        let mut kinds = 0u32;
+        let mut seen = [false; 30];
+        for &h in &self.hands[seat.index()] {
+            let card = match h {
+                HandCard::Dealt(handle) => knowledge.card(handle),
+                HandCard::Open(c) => Some(c),
+            };
+            if let Some(c) = card.and_then(Card::from_index)
+                && !seen[c.index() as usize]
+                && !self.holds(seat, c)
+            {
+                seen[c.index() as usize] = true;
+                kinds += 1;
+            }
+        }
+        kinds
+    }
+
+    /// Whether the pending step can be finished by `seat`, knowing its hand.
+    pub(crate) fn finishable_with(&self, seat: Seat, knowledge: &Knowledge) -> bool {
+        if let Some(Pending::Place {
+            left: Some(n),
+            then_return,
+        }) = self.pending
+        {
+            return self.known_placeable(seat, knowledge) >= u32::from(n)
+                && self.completable(seat, 3)
+                && (then_return == 0 || n > 0 || self.completable(seat, 3));
+        }
+        self.completable(seat, 3)
+    }
+
+    pub(crate) fn known_hand(&self, seat: Seat, knowledge: &Knowledge) -> Vec<(HandCard, u32)> {
+        self.hands[seat.index()]
+            .iter()
+            .filter_map(|&h| match h {
+                HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
+                HandCard::Open(c) => Some((h, c)),
+            })
+            .collect()
+    }
+
+    pub(crate) fn chapter_actions(&self, seat: Seat, out: &mut Vec<Action>, shed: bool) {
+        let mut professions = self.completed[seat.index()].clone();
+        professions.sort();
+        professions.dedup();
+        let tops: Vec<Option<catalog::Colour>> = if self.options.choose_chapter_order {
+            COLOURS.iter().copied().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for profession in professions {
+            for &top in &tops {
+                out.push(if shed {
+                    Action::Shed { profession, top }
+                } else {
+                    Action::Pay { profession, top }
+                });
+            }
+        }
+    }
+
+    /// Whether `action` applied to a copy leaves a step `seat` can finish.
+    pub(crate) fn keeps_finishable(
+        &self,
+        seat: Seat,
+        action: &Action,
+        opened: Option<u32>,
+        knowledge: &Knowledge,
+    ) -> bool {
+        let mut probe = self.clone();
+        probe.apply_inner(seat, action, opened).is_ok() && probe.finishable_with(seat, knowledge)
+    }
+
+    pub(crate) fn apply_inner(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        if self.shedding_seat() == Some(seat) {
+            return match *action {
+                Action::Shed { profession, top } => self.discard_chapter(seat, profession, top),
+                _ => Err(E::WrongStep(
+                    "anything but shedding chapters beyond the third",
+                )),
+            };
+        }
+        if let Action::Shed { .. } = action {
+            return Err(E::NoExcessChapters(seat));
+        }
+        match self.phase {
+            Phase::Over => Err(E::GameOver),
+            Phase::SetupDiscard(s) => match *action {
+                Action::Discard { from, card } => self.discard_from_hand(s, from, card, opened),
+                Action::Draw => {
+                    let held = self.hands[s.index()].len() as u32;
+                    self.owed[s.index()] = SETUP_HAND.saturating_sub(held);
+                    self.phase = Phase::SetupPlace(s, SETUP_PLACE);
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("in the setup, only discarding and drawing")),
+            },
+            Phase::SetupPlace(s, left) => match *action {
+                Action::Place { from, card } => {
+                    self.place_from_hand(s, from, card, opened)?;
+                    self.phase = if left > 1 {
+                        Phase::SetupPlace(s, left - 1)
+                    } else if s.0 + 1 < self.seats {
+                        Phase::SetupDiscard(Seat(s.0 + 1))
+                    } else {
+                        Phase::Turn
+                    };
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("in the setup, only placing three cards")),
+            },
+            Phase::Turn => self.apply_turn(seat, action, opened),
+        }
+    }
+
+    pub(crate) fn discard_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, _) = self.check_hand_card(seat, from, card, opened)?;
+        self.hands[seat.index()].remove(at);
+        self.discard.push(card);
+        Ok(())
+    }
+
+    pub(crate) fn place_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, c) = self.check_hand_card(seat, from, card, opened)?;
+        self.add_to_hall(seat, c)?;
+        self.hands[seat.index()].remove(at);
+        Ok(())
+    }
+
+    pub(crate) fn apply_turn(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        match self.pending {
+            Some(Pending::Discarding) => match *action {
+                Action::Discard { from, card } => self.discard_from_hand(seat, from, card, opened),
+                Action::Draw => {
+                    let held = self.hands[seat.index()].len() as u32;
+                    self.owed[seat.index()] = REFILL_HAND.saturating_sub(held);
+                    self.pending = None;
+                    Ok(())
+                }
+                _ => Err(E::WrongStep(
+                    "while discarding, only discarding and drawing",
+                )),
+            },
+            Some(Pending::Place { left, then_return }) => {
+                match *action {
+                    Action::Place { from, card } => {
+                        self.place_from_hand(seat, from, card, opened)?;
+                        self.pending = match left {
+                            Some(n) if n <= 1 => {
+                                self.placed_by_ability.clear();
+                                (then_return > 0).then_some(Pending::Return { left: then_return })
+                            }
+                            Some(n) => {
+                                self.placed_by_ability.push(card);
+                                Some(Pending::Place {
+                                    left: Some(n - 1),
+                                    then_return,
+                                })
+                            }
+                            None => self.pending,
+                        };
+                    }
+                    Action::Stop if left.is_none() => {
+                        self.pending =
+                            (then_return > 0).then_some(Pending::Return { left: then_return });
+                    }
+                    // A fixed number of placements: the hand (which only
+                    // its holder sees) may not allow them, so the level can
+                    // always be given up instead of done in part.
+                    Action::Stop => {
+                        self.give_up_placing(seat);
+                        return Ok(());
+                    }
+                    _ => return Err(E::WrongStep("while placing, only placing cards")),
+                }
+                if !self.completable(seat, 3) {
+                    return Err(E::AbilityIncomplete);
+                }
+                Ok(())
+            }
+            Some(Pending::Pay { kind, left }) => match *action {
+                Action::Pay { profession, top } => {
+                    self.discard_chapter(seat, profession, top)?;
+                    if left > 1 {
+                        self.pending = Some(Pending::Pay {
+                            kind,
+                            left: left - 1,
+                        });
+                    } else {
+                        if self.options.refill_after_paying {
+                            self.row_owed += 1;
+                        }
+                        let ability = VP_TABLE[usize::from(kind)].ability;
+                        self.pending =
+                            (ability != VpAbility::None).then_some(Pending::VpAbility(kind));
+                    }
+                    Ok(())
+                }
+                _ => Err(E::WrongStep("while buying, only paying chapters")),
+            },
+            Some(_) => {
+                self.apply_step(seat, action)?;
+                if !self.completable(seat, 3) {
+                    return Err(E::AbilityIncomplete);
+                }
+                Ok(())
+            }
+            None => {
+                if matches!(
+                    action,
+                    Action::Play { .. } | Action::Refill | Action::Buy { .. }
+                ) && self.actions_left == 0
+                {
+                    return Err(E::NoActionsLeft);
+                }
+                match *action {
+                    Action::Refill => {
+                        self.pending = Some(Pending::Discarding);
+                    }
+                    Action::Buy { kind } => {
+                        let spec = VP_TABLE
+                            .get(usize::from(kind))
+                            .ok_or(E::WrongStep("an unknown VP card"))?;
+                        let at = self
+                            .row
+                            .iter()
+                            .position(|&k| k == kind)
+                            .ok_or(E::NotInRow(spec.name))?;
+                        let has = self.completed[seat.index()].len() as u32;
+                        if has < spec.chapters {
+                            return Err(E::NotEnoughChapters {
+                                seat,
+                                cost: spec.chapters,
+                                has,
+                            });
+                        }
+                        self.row.remove(at);
+                        self.area.push(AreaCard::Vp(kind));
+                        if !self.options.refill_after_paying {
+                            self.row_owed += 1;
+                        }
+                        self.pending = Some(Pending::Pay {
+                            kind,
+                            left: spec.chapters as u8,
+                        });
+                    }
+                    Action::Play { from, card, level } => {
+                        self.play(seat, from, card, level, opened)?
+                    }
+                    _ => return Err(E::WrongStep("this action outside an ability")),
+                }
+                self.actions_left -= 1;
+                self.turn_started = false;
+                Ok(())
+            }
+        }
+    }
+
+    pub(crate) fn play(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        level: Option<u8>,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        let (at, c) = self.check_hand_card(seat, from, card, opened)?;
+        if self.holds(seat, c) {
+            return Err(E::Duplicate { seat, card: c });
+        }
+        let p = c.profession;
+        if self.played & (1 << p.index()) != 0 {
+            return Err(E::ProfessionPlayedThisTurn(p));
+        }
+        let has = self.chapter_size(seat, p);
+        if let Some(l) = level
+            && (l > has || !p.thresholds().contains(&l))
+        {
+            return Err(E::LevelNotAvailable {
+                level: l,
+                has,
+                levels: p.thresholds(),
+            });
+        }
+        self.hands[seat.index()].remove(at);
+        self.area.push(AreaCard::Profession(card));
+        self.played |= 1 << p.index();
+        if let Some(l) = level {
+            self.use_ability(seat, p, l);
+            if !self.completable(seat, 3) {
+                return Err(E::AbilityIncomplete);
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn use_ability(&mut self, seat: Seat, profession: Profession, level: u8) {
+        use Profession as P;
+        self.pending = match profession {
+            P::Assassin => Some(Pending::Assassinate {
+                victim: None,
+                left: if level == 0 { 1 } else { 2 },
+                distinct: level == 2,
+                hit: 0,
+            }),
+            P::Dancer => {
+                self.owed[seat.index()] += u32::from(level);
+                self.actions_left += 1;
+                None
+            }
+            P::Farmer => {
+                self.tokens[seat.index()] += if level >= 3 { 2 } else { 1 };
+                None
+            }
+            P::Historian if level == 0 => {
+                if let Some(&top) = self.discard.last()
+                    && let Some(card) = Card::from_index(top)
+                    && !self.holds(seat, card)
+                {
+                    self.discard.pop();
+                    // Not a duplicate: checked just above.
+                    let _ = self.add_to_hall(seat, card);
+                }
+                None
+            }
+            P::Historian => Some(Pending::Search {
+                left: if level >= 4 { 2 } else { 1 },
+            }),
+            P::Trader if level >= 4 => Some(Pending::SwapChapter),
+            P::Trader => Some(Pending::Swap {
+                with: None,
+                left: if level >= 2 { 2 } else { 1 },
+            }),
+            P::Weaver => Some(match level {
+                0 => Pending::Place {
+                    left: Some(1),
+                    then_return: 0,
+                },
+                2 => Pending::Place {
+                    left: Some(2),
+                    then_return: 1,
+                },
+                _ => Pending::Place {
+                    left: None,
+                    then_return: 2,
+                },
+            }),
+        };
+    }
+
+    pub(crate) fn apply_checked(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: &[Revealed],
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        if self.phase == Phase::Over {
+            return Err(E::GameOver);
+        }
+        let expected = self.decider().ok_or(E::WaitingForDeal)?;
+        if seat != expected {
+            return Err(E::NotYourTurn { seat, expected });
+        }
+        let claims = Self::claims(action);
+        let opened = match (claims.as_slice(), revealed) {
+            ([], []) => None,
+            ([claim], [open]) if claim.handle == open.handle => Some(open.card),
+            // The slot is checked first: an unheld one is refused as such.
+            ([_], []) => None,
+            _ => return Err(E::RevealMismatch),
+        };
+        let mut next = self.clone();
+        next.apply_inner(seat, action, opened)?;
+        *self = next;
+        events.push(Event::Acted {
+            seat,
+            action: *action,
+        });
+        self.settle(events);
+        Ok(())
+    }
+}
