@@ -54,6 +54,12 @@
 //!     known, back into a deck: the answer, [`Game::apply_reshuffle`], opens a
 //!     new epoch whose slots are fresh handles of unknown identity; the
 //!     multiset of the new deck is the pile's (public) multiset.
+//!
+//!   A game keeps its deck as a [`DeckSlots`] (the epoch, its size, the
+//!   next slot to deal): the same bookkeeping of deals and reshuffles in
+//!   every game. A searching bot's guess at the unseen cards
+//!   ([`Determinize`]) gives the undealt and hidden handles the unaccounted
+//!   cards with [`Knowledge::learn_shuffled`].
 //! * **A seat's own knowledge reaches that seat only.** The identities a
 //!   seat's table opened are its [`Knowledge`], kept outside the state.
 //!   [`Game::view_with`] and [`Game::legal_actions_with`] take it; a game

@@ -349,7 +349,7 @@ impl Nereus {
     }
 
     /// The seat whose decision is due, if one is (not for simultaneous
-    /// choices, which [`Game::next`] reports as a set).
+    /// choices, which [`Game::next`](roundtable_engine::Game::next) reports as a set).
     pub fn decider(&self) -> Option<Seat> {
         if !self.jobs.is_empty() {
             return None;
