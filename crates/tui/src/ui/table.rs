@@ -836,7 +836,7 @@ pub(super) fn action_items(app: &App, s: &Snapshot, width: usize) -> Vec<(bool, 
         .map(|(i, &action)| {
             let mut words = action_words(action, &s.view, s.me, &names);
             if let (Action::Draw, Some(me)) = (action, s.me) {
-                let risk = roundtable_bots::bust_chance(&s.view, me);
+                let risk = roundtable_port_royal::odds::bust_chance(&s.view, me);
                 words.push_str(&format!(" (bust risk {:.0}%)", risk * 100.0));
             }
             // Continuation rows line up under the words, past "> 12 ".
