@@ -653,7 +653,7 @@ mod tests {
             for i in 0..config.seats {
                 let derived = roundtable_fairdeck::ChainSecret::new(
                     roundtable_local::derive(number, "chain", i),
-                    roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH,
+                    roundtable_fairdeck::DEFAULT_CHAIN_LENGTH,
                 )
                 .unwrap();
                 assert!(
