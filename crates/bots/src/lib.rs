@@ -23,7 +23,7 @@ pub mod port_royal;
 pub mod search;
 
 pub use guildhall::GuildhallBot;
-pub use level::{DEFAULT_THINK, EasyBot, Level};
+pub use level::{DEFAULT_THINK, EasyBot, Level, Leveled};
 pub use nereus::NereusBot;
 pub use port_royal::{PortRoyalBot, VP_IN_COINS};
 pub use search::{Budget, SearchBot, SearchStats, Tuning};

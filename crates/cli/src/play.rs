@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use roundtable_games::{GameId, Listed, Visit};
 use roundtable_local::{LocalGame, Progress};
 use roundtable_table::Config;
-use roundtable_tui::{GameId, Listed, Visit};
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, lineup_words, seated_bots};
 
@@ -133,7 +133,7 @@ fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
             out,
             "  #{} {}{kind}: {} VP, {}",
             s.rank + 1,
-            roundtable_tui::text::seat_name(&names, s.seat),
+            roundtable_games::words::seat_name(&names, s.seat),
             s.score,
             G::tie_break_words(s.tie_break)
         )?;

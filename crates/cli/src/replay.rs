@@ -10,8 +10,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use roundtable_games::Listed;
 use roundtable_tui::replay::ReadTranscript;
-use roundtable_tui::{Listed, Replay, ReplayError, Seek, Visit};
+use roundtable_tui::{GameScreen, Replay, ReplayError, Seek, VisitScreen};
 
 pub(crate) fn run(file: &Path) -> crate::Outcome {
     let failed = |e: ReplayError| {
@@ -25,11 +26,14 @@ pub(crate) fn run(file: &Path) -> crate::Outcome {
         crate::Failure::with_code(e.exit_code(), anyhow::anyhow!(message))
     };
     let (read, game) = roundtable_tui::replay::read(file).map_err(failed)?;
-    game.visit(Show {
-        read: &read,
-        file,
-        terminal: crate::output::has_terminal(),
-    })
+    roundtable_tui::games::visit(
+        game,
+        Show {
+            read: &read,
+            file,
+            terminal: crate::output::has_terminal(),
+        },
+    )
     .map_err(failed)??;
     Ok(ExitCode::SUCCESS)
 }
@@ -41,10 +45,10 @@ struct Show<'a> {
     terminal: bool,
 }
 
-impl Visit for Show<'_> {
+impl VisitScreen for Show<'_> {
     type Output = Result<anyhow::Result<()>, ReplayError>;
 
-    fn visit<G: Listed>(self) -> Self::Output {
+    fn visit<G: GameScreen>(self) -> Self::Output {
         let mut replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
         if self.terminal {
             return Ok(roundtable_tui::run_replay(replay).map(|_| ()));

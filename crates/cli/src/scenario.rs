@@ -20,8 +20,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use roundtable_engine::{Game, Next, Observer, RuleError, Seat};
+use roundtable_games::GameId;
 use roundtable_port_royal::PortRoyal;
-use roundtable_tui::GameId;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

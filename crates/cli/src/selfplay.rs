@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use roundtable_games::{Listed, Visit};
 use roundtable_local::{LocalGame, Progress};
 use roundtable_table::Config;
-use roundtable_tui::{Listed, Visit};
 
 use crate::bot_choice::{BotArgs, Lineup, lineup_for_seats, seated_bots};
 
@@ -98,7 +98,7 @@ fn selfplay<G: Listed>(args: &SelfplayArgs, out: &mut impl Write) -> Result<Exit
             out,
             "#{} {}{kind}: {} VP, {}",
             s.rank + 1,
-            roundtable_tui::text::seat_name(game.names(), s.seat),
+            roundtable_games::words::seat_name(game.names(), s.seat),
             s.score,
             G::tie_break_words(s.tie_break)
         )?;

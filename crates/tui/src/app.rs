@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use roundtable_bots::Level;
+use roundtable_games::{GameId, Level};
 use roundtable_port_royal::VICTORY_POINTS;
 
-use crate::games::{Arrow, GameId, Listed};
+use crate::games::{Arrow, GameScreen};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, Pace};
@@ -251,7 +251,7 @@ pub struct App {
     /// legal actions at once, the selected legal action).
     pub action_selected: usize,
     /// The answers picked so far for the move being chosen step by step
-    /// ([`Listed::picks`]); Esc takes the last one back.
+    /// ([`GameScreen::picks`]); Esc takes the last one back.
     pub choice: Vec<String>,
     /// How far the log is scrolled back from its newest line (0 follows it).
     pub log_scroll: usize,
@@ -379,7 +379,7 @@ impl App {
 
     /// Take in a new snapshot: keep the selection on the same move when the
     /// choices are the same, and show the result when the game ends.
-    pub fn observe<G: Listed>(&mut self, snap: &Snapshot<G>) {
+    pub fn observe<G: GameScreen>(&mut self, snap: &Snapshot<G>) {
         let legal: Vec<String> = snap.legal.iter().map(ToString::to_string).collect();
         if legal != self.last_legal {
             self.action_selected = 0;
@@ -451,7 +451,11 @@ impl App {
     }
 
     /// Apply one message; `snap` is the game as last seen, if there is one.
-    pub fn update<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
+    pub fn update<G: GameScreen>(
+        &mut self,
+        msg: Msg,
+        snap: Option<&Snapshot<G>>,
+    ) -> Option<Effect> {
         let live = snap.is_some_and(Snapshot::live);
         if msg == Msg::ForceQuit {
             return Some(Effect::Quit);
@@ -905,7 +909,11 @@ impl App {
         change_table_row(&mut self.setup, row, change);
     }
 
-    fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
+    fn update_table<G: GameScreen>(
+        &mut self,
+        msg: Msg,
+        snap: Option<&Snapshot<G>>,
+    ) -> Option<Effect> {
         let options = snap.map_or_else(Vec::new, |s| {
             crate::games::steps::step(s, &self.choice).options
         });
@@ -993,7 +1001,7 @@ impl App {
         }
     }
 
-    fn update_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {
+    fn update_log<G: GameScreen>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {
         match msg {
             Msg::Up => self.scroll_log(Msg::LogOlder, snap, 1),
             Msg::Down => self.scroll_log(Msg::LogNewer, snap, 1),
@@ -1015,7 +1023,7 @@ impl App {
         }
     }
 
-    fn scroll_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>, page: usize) {
+    fn scroll_log<G: GameScreen>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>, page: usize) {
         // The oldest row shows at the top at most, on the log screen and in
         // the table's side log alike: past that, a key back towards the
         // newest would seem to do nothing.
@@ -1041,13 +1049,13 @@ impl App {
 /// pace, at its place among them), in order: the game's own list.
 fn option_rows(game: GameId) -> Vec<SetupRow> {
     struct Rows;
-    impl crate::games::Visit for Rows {
+    impl crate::games::VisitScreen for Rows {
         type Output = &'static [SetupRow];
-        fn visit<G: Listed>(self) -> Self::Output {
+        fn visit<G: GameScreen>(self) -> Self::Output {
             G::SETUP_ROWS
         }
     }
-    game.visit(Rows).to_vec()
+    crate::games::visit(game, Rows).to_vec()
 }
 
 /// Change `row` of a set-up over `s` (the local game, or the table to
@@ -1127,6 +1135,8 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
 
 #[cfg(test)]
 mod tests {
+    use roundtable_port_royal::PortRoyal;
+
     use super::*;
 
     /// Both set-up screens stop at the ends of the range `play` and `host`
@@ -1138,19 +1148,19 @@ mod tests {
         app.screen = Screen::Setup;
         app.setup_selected = 1;
         app.setup.options.victory_points = hi;
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.setup.options.victory_points, hi);
         app.setup.options.victory_points = lo;
-        app.update(Msg::Left, None::<&Snapshot>);
+        app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.setup.options.victory_points, lo);
 
         app.screen = Screen::HostSetup;
         app.host_selected = host_row(&app, SetupRow::VictoryPoints);
         app.host.table.options.victory_points = hi;
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.host.table.options.victory_points, hi);
         app.host.table.options.victory_points = lo;
-        app.update(Msg::Left, None::<&Snapshot>);
+        app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.host.table.options.victory_points, lo);
     }
 
@@ -1176,17 +1186,17 @@ mod tests {
         app.setup.seats = 4;
         app.setup_selected = 1;
         for seats in [5, 2, 3] {
-            assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+            assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
             assert_eq!(app.setup.seats, seats);
         }
         app.setup_selected = 5;
         let pace = app.setup.pace;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
         app.setup_selected = 6;
         let expansion = app.setup.options.expansion;
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             None,
             "Expansion starts nothing"
         );
@@ -1194,18 +1204,18 @@ mod tests {
         // A row per bot (3 seats: 2 bots), then the think time.
         assert_eq!(app.setup_start(), SETUP_FIXED_ROWS + 3);
         app.setup_selected = SETUP_FIXED_ROWS + 1;
-        assert_eq!(app.update(Msg::Right, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Right, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(
-            app.update(Msg::Right, None::<&Snapshot>),
+            app.update(Msg::Right, None::<&Snapshot<PortRoyal>>),
             None,
             "hard is the last"
         );
         app.setup_selected = SETUP_FIXED_ROWS;
-        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot<PortRoyal>>), None);
         app.setup_selected = app.setup_think_row();
-        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot<PortRoyal>>), None);
         app.setup_selected = app.setup_start();
-        match app.update(Msg::Confirm, None::<&Snapshot>) {
+        match app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>) {
             Some(Effect::Start(config)) => {
                 assert_eq!(config.bot_levels[..2], [Level::Easy, Level::Hard]);
                 assert_eq!(config.think, Duration::from_millis(500));
@@ -1216,23 +1226,23 @@ mod tests {
         let mut app = setup_app(Screen::HostSetup);
         app.host_selected = host_row(&app, SetupRow::Expansion);
         let expansion = app.host.table.options.expansion;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.host.table.options.expansion, !expansion);
         app.host_selected = host_row(&app, SetupRow::Bots);
         app.host.table.seats = 3;
         app.host.bots = 2;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
         app.host_selected = host_row(&app, SetupRow::VictoryPoints);
         app.host.table.options.victory_points = *VICTORY_POINTS.end();
-        app.update(Msg::Confirm, None::<&Snapshot>);
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
         assert_eq!(
             app.host.table.options.victory_points,
             *VICTORY_POINTS.start()
         );
         app.host_selected = app.host_start();
         assert!(matches!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::Host(_))
         ));
     }
@@ -1244,11 +1254,17 @@ mod tests {
         let mut app = setup_app(Screen::Table);
         app.kind = GameKind::Local;
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Leave));
+        assert_eq!(
+            app.update(Msg::Yes, None::<&Snapshot<PortRoyal>>),
+            Some(Effect::Leave)
+        );
         assert_eq!(app.overlay, None);
         let mut app = App::at_table(Theme::default());
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Quit));
+        assert_eq!(
+            app.update(Msg::Yes, None::<&Snapshot<PortRoyal>>),
+            Some(Effect::Quit)
+        );
     }
 
     /// A ticket typed for one table is gone the next time the prompt opens.
@@ -1256,20 +1272,20 @@ mod tests {
     fn the_ticket_fields_start_empty_each_time() {
         let mut app = setup_app(Screen::Menu);
         for entry in [MENU_JOIN, MENU_WATCH] {
-            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot<PortRoyal>>);
             for c in "rt1_abc".chars() {
-                app.update(Msg::Type(c), None::<&Snapshot>);
+                app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
             }
             assert_eq!(app.ticket, "rt1_abc");
-            app.update(Msg::Back, None::<&Snapshot>);
-            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
+            app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot<PortRoyal>>);
             assert_eq!(app.ticket, "", "{entry}");
             for c in "rt1_x".chars() {
-                app.update(Msg::Type(c), None::<&Snapshot>);
+                app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
             }
-            app.update(Msg::Clear, None::<&Snapshot>);
+            app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
             assert_eq!(app.ticket, "", "Ctrl-U clears");
-            app.update(Msg::Back, None::<&Snapshot>);
+            app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
         }
     }
 
@@ -1289,36 +1305,39 @@ mod tests {
         let mut app = setup_app(Screen::Menu);
         app.prompt = "left/over".into();
         assert_eq!(
-            app.update(Msg::Pick(MENU_REPLAY as u8 + 1), None::<&Snapshot>),
+            app.update(
+                Msg::Pick(MENU_REPLAY as u8 + 1),
+                None::<&Snapshot<PortRoyal>>
+            ),
             Some(Effect::ListSaved)
         );
         assert_eq!(app.screen, Screen::ReplayPrompt);
         assert_eq!(app.prompt, "", "the field starts empty");
         app.listed_saved(vec![saved("new.rts"), saved("old.rts")]);
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("new.rts".into()))
         );
-        app.update(Msg::Down, None::<&Snapshot>);
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("old.rts".into()))
         );
         for c in "x.rts".chars() {
-            app.update(Msg::Type(c), None::<&Snapshot>);
+            app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(app.saved_selected, None, "typing goes to the field");
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("x.rts".into()))
         );
-        app.update(Msg::Clear, None::<&Snapshot>);
+        app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.prompt, "");
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert!(app.notice.is_some());
-        app.update(Msg::Down, None::<&Snapshot>);
-        app.update(Msg::Up, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+        app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.saved_selected, None, "up from the newest is the field");
     }
 
@@ -1328,31 +1347,31 @@ mod tests {
     fn the_name_entry_changes_the_name_played_under() {
         let mut app = setup_app(Screen::Menu);
         app.setup.name = "ann".into();
-        app.update(Msg::Pick(MENU_NAME as u8 + 1), None::<&Snapshot>);
+        app.update(Msg::Pick(MENU_NAME as u8 + 1), None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.screen, Screen::NamePrompt);
         assert_eq!(app.name_draft, "ann");
-        app.update(Msg::Clear, None::<&Snapshot>);
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.screen, Screen::NamePrompt, "an empty name is refused");
         for c in "Mary Read".chars() {
-            app.update(Msg::Type(c), None::<&Snapshot>);
+            app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
         }
         for _ in 0..40 {
-            app.update(Msg::Type('x'), None::<&Snapshot>);
+            app.update(Msg::Type('x'), None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(app.name_draft.len(), crate::prefs::MAX_NAME_BYTES);
         while app.name_draft.len() > "Mary Read".len() {
-            app.update(Msg::Erase, None::<&Snapshot>);
+            app.update(Msg::Erase, None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::SaveName("Mary Read".into()))
         );
         assert_eq!(app.screen, Screen::Menu);
         assert_eq!(app.setup.name, "Mary Read");
         app.setup_selected = app.setup_start();
         app.screen = Screen::Setup;
-        match app.update(Msg::Confirm, None::<&Snapshot>) {
+        match app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>) {
             Some(Effect::Start(config)) => assert_eq!(config.name, "Mary Read"),
             other => panic!("{other:?}"),
         }

@@ -4,7 +4,7 @@
 //! the I/O (starting a peer, listening for tables) and returns a
 //! [`Session`] the screens then show like any other.
 
-use roundtable_bots::Level;
+use roundtable_games::Level;
 
 use crate::local::LocalConfig;
 use crate::run::Launched;
@@ -20,13 +20,13 @@ pub struct HostConfig {
     /// Seats filled by bots that run in this process, each a full peer.
     pub bots: u8,
     /// How well those bots play (a hard one thinks
-    /// [`roundtable_bots::DEFAULT_THINK`] a move).
+    /// [`roundtable_games::DEFAULT_THINK`] a move).
     pub bot_level: Level,
 }
 
 impl HostConfig {
     /// The options of game `G` the set-up chose.
-    pub fn options<G: crate::games::Listed>(&self) -> G::Options {
+    pub fn options<G: crate::games::GameScreen>(&self) -> G::Options {
         G::local_options(&self.table)
     }
 }

@@ -15,6 +15,13 @@
 //! [`Launcher`] the binary supplies; a networked table shows its lobby until
 //! the game begins.
 //!
+//! Which games there are, and what every front end knows of them (titles,
+//! bots by level, log lines, ranking words), is `roundtable-games`; this
+//! crate adds each game's board, how its moves are picked and its set-up
+//! rows ([`GameScreen`], one folder per game under [`games`]), and reaches
+//! them from a game's id with [`games::visit`]. The screens never build or
+//! drive a bot: a local game's session asks the list for its bots.
+//!
 //! Colour follows <https://no-color.org> and uses the 16 ANSI colours only;
 //! whatever colour says, a letter or mark says too ([`theme`]).
 
@@ -28,12 +35,11 @@ pub mod replay;
 mod run;
 pub mod saved;
 pub mod session;
-pub mod text;
 pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, GameKind, Screen};
-pub use games::{Arrow, GameId, Listed, UnknownGame, Visit};
+pub use games::{Arrow, GameScreen, VisitScreen};
 pub use launch::{FoundTable, HostConfig, Launcher};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};

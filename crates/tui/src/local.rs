@@ -14,15 +14,15 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
+use roundtable_games::{Bot, DEFAULT_THINK, GameId, Level};
 use roundtable_guildhall::Options as GuildhallOptions;
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
 use roundtable_nereus::Options as NereusOptions;
-use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_port_royal::Options;
 use roundtable_table::Config;
 
-use crate::games::{GameId, Listed};
+use crate::games::GameScreen;
 use crate::session::{
     Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
 };
@@ -141,7 +141,7 @@ pub enum LocalError {
 pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
 
 /// A bot to seat at a local game.
-pub(crate) struct LocalBot<G: Listed = PortRoyal> {
+pub(crate) struct LocalBot<G: GameScreen> {
     name: String,
     bot: Box<dyn Bot<G>>,
     /// Whether it decides on a thread of its own (it takes long enough to
@@ -153,13 +153,13 @@ pub(crate) struct LocalBot<G: Listed = PortRoyal> {
 const THINKING_POLL: Duration = Duration::from_millis(30);
 
 /// A bot deciding on its own thread.
-struct Thinking<G: Listed> {
+struct Thinking<G: GameScreen> {
     seat: Seat,
     worker: JoinHandle<BotMove<G>>,
 }
 
 /// A local game of any listed game against bots at in-process tables.
-pub struct LocalSession<G: Listed = PortRoyal> {
+pub struct LocalSession<G: GameScreen> {
     game: LocalGame<G>,
     me: Seat,
     seed: Option<u64>,
@@ -179,7 +179,7 @@ pub struct LocalSession<G: Listed = PortRoyal> {
     thinking: Option<Thinking<G>>,
 }
 
-impl<G: Listed> std::fmt::Debug for LocalSession<G> {
+impl<G: GameScreen> std::fmt::Debug for LocalSession<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSession")
             .field("seed", &self.seed)
@@ -203,15 +203,13 @@ pub fn fresh_seed() -> u64 {
     h.finish()
 }
 
-impl LocalSession<PortRoyal> {
-    /// Set up a game of Port Royal as `config` says, with the tables settled
-    /// up to the first decision (the start player is drawn).
+impl<G: GameScreen> LocalSession<G> {
+    /// Set up a game of `G` as `config` says (the rule options its set-up
+    /// form chose), with the tables settled up to the first decision.
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
-        Self::with_options(config, &config.options)
+        Self::with_options(config, &G::local_options(config))
     }
-}
 
-impl<G: Listed> LocalSession<G> {
     /// Set up a game of `G` with `options`, seated and paced as `config`
     /// says (its own options are Port Royal's), with the tables settled up
     /// to the first decision.
@@ -384,13 +382,13 @@ impl<G: Listed> LocalSession<G> {
             Ok(decided) => self.game.play_bot_move(decided).map_err(|e| e.to_string()),
             Err(_) => Err(format!(
                 "the bot at {} failed while thinking",
-                crate::text::seat_name(self.game.names(), thinking.seat)
+                roundtable_games::words::seat_name(self.game.names(), thinking.seat)
             )),
         })
     }
 }
 
-impl<G: Listed> Session<G> for LocalSession<G> {
+impl<G: GameScreen> Session<G> for LocalSession<G> {
     fn snapshot(&self) -> Snapshot<G> {
         let game = self.game.game();
         // Your own cards are in what your table opened, not in the shared
@@ -414,11 +412,11 @@ impl<G: Listed> Session<G> for LocalSession<G> {
             (None, _) if self.game.table(self.me).awaits_decision(self.me) => None,
             (None, Next::Decision(seat)) if self.thinking() == Some(seat) => Some(format!(
                 "{} (bot) is thinking...",
-                crate::text::seat_name(names, seat)
+                roundtable_games::words::seat_name(names, seat)
             )),
             (None, Next::Decision(seat)) => Some(format!(
                 "Waiting for {} (bot)",
-                crate::text::seat_name(names, seat)
+                roundtable_games::words::seat_name(names, seat)
             )),
             (None, Next::Chance(request)) => Some(format!("Waiting to {}", request.purpose)),
             (None, Next::Simultaneous(_)) => Some("Waiting for secret choices".into()),
@@ -540,9 +538,11 @@ mod tests {
     use roundtable_bots::PortRoyalBot;
     use roundtable_port_royal::Action;
 
+    use roundtable_port_royal::PortRoyal;
+
     use super::*;
 
-    fn instant(seats: u8, seed: u64) -> LocalSession {
+    fn instant(seats: u8, seed: u64) -> LocalSession<PortRoyal> {
         let config = LocalConfig {
             seats,
             seed: Some(seed),
@@ -553,7 +553,7 @@ mod tests {
             },
             ..LocalConfig::default()
         };
-        LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"))
+        LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -590,7 +590,7 @@ mod tests {
             },
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let mut me = PortRoyalBot::new(&config.options);
         let start = Instant::now();
         for _ in 0..10_000 {
@@ -631,7 +631,7 @@ mod tests {
             transcript_dir: Some(dir.path().to_owned()),
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let path = session.transcript.clone().expect("a transcript");
         let shown = format!(
             "{} {}",
@@ -755,10 +755,8 @@ mod tests {
         }];
         let session = LocalSession::with_bots(&config, &config.options, bots)
             .unwrap_or_else(|e| panic!("{e}"));
-        let mut runner = crate::Runner::new(
-            crate::App::at_table(crate::Theme::plain()),
-            Some(Box::new(session)),
-        );
+        let mut runner = crate::Runner::new(crate::App::at_table(crate::Theme::plain()))
+            .with_session(Box::new(session));
         let press = |runner: &mut crate::Runner, c: char| {
             runner.key(&crossterm::event::KeyEvent::new(
                 crossterm::event::KeyCode::Char(c),
@@ -768,7 +766,7 @@ mod tests {
         // My moves (the first offered) until it is the bot's turn.
         let thinking = |runner: &crate::Runner| {
             runner
-                .snapshot()
+                .snapshot::<PortRoyal>()
                 .and_then(|s| s.status.clone())
                 .is_some_and(|s| s.contains("Anne Bonny (bot) is thinking"))
         };
@@ -780,7 +778,7 @@ mod tests {
             press(&mut runner, '1');
         }
         assert!(thinking(&runner), "the bot never thought on its own");
-        let before = runner.snapshot().cloned();
+        let before = runner.snapshot::<PortRoyal>().cloned();
         assert!(screen_text(&mut runner).contains("Anne Bonny (bot) is thinking"));
         // Keys go on working: the log screen opens and closes.
         press(&mut runner, 'L');
@@ -794,7 +792,7 @@ mod tests {
         assert_eq!(runner.app.screen, crate::Screen::Table);
         // A move of mine is refused while the bot thinks.
         press(&mut runner, '1');
-        assert_eq!(runner.snapshot().cloned(), before);
+        assert_eq!(runner.snapshot::<PortRoyal>().cloned(), before);
         open.send(()).unwrap();
         // However busy the machine, the bot's thread gets its turn.
         for _ in 0..20_000 {
@@ -805,7 +803,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert!(!thinking(&runner), "the bot's moves never landed");
-        assert_ne!(runner.snapshot().cloned(), before);
+        assert_ne!(runner.snapshot::<PortRoyal>().cloned(), before);
     }
 
     #[test]
@@ -816,7 +814,7 @@ mod tests {
             pace: Pace::Slow,
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let t0 = Instant::now();
         // Play my moves until a bot is to move, then check the pause.
         for _ in 0..100 {

@@ -6,8 +6,9 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, chunks, wrap};
+use roundtable_games::Listed;
+
 use crate::app::App;
-use crate::games::Listed;
 use crate::session::{Lobby, SeatKind, Snapshot};
 
 pub(super) fn lobby<G: Listed>(

@@ -7,8 +7,9 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, panel, wrap};
+use roundtable_games::Listed;
+
 use crate::app::App;
-use crate::games::Listed;
 use crate::session::Snapshot;
 use crate::theme::Theme;
 

@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{block, centered, choice, chunks, wrap};
+use roundtable_games::GameId;
+
 use crate::app::{App, MENU, MENU_NAME, Screen, SetupRow};
-use crate::games::GameId;
 use crate::local::{BOT_NAMES, LocalConfig};
 use crate::saved::SavedGame;
 
@@ -247,7 +248,7 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
                 if h.bot_level.thinks() {
                     format!(
                         "searches ahead {} a move",
-                        think_words(roundtable_bots::DEFAULT_THINK)
+                        think_words(roundtable_games::DEFAULT_THINK)
                     )
                 } else {
                     h.bot_level.describe().to_owned()

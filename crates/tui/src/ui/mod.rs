@@ -5,10 +5,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
-use roundtable_port_royal::PortRoyal;
 
 use crate::app::{App, Overlay, Screen};
-use crate::games::Listed;
+use crate::games::GameScreen;
 use crate::keymap::{self, Context};
 use crate::session::Snapshot;
 use crate::theme::Theme;
@@ -26,39 +25,38 @@ mod menu;
 mod overlay;
 mod replay;
 mod results;
-mod table;
+mod side_log;
 
 pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
+pub(crate) use clock::{clock_lines, waiting_lines};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub(crate) use replay::{replay_lines, replay_panel, replay_status};
-pub use results::{port_royal_ranking, tie_breaks};
-pub use table::{abilities, contract_details, contract_lines};
-pub use table::{side_log_max_scroll, table as port_royal_table};
+pub(crate) use side_log::{board_and_log, side_log_max_scroll};
 
 /// The smallest terminal the screens are laid out for.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
 
 /// Below this width the table is one column.
-pub(super) const TWO_COLUMNS: u16 = 72;
+pub(crate) const TWO_COLUMNS: u16 = 72;
 
 /// One frame: the app's screen over the session's snapshot.
 #[derive(Clone, Copy, Debug)]
-pub struct Ui<'a, G: Listed = PortRoyal> {
+pub struct Ui<'a, G: GameScreen> {
     /// The front end's state.
     pub app: &'a App,
     /// The game, when there is one.
     pub snap: Option<&'a Snapshot<G>>,
 }
 
-impl<G: Listed> Widget for Ui<'_, G> {
+impl<G: GameScreen> Widget for Ui<'_, G> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         render(self.app, self.snap, area, buf);
     }
 }
 
 /// Draw the whole screen into `buf`.
-pub fn render<G: Listed>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf: &mut Buffer) {
+pub fn render<G: GameScreen>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         too_small(area, buf, theme);
@@ -164,14 +162,14 @@ pub(crate) fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
 
 /// A panel's frame: all borders, or in a cramped terminal only the top one
 /// (with the title), which saves a row and two columns per panel.
-pub(super) fn panel(title: impl Into<String>, theme: Theme, compact: bool) -> Block<'static> {
+pub(crate) fn panel(title: impl Into<String>, theme: Theme, compact: bool) -> Block<'static> {
     let b = block(title, theme);
     if compact { b.borders(Borders::TOP) } else { b }
 }
 
 /// A selectable row: marked with `>` and reversed when selected, so the
 /// selection shows without colour.
-pub(super) fn choice(selected: bool, text: String, theme: Theme) -> Line<'static> {
+pub(crate) fn choice(selected: bool, text: String, theme: Theme) -> Line<'static> {
     if selected {
         Line::styled(format!("> {text}"), theme.selected())
     } else {
@@ -192,7 +190,7 @@ pub(super) fn chunks(text: &str, width: usize) -> Vec<String> {
 }
 
 /// Word-wrap `text` to `width` columns; continuation lines are indented.
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(8);
     let mut out = Vec::new();
     let mut line = String::new();

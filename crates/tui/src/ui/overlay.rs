@@ -35,7 +35,7 @@ pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::styled("On the table", theme.title()));
-    for text in crate::text::legend() {
+    for text in roundtable_games::port_royal::legend() {
         lines.push(Line::from(format!("  {text}")));
     }
     lines

@@ -5,19 +5,17 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use roundtable_engine::{Seat, Standing};
+use roundtable_engine::Seat;
+use roundtable_games::guildhall::{card_words, chapters};
+use roundtable_games::words::seat_name;
 use roundtable_guildhall::{
     AreaCard, Guildhall, HandCard, PROFESSIONS, Phase, Profession, VP_TABLE, View, VpAbility,
 };
 
-use super::card_words;
 use crate::app::App;
 use crate::games::steps;
 use crate::session::Snapshot;
-use crate::text::seat_name;
-
-/// Below this width the log goes under the board rather than beside it.
-const SIDE_LOG_WIDTH: u16 = 100;
+use crate::ui::board_and_log;
 
 /// The colour letters of a chapter's cards ("r.g.p" for red, green and
 /// purple held), in catalog colour order, so they read without colour.
@@ -296,23 +294,9 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     }
 }
 
-/// The log's area and the board's, for a terminal area.
-fn split(area: Rect) -> (Rect, Rect) {
-    if area.width >= SIDE_LOG_WIDTH {
-        let [board, log] =
-            Layout::horizontal([Constraint::Min(60), Constraint::Length(area.width / 3)])
-                .areas(area);
-        (board, log)
-    } else {
-        let [board, log] =
-            Layout::vertical([Constraint::Min(6), Constraint::Length(area.height / 4)]).areas(area);
-        (board, log)
-    }
-}
-
 /// Draw Guildhall's table.
 pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
-    let (board, log) = split(area);
+    let (board, log) = board_and_log(area);
     // A replay shows where it stands where the moves would be.
     if let Some(r) = crate::ui::replay_status(app) {
         let width = usize::from(board.width.saturating_sub(2));
@@ -373,26 +357,4 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
     let skip = skip.min(panel.selected.start);
     Paragraph::new(list.into_iter().skip(skip).collect::<Vec<_>>()).render(rest, buf);
     crate::ui::log_panel(app, s, log, buf, false);
-}
-
-/// How far back the side log scrolls at `width` x `height`.
-pub fn side_log_max_scroll(s: &Snapshot<Guildhall>, width: u16, height: u16) -> usize {
-    let body = crate::ui::body_area(Rect::new(0, 0, width, height));
-    let (_, log) = split(body);
-    crate::ui::log_max_scroll(s, log.width.saturating_sub(2), log.height.saturating_sub(2))
-}
-
-/// A seat's ranking line: VP and completed chapters (the tie break).
-pub fn ranking_details(standing: &Standing) -> String {
-    format!(
-        " {:>3} VP {:>11} ",
-        standing.score,
-        chapters(standing.tie_break)
-    )
-}
-
-/// "1 chapter", "2 chapters".
-fn chapters(n: impl Into<i128>) -> String {
-    let n = n.into();
-    format!("{n} chapter{}", if n == 1 { "" } else { "s" })
 }
