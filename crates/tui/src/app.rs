@@ -12,11 +12,12 @@ use roundtable_port_royal::VICTORY_POINTS;
 use crate::games::{Arrow, GameScreen};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
-use crate::local::{LocalConfig, Pace};
 use crate::prefs;
 use crate::replay::{ReplayStatus, Seek};
 use crate::saved::SavedGame;
 use crate::session::Snapshot;
+pub use crate::setup::SetupRow;
+use crate::setup::{LocalConfig, Pace};
 use crate::theme::Theme;
 
 /// The screens.
@@ -129,58 +130,6 @@ pub const MENU_WATCH: usize = 4;
 pub const MENU_REPLAY: usize = 5;
 /// The start-menu entry that shows and changes the name played under.
 pub const MENU_NAME: usize = 6;
-
-/// A row of the local game set-up or the host set-up. Which rows show
-/// depends on the game chosen in the first ([`App::setup_rows`],
-/// [`App::host_rows`]); a row the two share changes the same way in both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetupRow {
-    /// The game to play.
-    Game,
-    /// Seats at the table.
-    Seats,
-    /// Port Royal: the victory points that end the game.
-    VictoryPoints,
-    /// Port Royal: skip takes that earn nothing.
-    PassAutomatically,
-    /// Port Royal: winners need an expedition.
-    ExpeditionRequired,
-    /// Port Royal: Just One More Contract.
-    Expansion,
-    /// Guildhall, Yucata 1: the centre row is refilled after paying.
-    RefillAfterPaying,
-    /// Guildhall, Yucata 2: a fourth chapter is shed on the next turn.
-    LateChapterCap,
-    /// Guildhall, Yucata 3: a discarded chapter's top card is chosen.
-    ChooseChapterOrder,
-    /// Guildhall: the rounds after which the game ends whatever the scores.
-    MaxRounds,
-    /// Waters of Nereus, two players only: the neutral ship plays too.
-    NeutralShip,
-    /// The pause between bot moves.
-    Pace,
-    /// Host: seats filled by bots that run in this process.
-    Bots,
-    /// Host: how well those bots play.
-    BotLevel,
-    /// The level of the bot at this place after you.
-    Bot(usize),
-    /// How long a hard bot thinks a move.
-    Think,
-    /// Start the game.
-    Start,
-}
-
-impl SetupRow {
-    /// Whether the row belongs in a set-up of `seats` seats: the neutral
-    /// ship is a variant for two players, so its row shows only then.
-    pub fn shown_at(self, seats: u8) -> bool {
-        match self {
-            SetupRow::NeutralShip => seats == 2,
-            _ => true,
-        }
-    }
-}
 
 /// Rows of Port Royal's local set-up before the bots' levels: the game,
 /// seats, victory points, the two toggles, the pace, the expansion.
@@ -1029,7 +978,7 @@ impl App {
         // newest would seem to do nothing.
         let max = match (snap, self.viewport, self.screen) {
             (Some(s), Some((width, height)), Screen::Log) => {
-                crate::ui::log_screen_max_scroll(s, width, height)
+                crate::ui::log::log_screen_max_scroll(s, width, height)
             }
             (Some(s), Some((width, height)), _) => G::side_log_max_scroll(self, s, width, height),
             (Some(s), None, _) => s.log.len(),

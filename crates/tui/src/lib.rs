@@ -35,14 +35,15 @@ pub mod replay;
 mod run;
 pub mod saved;
 pub mod session;
+pub mod setup;
 pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, GameKind, Screen};
 pub use games::{Arrow, GameScreen, VisitScreen};
-pub use launch::{FoundTable, HostConfig, Launcher};
+pub use launch::{FoundTable, HostConfig};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};
-pub use run::{Launched, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
+pub use run::{Launched, Launcher, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
 pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;

@@ -17,7 +17,7 @@ use roundtable_engine::GameResult;
 use crate::app::{App, Effect, GameKind};
 use crate::games::{GameScreen, VisitScreen};
 use crate::keymap::{self, Msg};
-use crate::launch::Launcher;
+use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, LocalSession};
 use crate::prefs;
 use crate::replay::{Replay, ReplayError, ReplayStatus, Seek};
@@ -182,6 +182,22 @@ impl<G: GameScreen> Playing for Table<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// Carries out the start menu's network entries (implemented by the
+/// binary, over the network crate). Errors are sentences for the player;
+/// `name` is the name the player chose in the start menu. A table is of
+/// whichever listed game the set-up or the ticket names.
+pub trait Launcher {
+    /// Open a table and take its first seat as `name`; bots join it.
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String>;
+    /// Take a seat as `name` at the table `ticket` names.
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
+    /// Follow the table `ticket` names as a spectator called `name`.
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
+    /// Listen on the LAN for a few seconds and return the open tables
+    /// (blocks; the screen says it is looking first).
+    fn find_tables(&mut self) -> Result<Vec<FoundTable>, String>;
 }
 
 /// A session of whichever listed game, as a [`Launcher`] starts it: the

@@ -45,9 +45,7 @@ fn replay_screen_mid_game_and_at_the_end() {
     let text = screen_text(&t);
     let position = runner.replay::<PortRoyal>().map_or(0, Replay::position);
     assert!(
-        text.contains(&format!(
-            "Replay: input {position} / {total}, turn 8"
-        )),
+        text.contains(&format!("Replay: input {position} / {total}, turn 8")),
         "{text}"
     );
     assert!(text.contains("Input "), "{text}");

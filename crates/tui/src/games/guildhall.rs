@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use roundtable_guildhall::{Action, Guildhall, Options};
 
 use super::{GameScreen, Pick};
-use crate::app::{App, SetupRow};
-use crate::local::LocalConfig;
+use crate::app::App;
 use crate::session::Snapshot;
+use crate::setup::{LocalConfig, SetupRow};
 
 pub mod choice;
 pub mod screen;
@@ -15,6 +15,10 @@ pub mod screen;
 impl GameScreen for Guildhall {
     fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer) {
         screen::table(app, snap, area, buf);
+    }
+
+    fn side_log_max_scroll(_app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
+        crate::ui::side_log::side_log_max_scroll(snap, width, height)
     }
 
     const SETUP_ROWS: &'static [SetupRow] = &[

@@ -13,9 +13,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use roundtable_games::{GameId, Listed};
 
-use crate::app::{App, SetupRow};
-use crate::local::LocalConfig;
+use crate::app::App;
 use crate::session::Snapshot;
+use crate::setup::{LocalConfig, SetupRow};
 
 pub mod guildhall;
 pub mod nereus;
@@ -44,13 +44,10 @@ pub trait GameScreen: Listed {
     fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer);
 
     /// How far back the table's side log can scroll in a terminal of
-    /// `width` x `height`: until its oldest row shows at the top. The
-    /// default is that of a board laid out with its log by
-    /// [`crate::ui::board_and_log`].
-    fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
-        let _ = app;
-        crate::ui::side_log_max_scroll(snap, width, height)
-    }
+    /// `width` x `height`: until its oldest row shows at the top (for a
+    /// board laid out with its log by [`crate::ui::side_log`], what that
+    /// module says).
+    fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize;
 
     /// The move an arrow key selects when the game chooses on its board
     /// (a Nereus ship's destination) rather than down its list, from the

@@ -5,15 +5,19 @@ use ratatui::layout::Rect;
 use roundtable_nereus::{Nereus, Options};
 
 use super::{Arrow, GameScreen};
-use crate::app::{App, SetupRow};
-use crate::local::LocalConfig;
+use crate::app::App;
 use crate::session::Snapshot;
+use crate::setup::{LocalConfig, SetupRow};
 
 pub mod screen;
 
 impl GameScreen for Nereus {
     fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer) {
         screen::table(app, snap, area, buf);
+    }
+
+    fn side_log_max_scroll(_app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
+        crate::ui::side_log::side_log_max_scroll(snap, width, height)
     }
 
     fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {

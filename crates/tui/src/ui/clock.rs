@@ -6,7 +6,7 @@ use std::time::Duration;
 use ratatui::text::Line;
 use roundtable_engine::Seat;
 
-use super::wrap;
+use super::widgets::wrap;
 use roundtable_games::Listed;
 use roundtable_games::words::seat_name;
 

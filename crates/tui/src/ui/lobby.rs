@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{block, chunks, wrap};
+use super::widgets::{block, chunks, wrap};
 use roundtable_games::Listed;
 
 use crate::app::App;

@@ -6,12 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{block, centered, choice, chunks, wrap};
+use super::widgets::{block, centered, choice, chunks, wrap};
 use roundtable_games::GameId;
 
-use crate::app::{App, MENU, MENU_NAME, Screen, SetupRow};
-use crate::local::{BOT_NAMES, LocalConfig};
+use crate::app::{App, MENU, MENU_NAME, Screen};
 use crate::saved::SavedGame;
+use crate::setup::{BOT_NAMES, LocalConfig, SetupRow};
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;

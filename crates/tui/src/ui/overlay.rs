@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
-use super::{block, centered, wrap};
+use super::widgets::{block, centered, wrap};
 use crate::app::{App, GameKind};
 use crate::keymap::{self, Context};
 use crate::theme::Theme;

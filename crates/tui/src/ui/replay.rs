@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::wrap;
+use super::widgets::wrap;
 use roundtable_games::Listed;
 use roundtable_games::words::seat_name;
 

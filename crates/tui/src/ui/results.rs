@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use roundtable_engine::Seat;
 
-use super::{block, chunks, wrap};
+use super::widgets::{block, chunks, wrap};
 use roundtable_games::words::seat_name;
 use roundtable_games::{ChartUnit, Listed};
 

@@ -1,12 +1,13 @@
 //! The layout a game's board shares with its log: the log beside the board
 //! on a wide terminal, under it on a narrow one. Port Royal's board lays
 //! itself out ([`crate::games::port_royal::board`]); every other game's
-//! board takes this one.
+//! board takes this one, and its screen's side-log scroll bound with it.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use roundtable_games::Listed;
 
-use super::{body_area, log_max_scroll};
+use super::log::log_max_scroll;
+use super::widgets::body_area;
 use crate::session::Snapshot;
 
 /// Below this width the log goes under the board rather than beside it.

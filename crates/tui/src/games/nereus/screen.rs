@@ -19,7 +19,7 @@ use crate::app::App;
 use crate::games::Arrow;
 use crate::session::Snapshot;
 use crate::theme::Theme;
-use crate::ui::board_and_log;
+use crate::ui::side_log::board_and_log;
 
 /// A board area at least this tall shows the crew rows and the cabin above
 /// the moves; a shorter one puts the moves beside the grid.
@@ -573,7 +573,7 @@ pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
     };
     Paragraph::new(top_lines(s, app, tall))
         .wrap(Wrap { trim: false })
-        .block(crate::ui::block(title, app.theme))
+        .block(crate::ui::widgets::block(title, app.theme))
         .render(top, buf);
     match replay {
         Some(r) => crate::ui::replay_panel(app, s, r, bottom, buf, false),
@@ -582,11 +582,11 @@ pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
             let inner = bottom.height.saturating_sub(2) as usize;
             let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
             Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
-                .block(crate::ui::block("Moves".to_owned(), app.theme))
+                .block(crate::ui::widgets::block("Moves".to_owned(), app.theme))
                 .render(bottom, buf);
         }
     }
-    crate::ui::log_panel(app, s, log, buf, false);
+    crate::ui::log::log_panel(app, s, log, buf, false);
 }
 
 /// The treasures of `view`'s board by cell, for tests: "b2 wy".

@@ -19,10 +19,9 @@ use roundtable_port_royal::PortRoyal;
 use crate::app::App;
 use crate::session::SeatKind;
 use crate::theme::Theme;
-use crate::ui::{
-    TWO_COLUMNS, choice, clock_lines, log_max_scroll, log_panel, panel, replay_lines, replay_panel,
-    replay_status, waiting_lines, wrap,
-};
+use crate::ui::log::{log_max_scroll, log_panel};
+use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap};
+use crate::ui::{clock_lines, replay_lines, replay_panel, replay_status, waiting_lines};
 
 /// The board draws a game of Port Royal only.
 type Snapshot = crate::session::Snapshot<PortRoyal>;
@@ -127,7 +126,7 @@ pub fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
 /// How far back the table's side log can scroll in a terminal of `width`
 /// x `height`: until its oldest row shows at the top.
 pub fn side_log_max_scroll(app: &App, s: &Snapshot, width: u16, height: u16) -> usize {
-    let body = crate::ui::body_area(Rect::new(0, 0, width, height));
+    let body = crate::ui::widgets::body_area(Rect::new(0, 0, width, height));
     let at = layout(app, s, body);
     let inner = panel("Log", app.theme, at.compact).inner(at.log);
     log_max_scroll(s, inner.width, inner.height)

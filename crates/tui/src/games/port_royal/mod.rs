@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use roundtable_port_royal::{Options, PortRoyal};
 
 use super::GameScreen;
-use crate::app::{App, SetupRow};
-use crate::local::LocalConfig;
+use crate::app::App;
 use crate::session::Snapshot;
+use crate::setup::{LocalConfig, SetupRow};
 
 pub mod board;
 
