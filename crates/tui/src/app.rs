@@ -2,12 +2,17 @@
 //! architecture's model and update). Rendering reads it ([`crate::ui`]);
 //! only [`App::update`] and [`App::observe`] change it, and neither touches
 //! the game: moves leave as [`Effect`]s for the runner to submit.
+//!
+//! One concern in one file (over a thousand lines with its tests): every
+//! key of every screen changes this one state, and the screens' transitions
+//! (menu to set-up to table to post-game and replay) are read best side by
+//! side. What a set-up form holds is [`crate::setup`]'s, each game's own
+//! option rows are its screen's ([`crate::games::GameScreen`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use roundtable_games::{GameId, Level};
-use roundtable_port_royal::VICTORY_POINTS;
 
 use crate::games::{Arrow, GameScreen};
 use crate::keymap::{Context, Msg};
@@ -17,7 +22,7 @@ use crate::replay::{ReplayStatus, Seek};
 use crate::saved::SavedGame;
 use crate::session::Snapshot;
 pub use crate::setup::SetupRow;
-use crate::setup::{LocalConfig, Pace};
+use crate::setup::{Change, LocalConfig, Pace};
 use crate::theme::Theme;
 
 /// The screens.
@@ -135,10 +140,6 @@ pub const MENU_NAME: usize = 6;
 /// seats, victory points, the two toggles, the pace, the expansion.
 pub const SETUP_FIXED_ROWS: usize = 7;
 
-/// The round limits the local set-up offers a Guildhall game, shortest
-/// first (the rules have no limit; the default of the game is the last).
-pub const MAX_ROUNDS: [u32; 5] = [1, 5, 10, 20, 100];
-
 /// The think times the local set-up offers a hard bot, shortest first.
 pub const THINK_TIMES: [Duration; 6] = [
     Duration::from_millis(100),
@@ -151,35 +152,6 @@ pub const THINK_TIMES: [Duration; 6] = [
 
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
-
-/// How a key changes a set-up row: the arrows step and stop at the ends;
-/// Enter steps up and wraps around, so that it alone reaches every value
-/// (on a row of two values it is a toggle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Change {
-    Less,
-    More,
-    Cycle,
-}
-
-impl Change {
-    /// `value` changed, kept within `lo..=hi`.
-    fn apply(self, value: i64, lo: i64, hi: i64) -> i64 {
-        match self {
-            Change::Less => (value - 1).clamp(lo, hi),
-            Change::More => (value + 1).clamp(lo, hi),
-            Change::Cycle if value >= hi => lo,
-            Change::Cycle => (value + 1).max(lo),
-        }
-    }
-
-    /// Victory points changed, kept in the range the game accepts (the
-    /// same range `play` and `host` check).
-    fn victory_points(self, victory_points: u32) -> u32 {
-        let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
-        self.apply(victory_points.into(), lo.into(), hi.into()) as u32
-    }
-}
 
 /// The front end's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -1011,15 +983,22 @@ fn option_rows(game: GameId) -> Vec<SetupRow> {
 /// host) as `change` says: the one place both set-ups change the game, its
 /// seats and its options.
 fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
-    // The value after (or before) `all[at]` as the change says.
-    fn step<T: PartialEq + Copy>(change: Change, all: &[T], at: usize) -> T {
-        let last = all.len() as i64 - 1;
-        all[change.apply(at as i64, 0, last) as usize]
+    /// Changes a row of the game's own options, in the game's screen.
+    struct ChangeOption<'a> {
+        config: &'a mut LocalConfig,
+        row: SetupRow,
+        change: Change,
+    }
+    impl crate::games::VisitScreen for ChangeOption<'_> {
+        type Output = ();
+        fn visit<G: GameScreen>(self) {
+            G::change_option(self.config, self.row, self.change);
+        }
     }
     match row {
         SetupRow::Game => {
             let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
-            s.game = step(change, GameId::ALL, at);
+            s.game = change.step(GameId::ALL, at);
             // Seats the new game is not played with become the
             // nearest it is.
             let seats = s.game.seats();
@@ -1033,41 +1012,31 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
                 (*seats.end()).into(),
             ) as u8;
         }
-        SetupRow::VictoryPoints => {
-            s.options.victory_points = change.victory_points(s.options.victory_points);
-        }
-        SetupRow::PassAutomatically => {
-            s.options.pass_automatically = !s.options.pass_automatically;
-        }
-        SetupRow::ExpeditionRequired => {
-            s.options.expedition_required = !s.options.expedition_required;
-        }
-        SetupRow::Expansion => s.options.expansion = !s.options.expansion,
-        SetupRow::RefillAfterPaying => {
-            s.guildhall.refill_after_paying = !s.guildhall.refill_after_paying;
-        }
-        SetupRow::LateChapterCap => {
-            s.guildhall.late_chapter_cap = !s.guildhall.late_chapter_cap;
-        }
-        SetupRow::ChooseChapterOrder => {
-            s.guildhall.choose_chapter_order = !s.guildhall.choose_chapter_order;
-        }
-        SetupRow::MaxRounds => {
-            let at = MAX_ROUNDS
-                .iter()
-                .position(|r| *r >= s.guildhall.max_rounds)
-                .unwrap_or(MAX_ROUNDS.len() - 1);
-            s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
-        }
-        SetupRow::NeutralShip => s.nereus.neutral_ship = !s.nereus.neutral_ship,
+        // The game's own options: only its own rows show.
+        SetupRow::VictoryPoints
+        | SetupRow::PassAutomatically
+        | SetupRow::ExpeditionRequired
+        | SetupRow::Expansion
+        | SetupRow::RefillAfterPaying
+        | SetupRow::LateChapterCap
+        | SetupRow::ChooseChapterOrder
+        | SetupRow::MaxRounds
+        | SetupRow::NeutralShip => crate::games::visit(
+            s.game,
+            ChangeOption {
+                config: s,
+                row,
+                change,
+            },
+        ),
         SetupRow::Pace => {
             let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
-            s.pace = step(change, &Pace::ALL, at);
+            s.pace = change.step(&Pace::ALL, at);
         }
         SetupRow::Bot(i) => {
             if let Some(level) = s.bot_levels.get_mut(i) {
                 let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1);
-                *level = step(change, &Level::ALL, at);
+                *level = change.step(&Level::ALL, at);
             }
         }
         SetupRow::Think => {
@@ -1075,7 +1044,7 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
                 .iter()
                 .position(|t| *t >= s.think)
                 .unwrap_or(THINK_TIMES.len() - 1);
-            s.think = step(change, &THINK_TIMES, at);
+            s.think = change.step(&THINK_TIMES, at);
         }
         // The host's own rows, and the rows that change nothing.
         SetupRow::Bots | SetupRow::BotLevel | SetupRow::Start => {}
@@ -1084,7 +1053,7 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
 
 #[cfg(test)]
 mod tests {
-    use roundtable_port_royal::PortRoyal;
+    use roundtable_port_royal::{PortRoyal, VICTORY_POINTS};
 
     use super::*;
 

@@ -171,3 +171,34 @@ impl SetupRow {
         }
     }
 }
+
+/// How a key changes a set-up row: the arrows step and stop at the ends;
+/// Enter steps up and wraps around, so that it alone reaches every value
+/// (on a row of two values it is a toggle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// One step down, stopping at the first value.
+    Less,
+    /// One step up, stopping at the last value.
+    More,
+    /// One step up, from the last value round to the first.
+    Cycle,
+}
+
+impl Change {
+    /// `value` changed, kept within `lo..=hi`.
+    pub fn apply(self, value: i64, lo: i64, hi: i64) -> i64 {
+        match self {
+            Change::Less => (value - 1).clamp(lo, hi),
+            Change::More => (value + 1).clamp(lo, hi),
+            Change::Cycle if value >= hi => lo,
+            Change::Cycle => (value + 1).max(lo),
+        }
+    }
+
+    /// The value after (or before) `all[at]` as the change says.
+    pub fn step<T: Copy>(self, all: &[T], at: usize) -> T {
+        let last = all.len() as i64 - 1;
+        all[self.apply(at as i64, 0, last) as usize]
+    }
+}

@@ -7,10 +7,14 @@ use roundtable_guildhall::{Action, Guildhall, Options};
 use super::{GameScreen, Pick};
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{LocalConfig, SetupRow};
+use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod choice;
 pub mod screen;
+
+/// The round limits the local set-up offers a Guildhall game, shortest
+/// first (the rules have no limit; the default of the game is the last).
+pub const MAX_ROUNDS: [u32; 5] = [1, 5, 10, 20, 100];
 
 impl GameScreen for Guildhall {
     fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer) {
@@ -31,6 +35,27 @@ impl GameScreen for Guildhall {
 
     fn local_options(config: &LocalConfig) -> Options {
         config.guildhall.clone()
+    }
+
+    fn change_option(config: &mut LocalConfig, row: SetupRow, change: Change) {
+        let options = &mut config.guildhall;
+        match row {
+            SetupRow::RefillAfterPaying => {
+                options.refill_after_paying = !options.refill_after_paying;
+            }
+            SetupRow::LateChapterCap => options.late_chapter_cap = !options.late_chapter_cap,
+            SetupRow::ChooseChapterOrder => {
+                options.choose_chapter_order = !options.choose_chapter_order;
+            }
+            SetupRow::MaxRounds => {
+                let at = MAX_ROUNDS
+                    .iter()
+                    .position(|r| *r >= options.max_rounds)
+                    .unwrap_or(MAX_ROUNDS.len() - 1);
+                options.max_rounds = change.step(&MAX_ROUNDS, at);
+            }
+            _ => {}
+        }
     }
 
     fn picks(snap: &Snapshot<Self>, action: &Action) -> Vec<Pick> {

@@ -15,7 +15,7 @@ use roundtable_games::{GameId, Listed};
 
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{LocalConfig, SetupRow};
+use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod guildhall;
 pub mod nereus;
@@ -65,6 +65,10 @@ pub trait GameScreen: Listed {
 
     /// The rule options the local set-up form chose for this game.
     fn local_options(config: &LocalConfig) -> Self::Options;
+
+    /// Changes the rule option on `row` (one of [`GameScreen::SETUP_ROWS`]
+    /// other than the pace) of `config` as `change` says.
+    fn change_option(config: &mut LocalConfig, row: SetupRow, change: Change);
 
     /// How a player picks `action` (one of `snap`'s legal actions) step by
     /// step, the way the player thinks of it: a card, then its level, then

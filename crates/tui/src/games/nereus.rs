@@ -7,7 +7,7 @@ use roundtable_nereus::{Nereus, Options};
 use super::{Arrow, GameScreen};
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{LocalConfig, SetupRow};
+use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod screen;
 
@@ -33,6 +33,12 @@ impl GameScreen for Nereus {
         Options {
             neutral_ship: config.nereus.neutral_ship
                 && SetupRow::NeutralShip.shown_at(config.seats),
+        }
+    }
+
+    fn change_option(config: &mut LocalConfig, row: SetupRow, _change: Change) {
+        if row == SetupRow::NeutralShip {
+            config.nereus.neutral_ship = !config.nereus.neutral_ship;
         }
     }
 }
