@@ -5,7 +5,7 @@ use roundtable_engine::{GameResult, Seat, Standing};
 pub use roundtable_guildhall::Guildhall;
 use roundtable_guildhall::{Action, Card, Event, VP_TABLE, View};
 
-use crate::words::seat_name;
+use crate::words::{seat_name, who};
 use crate::{ChartUnit, Listed, Milestone};
 
 impl Listed for Guildhall {
@@ -107,13 +107,7 @@ fn vp_words(kind: u8) -> String {
 /// already tells. Lines about `me` say "You".
 pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
     let you = |s: Seat| me == Some(s);
-    let name = |s: Seat| {
-        if you(s) {
-            "You".to_owned()
-        } else {
-            seat_name(names, s)
-        }
-    };
+    let name = |s: Seat| who(names, me, s);
     let says = |s: Seat, third: &str, second: &str| {
         format!("{} {}", name(s), if you(s) { second } else { third })
     };

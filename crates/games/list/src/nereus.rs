@@ -264,13 +264,7 @@ fn colours_words(colours: &[Colour]) -> String {
 /// already tells. Lines about `me` say "You".
 pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
     let you = |s: Seat| me == Some(s);
-    let name = |s: Seat| {
-        if you(s) {
-            "You".to_owned()
-        } else {
-            seat_name(names, s)
-        }
-    };
+    let name = |s: Seat| who(names, me, s);
     let line = match event {
         Event::Acted(seat, text) if text == "end" => {
             let whose = if you(*seat) {

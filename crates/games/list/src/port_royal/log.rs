@@ -4,7 +4,7 @@ use roundtable_engine::Seat;
 use roundtable_port_royal::{CardId, CardKind, CoinReason, Event, TaxKind};
 
 use super::words::*;
-use crate::words::seat_name;
+use crate::words::{seat_name, who};
 
 fn coins(n: u32) -> String {
     format!("{n}$")
@@ -15,13 +15,7 @@ fn coins(n: u32) -> String {
 /// `me` say "You".
 pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
     let you = |s: Seat| me == Some(s);
-    let name = |s: Seat| {
-        if you(s) {
-            "You".to_owned()
-        } else {
-            seat_name(names, s)
-        }
-    };
+    let name = |s: Seat| who(names, me, s);
     let object = |s: Seat| {
         if you(s) {
             "you".to_owned()
