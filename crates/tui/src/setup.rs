@@ -121,8 +121,8 @@ pub fn fresh_seed() -> u64 {
 }
 
 /// A row of the local game set-up or the host set-up. Which rows show
-/// depends on the game chosen in the first ([`App::setup_rows`],
-/// [`App::host_rows`]); a row the two share changes the same way in both.
+/// depends on the game chosen in the first ([`crate::App::setup_rows`],
+/// [`crate::App::host_rows`]); a row the two share changes the same way in both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupRow {
     /// The game to play.

@@ -45,8 +45,8 @@ pub trait GameScreen: Listed {
 
     /// How far back the table's side log can scroll in a terminal of
     /// `width` x `height`: until its oldest row shows at the top (for a
-    /// board laid out with its log by [`crate::ui::side_log`], what that
-    /// module says).
+    /// board laid out with its log beside or under it by `ui::side_log`,
+    /// what that module says).
     fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize;
 
     /// The move an arrow key selects when the game chooses on its board

@@ -200,7 +200,7 @@ pub fn player_abilities(p: &PlayerView) -> String {
     }
 }
 
-/// A card's short name: "[Y] Pinnace 2sw 3$", "Sailor", "expedition anchor + cross".
+/// A card's short name: "\[Y\] Pinnace 2sw 3$", "Sailor", "expedition anchor + cross".
 pub fn card_short(card: CardId) -> String {
     match card.kind() {
         CardKind::Ship {
@@ -397,7 +397,7 @@ pub fn ranking_order(view: &View) -> &'static str {
     }
 }
 
-/// A card's name without its numbers: "[Y] Pinnace", "Sailor", "Trader [B]".
+/// A card's name without its numbers: "\[Y\] Pinnace", "Sailor", "Trader \[B\]".
 pub fn card_name(card: CardId) -> String {
     match card.kind() {
         CardKind::Ship { colour, .. } => {
@@ -441,7 +441,7 @@ pub fn requirement_words(requirement: Requirement) -> String {
 
 /// A face-up contract as the board shows it: its title, the coins the next
 /// player to complete it gains, and what it asks ("Frigate Foe +6$: decline
-/// the coins of 3 [R] Frigates"). A contract that pays no more coins shows
+/// the coins of 3 \[R\] Frigates"). A contract that pays no more coins shows
 /// none: completing it still counts towards contract victory points.
 pub fn contract_words(contract: &ContractView) -> String {
     let reward = if contract.next_coins > 0 {
