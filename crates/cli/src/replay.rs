@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use roundtable_games::Listed;
-use roundtable_tui::replay::ReadTranscript;
-use roundtable_tui::{GameScreen, Replay, ReplayError, Seek, VisitScreen};
+use roundtable_games::replay::{ReadTranscript, Replay, ReplayError, Seek, ShownHand};
+use roundtable_tui::{GameScreen, VisitScreen};
 
 pub(crate) fn run(file: &Path) -> crate::Outcome {
     let failed = |e: ReplayError| {
@@ -25,7 +25,7 @@ pub(crate) fn run(file: &Path) -> crate::Outcome {
         };
         crate::Failure::with_code(e.exit_code(), anyhow::anyhow!(message))
     };
-    let (read, game) = roundtable_tui::replay::read(file).map_err(failed)?;
+    let (read, game) = roundtable_games::replay::read(file).map_err(failed)?;
     roundtable_tui::games::visit(
         game,
         Show {
@@ -81,7 +81,7 @@ fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Re
             )
         })
         .collect();
-    let mut shown: Vec<roundtable_tui::ShownHand> = Vec::new();
+    let mut shown: Vec<ShownHand> = Vec::new();
     for (position, input, lines) in steps {
         writeln!(out, "{position:>5} {input}")?;
         // A log line the input's words already say is not said twice.

@@ -16,7 +16,8 @@
 //! the game begins.
 //!
 //! Which games there are, and what every front end knows of them (titles,
-//! bots by level, log lines, ranking words), is `roundtable-games`; this
+//! bots by level, log lines, ranking words, the session and replay models),
+//! is `roundtable-games`; this
 //! crate adds each game's board, how its moves are picked and its set-up
 //! rows ([`GameScreen`], one folder per game under [`games`]), and reaches
 //! them from a game's id with [`games::visit`]. The screens never build or
@@ -31,10 +32,8 @@ pub mod keymap;
 pub mod launch;
 pub mod local;
 pub mod prefs;
-pub mod replay;
 mod run;
 pub mod saved;
-pub mod session;
 pub mod setup;
 pub mod theme;
 pub mod ui;
@@ -47,3 +46,7 @@ pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};
 pub use run::{Launched, Launcher, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
 pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;
+
+// The session and replay models every front end shows are the list's; the
+// paths under this crate stay as they were.
+pub use roundtable_games::{replay, session};

@@ -12,6 +12,13 @@
 //! runs a game is written once, generic over `G: Listed`, and reached from
 //! a [`GameId`] with [`GameId::visit`].
 //!
+//! What a front end is shown of a game is here too, apart from any way of
+//! drawing it: a [`session::Session`] at a table hands out
+//! [`session::Snapshot`]s (the seat's view, its moves, the log in words),
+//! and a finished game's transcript steps forwards and backwards as a
+//! [`replay::Replay`], which `roundtable replay` prints as text and the
+//! terminal UI shows.
+//!
 //! Nothing here draws: a front end's own per-game part (the terminal UI's
 //! board of each game) is a trait of that front end, implemented for every
 //! type of the list, and reached through the same list with
@@ -31,6 +38,8 @@ use roundtable_engine::{ChanceOutcome, Determinize, Game, GameResult, Seat, Stan
 pub mod guildhall;
 pub mod nereus;
 pub mod port_royal;
+pub mod replay;
+pub mod session;
 pub mod words;
 
 /// The list of games: calls macro `$then` with one `Variant => Type` line

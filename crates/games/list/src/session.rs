@@ -1,19 +1,19 @@
-//! What the front end talks to: a session at a table, seen from one seat.
+//! What a front end talks to: a session at a table, seen from one seat.
 //!
-//! The TUI never touches a game's state. It asks a [`Session`] for a
+//! A front end never touches a game's state. It asks a [`Session`] for a
 //! [`Snapshot`] (the seat's view, its legal actions, the log, who sits
 //! where), submits the seat's decisions, and polls it so that it can make
 //! progress (bots move, peers' messages arrive, clocks run). A local game
-//! ([`crate::LocalSession`]) and a game at a networked table implement the
-//! same trait.
+//! (the terminal UI's `LocalSession`) and a game at a networked table (the
+//! binary's) implement the same trait.
 
 use std::time::{Duration, Instant};
 
 use roundtable_engine::{GameResult, Next, Observer, Seat, SetupError};
 use roundtable_table::{PrivateStep, Record};
 
-use roundtable_games::words::{LogLine, seat_name};
-use roundtable_games::{Listed, Milestone};
+use crate::words::{LogLine, seat_name};
+use crate::{Listed, Milestone};
 
 /// A game in progress, seen from one seat (or by a spectator).
 pub trait Session<G: Listed> {

@@ -19,9 +19,9 @@
 
 use std::path::Path;
 
+use crate::words::{LogLine, event_words, seat_name};
+use crate::{GameId, Listed, Milestone};
 use roundtable_engine::{Knowledge, Observer, Seat};
-use roundtable_games::words::{LogLine, event_words, seat_name};
-use roundtable_games::{GameId, Listed, Milestone};
 pub use roundtable_table::transcript::ReadTranscript;
 use roundtable_table::transcript::{self, Frame};
 use roundtable_table::{Config, Output, PrivateStep, Record, Table, TableError};
@@ -614,7 +614,7 @@ mod tests {
     #[test]
     fn an_abandoned_game_is_replayed_to_its_end() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/abandoned-3-seats.rtlog");
+            .join("../../../tests/fixtures/abandoned-3-seats.rtlog");
         let read = transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
         let replay = Replay::<PortRoyal>::from_frames(&read.frames, "abandoned")
             .unwrap_or_else(|e| panic!("{e}"));
