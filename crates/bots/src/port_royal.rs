@@ -53,8 +53,9 @@
 use std::cell::Cell;
 
 use roundtable_engine::{Knowledge, Seat};
-use roundtable_port_royal::catalog::{CATALOG, deck_counts};
+use roundtable_port_royal::catalog::CATALOG;
 use roundtable_port_royal::contracts::{CONTRACT_VP, ContractId, Requirement};
+use roundtable_port_royal::odds::unseen_cards;
 use roundtable_port_royal::{
     Action, CardId, CardKind, CardName, Colour, Options, PersonKind, PlayerView, PortRoyal,
     TakeMode, View,
@@ -258,33 +259,6 @@ fn ability_worth(card: CardId) -> f64 {
         PersonKind::Gunner => 3.0,
         PersonKind::ViceAdmiral => 3.5,
     }
-}
-
-/// The chance that the next card `seat` draws ends its turn in a bust: a
-/// ship of a colour already in the harbor that its swords cannot repel.
-///
-/// An estimate with the module's unseen-card model (the discard pile's faces
-/// are not in the view) over the game's own deck (the view says whether it
-/// holds the expansion's cards); the screen shows it next to "draw".
-pub fn bust_chance(view: &View, seat: Seat) -> f64 {
-    let deck = Options {
-        expansion: view.expansion.is_some(),
-        ..Options::default()
-    };
-    let ctx = Ctx::new(&PortRoyalBot::new(&deck), seat, view);
-    if ctx.unseen_total == 0 {
-        return 0.0;
-    }
-    let harbor = view_harbor(view);
-    let busting: u32 = ctx
-        .unseen
-        .iter()
-        .enumerate()
-        .filter_map(|(row, &n)| Some((CardId::from_index(row as u32)?, n)))
-        .filter(|&(c, _)| ctx.busts(&harbor, c) && !ctx.repellable(c))
-        .map(|(_, n)| n)
-        .sum();
-    f64::from(busting) / f64::from(ctx.unseen_total)
 }
 
 fn view_harbor(view: &View) -> Cards {
@@ -1108,38 +1082,19 @@ fn shortfall(have: [u32; 4], need: [u32; 3]) -> u32 {
     short.saturating_sub(have[3])
 }
 
-/// Cards that may come next: every card of the game minus the face-up ones
-/// in the view (see the module docs for what this leaves out).
+/// Cards that may come next ([`unseen_cards`]) in the bot's fixed-size
+/// rows, and their total.
 fn unseen_estimate(view: &View, expansion: bool) -> ([u32; ROWS], u32) {
     let mut counts = [0u32; ROWS];
-    for (row, n) in deck_counts(expansion).into_iter().enumerate().take(ROWS) {
+    for (row, n) in unseen_cards(view, expansion)
+        .into_iter()
+        .enumerate()
+        .take(ROWS)
+    {
         counts[row] = n;
     }
-    let visible = view
-        .harbor
-        .iter()
-        .chain(&view.expeditions)
-        .chain(view.pending_ship.iter())
-        .chain(
-            view.players
-                .iter()
-                .flat_map(|p| p.persons.iter().chain(&p.expeditions)),
-        )
-        // Ships kept aside for Pack of Pirates stay out of every reshuffle.
-        .chain(
-            view.expansion
-                .iter()
-                .flat_map(|x| x.kept_aside.iter().flatten()),
-        );
-    for c in visible {
-        let row = usize::from(c.0.0);
-        if let Some(n) = counts.get_mut(row) {
-            *n = n.saturating_sub(1);
-        }
-    }
-    let total = counts.iter().sum();
     debug_assert!(CATALOG.len() <= ROWS);
-    (counts, total)
+    (counts, counts.iter().sum())
 }
 
 #[cfg(test)]
@@ -1255,63 +1210,6 @@ mod tests {
             .expect("a random game ends");
         }
         assert!(positions > 1000, "only {positions} positions compared");
-    }
-
-    #[test]
-    fn bust_chance_counts_unrepellable_ships_of_harbor_colours() {
-        let empty = view("discover", &[], player(3, &[]));
-        assert_eq!(bust_chance(&empty, Seat(0)), 0.0);
-        let one = view("discover", &["ship:yellow:1:1"], player(3, &[]));
-        let p = bust_chance(&one, Seat(0));
-        // 9 yellow ships left among 118 unseen cards.
-        assert!((p - 9.0 / 118.0).abs() < 1e-9, "{p}");
-        let sailor = view(
-            "discover",
-            &["ship:yellow:1:1"],
-            player(3, &["person:sailor:3:1"]),
-        );
-        // The Sailor repels the three 1-sword yellow ships left.
-        assert!((bust_chance(&sailor, Seat(0)) - 6.0 / 117.0).abs() < 1e-9);
-    }
-
-    /// In an expansion game the figure counts the expansion's deck: the
-    /// yellow ships still to come among every card still to come, with the
-    /// expansion's copies in both.
-    #[test]
-    fn bust_chance_counts_the_expansion_deck_in_an_expansion_game() {
-        use roundtable_engine::{Game, Observer};
-        let options = Options {
-            expansion: true,
-            ..Options::default()
-        };
-        let mut v = PortRoyal::new_game(2, &options)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .view(Observer::Seat(Seat(0)));
-        let yellow = card("ship:yellow:1:1");
-        v.phase = "discover";
-        v.harbor = vec![yellow];
-        assert!(v.expeditions.is_empty() && v.pending_ship.is_none());
-        assert!(v.players.iter().all(|p| p.persons.is_empty()));
-        let deck = deck_counts(true);
-        let all: u32 = deck.iter().sum();
-        let yellow_ships: u32 = CATALOG
-            .iter()
-            .zip(&deck)
-            .filter(|(t, _)| {
-                matches!(
-                    t.kind,
-                    CardKind::Ship {
-                        colour: Colour::Yellow,
-                        ..
-                    }
-                )
-            })
-            .map(|(_, n)| n)
-            .sum();
-        assert_ne!(all, deck_counts(false).iter().sum::<u32>());
-        let expected = f64::from(yellow_ships - 1) / f64::from(all - 1);
-        let p = bust_chance(&v, Seat(0));
-        assert!((p - expected).abs() < 1e-9, "{p} against {expected}");
     }
 
     /// A bot made before its table was known (a network seat) plays, once
