@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 
 use roundtable_bots::{Bot, PortRoyalBot, RandomBot};
 use roundtable_engine::{Game, Seat};
-use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_hands::Hands;
 use roundtable_local::{LocalError, LocalGame, Player, Progress, derive};
 use roundtable_port_royal::{Options, PortRoyal};
@@ -92,7 +92,7 @@ pub fn play_honest_game_of<G: Game>(
             .ok_or(HonestGameError::Unseated(player))?;
         identities[seat.index()] = Some(Identity::from_secret(derive(seed, "key", player)));
         chains[seat.index()] = Some(
-            ChainSecret::new(derive(seed, "chain", player), PORT_ROYAL_CHAIN_LENGTH)
+            ChainSecret::new(derive(seed, "chain", player), DEFAULT_CHAIN_LENGTH)
                 .map_err(|e| HonestGameError::Chain(e.to_string()))?,
         );
     }

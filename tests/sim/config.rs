@@ -1,7 +1,7 @@
 //! What a simulated game is made of: the faults, the peers' roles, the
 //! timing.
 
-use roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH;
+use roundtable_fairdeck::DEFAULT_CHAIN_LENGTH;
 use roundtable_port_royal::PortRoyal;
 
 use super::net::Rng;
@@ -184,7 +184,7 @@ impl<G: SimGame> SimConfig<G> {
             time_limit_ms: 3_600_000,
             fsync: false,
             smart_bots: true,
-            chain_length: PORT_ROYAL_CHAIN_LENGTH,
+            chain_length: DEFAULT_CHAIN_LENGTH,
         }
     }
 
@@ -200,7 +200,7 @@ impl<G: SimGame> SimConfig<G> {
         let chain_length = if rng.chance(0.25) {
             1 + rng.below(64)
         } else {
-            PORT_ROYAL_CHAIN_LENGTH
+            DEFAULT_CHAIN_LENGTH
         };
         SimConfig {
             faults,

@@ -4,18 +4,18 @@
 //!   move otherwise ([`EasyBot`]), so it makes the mistakes a beginner makes;
 //! * [`Level::Normal`]: the game's heuristic bot ([`PortRoyalBot`],
 //!   [`GuildhallBot`], [`NereusBot`]);
-//! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts, thinking
-//!   for a given time a move (Waters of Nereus: its heuristic bot, see
-//!   [`Level::nereus`]).
+//! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts cut at the
+//!   game's horizon, thinking for a given time a move.
 //!
-//! Front ends (the terminal UI's set-up forms, `play`, `host`) make their
-//! bots here, so a level means the same bot everywhere.
+//! A game says which heuristic bot is its own by implementing [`Leveled`];
+//! front ends (the terminal UI's set-up forms, `play`, `host`) make their
+//! bots with [`Level::bot`], so a level means the same bot everywhere.
 
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use roundtable_engine::{Game, Knowledge, Seat};
+use roundtable_engine::{Determinize, Game, Knowledge, Seat};
 use roundtable_guildhall::Guildhall;
 use roundtable_nereus::Nereus;
 use roundtable_port_royal::{Options, PortRoyal};
@@ -76,72 +76,85 @@ impl Level {
         self == Level::Hard
     }
 
-    /// A Port Royal bot of this level for a table with `options`; a hard
+    /// A bot of this level for a table of game `G` with `options`; a hard
     /// one thinks `think` a move. `seed` steers its random choices (the
     /// normal bot has none).
-    pub fn port_royal(
+    pub fn bot<G: Leveled>(
         self,
-        options: &Options,
+        options: &G::Options,
         think: Duration,
         seed: u64,
-    ) -> Box<dyn Bot<PortRoyal>> {
+    ) -> Box<dyn Bot<G>> {
         match self {
-            Level::Easy => Box::new(EasyBot::new(PortRoyalBot::new(options), seed)),
-            Level::Normal => Box::new(PortRoyalBot::new(options)),
-            // A cut playout costs a nineteenth of a whole one; at 700 cut
-            // playouts a decision (then 100 ms of one core's CPU) the search
-            // won 46 % of 400 4-seat games against three heuristic bots (95 %
-            // CI 41-51 %), against 29 % of 114 with whole playouts
-            // (examples/strength.rs). Since the heuristic prices a harbor
-            // once per decision, 100 ms buys about 1,600 cut playouts on a
-            // core of this machine at its fastest (examples/search_speed.rs).
+            Level::Easy => Box::new(EasyBot::new(G::heuristic(options), seed)),
+            Level::Normal => Box::new(G::heuristic(options)),
             Level::Hard => Box::new(
-                SearchBot::new(Budget::time(think), PortRoyalBot::new(options), seed).with_tuning(
+                SearchBot::new(Budget::time(think), G::heuristic(options), seed).with_tuning(
                     Tuning {
-                        horizon: PORT_ROYAL_HORIZON,
+                        horizon: G::HORIZON,
                         ..Tuning::default()
                     },
                 ),
             ),
         }
     }
+}
 
-    /// A Guildhall bot of this level; a hard one thinks `think` a move.
-    /// `seed` steers its random choices (the normal bot has none).
-    pub fn guildhall(self, think: Duration, seed: u64) -> Box<dyn Bot<Guildhall>> {
-        match self {
-            Level::Easy => Box::new(EasyBot::new(GuildhallBot::new(), seed)),
-            Level::Normal => Box::new(GuildhallBot::new()),
-            // A whole heuristic playout of Guildhall costs milliseconds:
-            // cut at a horizon, ten times as many fit in the think time.
-            Level::Hard => Box::new(
-                SearchBot::new(Budget::time(think), GuildhallBot::new(), seed).with_tuning(
-                    Tuning {
-                        horizon: GUILDHALL_HORIZON,
-                        ..Tuning::default()
-                    },
-                ),
-            ),
-        }
+/// A game a player can choose bots for by [`Level`]: its heuristic bot
+/// plays the normal level, half the easy one's moves and the hard one's
+/// playouts.
+pub trait Leveled: Determinize {
+    /// The game's heuristic bot.
+    type Heuristic: Bot<Self> + 'static;
+
+    /// Decisions a hard bot's playouts look past its search tree before
+    /// the heuristic scores the position ([`Tuning::horizon`]).
+    const HORIZON: u32;
+
+    /// The heuristic bot for a table with `options`.
+    fn heuristic(options: &Self::Options) -> Self::Heuristic;
+}
+
+impl Leveled for PortRoyal {
+    type Heuristic = PortRoyalBot;
+
+    // A cut playout costs a nineteenth of a whole one; at 700 cut playouts
+    // a decision (then 100 ms of one core's CPU) the search won 46 % of 400
+    // 4-seat games against three heuristic bots (95 % CI 41-51 %), against
+    // 29 % of 114 with whole playouts (examples/strength.rs). Since the
+    // heuristic prices a harbor once per decision, 100 ms buys about 1,600
+    // cut playouts on a core of this machine at its fastest
+    // (examples/search_speed.rs).
+    const HORIZON: u32 = PORT_ROYAL_HORIZON;
+
+    fn heuristic(options: &Options) -> PortRoyalBot {
+        PortRoyalBot::new(options)
     }
+}
 
-    /// A Waters of Nereus bot of this level. `think` is the hard bot's
-    /// time a move (its search chooses its own crew card and samples the
-    /// others' secret choices from its playout policy, never reading
-    /// them); `seed` steers its and the easy bot's random choices.
-    pub fn nereus(self, think: Duration, seed: u64) -> Box<dyn Bot<Nereus>> {
-        match self {
-            Level::Easy => Box::new(EasyBot::new(NereusBot::new(), seed)),
-            Level::Normal => Box::new(NereusBot::new()),
-            // Cut at a horizon like Guildhall's: whole playouts of a
-            // four-day game would leave few in the think time.
-            Level::Hard => Box::new(
-                SearchBot::new(Budget::time(think), NereusBot::new(), seed).with_tuning(Tuning {
-                    horizon: NEREUS_HORIZON,
-                    ..Tuning::default()
-                }),
-            ),
-        }
+impl Leveled for Guildhall {
+    type Heuristic = GuildhallBot;
+
+    // A whole heuristic playout of Guildhall costs milliseconds: cut at a
+    // horizon, ten times as many fit in the think time.
+    const HORIZON: u32 = GUILDHALL_HORIZON;
+
+    fn heuristic(_options: &roundtable_guildhall::Options) -> GuildhallBot {
+        GuildhallBot::new()
+    }
+}
+
+impl Leveled for Nereus {
+    type Heuristic = NereusBot;
+
+    // Cut at a horizon like Guildhall's: whole playouts of a four-day game
+    // would leave few in the think time. The hard bot's search chooses its
+    // own crew card and samples the others' secret choices from its
+    // playout policy, never reading them.
+    const HORIZON: u32 = NEREUS_HORIZON;
+
+    fn heuristic(_options: &roundtable_nereus::Options) -> NereusBot {
+        NereusBot::new()
     }
 }
 
@@ -228,7 +241,7 @@ mod tests {
                     } else {
                         Level::Normal
                     };
-                    level.port_royal(&options, DEFAULT_THINK, g)
+                    level.bot::<PortRoyal>(&options, DEFAULT_THINK, g)
                 })
                 .collect();
             let result = play_port_royal(&options, 100 + g, &mut bots, &mut |_| {})

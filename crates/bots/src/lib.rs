@@ -7,8 +7,8 @@
 //! * [`RandomBot`] picks uniformly among the legal actions (any game).
 //! * [`PortRoyalBot`] plays Port Royal by weighing the risk of a bust against
 //!   the harbor's value, hiring for points and abilities and claiming
-//!   expeditions; [`port_royal`] describes the heuristic and [`bust_chance`]
-//!   is the risk estimate it uses.
+//!   expeditions; [`port_royal`] describes the heuristic, which prices draws
+//!   over the unseen-card estimate of [`roundtable_port_royal::odds`].
 //! * [`SearchBot`] searches any game that implements
 //!   [`roundtable_engine::Determinize`] by information-set Monte Carlo tree
 //!   search, from its seat's knowledge only ([`search`]).
@@ -23,9 +23,9 @@ pub mod port_royal;
 pub mod search;
 
 pub use guildhall::GuildhallBot;
-pub use level::{DEFAULT_THINK, EasyBot, Level};
+pub use level::{DEFAULT_THINK, EasyBot, Level, Leveled};
 pub use nereus::NereusBot;
-pub use port_royal::{PortRoyalBot, VP_IN_COINS, bust_chance};
+pub use port_royal::{PortRoyalBot, VP_IN_COINS};
 pub use search::{Budget, SearchBot, SearchStats, Tuning};
 
 use rand_core::{RngCore, SeedableRng};

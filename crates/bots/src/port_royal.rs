@@ -50,9 +50,9 @@
 //! [`PortRoyalBot::contract_blind`] ones took 65% of the first places and
 //! 10.9 against 10.0 victory points per seat (`examples/contracts.rs`).
 //!
-//! This file holds the bot, its decisions and [`bust_chance`]; the prices
-//! are in `heuristic.rs`, the take planning in `takes.rs` and the contracts
-//! as the bot reads them in `contracts.rs`.
+//! This file holds the bot and its decisions; the prices are in
+//! `heuristic.rs`, the take planning in `takes.rs` and the contracts as the
+//! bot reads them in `contracts.rs`.
 
 mod contracts;
 mod heuristic;
@@ -264,33 +264,6 @@ fn ability_worth(card: CardId) -> f64 {
     }
 }
 
-/// The chance that the next card `seat` draws ends its turn in a bust: a
-/// ship of a colour already in the harbor that its swords cannot repel.
-///
-/// An estimate with the module's unseen-card model (the discard pile's faces
-/// are not in the view) over the game's own deck (the view says whether it
-/// holds the expansion's cards); the screen shows it next to "draw".
-pub fn bust_chance(view: &View, seat: Seat) -> f64 {
-    let deck = Options {
-        expansion: view.expansion.is_some(),
-        ..Options::default()
-    };
-    let ctx = Ctx::new(&PortRoyalBot::new(&deck), seat, view);
-    if ctx.unseen_total == 0 {
-        return 0.0;
-    }
-    let harbor = view_harbor(view);
-    let busting: u32 = ctx
-        .unseen
-        .iter()
-        .enumerate()
-        .filter_map(|(row, &n)| Some((CardId::from_index(row as u32)?, n)))
-        .filter(|&(c, _)| ctx.busts(&harbor, c) && !ctx.repellable(c))
-        .map(|(_, n)| n)
-        .sum();
-    f64::from(busting) / f64::from(ctx.unseen_total)
-}
-
 fn view_harbor(view: &View) -> Cards {
     view.harbor.iter().map(|c| c.0).collect()
 }
@@ -323,8 +296,8 @@ fn expedition_vp(card: CardId) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use roundtable_port_royal::catalog::{CATALOG, deck_counts};
-    use roundtable_port_royal::{Colour, PlayerView, SeatNumber, TakeMode};
+    use roundtable_port_royal::catalog::CATALOG;
+    use roundtable_port_royal::{PlayerView, SeatNumber, TakeMode};
 
     use super::*;
 
@@ -435,63 +408,6 @@ mod tests {
             .expect("a random game ends");
         }
         assert!(positions > 1000, "only {positions} positions compared");
-    }
-
-    #[test]
-    fn bust_chance_counts_unrepellable_ships_of_harbor_colours() {
-        let empty = view("discover", &[], player(3, &[]));
-        assert_eq!(bust_chance(&empty, Seat(0)), 0.0);
-        let one = view("discover", &["ship:yellow:1:1"], player(3, &[]));
-        let p = bust_chance(&one, Seat(0));
-        // 9 yellow ships left among 118 unseen cards.
-        assert!((p - 9.0 / 118.0).abs() < 1e-9, "{p}");
-        let sailor = view(
-            "discover",
-            &["ship:yellow:1:1"],
-            player(3, &["person:sailor:3:1"]),
-        );
-        // The Sailor repels the three 1-sword yellow ships left.
-        assert!((bust_chance(&sailor, Seat(0)) - 6.0 / 117.0).abs() < 1e-9);
-    }
-
-    /// In an expansion game the figure counts the expansion's deck: the
-    /// yellow ships still to come among every card still to come, with the
-    /// expansion's copies in both.
-    #[test]
-    fn bust_chance_counts_the_expansion_deck_in_an_expansion_game() {
-        use roundtable_engine::{Game, Observer};
-        let options = Options {
-            expansion: true,
-            ..Options::default()
-        };
-        let mut v = PortRoyal::new_game(2, &options)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .view(Observer::Seat(Seat(0)));
-        let yellow = card("ship:yellow:1:1");
-        v.phase = "discover";
-        v.harbor = vec![yellow];
-        assert!(v.expeditions.is_empty() && v.pending_ship.is_none());
-        assert!(v.players.iter().all(|p| p.persons.is_empty()));
-        let deck = deck_counts(true);
-        let all: u32 = deck.iter().sum();
-        let yellow_ships: u32 = CATALOG
-            .iter()
-            .zip(&deck)
-            .filter(|(t, _)| {
-                matches!(
-                    t.kind,
-                    CardKind::Ship {
-                        colour: Colour::Yellow,
-                        ..
-                    }
-                )
-            })
-            .map(|(_, n)| n)
-            .sum();
-        assert_ne!(all, deck_counts(false).iter().sum::<u32>());
-        let expected = f64::from(yellow_ships - 1) / f64::from(all - 1);
-        let p = bust_chance(&v, Seat(0));
-        assert!((p - expected).abs() < 1e-9, "{p} against {expected}");
     }
 
     /// A bot made before its table was known (a network seat) plays, once

@@ -6,7 +6,7 @@
 //! read.
 //!
 //! A transcript's game is the one its genesis names, from the list of games
-//! ([`roundtable_tui::GameId`]); Hands, the test game with private hands
+//! ([`roundtable_games::GameId`]); Hands, the test game with private hands
 //! that no command plays, is audited too, as its transcripts are the
 //! protocol's test vectors for private cards (protocol/vectors/).
 
@@ -16,12 +16,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use roundtable_engine::Game;
+use roundtable_games::{Listed, Visit};
 use roundtable_hands::Hands;
 use roundtable_table::audit::{AuditError, AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
 use roundtable_table::verdict::{Outcome, Stop, Verdict, VerdictError, verdict};
 use roundtable_table::{GameId, Signed, Violation};
-use roundtable_tui::{Listed, Visit};
 use serde_json::{Value, json};
 
 /// Options of `roundtable audit`.
@@ -73,16 +73,16 @@ fn audit_file(path: &Path) -> FileVerdict {
 
 /// A game `audit` checks: one of the list, or the Hands test game.
 enum Audited {
-    Listed(roundtable_tui::GameId),
+    Listed(roundtable_games::GameId),
     Hands,
 }
 
 /// The game a genesis names.
-fn game_of(name: &str) -> Result<Audited, roundtable_tui::UnknownGame> {
+fn game_of(name: &str) -> Result<Audited, roundtable_games::UnknownGame> {
     if name == Hands::NAME {
         return Ok(Audited::Hands);
     }
-    roundtable_tui::GameId::from_name(name).map(Audited::Listed)
+    roundtable_games::GameId::from_name(name).map(Audited::Listed)
 }
 
 /// The audit of one file's frames, for the game its genesis names.

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use roundtable_bots::{Bot, Level, RandomBot};
-use roundtable_tui::Listed;
+use roundtable_games::Listed;
 
 /// A kind of computer player, as `--bot` and `--bots` name it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use roundtable_engine::GameResult;
+use roundtable_games::Listed;
 use roundtable_local::LocalGame;
 use roundtable_table::Config;
-use roundtable_tui::Listed;
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_for_seats, seated_bots};
 
@@ -82,7 +82,7 @@ pub(crate) fn write_standings<G: Listed>(
             out,
             "{indent}#{} {}{kind}: {} VP, {}",
             s.rank + 1,
-            roundtable_tui::text::seat_name(names, s.seat),
+            roundtable_games::words::seat_name(names, s.seat),
             s.score,
             G::tie_break_words(s.tie_break)
         )?;

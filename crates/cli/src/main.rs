@@ -224,8 +224,8 @@ pub(crate) fn one_line(error: &anyhow::Error) -> String {
 
 /// The game `--game` names; a name that is not in the list of games is a
 /// usage error (exit 2), in one line that lists the games.
-pub(crate) fn game_named(name: &str) -> Result<roundtable_tui::GameId, Failure> {
-    roundtable_tui::GameId::from_name(name).map_err(|e| Failure::with_code(2, e))
+pub(crate) fn game_named(name: &str) -> Result<roundtable_games::GameId, Failure> {
+    roundtable_games::GameId::from_name(name).map_err(|e| Failure::with_code(2, e))
 }
 
 /// Read `key=value` options over a game's default options; values are TOML

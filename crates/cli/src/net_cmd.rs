@@ -13,13 +13,14 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use roundtable_bots::Bot;
 use roundtable_engine::GameResult;
+use roundtable_games::{GameId, Listed};
 use roundtable_net::relay::{RelayEvent, run_relay};
 use roundtable_net::{
     Controller, DataDir, GameHandle, Multiaddr, NetEvent, NodeConfig, Outcome, Role, Ticket,
     Timing, default_data_dir, default_listen, spawn,
 };
 use roundtable_table::Record;
-use roundtable_tui::{GameId, Listed, Visit};
+use roundtable_tui::{GameScreen, VisitScreen};
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup};
 use crate::net_session::NetSession;
@@ -554,21 +555,21 @@ async fn finish_bots(tasks: Vec<tokio::task::JoinHandle<Result<Outcome>>>) -> bo
 
 pub(crate) fn host(args: &HostArgs) -> crate::Outcome {
     let game = crate::game_named(&args.game)?;
-    Ok(game.visit(Host(args))?)
+    Ok(roundtable_tui::games::visit(game, Host(args))?)
 }
 
 /// `host` for the game `--game` names.
 struct Host<'a>(&'a HostArgs);
 
-impl Visit for Host<'_> {
+impl VisitScreen for Host<'_> {
     type Output = Result<ExitCode>;
 
-    fn visit<G: Listed>(self) -> Result<ExitCode> {
+    fn visit<G: GameScreen>(self) -> Result<ExitCode> {
         host_game::<G>(self.0)
     }
 }
 
-fn host_game<G: Listed>(args: &HostArgs) -> Result<ExitCode> {
+fn host_game<G: GameScreen>(args: &HostArgs) -> Result<ExitCode> {
     // Every term is checked before the lobby opens: a lobby whose terms no
     // proposal can carry fills its seats and then never starts.
     let options: G::Options = crate::parse_options(&args.options)?;
@@ -636,7 +637,11 @@ fn host_game<G: Listed>(args: &HostArgs) -> Result<ExitCode> {
 
 /// `host` with the terminal UI: the person at the keyboard takes the first
 /// seat; in-process bots join once the ticket exists.
-fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> Result<ExitCode> {
+fn host_tui<G: GameScreen>(
+    args: &HostArgs,
+    options: G::Options,
+    data: &DataDir,
+) -> Result<ExitCode> {
     let rt = runtime()?;
     let config = args
         .seat
@@ -697,7 +702,7 @@ fn host_tui<G: Listed>(args: &HostArgs, options: G::Options, data: &DataDir) -> 
 
 /// Run the terminal UI over `session` while `rt` drives the node in the
 /// background; the runtime lives until the player quits.
-pub(crate) fn tui<G: Listed>(
+pub(crate) fn tui<G: GameScreen>(
     rt: tokio::runtime::Runtime,
     session: NetSession<G>,
 ) -> Result<ExitCode> {
@@ -721,7 +726,7 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
         return list_tables(args);
     };
     let ticket = Ticket::decode(text)?;
-    ticket_game(&ticket)?.visit(Join { args, ticket })
+    roundtable_tui::games::visit(ticket_game(&ticket)?, Join { args, ticket })
 }
 
 /// The game a ticket names, from the list of games: a table of a game this
@@ -737,15 +742,15 @@ struct Join<'a> {
     ticket: Ticket,
 }
 
-impl Visit for Join<'_> {
+impl VisitScreen for Join<'_> {
     type Output = Result<ExitCode>;
 
-    fn visit<G: Listed>(self) -> Result<ExitCode> {
+    fn visit<G: GameScreen>(self) -> Result<ExitCode> {
         join_game::<G>(self.args, self.ticket)
     }
 }
 
-fn join_game<G: Listed>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
+fn join_game<G: GameScreen>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.seat.headless {
         need_terminal(HEADLESS_SEAT)?;
@@ -823,7 +828,7 @@ fn listing(number: usize, table: &roundtable_net::Announce) -> String {
 
 pub(crate) fn watch(args: &WatchArgs) -> Result<ExitCode> {
     let ticket = Ticket::decode(&args.ticket)?;
-    ticket_game(&ticket)?.visit(Watch { args, ticket })
+    roundtable_tui::games::visit(ticket_game(&ticket)?, Watch { args, ticket })
 }
 
 /// `watch` for the game the ticket names.
@@ -832,15 +837,15 @@ struct Watch<'a> {
     ticket: Ticket,
 }
 
-impl Visit for Watch<'_> {
+impl VisitScreen for Watch<'_> {
     type Output = Result<ExitCode>;
 
-    fn visit<G: Listed>(self) -> Result<ExitCode> {
+    fn visit<G: GameScreen>(self) -> Result<ExitCode> {
         watch_game::<G>(self.args, self.ticket)
     }
 }
 
-fn watch_game<G: Listed>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCode> {
+fn watch_game<G: GameScreen>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCode> {
     let data = args.net.data_dir();
     if !args.headless {
         need_terminal(HEADLESS_WATCH)?;
@@ -870,7 +875,7 @@ pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
     args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let data = args.net.data_dir();
     let lobby = unfinished_lobby(args, &data)?;
-    saved_game(&data, &lobby)?.visit(Resume { args, data, lobby })
+    roundtable_tui::games::visit(saved_game(&data, &lobby)?, Resume { args, data, lobby })
 }
 
 /// The unfinished table `resume` goes back to: the one named, else the
@@ -926,15 +931,15 @@ struct Resume<'a> {
     lobby: roundtable_net::LobbyId,
 }
 
-impl Visit for Resume<'_> {
+impl VisitScreen for Resume<'_> {
     type Output = Result<ExitCode>;
 
-    fn visit<G: Listed>(self) -> Result<ExitCode> {
+    fn visit<G: GameScreen>(self) -> Result<ExitCode> {
         resume_game::<G>(self.args, self.data, self.lobby)
     }
 }
 
-fn resume_game<G: Listed>(
+fn resume_game<G: GameScreen>(
     args: &ResumeArgs,
     data: DataDir,
     lobby: roundtable_net::LobbyId,
@@ -1104,7 +1109,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"));
         }
         let log = String::from_utf8_lossy(&out);
-        let short = roundtable_tui::text::card_short(ship);
+        let short = roundtable_games::port_royal::card_short(ship);
         assert!(
             log.contains(&format!("    bob\\u{{1b}}[2J draws {short}.\n")),
             "{log}"

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use roundtable_games::{GameId, Listed, Visit};
 use roundtable_local::Progress;
-use roundtable_tui::{GameId, Listed, Visit};
 
 use crate::bot_choice::{BotArgs, BotKind, Lineup, lineup_words};
 use crate::bot_game::{BotsGame, BotsSetup, write_standings};

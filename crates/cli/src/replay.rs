@@ -10,8 +10,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use roundtable_tui::replay::ReadTranscript;
-use roundtable_tui::{Listed, Replay, ReplayError, Seek, Visit};
+use roundtable_games::replay::{ReadTranscript, Replay, ReplayError, Seek, ShownHand};
+use roundtable_games::{Listed, Visit};
+use roundtable_tui::{GameScreen, VisitScreen};
 
 pub(crate) fn run(file: &Path) -> crate::Outcome {
     let failed = |e: ReplayError| {
@@ -24,31 +25,43 @@ pub(crate) fn run(file: &Path) -> crate::Outcome {
         };
         crate::Failure::with_code(e.exit_code(), anyhow::anyhow!(message))
     };
-    let (read, game) = roundtable_tui::replay::read(file).map_err(failed)?;
-    game.visit(Show {
-        read: &read,
-        file,
-        terminal: crate::output::has_terminal(),
-    })
-    .map_err(failed)??;
+    let (read, game) = roundtable_games::replay::read(file).map_err(failed)?;
+    let shown = if crate::output::has_terminal() {
+        roundtable_tui::games::visit(game, Show { read: &read, file })
+    } else {
+        game.visit(Print { read: &read, file })
+    };
+    shown.map_err(failed)??;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Replay a transcript of whichever game it is: in the terminal, or printed.
+/// Replay a transcript of whichever game it is in the terminal.
 struct Show<'a> {
     read: &'a ReadTranscript,
     file: &'a Path,
-    terminal: bool,
 }
 
-impl Visit for Show<'_> {
+impl VisitScreen for Show<'_> {
+    type Output = Result<anyhow::Result<()>, ReplayError>;
+
+    fn visit<G: GameScreen>(self) -> Self::Output {
+        let replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
+        Ok(roundtable_tui::run_replay(replay).map(|_| ()))
+    }
+}
+
+/// Print a transcript of whichever game it is as text: the list's words,
+/// no screen.
+struct Print<'a> {
+    read: &'a ReadTranscript,
+    file: &'a Path,
+}
+
+impl Visit for Print<'_> {
     type Output = Result<anyhow::Result<()>, ReplayError>;
 
     fn visit<G: Listed>(self) -> Self::Output {
         let mut replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
-        if self.terminal {
-            return Ok(roundtable_tui::run_replay(replay).map(|_| ()));
-        }
         Ok(print(&mut replay, &mut crate::output::stdout()).map_err(anyhow::Error::from))
     }
 }
@@ -77,7 +90,7 @@ fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Re
             )
         })
         .collect();
-    let mut shown: Vec<roundtable_tui::ShownHand> = Vec::new();
+    let mut shown: Vec<ShownHand> = Vec::new();
     for (position, input, lines) in steps {
         writeln!(out, "{position:>5} {input}")?;
         // A log line the input's words already say is not said twice.

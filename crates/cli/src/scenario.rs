@@ -14,9 +14,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use roundtable_games::GameId;
 use roundtable_port_royal::PortRoyal;
 use roundtable_scenario::{Malformed, Outcome, PublicCards, Source};
-use roundtable_tui::GameId;
 use serde_json::{Value, json};
 
 /// Print `outcome` as `docs/SCENARIOS.md` specifies and give the exit code

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use roundtable_games::{Listed, Visit};
 use roundtable_local::Progress;
-use roundtable_tui::{Listed, Visit};
 
 use crate::bot_choice::{BotArgs, Lineup};
 use crate::bot_game::{BotsGame, BotsSetup, write_standings};

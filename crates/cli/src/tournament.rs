@@ -21,6 +21,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
+use roundtable_games::{GameId, Listed, Visit};
 use roundtable_local::{LocalGame, Player, Progress};
 use roundtable_table::audit::{AuditError, AuditReport, audit};
 use roundtable_table::transcript::{self, Frame};
@@ -29,7 +30,6 @@ use roundtable_tournament::{
     Format, Manifest, OpenedShares, Outcome, Refusal, Registration, SeedReveal, Submission, Terms,
     derived_seed_share, standings, table_nonce,
 };
-use roundtable_tui::{GameId, Listed, Visit};
 use sha2::{Digest, Sha256};
 
 use crate::Failure;

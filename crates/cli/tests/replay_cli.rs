@@ -135,7 +135,7 @@ fn audited_hands(path: &Path) -> Vec<Vec<String>> {
                         .map(|c| {
                             let card = u32::try_from(c["card"].as_u64().unwrap_or(u64::MAX))
                                 .unwrap_or(u32::MAX);
-                            roundtable_tui::games::guildhall::card_words(card)
+                            roundtable_games::guildhall::card_words(card)
                         })
                         .collect()
                 })

@@ -9,30 +9,30 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use roundtable_fairdeck::{
-    ChainSecret, ChainTracker, Chance, PORT_ROYAL_CHAIN_LENGTH, Sampler, answer, beacon,
+    ChainSecret, ChainTracker, Chance, DEFAULT_CHAIN_LENGTH, Sampler, answer, beacon,
     chain_commitment, commit_secret, verify_opened_chain, verify_reveal,
 };
 
 fn chains(c: &mut Criterion) {
     let mut g = c.benchmark_group("chain");
-    g.throughput(Throughput::Elements(PORT_ROYAL_CHAIN_LENGTH));
+    g.throughput(Throughput::Elements(DEFAULT_CHAIN_LENGTH));
     g.bench_function("generate 4096 links (ChainSecret::new)", |b| {
-        b.iter(|| ChainSecret::new(black_box([7; 32]), PORT_ROYAL_CHAIN_LENGTH))
+        b.iter(|| ChainSecret::new(black_box([7; 32]), DEFAULT_CHAIN_LENGTH))
     });
     g.bench_function("commitment of 4096 links (no checkpoints)", |b| {
-        b.iter(|| chain_commitment(black_box(&[7; 32]), PORT_ROYAL_CHAIN_LENGTH))
+        b.iter(|| chain_commitment(black_box(&[7; 32]), DEFAULT_CHAIN_LENGTH))
     });
     g.finish();
 
     let mut g = c.benchmark_group("reveal");
-    let chain = ChainSecret::new([7; 32], PORT_ROYAL_CHAIN_LENGTH).ok();
+    let chain = ChainSecret::new([7; 32], DEFAULT_CHAIN_LENGTH).ok();
     if let Some(chain) = &chain {
         let mut k = 0u64;
         g.bench_function(
             "ChainSecret::reveal, 4096 links, C = 64 (all k in turn)",
             |b| {
                 b.iter(|| {
-                    k = k % PORT_ROYAL_CHAIN_LENGTH + 1;
+                    k = k % DEFAULT_CHAIN_LENGTH + 1;
                     chain.reveal(black_box(k))
                 })
             },
@@ -44,16 +44,14 @@ fn chains(c: &mut Criterion) {
         });
         g.bench_function("ChainTracker::accept", |b| {
             b.iter_batched(
-                || ChainTracker::new(c0, PORT_ROYAL_CHAIN_LENGTH),
+                || ChainTracker::new(c0, DEFAULT_CHAIN_LENGTH),
                 |t| t.map(|mut t| t.accept(1, black_box(&r1))),
                 criterion::BatchSize::SmallInput,
             )
         });
         let reveals: Vec<[u8; 32]> = (1..=400).filter_map(|k| chain.reveal(k).ok()).collect();
         g.bench_function("verify_opened_chain, 4096 links, 400 reveals", |b| {
-            b.iter(|| {
-                verify_opened_chain(black_box(&[7; 32]), PORT_ROYAL_CHAIN_LENGTH, &c0, &reveals)
-            })
+            b.iter(|| verify_opened_chain(black_box(&[7; 32]), DEFAULT_CHAIN_LENGTH, &c0, &reveals))
         });
     }
     g.finish();

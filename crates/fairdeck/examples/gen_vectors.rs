@@ -13,8 +13,8 @@
 use std::path::PathBuf;
 
 use roundtable_fairdeck::{
-    ChainSecret, PORT_ROYAL_CHAIN_LENGTH, Sampler, beacon, beacon_domain, chain_start,
-    commit_secret, continuation_seed, hex32, secret_preimage, verify_reveal,
+    ChainSecret, DEFAULT_CHAIN_LENGTH, Sampler, beacon, beacon_domain, chain_start, commit_secret,
+    continuation_seed, hex32, secret_preimage, verify_reveal,
 };
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -46,7 +46,7 @@ fn chain_vectors() -> Result<Value, Box<dyn std::error::Error>> {
         (derived("chain/a"), 100, vec![1, 2, 3, 4, 5, 50, 99, 100]),
         (
             [0xff; 32],
-            PORT_ROYAL_CHAIN_LENGTH,
+            DEFAULT_CHAIN_LENGTH,
             vec![1, 2, 3, 64, 65, 4095, 4096],
         ),
     ];
@@ -91,11 +91,7 @@ fn chain_vectors() -> Result<Value, Box<dyn std::error::Error>> {
     for (genesis_seed, first_event, length) in [
         ([0u8; 32], 2, 1),
         (counting(), 17, 16),
-        (
-            [0xff; 32],
-            PORT_ROYAL_CHAIN_LENGTH + 1,
-            PORT_ROYAL_CHAIN_LENGTH,
-        ),
+        ([0xff; 32], DEFAULT_CHAIN_LENGTH + 1, DEFAULT_CHAIN_LENGTH),
     ] {
         let chain = ChainSecret::continued(&genesis_seed, first_event, length)?;
         continuations.push(json!({

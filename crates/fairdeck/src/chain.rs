@@ -28,16 +28,17 @@ pub const CONTINUATION_SEED_DOMAIN: &[u8] = b"roundtable/chain-continuation/v1";
 /// and is 256 times the length a Port Royal game uses.
 pub const MAX_CHAIN_LENGTH: u64 = 1 << 20;
 
-/// The chain length a seat commits to for a game of Port Royal.
+/// The chain length a seat commits to, in every game of the list.
 ///
-/// A Port Royal game raises one chance event for the start player, one per
+/// It was chosen for Port Royal, the game with the most chance events: a
+/// Port Royal game raises one chance event for the start player, one per
 /// card revealed from the draw pile, and one per epoch of spent coins revealed
 /// at a reshuffle. In 80,000 simulated games between random-move players (2 to
 /// 5 seats) the median was 155 to 281 events and the longest game 562. 4096 is
 /// seven times that longest game, costs about 0.2 ms to build, and a game that
 /// still outlives it continues with a fresh signed commitment
 /// ([`ChainContinuation`]) instead of failing.
-pub const PORT_ROYAL_CHAIN_LENGTH: u64 = 4096;
+pub const DEFAULT_CHAIN_LENGTH: u64 = 4096;
 
 /// How many links lie between two stored checkpoints by default.
 ///
@@ -545,7 +546,7 @@ mod tests {
 
     #[test]
     fn memory_is_the_checkpoints() -> Result<(), FairdeckError> {
-        let chain = ChainSecret::new([0; 32], PORT_ROYAL_CHAIN_LENGTH)?;
+        let chain = ChainSecret::new([0; 32], DEFAULT_CHAIN_LENGTH)?;
         assert_eq!(chain.stored_bytes(), (4096 / 64 + 1) * 32);
         let chain = ChainSecret::with_checkpoint_interval([0; 32], 100, 1)?;
         assert_eq!(chain.stored_bytes(), 101 * 32);

@@ -53,7 +53,7 @@ mod secret;
 pub use beacon::{BEACON_DOMAIN, EventReveals, FORFEIT_BEACON_PREFIX, beacon, beacon_domain};
 pub use chain::{
     CHAIN_DOMAIN, CONTINUATION_SEED_DOMAIN, ChainContinuation, ChainSecret, ChainTracker,
-    DEFAULT_CHECKPOINT_INTERVAL, MAX_CHAIN_LENGTH, PORT_ROYAL_CHAIN_LENGTH, chain_commitment,
+    DEFAULT_CHAIN_LENGTH, DEFAULT_CHECKPOINT_INTERVAL, MAX_CHAIN_LENGTH, chain_commitment,
     chain_start, continuation_seed, next_link, verify_opened_chain, verify_reveal,
 };
 pub use error::FairdeckError;

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use roundtable_bots::Bot;
 use roundtable_engine::{Game, GameResult, Knowledge, Seat};
-use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_table::transcript::{Frame, TranscriptError, TranscriptLog};
 use roundtable_table::{
     Config, GameId, Genesis, Identity, Local, Output, Proposal, Record, SeatInfo, Signed, Table,
@@ -286,7 +286,7 @@ impl<G: Game> LocalGame<G> {
             .collect();
         let chains = secrets
             .iter()
-            .map(|(_, chain)| ChainSecret::new(*chain, PORT_ROYAL_CHAIN_LENGTH))
+            .map(|(_, chain)| ChainSecret::new(*chain, DEFAULT_CHAIN_LENGTH))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| LocalError::Chain(e.to_string()))?;
         let infos = identities

@@ -17,7 +17,7 @@ use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, noise, tcp, yamux};
 use roundtable_bots::RandomBot;
-use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_net::wire::{
     LOBBY_PROTOCOL, LobbyRequest, LobbyResponse, SYNC_PROTOCOL, SyncRequest, SyncResponse, decode,
     encode,
@@ -589,7 +589,7 @@ async fn a_peer_without_a_seat_is_served_but_never_asked_and_cannot_join_a_runni
     connected(&mut swarm, target).await;
 
     // A seat in a running game is for its seated peers only (SPEC 4.5).
-    let chain = ChainSecret::new([5; 32], PORT_ROYAL_CHAIN_LENGTH).unwrap();
+    let chain = ChainSecret::new([5; 32], DEFAULT_CHAIN_LENGTH).unwrap();
     let join = LobbyRequest::Join {
         lobby: ticket.lobby,
         seat: SeatInfo {
@@ -680,7 +680,7 @@ async fn a_joiner_that_never_accepts_loses_its_seat_and_the_table_fills_without_
     // A raw joiner that sends a valid Join every 100 ms and leaves every
     // proposal unanswered.
     let identity = Identity::from_secret([42; 32]);
-    let chain = ChainSecret::new([6; 32], PORT_ROYAL_CHAIN_LENGTH).unwrap();
+    let chain = ChainSecret::new([6; 32], DEFAULT_CHAIN_LENGTH).unwrap();
     let join = framed(&encode(&LobbyRequest::Join {
         lobby: ticket.lobby,
         seat: SeatInfo {

@@ -43,14 +43,14 @@ fn sink_terminal(w: u16, h: u16) -> Terminal<CrosstermBackend<std::io::Sink>> {
 
 /// A 4-seat game some turns in, at the player's move. Bots move only when
 /// the session is polled, so a sample of "submit a move" is that move alone.
-fn mid_game() -> LocalSession {
+fn mid_game() -> LocalSession<PortRoyal> {
     let config = LocalConfig {
         seats: 4,
         seed: Some(2024),
         pace: Pace::Instant,
         ..LocalConfig::default()
     };
-    let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+    let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
     let mut bot = PortRoyalBot::default();
     for _ in 0..40 {
         session.poll(Instant::now());
@@ -119,8 +119,9 @@ fn main() {
             pace: Pace::Instant,
             ..LocalConfig::default()
         };
-        let session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
-        let mut runner = Runner::new(App::at_table(Theme::default()), Some(Box::new(session)));
+        let session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut runner =
+            Runner::new(App::at_table(Theme::default())).with_session(Box::new(session));
         let mut t = sink_terminal(200, 60);
         for _ in 0..400 {
             runner.poll(Instant::now());

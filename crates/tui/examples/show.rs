@@ -27,7 +27,7 @@ fn main() {
         options: Options::default(),
         ..LocalConfig::default()
     };
-    let Ok(mut session) = LocalSession::new(&config) else {
+    let Ok(mut session) = LocalSession::<PortRoyal>::new(&config) else {
         return;
     };
     let mut bot = PortRoyalBot::default();

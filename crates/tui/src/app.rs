@@ -2,21 +2,27 @@
 //! architecture's model and update). Rendering reads it ([`crate::ui`]);
 //! only [`App::update`] and [`App::observe`] change it, and neither touches
 //! the game: moves leave as [`Effect`]s for the runner to submit.
+//!
+//! One concern in one file (over a thousand lines with its tests): every
+//! key of every screen changes this one state, and the screens' transitions
+//! (menu to set-up to table to post-game and replay) are read best side by
+//! side. What a set-up form holds is [`crate::setup`]'s, each game's own
+//! option rows are its screen's ([`crate::games::GameScreen`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use roundtable_bots::Level;
-use roundtable_port_royal::VICTORY_POINTS;
+use roundtable_games::{GameId, Level};
 
-use crate::games::{Arrow, GameId, Listed};
+use crate::games::{Arrow, GameScreen};
 use crate::keymap::{Context, Msg};
 use crate::launch::{FoundTable, HostConfig};
-use crate::local::{LocalConfig, Pace};
 use crate::prefs;
 use crate::replay::{ReplayStatus, Seek};
 use crate::saved::SavedGame;
 use crate::session::Snapshot;
+pub use crate::setup::SetupRow;
+use crate::setup::{Change, LocalConfig, Pace};
 use crate::theme::Theme;
 
 /// The screens.
@@ -130,65 +136,9 @@ pub const MENU_REPLAY: usize = 5;
 /// The start-menu entry that shows and changes the name played under.
 pub const MENU_NAME: usize = 6;
 
-/// A row of the local game set-up or the host set-up. Which rows show
-/// depends on the game chosen in the first ([`App::setup_rows`],
-/// [`App::host_rows`]); a row the two share changes the same way in both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetupRow {
-    /// The game to play.
-    Game,
-    /// Seats at the table.
-    Seats,
-    /// Port Royal: the victory points that end the game.
-    VictoryPoints,
-    /// Port Royal: skip takes that earn nothing.
-    PassAutomatically,
-    /// Port Royal: winners need an expedition.
-    ExpeditionRequired,
-    /// Port Royal: Just One More Contract.
-    Expansion,
-    /// Guildhall, Yucata 1: the centre row is refilled after paying.
-    RefillAfterPaying,
-    /// Guildhall, Yucata 2: a fourth chapter is shed on the next turn.
-    LateChapterCap,
-    /// Guildhall, Yucata 3: a discarded chapter's top card is chosen.
-    ChooseChapterOrder,
-    /// Guildhall: the rounds after which the game ends whatever the scores.
-    MaxRounds,
-    /// Waters of Nereus, two players only: the neutral ship plays too.
-    NeutralShip,
-    /// The pause between bot moves.
-    Pace,
-    /// Host: seats filled by bots that run in this process.
-    Bots,
-    /// Host: how well those bots play.
-    BotLevel,
-    /// The level of the bot at this place after you.
-    Bot(usize),
-    /// How long a hard bot thinks a move.
-    Think,
-    /// Start the game.
-    Start,
-}
-
-impl SetupRow {
-    /// Whether the row belongs in a set-up of `seats` seats: the neutral
-    /// ship is a variant for two players, so its row shows only then.
-    pub fn shown_at(self, seats: u8) -> bool {
-        match self {
-            SetupRow::NeutralShip => seats == 2,
-            _ => true,
-        }
-    }
-}
-
 /// Rows of Port Royal's local set-up before the bots' levels: the game,
 /// seats, victory points, the two toggles, the pace, the expansion.
 pub const SETUP_FIXED_ROWS: usize = 7;
-
-/// The round limits the local set-up offers a Guildhall game, shortest
-/// first (the rules have no limit; the default of the game is the last).
-pub const MAX_ROUNDS: [u32; 5] = [1, 5, 10, 20, 100];
 
 /// The think times the local set-up offers a hard bot, shortest first.
 pub const THINK_TIMES: [Duration; 6] = [
@@ -202,35 +152,6 @@ pub const THINK_TIMES: [Duration; 6] = [
 
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
-
-/// How a key changes a set-up row: the arrows step and stop at the ends;
-/// Enter steps up and wraps around, so that it alone reaches every value
-/// (on a row of two values it is a toggle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Change {
-    Less,
-    More,
-    Cycle,
-}
-
-impl Change {
-    /// `value` changed, kept within `lo..=hi`.
-    fn apply(self, value: i64, lo: i64, hi: i64) -> i64 {
-        match self {
-            Change::Less => (value - 1).clamp(lo, hi),
-            Change::More => (value + 1).clamp(lo, hi),
-            Change::Cycle if value >= hi => lo,
-            Change::Cycle => (value + 1).max(lo),
-        }
-    }
-
-    /// Victory points changed, kept in the range the game accepts (the
-    /// same range `play` and `host` check).
-    fn victory_points(self, victory_points: u32) -> u32 {
-        let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
-        self.apply(victory_points.into(), lo.into(), hi.into()) as u32
-    }
-}
 
 /// The front end's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -251,7 +172,7 @@ pub struct App {
     /// legal actions at once, the selected legal action).
     pub action_selected: usize,
     /// The answers picked so far for the move being chosen step by step
-    /// ([`Listed::picks`]); Esc takes the last one back.
+    /// ([`GameScreen::picks`]); Esc takes the last one back.
     pub choice: Vec<String>,
     /// How far the log is scrolled back from its newest line (0 follows it).
     pub log_scroll: usize,
@@ -379,7 +300,7 @@ impl App {
 
     /// Take in a new snapshot: keep the selection on the same move when the
     /// choices are the same, and show the result when the game ends.
-    pub fn observe<G: Listed>(&mut self, snap: &Snapshot<G>) {
+    pub fn observe<G: GameScreen>(&mut self, snap: &Snapshot<G>) {
         let legal: Vec<String> = snap.legal.iter().map(ToString::to_string).collect();
         if legal != self.last_legal {
             self.action_selected = 0;
@@ -451,7 +372,11 @@ impl App {
     }
 
     /// Apply one message; `snap` is the game as last seen, if there is one.
-    pub fn update<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
+    pub fn update<G: GameScreen>(
+        &mut self,
+        msg: Msg,
+        snap: Option<&Snapshot<G>>,
+    ) -> Option<Effect> {
         let live = snap.is_some_and(Snapshot::live);
         if msg == Msg::ForceQuit {
             return Some(Effect::Quit);
@@ -905,7 +830,11 @@ impl App {
         change_table_row(&mut self.setup, row, change);
     }
 
-    fn update_table<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) -> Option<Effect> {
+    fn update_table<G: GameScreen>(
+        &mut self,
+        msg: Msg,
+        snap: Option<&Snapshot<G>>,
+    ) -> Option<Effect> {
         let options = snap.map_or_else(Vec::new, |s| {
             crate::games::steps::step(s, &self.choice).options
         });
@@ -993,7 +922,7 @@ impl App {
         }
     }
 
-    fn update_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {
+    fn update_log<G: GameScreen>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>) {
         match msg {
             Msg::Up => self.scroll_log(Msg::LogOlder, snap, 1),
             Msg::Down => self.scroll_log(Msg::LogNewer, snap, 1),
@@ -1015,13 +944,13 @@ impl App {
         }
     }
 
-    fn scroll_log<G: Listed>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>, page: usize) {
+    fn scroll_log<G: GameScreen>(&mut self, msg: Msg, snap: Option<&Snapshot<G>>, page: usize) {
         // The oldest row shows at the top at most, on the log screen and in
         // the table's side log alike: past that, a key back towards the
         // newest would seem to do nothing.
         let max = match (snap, self.viewport, self.screen) {
             (Some(s), Some((width, height)), Screen::Log) => {
-                crate::ui::log_screen_max_scroll(s, width, height)
+                crate::ui::log::log_screen_max_scroll(s, width, height)
             }
             (Some(s), Some((width, height)), _) => G::side_log_max_scroll(self, s, width, height),
             (Some(s), None, _) => s.log.len(),
@@ -1041,28 +970,35 @@ impl App {
 /// pace, at its place among them), in order: the game's own list.
 fn option_rows(game: GameId) -> Vec<SetupRow> {
     struct Rows;
-    impl crate::games::Visit for Rows {
+    impl crate::games::VisitScreen for Rows {
         type Output = &'static [SetupRow];
-        fn visit<G: Listed>(self) -> Self::Output {
+        fn visit<G: GameScreen>(self) -> Self::Output {
             G::SETUP_ROWS
         }
     }
-    game.visit(Rows).to_vec()
+    crate::games::visit(game, Rows).to_vec()
 }
 
 /// Change `row` of a set-up over `s` (the local game, or the table to
 /// host) as `change` says: the one place both set-ups change the game, its
 /// seats and its options.
 fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
-    // The value after (or before) `all[at]` as the change says.
-    fn step<T: PartialEq + Copy>(change: Change, all: &[T], at: usize) -> T {
-        let last = all.len() as i64 - 1;
-        all[change.apply(at as i64, 0, last) as usize]
+    /// Changes a row of the game's own options, in the game's screen.
+    struct ChangeOption<'a> {
+        config: &'a mut LocalConfig,
+        row: SetupRow,
+        change: Change,
+    }
+    impl crate::games::VisitScreen for ChangeOption<'_> {
+        type Output = ();
+        fn visit<G: GameScreen>(self) {
+            G::change_option(self.config, self.row, self.change);
+        }
     }
     match row {
         SetupRow::Game => {
             let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
-            s.game = step(change, GameId::ALL, at);
+            s.game = change.step(GameId::ALL, at);
             // Seats the new game is not played with become the
             // nearest it is.
             let seats = s.game.seats();
@@ -1076,41 +1012,31 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
                 (*seats.end()).into(),
             ) as u8;
         }
-        SetupRow::VictoryPoints => {
-            s.options.victory_points = change.victory_points(s.options.victory_points);
-        }
-        SetupRow::PassAutomatically => {
-            s.options.pass_automatically = !s.options.pass_automatically;
-        }
-        SetupRow::ExpeditionRequired => {
-            s.options.expedition_required = !s.options.expedition_required;
-        }
-        SetupRow::Expansion => s.options.expansion = !s.options.expansion,
-        SetupRow::RefillAfterPaying => {
-            s.guildhall.refill_after_paying = !s.guildhall.refill_after_paying;
-        }
-        SetupRow::LateChapterCap => {
-            s.guildhall.late_chapter_cap = !s.guildhall.late_chapter_cap;
-        }
-        SetupRow::ChooseChapterOrder => {
-            s.guildhall.choose_chapter_order = !s.guildhall.choose_chapter_order;
-        }
-        SetupRow::MaxRounds => {
-            let at = MAX_ROUNDS
-                .iter()
-                .position(|r| *r >= s.guildhall.max_rounds)
-                .unwrap_or(MAX_ROUNDS.len() - 1);
-            s.guildhall.max_rounds = step(change, &MAX_ROUNDS, at);
-        }
-        SetupRow::NeutralShip => s.nereus.neutral_ship = !s.nereus.neutral_ship,
+        // The game's own options: only its own rows show.
+        SetupRow::VictoryPoints
+        | SetupRow::PassAutomatically
+        | SetupRow::ExpeditionRequired
+        | SetupRow::Expansion
+        | SetupRow::RefillAfterPaying
+        | SetupRow::LateChapterCap
+        | SetupRow::ChooseChapterOrder
+        | SetupRow::MaxRounds
+        | SetupRow::NeutralShip => crate::games::visit(
+            s.game,
+            ChangeOption {
+                config: s,
+                row,
+                change,
+            },
+        ),
         SetupRow::Pace => {
             let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
-            s.pace = step(change, &Pace::ALL, at);
+            s.pace = change.step(&Pace::ALL, at);
         }
         SetupRow::Bot(i) => {
             if let Some(level) = s.bot_levels.get_mut(i) {
                 let at = Level::ALL.iter().position(|l| l == level).unwrap_or(1);
-                *level = step(change, &Level::ALL, at);
+                *level = change.step(&Level::ALL, at);
             }
         }
         SetupRow::Think => {
@@ -1118,7 +1044,7 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
                 .iter()
                 .position(|t| *t >= s.think)
                 .unwrap_or(THINK_TIMES.len() - 1);
-            s.think = step(change, &THINK_TIMES, at);
+            s.think = change.step(&THINK_TIMES, at);
         }
         // The host's own rows, and the rows that change nothing.
         SetupRow::Bots | SetupRow::BotLevel | SetupRow::Start => {}
@@ -1127,6 +1053,8 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
 
 #[cfg(test)]
 mod tests {
+    use roundtable_port_royal::{PortRoyal, VICTORY_POINTS};
+
     use super::*;
 
     /// Both set-up screens stop at the ends of the range `play` and `host`
@@ -1138,19 +1066,19 @@ mod tests {
         app.screen = Screen::Setup;
         app.setup_selected = 1;
         app.setup.options.victory_points = hi;
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.setup.options.victory_points, hi);
         app.setup.options.victory_points = lo;
-        app.update(Msg::Left, None::<&Snapshot>);
+        app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.setup.options.victory_points, lo);
 
         app.screen = Screen::HostSetup;
         app.host_selected = host_row(&app, SetupRow::VictoryPoints);
         app.host.table.options.victory_points = hi;
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.host.table.options.victory_points, hi);
         app.host.table.options.victory_points = lo;
-        app.update(Msg::Left, None::<&Snapshot>);
+        app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.host.table.options.victory_points, lo);
     }
 
@@ -1176,17 +1104,17 @@ mod tests {
         app.setup.seats = 4;
         app.setup_selected = 1;
         for seats in [5, 2, 3] {
-            assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+            assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
             assert_eq!(app.setup.seats, seats);
         }
         app.setup_selected = 5;
         let pace = app.setup.pace;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
         app.setup_selected = 6;
         let expansion = app.setup.options.expansion;
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             None,
             "Expansion starts nothing"
         );
@@ -1194,18 +1122,18 @@ mod tests {
         // A row per bot (3 seats: 2 bots), then the think time.
         assert_eq!(app.setup_start(), SETUP_FIXED_ROWS + 3);
         app.setup_selected = SETUP_FIXED_ROWS + 1;
-        assert_eq!(app.update(Msg::Right, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Right, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(
-            app.update(Msg::Right, None::<&Snapshot>),
+            app.update(Msg::Right, None::<&Snapshot<PortRoyal>>),
             None,
             "hard is the last"
         );
         app.setup_selected = SETUP_FIXED_ROWS;
-        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot<PortRoyal>>), None);
         app.setup_selected = app.setup_think_row();
-        assert_eq!(app.update(Msg::Left, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Left, None::<&Snapshot<PortRoyal>>), None);
         app.setup_selected = app.setup_start();
-        match app.update(Msg::Confirm, None::<&Snapshot>) {
+        match app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>) {
             Some(Effect::Start(config)) => {
                 assert_eq!(config.bot_levels[..2], [Level::Easy, Level::Hard]);
                 assert_eq!(config.think, Duration::from_millis(500));
@@ -1216,23 +1144,23 @@ mod tests {
         let mut app = setup_app(Screen::HostSetup);
         app.host_selected = host_row(&app, SetupRow::Expansion);
         let expansion = app.host.table.options.expansion;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.host.table.options.expansion, !expansion);
         app.host_selected = host_row(&app, SetupRow::Bots);
         app.host.table.seats = 3;
         app.host.bots = 2;
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
         app.host_selected = host_row(&app, SetupRow::VictoryPoints);
         app.host.table.options.victory_points = *VICTORY_POINTS.end();
-        app.update(Msg::Confirm, None::<&Snapshot>);
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
         assert_eq!(
             app.host.table.options.victory_points,
             *VICTORY_POINTS.start()
         );
         app.host_selected = app.host_start();
         assert!(matches!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::Host(_))
         ));
     }
@@ -1244,11 +1172,17 @@ mod tests {
         let mut app = setup_app(Screen::Table);
         app.kind = GameKind::Local;
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Leave));
+        assert_eq!(
+            app.update(Msg::Yes, None::<&Snapshot<PortRoyal>>),
+            Some(Effect::Leave)
+        );
         assert_eq!(app.overlay, None);
         let mut app = App::at_table(Theme::default());
         app.overlay = Some(Overlay::ConfirmQuit);
-        assert_eq!(app.update(Msg::Yes, None::<&Snapshot>), Some(Effect::Quit));
+        assert_eq!(
+            app.update(Msg::Yes, None::<&Snapshot<PortRoyal>>),
+            Some(Effect::Quit)
+        );
     }
 
     /// A ticket typed for one table is gone the next time the prompt opens.
@@ -1256,20 +1190,20 @@ mod tests {
     fn the_ticket_fields_start_empty_each_time() {
         let mut app = setup_app(Screen::Menu);
         for entry in [MENU_JOIN, MENU_WATCH] {
-            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot<PortRoyal>>);
             for c in "rt1_abc".chars() {
-                app.update(Msg::Type(c), None::<&Snapshot>);
+                app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
             }
             assert_eq!(app.ticket, "rt1_abc");
-            app.update(Msg::Back, None::<&Snapshot>);
-            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot>);
+            app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
+            app.update(Msg::Pick(entry as u8 + 1), None::<&Snapshot<PortRoyal>>);
             assert_eq!(app.ticket, "", "{entry}");
             for c in "rt1_x".chars() {
-                app.update(Msg::Type(c), None::<&Snapshot>);
+                app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
             }
-            app.update(Msg::Clear, None::<&Snapshot>);
+            app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
             assert_eq!(app.ticket, "", "Ctrl-U clears");
-            app.update(Msg::Back, None::<&Snapshot>);
+            app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
         }
     }
 
@@ -1289,36 +1223,39 @@ mod tests {
         let mut app = setup_app(Screen::Menu);
         app.prompt = "left/over".into();
         assert_eq!(
-            app.update(Msg::Pick(MENU_REPLAY as u8 + 1), None::<&Snapshot>),
+            app.update(
+                Msg::Pick(MENU_REPLAY as u8 + 1),
+                None::<&Snapshot<PortRoyal>>
+            ),
             Some(Effect::ListSaved)
         );
         assert_eq!(app.screen, Screen::ReplayPrompt);
         assert_eq!(app.prompt, "", "the field starts empty");
         app.listed_saved(vec![saved("new.rts"), saved("old.rts")]);
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("new.rts".into()))
         );
-        app.update(Msg::Down, None::<&Snapshot>);
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("old.rts".into()))
         );
         for c in "x.rts".chars() {
-            app.update(Msg::Type(c), None::<&Snapshot>);
+            app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(app.saved_selected, None, "typing goes to the field");
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::OpenReplay("x.rts".into()))
         );
-        app.update(Msg::Clear, None::<&Snapshot>);
+        app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.prompt, "");
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert!(app.notice.is_some());
-        app.update(Msg::Down, None::<&Snapshot>);
-        app.update(Msg::Up, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+        app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.saved_selected, None, "up from the newest is the field");
     }
 
@@ -1328,31 +1265,31 @@ mod tests {
     fn the_name_entry_changes_the_name_played_under() {
         let mut app = setup_app(Screen::Menu);
         app.setup.name = "ann".into();
-        app.update(Msg::Pick(MENU_NAME as u8 + 1), None::<&Snapshot>);
+        app.update(Msg::Pick(MENU_NAME as u8 + 1), None::<&Snapshot<PortRoyal>>);
         assert_eq!(app.screen, Screen::NamePrompt);
         assert_eq!(app.name_draft, "ann");
-        app.update(Msg::Clear, None::<&Snapshot>);
-        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot>), None);
+        app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
+        assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.screen, Screen::NamePrompt, "an empty name is refused");
         for c in "Mary Read".chars() {
-            app.update(Msg::Type(c), None::<&Snapshot>);
+            app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
         }
         for _ in 0..40 {
-            app.update(Msg::Type('x'), None::<&Snapshot>);
+            app.update(Msg::Type('x'), None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(app.name_draft.len(), crate::prefs::MAX_NAME_BYTES);
         while app.name_draft.len() > "Mary Read".len() {
-            app.update(Msg::Erase, None::<&Snapshot>);
+            app.update(Msg::Erase, None::<&Snapshot<PortRoyal>>);
         }
         assert_eq!(
-            app.update(Msg::Confirm, None::<&Snapshot>),
+            app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             Some(Effect::SaveName("Mary Read".into()))
         );
         assert_eq!(app.screen, Screen::Menu);
         assert_eq!(app.setup.name, "Mary Read");
         app.setup_selected = app.setup_start();
         app.screen = Screen::Setup;
-        match app.update(Msg::Confirm, None::<&Snapshot>) {
+        match app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>) {
             Some(Effect::Start(config)) => assert_eq!(config.name, "Mary Read"),
             other => panic!("{other:?}"),
         }

@@ -1,13 +1,13 @@
-//! Starting network games from the start menu. The menu stays pure: picking
-//! "host", "join", "LAN tables" or "watch" yields an [`crate::Effect`], and
-//! the runner hands it to a [`Launcher`] that the binary supplies, which does
-//! the I/O (starting a peer, listening for tables) and returns a
-//! [`Session`] the screens then show like any other.
+//! What the start menu's network entries carry: the table to host, a table
+//! found on the LAN. The menu stays pure: picking "host", "join", "LAN
+//! tables" or "watch" yields an [`crate::Effect`], and the runner hands it
+//! to a [`crate::Launcher`] that the binary supplies, which does the I/O
+//! (starting a peer, listening for tables) and returns a
+//! [`crate::Session`] the screens then show like any other.
 
-use roundtable_bots::Level;
+use roundtable_games::Level;
 
-use crate::local::LocalConfig;
-use crate::run::Launched;
+use crate::setup::LocalConfig;
 
 /// A table to host, as the start menu's host set-up chose it.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,13 +20,13 @@ pub struct HostConfig {
     /// Seats filled by bots that run in this process, each a full peer.
     pub bots: u8,
     /// How well those bots play (a hard one thinks
-    /// [`roundtable_bots::DEFAULT_THINK`] a move).
+    /// [`roundtable_games::DEFAULT_THINK`] a move).
     pub bot_level: Level,
 }
 
 impl HostConfig {
     /// The options of game `G` the set-up chose.
-    pub fn options<G: crate::games::Listed>(&self) -> G::Options {
+    pub fn options<G: crate::games::GameScreen>(&self) -> G::Options {
         G::local_options(&self.table)
     }
 }
@@ -57,20 +57,4 @@ pub struct FoundTable {
     pub seats: u8,
     /// The ticket that joins it.
     pub ticket: String,
-}
-
-/// Carries out the start menu's network entries (implemented by the
-/// binary, over the network crate). Errors are sentences for the player;
-/// `name` is the name the player chose in the start menu. A table is of
-/// whichever listed game the set-up or the ticket names.
-pub trait Launcher {
-    /// Open a table and take its first seat as `name`; bots join it.
-    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String>;
-    /// Take a seat as `name` at the table `ticket` names.
-    fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
-    /// Follow the table `ticket` names as a spectator called `name`.
-    fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
-    /// Listen on the LAN for a few seconds and return the open tables
-    /// (blocks; the screen says it is looking first).
-    fn find_tables(&mut self) -> Result<Vec<FoundTable>, String>;
 }

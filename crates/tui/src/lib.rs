@@ -15,6 +15,14 @@
 //! [`Launcher`] the binary supplies; a networked table shows its lobby until
 //! the game begins.
 //!
+//! Which games there are, and what every front end knows of them (titles,
+//! bots by level, log lines, ranking words, the session and replay models),
+//! is `roundtable-games`; this
+//! crate adds each game's board, how its moves are picked and its set-up
+//! rows ([`GameScreen`], one folder per game under [`games`]), and reaches
+//! them from a game's id with [`games::visit`]. The screens never build or
+//! drive a bot: a local game's session asks the list for its bots.
+//!
 //! Colour follows <https://no-color.org> and uses the 16 ANSI colours only;
 //! whatever colour says, a letter or mark says too ([`theme`]).
 
@@ -24,19 +32,21 @@ pub mod keymap;
 pub mod launch;
 pub mod local;
 pub mod prefs;
-pub mod replay;
 mod run;
 pub mod saved;
-pub mod session;
-pub mod text;
+pub mod setup;
 pub mod theme;
 pub mod ui;
 
 pub use app::{App, Effect, GameKind, Screen};
-pub use games::{Arrow, GameId, Listed, UnknownGame, Visit};
-pub use launch::{FoundTable, HostConfig, Launcher};
+pub use games::{Arrow, GameScreen, VisitScreen};
+pub use launch::{FoundTable, HostConfig};
 pub use local::{LocalConfig, LocalError, LocalSession, Pace};
 pub use replay::{Replay, ReplayError, ReplayStatus, Seek, ShownHand};
-pub use run::{Launched, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
+pub use run::{Launched, Launcher, Outcome, Runner, run, run_menu, run_menu_with, run_replay};
 pub use session::{Connection, Lobby, SeatInfo, SeatKind, Session, Snapshot};
 pub use theme::Theme;
+
+// The session and replay models every front end shows are the list's; the
+// paths under this crate stay as they were.
+pub use roundtable_games::{replay, session};

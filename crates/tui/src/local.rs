@@ -14,109 +14,16 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
-use roundtable_guildhall::Options as GuildhallOptions;
+use roundtable_games::Bot;
 use roundtable_local::{BotMove, LocalGame, Player, Progress};
-use roundtable_nereus::Options as NereusOptions;
-use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
 
-use crate::games::{GameId, Listed};
+use crate::games::GameScreen;
 use crate::session::{
     Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
 };
-
-/// How quickly the bots move, so that a person can follow them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pace {
-    /// No pause: bots move as soon as it is their turn.
-    Instant,
-    /// A short pause between bot moves.
-    Fast,
-    /// A pause long enough to read each move.
-    #[default]
-    Normal,
-    /// A long pause.
-    Slow,
-}
-
-impl Pace {
-    /// Every pace, slowest last.
-    pub const ALL: [Pace; 4] = [Pace::Instant, Pace::Fast, Pace::Normal, Pace::Slow];
-
-    /// The pause between two bot moves.
-    pub fn delay(self) -> Duration {
-        match self {
-            Pace::Instant => Duration::ZERO,
-            Pace::Fast => Duration::from_millis(150),
-            Pace::Normal => Duration::from_millis(500),
-            Pace::Slow => Duration::from_millis(1200),
-        }
-    }
-
-    /// The pace in words.
-    pub fn words(self) -> &'static str {
-        match self {
-            Pace::Instant => "instant",
-            Pace::Fast => "fast",
-            Pace::Normal => "normal",
-            Pace::Slow => "slow",
-        }
-    }
-}
-
-/// How to set up a local game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LocalConfig {
-    /// The game to play.
-    pub game: GameId,
-    /// Seats at the table, within the game's range; you sit at the first.
-    pub seats: u8,
-    /// Port Royal's rule options and variants.
-    pub options: Options,
-    /// Guildhall's rule options (Yucata's changes, the end guard).
-    pub guildhall: GuildhallOptions,
-    /// Waters of Nereus's rule options (the 2-player neutral ship, which
-    /// a table of any other size leaves out).
-    pub nereus: NereusOptions,
-    /// A seed the seats' keys and chains are derived from, which makes the
-    /// game replay exactly, and lets whoever knows it compute every draw:
-    /// for tests and demonstrations. `None` (the default) draws every secret
-    /// from the operating system, so the bots' draws are as secret as a
-    /// network peer's.
-    pub seed: Option<u64>,
-    /// How quickly the bots move.
-    pub pace: Pace,
-    /// The level of each bot, in seat order after yours (only the first
-    /// `seats - 1` play).
-    pub bot_levels: [Level; 4],
-    /// How long a hard bot thinks a move.
-    pub think: Duration,
-    /// Your name at the table.
-    pub name: String,
-    /// The folder to save each game's transcript in (as `local-SEED.rts`
-    /// for a seeded game, else under a random name), if anywhere.
-    pub transcript_dir: Option<PathBuf>,
-}
-
-impl Default for LocalConfig {
-    fn default() -> Self {
-        LocalConfig {
-            game: GameId::PortRoyal,
-            seats: 4,
-            options: Options::default(),
-            guildhall: GuildhallOptions::default(),
-            nereus: NereusOptions::default(),
-            seed: None,
-            pace: Pace::Normal,
-            bot_levels: [Level::Normal; 4],
-            think: DEFAULT_THINK,
-            name: "You".into(),
-            transcript_dir: None,
-        }
-    }
-}
+pub use crate::setup::{BOT_NAMES, LocalConfig, Pace, fresh_seed};
 
 /// Why a local game could not start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -137,11 +44,8 @@ pub enum LocalError {
     },
 }
 
-/// Names of the computer players, one per bot seat.
-pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
-
 /// A bot to seat at a local game.
-pub(crate) struct LocalBot<G: Listed = PortRoyal> {
+pub(crate) struct LocalBot<G: GameScreen> {
     name: String,
     bot: Box<dyn Bot<G>>,
     /// Whether it decides on a thread of its own (it takes long enough to
@@ -153,13 +57,13 @@ pub(crate) struct LocalBot<G: Listed = PortRoyal> {
 const THINKING_POLL: Duration = Duration::from_millis(30);
 
 /// A bot deciding on its own thread.
-struct Thinking<G: Listed> {
+struct Thinking<G: GameScreen> {
     seat: Seat,
     worker: JoinHandle<BotMove<G>>,
 }
 
 /// A local game of any listed game against bots at in-process tables.
-pub struct LocalSession<G: Listed = PortRoyal> {
+pub struct LocalSession<G: GameScreen> {
     game: LocalGame<G>,
     me: Seat,
     seed: Option<u64>,
@@ -179,7 +83,7 @@ pub struct LocalSession<G: Listed = PortRoyal> {
     thinking: Option<Thinking<G>>,
 }
 
-impl<G: Listed> std::fmt::Debug for LocalSession<G> {
+impl<G: GameScreen> std::fmt::Debug for LocalSession<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSession")
             .field("seed", &self.seed)
@@ -188,30 +92,13 @@ impl<G: Listed> std::fmt::Debug for LocalSession<G> {
     }
 }
 
-/// A number from the clock and the standard library's per-process random
-/// state, for what needs variety, not secrecy (a bots-only game's seed, a
-/// file name); never for the secrets of a game a person plays in.
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.finish()
-}
-
-impl LocalSession<PortRoyal> {
-    /// Set up a game of Port Royal as `config` says, with the tables settled
-    /// up to the first decision (the start player is drawn).
+impl<G: GameScreen> LocalSession<G> {
+    /// Set up a game of `G` as `config` says (the rule options its set-up
+    /// form chose), with the tables settled up to the first decision.
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
-        Self::with_options(config, &config.options)
+        Self::with_options(config, &G::local_options(config))
     }
-}
 
-impl<G: Listed> LocalSession<G> {
     /// Set up a game of `G` with `options`, seated and paced as `config`
     /// says (its own options are Port Royal's), with the tables settled up
     /// to the first decision.
@@ -384,13 +271,13 @@ impl<G: Listed> LocalSession<G> {
             Ok(decided) => self.game.play_bot_move(decided).map_err(|e| e.to_string()),
             Err(_) => Err(format!(
                 "the bot at {} failed while thinking",
-                crate::text::seat_name(self.game.names(), thinking.seat)
+                roundtable_games::words::seat_name(self.game.names(), thinking.seat)
             )),
         })
     }
 }
 
-impl<G: Listed> Session<G> for LocalSession<G> {
+impl<G: GameScreen> Session<G> for LocalSession<G> {
     fn snapshot(&self) -> Snapshot<G> {
         let game = self.game.game();
         // Your own cards are in what your table opened, not in the shared
@@ -414,11 +301,11 @@ impl<G: Listed> Session<G> for LocalSession<G> {
             (None, _) if self.game.table(self.me).awaits_decision(self.me) => None,
             (None, Next::Decision(seat)) if self.thinking() == Some(seat) => Some(format!(
                 "{} (bot) is thinking...",
-                crate::text::seat_name(names, seat)
+                roundtable_games::words::seat_name(names, seat)
             )),
             (None, Next::Decision(seat)) => Some(format!(
                 "Waiting for {} (bot)",
-                crate::text::seat_name(names, seat)
+                roundtable_games::words::seat_name(names, seat)
             )),
             (None, Next::Chance(request)) => Some(format!("Waiting to {}", request.purpose)),
             (None, Next::Simultaneous(_)) => Some("Waiting for secret choices".into()),
@@ -540,9 +427,11 @@ mod tests {
     use roundtable_bots::PortRoyalBot;
     use roundtable_port_royal::Action;
 
+    use roundtable_port_royal::{Options, PortRoyal};
+
     use super::*;
 
-    fn instant(seats: u8, seed: u64) -> LocalSession {
+    fn instant(seats: u8, seed: u64) -> LocalSession<PortRoyal> {
         let config = LocalConfig {
             seats,
             seed: Some(seed),
@@ -553,7 +442,7 @@ mod tests {
             },
             ..LocalConfig::default()
         };
-        LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"))
+        LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -590,7 +479,7 @@ mod tests {
             },
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let mut me = PortRoyalBot::new(&config.options);
         let start = Instant::now();
         for _ in 0..10_000 {
@@ -631,7 +520,7 @@ mod tests {
             transcript_dir: Some(dir.path().to_owned()),
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let path = session.transcript.clone().expect("a transcript");
         let shown = format!(
             "{} {}",
@@ -653,7 +542,7 @@ mod tests {
             for i in 0..config.seats {
                 let derived = roundtable_fairdeck::ChainSecret::new(
                     roundtable_local::derive(number, "chain", i),
-                    roundtable_fairdeck::PORT_ROYAL_CHAIN_LENGTH,
+                    roundtable_fairdeck::DEFAULT_CHAIN_LENGTH,
                 )
                 .unwrap();
                 assert!(
@@ -755,10 +644,8 @@ mod tests {
         }];
         let session = LocalSession::with_bots(&config, &config.options, bots)
             .unwrap_or_else(|e| panic!("{e}"));
-        let mut runner = crate::Runner::new(
-            crate::App::at_table(crate::Theme::plain()),
-            Some(Box::new(session)),
-        );
+        let mut runner = crate::Runner::new(crate::App::at_table(crate::Theme::plain()))
+            .with_session(Box::new(session));
         let press = |runner: &mut crate::Runner, c: char| {
             runner.key(&crossterm::event::KeyEvent::new(
                 crossterm::event::KeyCode::Char(c),
@@ -768,7 +655,7 @@ mod tests {
         // My moves (the first offered) until it is the bot's turn.
         let thinking = |runner: &crate::Runner| {
             runner
-                .snapshot()
+                .snapshot::<PortRoyal>()
                 .and_then(|s| s.status.clone())
                 .is_some_and(|s| s.contains("Anne Bonny (bot) is thinking"))
         };
@@ -780,7 +667,7 @@ mod tests {
             press(&mut runner, '1');
         }
         assert!(thinking(&runner), "the bot never thought on its own");
-        let before = runner.snapshot().cloned();
+        let before = runner.snapshot::<PortRoyal>().cloned();
         assert!(screen_text(&mut runner).contains("Anne Bonny (bot) is thinking"));
         // Keys go on working: the log screen opens and closes.
         press(&mut runner, 'L');
@@ -794,7 +681,7 @@ mod tests {
         assert_eq!(runner.app.screen, crate::Screen::Table);
         // A move of mine is refused while the bot thinks.
         press(&mut runner, '1');
-        assert_eq!(runner.snapshot().cloned(), before);
+        assert_eq!(runner.snapshot::<PortRoyal>().cloned(), before);
         open.send(()).unwrap();
         // However busy the machine, the bot's thread gets its turn.
         for _ in 0..20_000 {
@@ -805,7 +692,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert!(!thinking(&runner), "the bot's moves never landed");
-        assert_ne!(runner.snapshot().cloned(), before);
+        assert_ne!(runner.snapshot::<PortRoyal>().cloned(), before);
     }
 
     #[test]
@@ -816,7 +703,7 @@ mod tests {
             pace: Pace::Slow,
             ..LocalConfig::default()
         };
-        let mut session = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let t0 = Instant::now();
         // Play my moves until a bot is to move, then check the pause.
         for _ in 0..100 {

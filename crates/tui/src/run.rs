@@ -15,9 +15,9 @@ use ratatui::widgets::Widget;
 use roundtable_engine::GameResult;
 
 use crate::app::{App, Effect, GameKind};
-use crate::games::{Listed, Visit};
+use crate::games::{GameScreen, VisitScreen};
 use crate::keymap::{self, Msg};
-use crate::launch::Launcher;
+use crate::launch::{FoundTable, HostConfig};
 use crate::local::{LocalConfig, LocalSession};
 use crate::prefs;
 use crate::replay::{Replay, ReplayError, ReplayStatus, Seek};
@@ -38,11 +38,8 @@ const IDLE: Duration = Duration::from_millis(250);
 
 /// Play `session` in the terminal, starting at the table; returns when the
 /// player quits.
-pub fn run<G: Listed>(session: impl Session<G> + 'static) -> anyhow::Result<Outcome> {
-    let mut app = App::at_table(Theme::from_env());
-    let table: Box<dyn Playing> = Box::new(Table::new(Box::new(session), &mut app));
-    let mut runner = Runner::new(app, None);
-    runner.playing = Some(table);
+pub fn run<G: GameScreen>(session: impl Session<G> + 'static) -> anyhow::Result<Outcome> {
+    let runner = Runner::new(App::at_table(Theme::from_env())).with_session(Box::new(session));
     with_terminal(|t| runner.run(t))
 }
 
@@ -50,7 +47,7 @@ pub fn run<G: Listed>(session: impl Session<G> + 'static) -> anyhow::Result<Outc
 /// returns when the player quits.
 pub fn run_menu(defaults: LocalConfig) -> anyhow::Result<Outcome> {
     let app = App::with_menu(defaults, Theme::from_env());
-    with_terminal(|t| Runner::new(app, None).run(t))
+    with_terminal(|t| Runner::new(app).run(t))
 }
 
 /// [`run_menu`] with the network entries carried out by `launcher`, and
@@ -62,7 +59,7 @@ pub fn run_menu_with(
     prefs_file: Option<PathBuf>,
 ) -> anyhow::Result<Outcome> {
     let app = App::with_menu(defaults, Theme::from_env());
-    let mut runner = Runner::new(app, None).with_launcher(launcher);
+    let mut runner = Runner::new(app).with_launcher(launcher);
     if let Some(path) = prefs_file {
         runner = runner.with_prefs_file(path);
     }
@@ -71,7 +68,7 @@ pub fn run_menu_with(
 
 /// Step through `replay`, of any listed game, in the terminal; returns
 /// when the player quits.
-pub fn run_replay<G: Listed>(replay: Replay<G>) -> anyhow::Result<Outcome> {
+pub fn run_replay<G: GameScreen>(replay: Replay<G>) -> anyhow::Result<Outcome> {
     with_terminal(|t| Runner::replaying(Theme::from_env(), replay).run(t))
 }
 
@@ -79,10 +76,13 @@ pub fn run_replay<G: Listed>(replay: Replay<G>) -> anyhow::Result<Outcome> {
 /// step through.
 fn open_replay(path: &std::path::Path) -> Result<Box<dyn Stepping>, ReplayError> {
     let (read, game) = crate::replay::read(path)?;
-    game.visit(OpenReplay {
-        read: &read,
-        file: path.display().to_string(),
-    })
+    crate::games::visit(
+        game,
+        OpenReplay {
+            read: &read,
+            file: path.display().to_string(),
+        },
+    )
 }
 
 fn with_terminal<T>(
@@ -104,7 +104,7 @@ fn with_terminal<T>(
 
 /// A game under way, whichever game of the list it is: its session and
 /// the snapshot last taken of it. The runner holds it behind this trait,
-/// so the start menu can start any game ([`crate::games::GameId::visit`]) and everything
+/// so the start menu can start any game ([`crate::games::visit`]) and everything
 /// that needs the game's type (updating the app, drawing) happens inside.
 trait Playing {
     /// Let the app handle `msg` over this game's snapshot.
@@ -127,12 +127,12 @@ trait Playing {
 }
 
 /// A session of game `G` and its last snapshot.
-struct Table<G: Listed> {
+struct Table<G: GameScreen> {
     session: Box<dyn Session<G>>,
     snap: Snapshot<G>,
 }
 
-impl<G: Listed> Table<G> {
+impl<G: GameScreen> Table<G> {
     /// At `session`, observed by `app`.
     fn new(session: Box<dyn Session<G>>, app: &mut App) -> Self {
         let snap = session.snapshot();
@@ -141,7 +141,7 @@ impl<G: Listed> Table<G> {
     }
 }
 
-impl<G: Listed> Playing for Table<G> {
+impl<G: GameScreen> Playing for Table<G> {
     fn update(&self, app: &mut App, msg: Msg) -> Option<Effect> {
         app.update(msg, Some(&self.snap))
     }
@@ -184,6 +184,22 @@ impl<G: Listed> Playing for Table<G> {
     }
 }
 
+/// Carries out the start menu's network entries (implemented by the
+/// binary, over the network crate). Errors are sentences for the player;
+/// `name` is the name the player chose in the start menu. A table is of
+/// whichever listed game the set-up or the ticket names.
+pub trait Launcher {
+    /// Open a table and take its first seat as `name`; bots join it.
+    fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String>;
+    /// Take a seat as `name` at the table `ticket` names.
+    fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
+    /// Follow the table `ticket` names as a spectator called `name`.
+    fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String>;
+    /// Listen on the LAN for a few seconds and return the open tables
+    /// (blocks; the screen says it is looking first).
+    fn find_tables(&mut self) -> Result<Vec<FoundTable>, String>;
+}
+
 /// A session of whichever listed game, as a [`Launcher`] starts it: the
 /// runner shows it without knowing the game's type.
 pub struct Launched(OpenTable);
@@ -193,7 +209,7 @@ type OpenTable = Box<dyn FnOnce(&mut App) -> Box<dyn Playing>>;
 
 impl Launched {
     /// `session`, a table of game `G`.
-    pub fn new<G: Listed>(session: impl Session<G> + 'static) -> Self {
+    pub fn new<G: GameScreen>(session: impl Session<G> + 'static) -> Self {
         Launched(Box::new(move |app: &mut App| -> Box<dyn Playing> {
             Box::new(Table::new(Box::new(session), app))
         }))
@@ -224,12 +240,12 @@ trait Stepping {
 }
 
 /// A replay of game `G` and its snapshot at the step shown.
-struct Stepped<G: Listed> {
+struct Stepped<G: GameScreen> {
     replay: Replay<G>,
     snap: Snapshot<G>,
 }
 
-impl<G: Listed> Stepped<G> {
+impl<G: GameScreen> Stepped<G> {
     fn new(replay: Replay<G>) -> Self {
         Stepped {
             snap: replay.snapshot(),
@@ -238,7 +254,7 @@ impl<G: Listed> Stepped<G> {
     }
 }
 
-impl<G: Listed> Stepping for Stepped<G> {
+impl<G: GameScreen> Stepping for Stepped<G> {
     fn update(&self, app: &mut App, msg: Msg) -> Option<Effect> {
         app.update(msg, Some(&self.snap))
     }
@@ -272,16 +288,21 @@ impl<G: Listed> Stepping for Stepped<G> {
     }
 }
 
+/// The game type the screens are drawn over when no game is shown (the
+/// menu, the set-up forms): any listed game would do, as nothing of it is
+/// read.
+type NoGame = roundtable_port_royal::PortRoyal;
+
 /// Opens a transcript already read, of whichever game its genesis names.
 struct OpenReplay<'a> {
     read: &'a crate::replay::ReadTranscript,
     file: String,
 }
 
-impl Visit for OpenReplay<'_> {
+impl VisitScreen for OpenReplay<'_> {
     type Output = Result<Box<dyn Stepping>, ReplayError>;
 
-    fn visit<G: Listed>(self) -> Self::Output {
+    fn visit<G: GameScreen>(self) -> Self::Output {
         let replay = Replay::<G>::from_read(self.read, &self.file)?;
         Ok(Box::new(Stepped::new(replay)))
     }
@@ -293,10 +314,10 @@ struct StartLocal<'a> {
     app: &'a mut App,
 }
 
-impl Visit for StartLocal<'_> {
+impl VisitScreen for StartLocal<'_> {
     type Output = Result<Box<dyn Playing>, String>;
 
-    fn visit<G: Listed>(self) -> Self::Output {
+    fn visit<G: GameScreen>(self) -> Self::Output {
         let options = G::local_options(self.config);
         let session =
             LocalSession::<G>::with_options(self.config, &options).map_err(|e| e.to_string())?;
@@ -335,9 +356,9 @@ impl std::fmt::Debug for Runner {
 }
 
 impl Runner {
-    /// A runner for `app`, at `session` (of Port Royal) if there is one.
-    pub fn new(app: App, session: Option<Box<dyn Session>>) -> Self {
-        let mut runner = Runner {
+    /// A runner for `app`, with no game under way.
+    pub fn new(app: App) -> Self {
+        Runner {
             app,
             playing: None,
             replay: None,
@@ -345,11 +366,13 @@ impl Runner {
             deferred: None,
             prefs_file: None,
             launcher: None,
-        };
-        if let Some(session) = session {
-            runner.playing = Some(Box::new(Table::new(session, &mut runner.app)));
         }
-        runner
+    }
+
+    /// This runner, at `session`'s table.
+    pub fn with_session<G: GameScreen>(mut self, session: Box<dyn Session<G>>) -> Self {
+        self.playing = Some(Box::new(Table::new(session, &mut self.app)));
+        self
     }
 
     /// This runner, with `launcher` to start the start menu's network games.
@@ -376,7 +399,7 @@ impl Runner {
 
     /// A runner at the start of `replay` (of any listed game), with no
     /// start menu behind it.
-    pub fn replaying<G: Listed>(theme: Theme, replay: Replay<G>) -> Self {
+    pub fn replaying<G: GameScreen>(theme: Theme, replay: Replay<G>) -> Self {
         let app = App::at_replay(theme, replay.status());
         Runner {
             app,
@@ -389,13 +412,8 @@ impl Runner {
         }
     }
 
-    /// The replay shown, if one is and it is of Port Royal.
-    pub fn replay(&self) -> Option<&Replay> {
-        self.replay_of::<roundtable_port_royal::PortRoyal>()
-    }
-
     /// The replay shown, if one is and it is a game of `G`.
-    pub fn replay_of<G: Listed>(&self) -> Option<&Replay<G>> {
+    pub fn replay<G: GameScreen>(&self) -> Option<&Replay<G>> {
         let stepped = self
             .replay
             .as_ref()?
@@ -404,14 +422,9 @@ impl Runner {
         Some(&stepped.replay)
     }
 
-    /// The snapshot the screen shows, when it is of Port Royal.
-    pub fn snapshot(&self) -> Option<&Snapshot> {
-        self.snapshot_of::<roundtable_port_royal::PortRoyal>()
-    }
-
     /// The snapshot the screen shows (the replay's step, else the game
     /// under way), when it is a game of `G`.
-    pub fn snapshot_of<G: Listed>(&self) -> Option<&Snapshot<G>> {
+    pub fn snapshot<G: GameScreen>(&self) -> Option<&Snapshot<G>> {
         if let Some(replay) = &self.replay {
             let stepped = replay.as_any().downcast_ref::<Stepped<G>>()?;
             return Some(&stepped.snap);
@@ -435,9 +448,7 @@ impl Runner {
             match (&self.replay, &self.playing) {
                 (Some(replay), _) => replay.render(app, area, buf),
                 (None, Some(playing)) => playing.render(app, area, buf),
-                (None, None) => {
-                    Ui::<roundtable_port_royal::PortRoyal> { app, snap: None }.render(area, buf)
-                }
+                (None, None) => Ui::<NoGame> { app, snap: None }.render(area, buf),
             }
         })?;
         self.app.viewport = Some((completed.area.width, completed.area.height));
@@ -463,7 +474,7 @@ impl Runner {
         let effect = match (&self.replay, &self.playing) {
             (Some(replay), _) => replay.update(&mut self.app, msg),
             (None, Some(playing)) => playing.update(&mut self.app, msg),
-            (None, None) => self.app.update(msg, None::<&Snapshot>),
+            (None, None) => self.app.update(msg, None::<&Snapshot<NoGame>>),
         };
         match effect {
             None => {}
@@ -489,7 +500,7 @@ impl Runner {
                     config: &config,
                     app: &mut self.app,
                 };
-                match config.game.visit(start) {
+                match crate::games::visit(config.game, start) {
                     Ok(playing) => {
                         self.playing = Some(playing);
                         self.app.entered_game(GameKind::Local);

@@ -9,12 +9,13 @@ use std::time::Duration;
 use common::*;
 use insta::assert_snapshot;
 use roundtable_engine::{GameResult, Seat, Standing};
-use roundtable_port_royal::{Options, SeatNumber};
+use roundtable_games::Listed;
+use roundtable_port_royal::{Options, PortRoyal, SeatNumber};
 use roundtable_tui::{Connection, SeatKind, Snapshot};
 
 /// A networked table (two minutes a move) at your Discover, your clock at
 /// 8 seconds.
-fn my_clock_runs_low() -> Snapshot {
+fn my_clock_runs_low() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.title = "Network game 7f3a".into();
     s.stall_timeout = Some(Duration::from_secs(120));
@@ -63,7 +64,7 @@ fn a_clock_with_time_to_spare_shows_no_warning() {
 
 /// Calico Jack's move, his clock low; Mary Read Longname-Forfeited was
 /// forfeited and is played automatically.
-fn waiting_with_a_forfeited_seat() -> Snapshot {
+fn waiting_with_a_forfeited_seat() -> Snapshot<PortRoyal> {
     let mut s = my_clock_runs_low();
     s.view.active = SeatNumber(Seat(2));
     s.legal = Vec::new();
@@ -102,7 +103,7 @@ fn waiting_on_a_low_clock_and_a_forfeited_seat_reads_whole() {
 /// Five seats, "expedition required": Anne Bonny has the most VP and no
 /// expedition, so she ranks last; you and Calico Jack tie on VP and coins
 /// and share 2nd place; the transcript is under a long path.
-fn expedition_required_over() -> Snapshot {
+fn expedition_required_over() -> Snapshot<PortRoyal> {
     let mut s = game_over();
     let names = [
         "You",
@@ -221,7 +222,11 @@ fn a_shared_place_without_you_is_theirs() {
     let mut snap = expedition_required_over();
     snap.me = Some(Seat(4));
     snap.seats[0].name = "Stede Bonnet".into();
-    let lines = roundtable_tui::ui::tie_breaks(&snap);
+    let result = snap
+        .result
+        .clone()
+        .unwrap_or_else(|| panic!("a finished game"));
+    let lines = PortRoyal::tie_breaks(&snap.view, &result, &snap.names(), snap.me);
     assert!(
         lines.contains(
             &"Stede Bonnet and Calico Jack tie on 8 VP and 3 coins: they share 2nd place."

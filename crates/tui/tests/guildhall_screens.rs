@@ -8,8 +8,9 @@ use std::time::Instant;
 use insta::assert_snapshot;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
+use roundtable_games::Listed;
 use roundtable_guildhall::{Guildhall, Options, Phase};
-use roundtable_tui::{App, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
+use roundtable_tui::{App, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
 
 /// A seeded three-seat game against easy bots, moving at once.
 fn session() -> LocalSession<Guildhall> {

@@ -10,11 +10,12 @@ use std::time::Instant;
 use insta::assert_snapshot;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
+use roundtable_games::Listed;
 use roundtable_guildhall::{Action, Card, Guildhall, Options, Pending, Profession};
 use roundtable_tui::games::steps;
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{
-    App, Effect, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme,
+    App, Effect, GameScreen, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme,
 };
 
 /// The seed of a two-seat game against easy bots in which the player, played

@@ -10,11 +10,12 @@ use std::time::Instant;
 use insta::assert_snapshot;
 use roundtable_bots::Level;
 use roundtable_engine::Seat;
+use roundtable_games::Listed;
 use roundtable_nereus::{Action, Nereus, Options, Phase, Stage};
 use roundtable_tui::app::Effect;
 use roundtable_tui::games::nereus::screen::destination;
 use roundtable_tui::keymap::Msg;
-use roundtable_tui::{App, Listed, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
+use roundtable_tui::{App, LocalConfig, LocalSession, Pace, Session, Snapshot, Theme};
 
 /// A seeded four-seat game against normal bots, moving at once.
 fn session() -> LocalSession<Nereus> {

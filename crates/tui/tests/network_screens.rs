@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use insta::assert_snapshot;
+use roundtable_port_royal::PortRoyal;
 use roundtable_tui::app::{Effect, SetupRow};
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{
@@ -31,7 +32,7 @@ fn seat(name: &str, kind: SeatKind, connection: Connection) -> SeatInfo {
 }
 
 /// The host's lobby: two of four seats taken, one bot disconnected.
-fn host_lobby() -> Snapshot {
+fn host_lobby() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.title = "Your table, 4 seats".into();
     s.legal = Vec::new();
@@ -51,7 +52,7 @@ fn host_lobby() -> Snapshot {
 }
 
 /// A joiner's lobby: the host's list of who sat down, the joiner second.
-fn joiner_lobby() -> Snapshot {
+fn joiner_lobby() -> Snapshot<PortRoyal> {
     let mut s = host_lobby();
     s.title = "Joining a table".into();
     s.lobby = Some(Lobby {
@@ -68,7 +69,7 @@ fn joiner_lobby() -> Snapshot {
     s
 }
 
-fn lobby_app(snap: &Snapshot) -> App {
+fn lobby_app(snap: &Snapshot<PortRoyal>) -> App {
     let mut app = menu_app();
     app.entered_game(roundtable_tui::GameKind::Network);
     app.observe(snap);
@@ -94,40 +95,40 @@ fn the_menu_offers_every_network_entry_without_excuses() {
 #[test]
 fn host_set_up_chooses_seats_bots_and_options() {
     let mut app = menu_app();
-    assert_eq!(app.update(Msg::Pick(2), None::<&Snapshot>), None);
+    assert_eq!(app.update(Msg::Pick(2), None::<&Snapshot<PortRoyal>>), None);
     assert_eq!(app.screen, Screen::HostSetup);
     // Past the game (Port Royal) to 4 seats, then 3 bots (the most that
     // leaves you a seat), then 2.
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     for _ in 0..5 {
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     }
     assert_eq!((app.host.table.seats, app.host.bots), (4, 3));
-    app.update(Msg::Left, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.options.victory_points, 11);
     // Fewer seats take bots away with them.
-    app.update(Msg::Up, None::<&Snapshot>);
-    app.update(Msg::Up, None::<&Snapshot>);
-    app.update(Msg::Left, None::<&Snapshot>);
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!((app.host.table.seats, app.host.bots), (2, 1));
-    app.update(Msg::Right, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     // The bots' level, hard: its note says how long they think.
     while app.host_rows()[app.host_selected] != SetupRow::BotLevel {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_snapshot!("host_setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("host_setup_40x16", render(&app, None, 40, 16).backend());
     assert_snapshot!("host_setup_200x60", render(&app, None, 200, 60).backend());
     // Enter on the last row opens the table as chosen.
     while app.host_selected != app.host_start() {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
     let expected = HostConfig {
         table: LocalConfig {
@@ -139,11 +140,11 @@ fn host_set_up_chooses_seats_bots_and_options() {
         bot_level: roundtable_bots::Level::Hard,
     };
     assert_eq!(
-        app.update(Msg::Confirm, None::<&Snapshot>),
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
         Some(Effect::Host(expected))
     );
     // Esc goes back to the menu.
-    app.update(Msg::Back, None::<&Snapshot>);
+    app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::Menu);
 }
 
@@ -152,13 +153,13 @@ fn host_set_up_chooses_seats_bots_and_options() {
 /// and the table opened is of that game with those options.
 #[test]
 fn host_set_up_picks_the_game_and_its_rows_follow() {
-    use roundtable_tui::GameId;
+    use roundtable_games::GameId;
     let mut app = menu_app();
-    app.update(Msg::Pick(2), None::<&Snapshot>);
+    app.update(Msg::Pick(2), None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host_rows()[0], SetupRow::Game);
     let text = screen_text(&render(&app, None, 80, 24));
     assert!(text.contains("< Port Royal >"), "{text}");
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.game, GameId::Guildhall);
     let rows = app.host_rows();
     for (row, shown) in [
@@ -171,18 +172,18 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
         assert_eq!(rows.contains(&row), shown, "{row:?} in {rows:?}");
     }
     // Seats stop at Guildhall's four.
-    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     for _ in 0..3 {
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     }
     assert_eq!(app.host.table.seats, 4);
     // Two bots; the round limit down from 100 to 20.
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     while app.host_rows()[app.host_selected] != SetupRow::MaxRounds {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.guildhall.max_rounds, 20);
     let t = render(&app, None, 80, 24);
     let text = screen_text(&t);
@@ -200,9 +201,9 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
         render(&app, None, 200, 60).backend()
     );
     while app.host_selected != app.host_start() {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
-    match app.update(Msg::Confirm, None::<&Snapshot>) {
+    match app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>) {
         Some(Effect::Host(config)) => {
             assert_eq!(config.table.game, GameId::Guildhall);
             assert_eq!((config.table.seats, config.bots), (4, 2));
@@ -213,7 +214,7 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
     }
     // Back to Port Royal: its rows again, the seats kept.
     app.host_selected = 0;
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.game, GameId::PortRoyal);
     assert!(app.host_rows().contains(&SetupRow::VictoryPoints));
     assert_eq!(app.host.table.seats, 4);
@@ -222,10 +223,10 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
 #[test]
 fn join_prompt_takes_a_pasted_ticket_whole() {
     let mut app = menu_app();
-    app.update(Msg::Pick(3), None::<&Snapshot>);
+    app.update(Msg::Pick(3), None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::JoinPrompt);
     assert_eq!(
-        app.update(Msg::Confirm, None::<&Snapshot>),
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
         None,
         "an empty ticket joins nothing"
     );
@@ -233,39 +234,39 @@ fn join_prompt_takes_a_pasted_ticket_whole() {
     // As pasted from a terminal: the command around it, a line break inside.
     let pasted = format!("roundtable join {}\n{}", &TICKET[..50], &TICKET[50..]);
     for c in pasted.chars() {
-        app.update(Msg::Type(c), None::<&Snapshot>);
+        app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
     }
     app.notice = None;
     assert_snapshot!("join_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("join_prompt_40x16", render(&app, None, 40, 16).backend());
     assert_snapshot!("join_prompt_200x60", render(&app, None, 200, 60).backend());
     assert_eq!(
-        app.update(Msg::Confirm, None::<&Snapshot>),
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
         Some(Effect::Join(TICKET.into()))
     );
     // A refused ticket is said on the same screen, which keeps the text.
     app.notice = Some("That is not a ticket: bad checksum.".into());
     let t = render(&app, None, 80, 24);
     assert!(screen_text(&t).contains("bad checksum"));
-    app.update(Msg::Erase, None::<&Snapshot>);
+    app.update(Msg::Erase, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.ticket.len(), TICKET.len() - 1);
 }
 
 #[test]
 fn watch_prompt_watches() {
     let mut app = menu_app();
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::WatchPrompt);
     for c in "rt1_abc".chars() {
-        app.update(Msg::Type(c), None::<&Snapshot>);
+        app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
     }
     assert_snapshot!("watch_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_eq!(
-        app.update(Msg::Confirm, None::<&Snapshot>),
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
         Some(Effect::Watch("rt1_abc".into()))
     );
 }
@@ -274,19 +275,20 @@ fn watch_prompt_watches() {
 fn lan_tables_look_list_and_join() {
     let mut app = menu_app();
     assert_eq!(
-        app.update(Msg::Pick(4), None::<&Snapshot>),
+        app.update(Msg::Pick(4), None::<&Snapshot<PortRoyal>>),
         Some(Effect::FindTables)
     );
     assert_eq!(app.screen, Screen::Tables);
     assert!(
-        app.update(Msg::Refresh, None::<&Snapshot>).is_none(),
+        app.update(Msg::Refresh, None::<&Snapshot<PortRoyal>>)
+            .is_none(),
         "no second search while one runs"
     );
     assert_snapshot!("lan_looking_80x24", render(&app, None, 80, 24).backend());
     app.found_tables(Ok(Vec::new()));
     assert_snapshot!("lan_none_80x24", render(&app, None, 80, 24).backend());
     assert_eq!(
-        app.update(Msg::Refresh, None::<&Snapshot>),
+        app.update(Msg::Refresh, None::<&Snapshot<PortRoyal>>),
         Some(Effect::FindTables)
     );
     app.found_tables(Err("mDNS: no multicast on this interface".into()));
@@ -307,17 +309,17 @@ fn lan_tables_look_list_and_join() {
             ticket: "rt1_jack".into(),
         },
     ]));
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.table_selected, 1, "the selection stays on the list");
     assert_snapshot!("lan_found_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("lan_found_40x16", render(&app, None, 40, 16).backend());
-    app.update(Msg::Up, None::<&Snapshot>);
+    app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
     assert_eq!(
-        app.update(Msg::Confirm, None::<&Snapshot>),
+        app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
         Some(Effect::Join("rt1_ann".into()))
     );
-    app.update(Msg::Back, None::<&Snapshot>);
+    app.update(Msg::Back, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::Menu);
 }
 

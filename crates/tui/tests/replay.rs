@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use insta::assert_snapshot;
-use roundtable_port_royal::Options;
+use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_tui::{App, LocalConfig, Replay, Runner, Screen, Seek, Theme};
 
 fn press(runner: &mut Runner, code: KeyCode) {
@@ -23,19 +23,19 @@ fn expansion() -> Options {
 
 fn replay_runner(name: &str, options: &Options) -> Runner {
     let path = transcript(name, 21, options);
-    let replay: Replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let replay: Replay<PortRoyal> = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_file(&path);
     Runner::replaying(Theme::default(), replay)
 }
 
 fn screen(runner: &Runner, w: u16, h: u16) -> ratatui::Terminal<ratatui::backend::TestBackend> {
-    render(&runner.app, runner.snapshot(), w, h)
+    render(&runner.app, runner.snapshot::<PortRoyal>(), w, h)
 }
 
 #[test]
 fn replay_screen_mid_game_and_at_the_end() {
     let mut runner = replay_runner("screens", &Options::default());
-    let total = runner.replay().map_or(0, Replay::len);
+    let total = runner.replay::<PortRoyal>().map_or(0, Replay::len);
     for _ in 0..8 {
         press(&mut runner, KeyCode::Char('j')); // to the start of turn 8
     }
@@ -43,7 +43,7 @@ fn replay_screen_mid_game_and_at_the_end() {
     press(&mut runner, KeyCode::Right);
     let t = screen(&runner, 80, 24);
     let text = screen_text(&t);
-    let position = runner.replay().map_or(0, Replay::position);
+    let position = runner.replay::<PortRoyal>().map_or(0, Replay::position);
     assert!(
         text.contains(&format!("Replay: input {position} / {total}, turn 8")),
         "{text}"
@@ -86,7 +86,7 @@ fn an_expansion_replay_shows_the_contracts() {
 #[test]
 fn the_log_follows_the_position_and_quitting_does_not_ask() {
     let mut runner = replay_runner("keys", &Options::default());
-    let log_len = |r: &Runner| r.snapshot().map_or(0, |s| s.log.len());
+    let log_len = |r: &Runner| r.snapshot::<PortRoyal>().map_or(0, |s| s.log.len());
     press(&mut runner, KeyCode::Char('j'));
     press(&mut runner, KeyCode::Char('j'));
     let two_turns = log_len(&runner);
@@ -147,7 +147,7 @@ fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
         transcript_dir: Some(dir.path().to_owned()),
         ..LocalConfig::default()
     };
-    let mut runner = Runner::new(App::with_menu(defaults, Theme::default()), None);
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::default()));
     press(&mut runner, KeyCode::Char('6'));
     assert_eq!(runner.app.screen, Screen::ReplayPrompt);
     assert_eq!(runner.app.prompt, "", "the field starts empty");
@@ -182,17 +182,17 @@ fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
     press(&mut runner, KeyCode::Char('l'));
-    assert_eq!(runner.replay().map(Replay::position), Some(1));
+    assert_eq!(runner.replay::<PortRoyal>().map(Replay::position), Some(1));
     // Esc goes back to the start menu; the newest game is one Enter away.
     press(&mut runner, KeyCode::Esc);
     assert_eq!(runner.app.screen, Screen::Menu);
-    assert!(runner.replay().is_none());
+    assert!(runner.replay::<PortRoyal>().is_none());
     press(&mut runner, KeyCode::Char('6'));
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
     assert!(
         runner
-            .snapshot()
+            .snapshot::<PortRoyal>()
             .and_then(|s| s.transcript.clone())
             .is_some_and(|t| t == newest.display().to_string())
     );
@@ -201,7 +201,7 @@ fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
 #[test]
 fn seeking_past_either_end_stays_there() {
     let path = transcript("ends", 2, &Options::default());
-    let mut replay: Replay = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut replay: Replay<PortRoyal> = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_file(&path);
     assert!(!replay.seek(Seek::Back));
     assert!(!replay.seek(Seek::PrevTurn));
@@ -214,9 +214,9 @@ fn seeking_past_either_end_stays_there() {
 /// A whole three-seat Guildhall game between easy bots at in-process
 /// tables (which release every key after the game), as a transcript.
 fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
+    use roundtable_games::Listed;
     use roundtable_guildhall::Guildhall;
     use roundtable_local::{LocalGame, Player, Progress};
-    use roundtable_tui::Listed;
     let path = std::env::temp_dir().join(format!(
         "roundtable-tui-{}-{name}-{seed}.rts",
         std::process::id()
@@ -267,9 +267,9 @@ fn audited_hand(
         .map(|card| match *card {
             HandCard::Dealt(handle) => hands[seat].card(handle).map_or_else(
                 || format!("unopened {handle:?}"),
-                roundtable_tui::games::guildhall::card_words,
+                roundtable_games::guildhall::card_words,
             ),
-            HandCard::Open(card) => roundtable_tui::games::guildhall::card_words(card),
+            HandCard::Open(card) => roundtable_games::guildhall::card_words(card),
         })
         .collect();
     cards.sort();
@@ -289,7 +289,7 @@ fn a_guildhall_replay_shows_every_hand_the_audit_opened_at_every_position() {
         .clone()
         .unwrap_or_else(|| panic!("every key is released after the game"));
     let (_, game) = roundtable_tui::replay::read(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(game, roundtable_tui::GameId::Guildhall);
+    assert_eq!(game, roundtable_games::GameId::Guildhall);
     let mut replay = Replay::<Guildhall>::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_file(&path);
     assert_eq!(replay.opened(), Some(&hands[..]));
@@ -383,7 +383,7 @@ fn guildhall_replay_screens_show_every_hand_or_say_why_not() {
 fn the_runner_replays_a_guildhall_transcript_with_the_hands() {
     use roundtable_guildhall::Guildhall;
     let path = guildhall_transcript("runner", 6);
-    let mut runner = Runner::new(App::with_menu(LocalConfig::default(), Theme::plain()), None);
+    let mut runner = Runner::new(App::with_menu(LocalConfig::default(), Theme::plain()));
     press(&mut runner, KeyCode::Char('6'));
     assert_eq!(runner.app.screen, Screen::ReplayPrompt);
     runner.key(&KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
@@ -392,18 +392,21 @@ fn the_runner_replays_a_guildhall_transcript_with_the_hands() {
     }
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Replay, "{:?}", runner.app.notice);
-    assert!(runner.replay().is_none(), "not a Port Royal replay");
+    assert!(
+        runner.replay::<PortRoyal>().is_none(),
+        "not a Port Royal replay"
+    );
     let start = runner
-        .replay_of::<Guildhall>()
+        .replay::<Guildhall>()
         .map(Replay::position)
         .unwrap_or_else(|| panic!("no Guildhall replay"));
     for _ in 0..3 {
         press(&mut runner, KeyCode::Char('j'));
     }
-    let moved = runner.replay_of::<Guildhall>().map(Replay::position);
+    let moved = runner.replay::<Guildhall>().map(Replay::position);
     assert!(moved > Some(start), "j moves on: {moved:?}");
     let snap = runner
-        .snapshot_of::<Guildhall>()
+        .snapshot::<Guildhall>()
         .unwrap_or_else(|| panic!("no Guildhall snapshot"));
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60))
         .unwrap_or_else(|e| match e {});
@@ -418,12 +421,12 @@ fn the_runner_replays_a_guildhall_transcript_with_the_hands() {
     let mut direct = Runner::replaying(Theme::plain(), replay);
     press(&mut direct, KeyCode::End);
     let end = direct
-        .replay_of::<Guildhall>()
+        .replay::<Guildhall>()
         .map(|r| (r.position(), r.len()));
     assert!(matches!(end, Some((p, n)) if p == n), "{end:?}");
     assert!(
         direct
-            .snapshot_of::<Guildhall>()
+            .snapshot::<Guildhall>()
             .is_some_and(|s| s.result.is_some())
     );
 }

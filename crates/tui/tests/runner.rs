@@ -22,7 +22,7 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
         transcript_dir: Some(games.path().to_owned()),
         ..LocalConfig::default()
     };
-    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()));
     press(&mut runner, KeyCode::Enter); // local game
     assert_eq!(runner.app.screen, Screen::Setup);
     press(&mut runner, KeyCode::Down); // past the game: Port Royal
@@ -52,12 +52,14 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     }
     press(&mut runner, KeyCode::Enter); // start
     assert_eq!(runner.app.screen, Screen::Table);
-    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    let snap = runner
+        .snapshot::<PortRoyal>()
+        .unwrap_or_else(|| panic!("no game"));
     assert_eq!(snap.view.seats, 2);
     let mut moves = 0;
     while runner.app.screen == Screen::Table {
         runner.poll(Instant::now());
-        let Some(snap) = runner.snapshot() else {
+        let Some(snap) = runner.snapshot::<PortRoyal>() else {
             panic!("the game went away");
         };
         if !snap.live() {
@@ -77,7 +79,9 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     }
     runner.poll(Instant::now());
     assert_eq!(runner.app.screen, Screen::PostGame);
-    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    let snap = runner
+        .snapshot::<PortRoyal>()
+        .unwrap_or_else(|| panic!("no game"));
     let t = common::render(&runner.app, Some(snap), 80, 24);
     let text = common::screen_text(&t);
     assert!(text.contains("Game over"), "{text}");
@@ -91,7 +95,7 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     assert_eq!(runner.app.screen, Screen::Replay);
     press(&mut runner, KeyCode::Esc);
     assert_eq!(runner.app.screen, Screen::PostGame);
-    assert_eq!(runner.snapshot(), Some(&results));
+    assert_eq!(runner.snapshot::<PortRoyal>(), Some(&results));
     // Enter goes back to the menu; q then quits without asking.
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Menu);
@@ -109,7 +113,7 @@ fn guildhall_from_the_start_menu_to_the_result_by_keys() {
         seats: 5,
         ..LocalConfig::default()
     };
-    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()));
     press(&mut runner, KeyCode::Enter); // local game
     press(&mut runner, KeyCode::Right); // Port Royal -> Guildhall
     assert_eq!(runner.app.setup.seats, 4, "Guildhall seats four at most");
@@ -134,15 +138,15 @@ fn guildhall_from_the_start_menu_to_the_result_by_keys() {
     }
     press(&mut runner, KeyCode::Enter); // start
     assert_eq!(runner.app.screen, Screen::Table, "{:?}", runner.app.notice);
-    assert!(runner.snapshot_of::<PortRoyal>().is_none());
+    assert!(runner.snapshot::<PortRoyal>().is_none());
     let snap = runner
-        .snapshot_of::<Guildhall>()
+        .snapshot::<Guildhall>()
         .unwrap_or_else(|| panic!("no Guildhall game"));
     assert_eq!(snap.view.vp.len(), 3);
     let mut moves = 0;
     while runner.app.screen == Screen::Table {
         runner.poll(Instant::now());
-        let Some(snap) = runner.snapshot_of::<Guildhall>() else {
+        let Some(snap) = runner.snapshot::<Guildhall>() else {
             panic!("the game went away");
         };
         if !snap.live() {
@@ -163,7 +167,7 @@ fn guildhall_from_the_start_menu_to_the_result_by_keys() {
     assert!(text.contains("#1"), "{text}");
     press(&mut runner, KeyCode::Enter);
     assert_eq!(runner.app.screen, Screen::Menu);
-    assert!(runner.snapshot_of::<Guildhall>().is_none());
+    assert!(runner.snapshot::<Guildhall>().is_none());
 }
 
 #[test]
@@ -172,7 +176,7 @@ fn q_during_a_live_game_asks_and_n_keeps_playing() {
         seed: Some(3),
         ..LocalConfig::default()
     };
-    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()), None);
+    let mut runner = Runner::new(App::with_menu(defaults, Theme::plain()));
     press(&mut runner, KeyCode::Char('1'));
     press(&mut runner, KeyCode::Char('k')); // wraps to "Start the game"
     press(&mut runner, KeyCode::Enter);
@@ -186,7 +190,7 @@ fn q_during_a_live_game_asks_and_n_keeps_playing() {
     press(&mut runner, KeyCode::Char('y'));
     assert!(!runner.quit());
     assert_eq!(runner.app.screen, Screen::Menu);
-    assert!(runner.snapshot().is_none(), "the game is gone");
+    assert!(runner.snapshot::<PortRoyal>().is_none(), "the game is gone");
     press(&mut runner, KeyCode::Char('q'));
     assert!(runner.quit());
 }
@@ -203,7 +207,7 @@ fn the_name_is_remembered_across_runs_and_a_bad_file_fails_closed() {
             name: name.into(),
             ..LocalConfig::default()
         };
-        Runner::new(App::with_menu(defaults, Theme::plain()), None).with_prefs_file(prefs.clone())
+        Runner::new(App::with_menu(defaults, Theme::plain())).with_prefs_file(prefs.clone())
     };
     let mut runner = menu("ann");
     assert_eq!(runner.app.setup.name, "ann");
@@ -223,7 +227,9 @@ fn the_name_is_remembered_across_runs_and_a_bad_file_fails_closed() {
     press(&mut runner, KeyCode::Char('1'));
     press(&mut runner, KeyCode::Char('k'));
     press(&mut runner, KeyCode::Enter);
-    let snap = runner.snapshot().unwrap_or_else(|| panic!("no game"));
+    let snap = runner
+        .snapshot::<PortRoyal>()
+        .unwrap_or_else(|| panic!("no game"));
     assert!(
         snap.names().contains(&"Mary Read".to_owned()),
         "{:?}",
@@ -244,7 +250,7 @@ fn a_digit_out_of_range_is_a_notice_not_a_move() {
     let mut session = common::session(2, 9, 12);
     let _ = &mut session;
     let snap = roundtable_tui::Session::snapshot(&session);
-    let mut runner = Runner::new(App::at_table(Theme::plain()), Some(Box::new(session)));
+    let mut runner = Runner::new(App::at_table(Theme::plain())).with_session(Box::new(session));
     press(&mut runner, KeyCode::Char('9'));
     assert!(
         runner
@@ -254,5 +260,5 @@ fn a_digit_out_of_range_is_a_notice_not_a_move() {
             .unwrap_or("")
             .contains("no move 9")
     );
-    assert_eq!(runner.snapshot(), Some(&snap));
+    assert_eq!(runner.snapshot::<PortRoyal>(), Some(&snap));
 }

@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use insta::assert_snapshot;
 use ratatui::style::Color;
+use roundtable_port_royal::PortRoyal;
 use roundtable_tui::app::Overlay;
 use roundtable_tui::keymap::Msg;
 use roundtable_tui::{App, LocalConfig, Screen, Snapshot, Theme};
@@ -33,7 +34,7 @@ fn start_menu() {
     }
     assert_snapshot!("menu_40x12", small.backend());
     assert_snapshot!("menu_200x60", render(&app, None, 200, 60).backend());
-    app.update(Msg::Pick(7), None::<&Snapshot>);
+    app.update(Msg::Pick(7), None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::NamePrompt);
     assert_snapshot!("name_prompt_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("name_prompt_200x60", render(&app, None, 200, 60).backend());
@@ -42,19 +43,19 @@ fn start_menu() {
 #[test]
 fn local_game_setup() {
     let mut app = menu_app();
-    app.update(Msg::Confirm, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Left, None::<&Snapshot>);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::Setup);
     assert_eq!(app.setup.seats, 3);
     assert_eq!(app.setup.options.victory_points, 11);
     // The second bot hard: its row says how long it thinks.
     for _ in 0..6 {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.setup.bot_levels[1], roundtable_bots::Level::Hard);
     assert_snapshot!("setup_80x24", render(&app, None, 80, 24).backend());
     assert_snapshot!("setup_60x20", render(&app, None, 60, 20).backend());
@@ -66,22 +67,22 @@ fn local_game_setup() {
 #[test]
 fn local_game_setup_guildhall() {
     let mut app = menu_app();
-    app.update(Msg::Confirm, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
-    assert_eq!(app.setup.game, roundtable_tui::GameId::Guildhall);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+    assert_eq!(app.setup.game, roundtable_games::GameId::Guildhall);
     assert_eq!(app.setup.seats, 4);
-    app.update(Msg::Right, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
-    assert_eq!(app.setup.game, roundtable_tui::GameId::Nereus, "the last");
-    app.update(Msg::Left, None::<&Snapshot>);
-    assert_eq!(app.setup.game, roundtable_tui::GameId::Guildhall);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+    assert_eq!(app.setup.game, roundtable_games::GameId::Nereus, "the last");
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
+    assert_eq!(app.setup.game, roundtable_games::GameId::Guildhall);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.setup.seats, 4, "Guildhall seats four at most");
     for _ in 0..2 {
-        app.update(Msg::Down, None::<&Snapshot>);
+        app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
-    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
     assert!(!app.setup.guildhall.late_chapter_cap);
     assert_snapshot!(
         "setup_guildhall_80x24",
@@ -100,27 +101,27 @@ fn local_game_setup_guildhall() {
 #[test]
 fn local_game_setup_nereus_neutral_ship() {
     use roundtable_nereus::Nereus;
+    use roundtable_tui::GameScreen;
     use roundtable_tui::app::SetupRow;
-    use roundtable_tui::games::Listed;
     let mut app = menu_app();
-    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
     for _ in 0..2 {
-        app.update(Msg::Right, None::<&Snapshot>);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     }
-    assert_eq!(app.setup.game, roundtable_tui::GameId::Nereus);
+    assert_eq!(app.setup.game, roundtable_games::GameId::Nereus);
     assert_eq!(app.setup.seats, 4);
     assert!(
         !app.setup_rows().contains(&SetupRow::NeutralShip),
         "four seats: no neutral ship"
     );
-    app.update(Msg::Down, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     for _ in 0..2 {
-        app.update(Msg::Left, None::<&Snapshot>);
+        app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     }
     assert_eq!(app.setup.seats, 2);
     assert_eq!(app.setup_rows()[2], SetupRow::NeutralShip);
-    app.update(Msg::Down, None::<&Snapshot>);
-    app.update(Msg::Confirm, None::<&Snapshot>);
+    app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
     assert!(app.setup.nereus.neutral_ship);
     assert!(Nereus::local_options(&app.setup).neutral_ship);
     assert_snapshot!(
@@ -128,12 +129,12 @@ fn local_game_setup_nereus_neutral_ship() {
         render(&app, None, 80, 24).backend()
     );
     // A third seat: the row goes and the game is set up without it.
-    app.update(Msg::Up, None::<&Snapshot>);
-    app.update(Msg::Right, None::<&Snapshot>);
+    app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.setup.seats, 3);
     assert!(!app.setup_rows().contains(&SetupRow::NeutralShip));
     assert!(!Nereus::local_options(&app.setup).neutral_ship);
-    app.update(Msg::Left, None::<&Snapshot>);
+    app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert!(Nereus::local_options(&app.setup).neutral_ship);
 }
 
@@ -324,7 +325,7 @@ fn a_five_player_table_fits_80x24_with_three_expeditions_and_long_player_lines()
     // Every word of every player's line shows: wrapped, not cut.
     let words: Vec<&str> = text.split_whitespace().collect();
     for p in &snap.view.players {
-        for word in roundtable_tui::ui::abilities(p).split_whitespace() {
+        for word in roundtable_tui::games::port_royal::board::abilities(p).split_whitespace() {
             assert!(
                 words.iter().any(|w| w.contains(word)),
                 "{word} cut:\n{text}"
@@ -539,7 +540,7 @@ fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, text: &str) -> Opt
 }
 
 /// A table whose log is far longer than any screen.
-fn long_log() -> roundtable_tui::Snapshot {
+fn long_log() -> Snapshot<PortRoyal> {
     let mut snap = table();
     let lines = snap.log.clone();
     for turn in 0..12 {

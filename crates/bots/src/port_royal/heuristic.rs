@@ -5,8 +5,9 @@
 use std::cell::Cell;
 
 use roundtable_engine::Seat;
-use roundtable_port_royal::catalog::{CATALOG, deck_counts};
+use roundtable_port_royal::catalog::CATALOG;
 use roundtable_port_royal::contracts::Requirement;
+use roundtable_port_royal::odds::unseen_cards;
 use roundtable_port_royal::{
     Action, CardId, CardKind, Colour, PersonKind, PlayerView, TakeMode, View,
 };
@@ -604,36 +605,17 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Cards that may come next: every card of the game minus the face-up ones
-/// in the view (see the module docs for what this leaves out).
+/// Cards that may come next ([`unseen_cards`]) in the bot's fixed-size
+/// rows, and their total.
 pub(super) fn unseen_estimate(view: &View, expansion: bool) -> ([u32; ROWS], u32) {
     let mut counts = [0u32; ROWS];
-    for (row, n) in deck_counts(expansion).into_iter().enumerate().take(ROWS) {
+    for (row, n) in unseen_cards(view, expansion)
+        .into_iter()
+        .enumerate()
+        .take(ROWS)
+    {
         counts[row] = n;
     }
-    let visible = view
-        .harbor
-        .iter()
-        .chain(&view.expeditions)
-        .chain(view.pending_ship.iter())
-        .chain(
-            view.players
-                .iter()
-                .flat_map(|p| p.persons.iter().chain(&p.expeditions)),
-        )
-        // Ships kept aside for Pack of Pirates stay out of every reshuffle.
-        .chain(
-            view.expansion
-                .iter()
-                .flat_map(|x| x.kept_aside.iter().flatten()),
-        );
-    for c in visible {
-        let row = usize::from(c.0.0);
-        if let Some(n) = counts.get_mut(row) {
-            *n = n.saturating_sub(1);
-        }
-    }
-    let total = counts.iter().sum();
     debug_assert!(CATALOG.len() <= ROWS);
-    (counts, total)
+    (counts, counts.iter().sum())
 }

@@ -4,10 +4,11 @@
 
 use std::time::Duration;
 
+use roundtable_games::GameId;
 use roundtable_net::{
     Controller, DataDir, GameHandle, NetEvent, NodeConfig, Role, Ticket, default_listen, spawn,
 };
-use roundtable_tui::{FoundTable, GameId, HostConfig, Launched, Launcher, Listed, Visit};
+use roundtable_tui::{FoundTable, GameScreen, HostConfig, Launched, Launcher, VisitScreen};
 
 use super::{NetSession, NodeEnd, shut_down, start_quiet_bots};
 
@@ -60,7 +61,7 @@ impl NetLauncher {
             .ok_or_else(|| "the network runtime has stopped".to_owned())
     }
 
-    fn start<G: Listed>(
+    fn start<G: GameScreen>(
         &self,
         data: DataDir,
         name: &str,
@@ -82,7 +83,7 @@ impl NetLauncher {
 
     /// Hand a new session to the menu, remembering its nodes so that
     /// quitting lets them stop properly.
-    fn launched<G: Listed>(&mut self, session: NetSession<G>) -> Launched {
+    fn launched<G: GameScreen>(&mut self, session: NetSession<G>) -> Launched {
         self.ends.retain(|e| !e.is_stopped());
         self.ends.extend(session.node_ends());
         Launched::new(session)
@@ -99,7 +100,7 @@ impl NetLauncher {
     }
 
     /// Open a table of game `G` as `config` says and take its first seat.
-    fn host_game<G: Listed>(
+    fn host_game<G: GameScreen>(
         &mut self,
         config: &HostConfig,
         name: &str,
@@ -177,7 +178,7 @@ impl NetLauncher {
 
     /// Take a seat at (or, `watching`, follow) the table `ticket` names,
     /// of game `G`.
-    fn sit<G: Listed>(
+    fn sit<G: GameScreen>(
         &mut self,
         ticket: Ticket,
         name: &str,
@@ -227,10 +228,10 @@ struct Enter<'a> {
     name: &'a str,
 }
 
-impl Visit for Enter<'_> {
+impl VisitScreen for Enter<'_> {
     type Output = Result<Launched, String>;
 
-    fn visit<G: Listed>(self) -> Self::Output {
+    fn visit<G: GameScreen>(self) -> Self::Output {
         match self.entry {
             Entry::Host(config) => self.launcher.host_game::<G>(config, self.name),
             Entry::Join(ticket) => self.launcher.sit::<G>(ticket, self.name, false),
@@ -241,29 +242,38 @@ impl Visit for Enter<'_> {
 
 impl Launcher for NetLauncher {
     fn host(&mut self, config: &HostConfig, name: &str) -> Result<Launched, String> {
-        config.table.game.visit(Enter {
-            launcher: self,
-            entry: Entry::Host(config),
-            name,
-        })
+        roundtable_tui::games::visit(
+            config.table.game,
+            Enter {
+                launcher: self,
+                entry: Entry::Host(config),
+                name,
+            },
+        )
     }
 
     fn join(&mut self, ticket: &str, name: &str) -> Result<Launched, String> {
         let (ticket, game) = Self::ticket(ticket)?;
-        game.visit(Enter {
-            launcher: self,
-            entry: Entry::Join(ticket),
-            name,
-        })
+        roundtable_tui::games::visit(
+            game,
+            Enter {
+                launcher: self,
+                entry: Entry::Join(ticket),
+                name,
+            },
+        )
     }
 
     fn watch(&mut self, ticket: &str, name: &str) -> Result<Launched, String> {
         let (ticket, game) = Self::ticket(ticket)?;
-        game.visit(Enter {
-            launcher: self,
-            entry: Entry::Watch(ticket),
-            name,
-        })
+        roundtable_tui::games::visit(
+            game,
+            Enter {
+                launcher: self,
+                entry: Entry::Watch(ticket),
+                name,
+            },
+        )
     }
 
     fn find_tables(&mut self) -> Result<Vec<FoundTable>, String> {

@@ -1,7 +1,8 @@
 //! The lobby screen's content while a networked table gathers its seats.
 
+use roundtable_games::Listed;
 use roundtable_net::{Phase, Ticket};
-use roundtable_tui::{Connection, Listed, Lobby, SeatInfo, SeatKind};
+use roundtable_tui::{Connection, Lobby, SeatInfo, SeatKind};
 
 use super::NetSession;
 

@@ -14,9 +14,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use roundtable_engine::{Observer, Seat};
+use roundtable_games::Listed;
 use roundtable_net::{GameHandle, NetEvent, Phase, Ticket};
 use roundtable_tui::session::{Awaited, Chronicle};
-use roundtable_tui::{Connection, Listed, SeatInfo, SeatKind, Session, Snapshot};
+use roundtable_tui::{Connection, SeatInfo, SeatKind, Session, Snapshot};
 use tokio::sync::watch;
 
 pub(crate) use launcher::{NetLauncher, Reach};
@@ -554,7 +555,7 @@ mod tests {
         let resumed = resumed.snapshot();
         let host = host.snapshot();
         let transcript = resumed.transcript.clone().unwrap();
-        let mut replay: Replay = Replay::open(Path::new(&transcript)).unwrap();
+        let mut replay: Replay<PortRoyal> = Replay::open(Path::new(&transcript)).unwrap();
         replay.seek(Seek::End);
         let whole = replay.snapshot();
         let turns = whole.vp_by_turn.len();
@@ -573,7 +574,7 @@ mod tests {
         assert!(turns > 3, "a game of {turns} turns");
         // The logs name the other seat "You" each; the number of lines and
         // the turns they fall in are the same.
-        let shape = |log: &[roundtable_tui::text::LogLine]| {
+        let shape = |log: &[roundtable_games::words::LogLine]| {
             log.iter().map(|l| (l.turn, l.heading)).collect::<Vec<_>>()
         };
         assert_eq!(shape(&resumed.log), shape(&host.log));
@@ -641,7 +642,8 @@ mod tests {
             "{host_log:#?}"
         );
         // So is the replay of the transcript, from the same words.
-        let mut replay: Replay = Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
+        let mut replay: Replay<PortRoyal> =
+            Replay::open(Path::new(&snap.transcript.unwrap())).unwrap();
         replay.seek(Seek::End);
         let replayed = replay.snapshot().log;
         assert!(replayed.iter().any(|l| l.text

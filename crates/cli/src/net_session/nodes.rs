@@ -6,8 +6,8 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use roundtable_bots::Bot;
+use roundtable_games::Listed;
 use roundtable_net::{Controller, GameHandle, NodeConfig, Role, spawn};
-use roundtable_tui::Listed;
 
 /// Ends when a node has stopped (its snapshot sender is gone), whichever
 /// game it plays: the launcher keeps the ends of every table it started.

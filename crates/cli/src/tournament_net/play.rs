@@ -21,7 +21,7 @@ use roundtable_net::tournament::{PlayerBehaviour, player_swarm};
 use roundtable_net::{Controller, NetEvent, Phase, Role, Ticket, spawn};
 use roundtable_table::{Identity, PublicKey};
 use roundtable_tournament::{Manifest, TourRequest, TourResponse, round_id, table_nonce};
-use roundtable_tui::{Listed, Visit};
+use roundtable_tui::{GameScreen, VisitScreen};
 
 use super::{ASK_EVERY, NODE_GIVE_UP, REPORT_EVERY, TICKET_GAME};
 use crate::bot_choice::{BotArgs, BotKind, MAX_NET_THINK_MS};
@@ -122,15 +122,18 @@ pub(crate) fn play(args: &PlayArgs) -> crate::Outcome {
         .into());
     }
     let game = crate::tournament::listed_game(&manifest.terms.game)?;
-    let code = game.visit(PlayRound {
-        args,
-        manifest: &manifest,
-        round,
-        name,
-        identity: &identity,
-        node,
-        addrs: &ticket.addrs,
-    })?;
+    let code = roundtable_tui::games::visit(
+        game,
+        PlayRound {
+            args,
+            manifest: &manifest,
+            round,
+            name,
+            identity: &identity,
+            node,
+            addrs: &ticket.addrs,
+        },
+    )?;
     Ok(code)
 }
 
@@ -155,10 +158,10 @@ impl PlayRound<'_> {
     }
 }
 
-impl Visit for PlayRound<'_> {
+impl VisitScreen for PlayRound<'_> {
     type Output = Result<ExitCode>;
 
-    fn visit<G: Listed>(self) -> Result<ExitCode> {
+    fn visit<G: GameScreen>(self) -> Result<ExitCode> {
         let options = crate::tournament::decode_options::<G>(&self.manifest.terms.options)?;
         let player = Player::<G> {
             args: self.args,
@@ -238,7 +241,7 @@ impl Delivered {
 }
 
 /// The table a player sits at, once it opens.
-struct OpenTable<G: Listed> {
+struct OpenTable<G: GameScreen> {
     number: u32,
     nonce: [u8; 32],
     seats: Vec<[u8; 32]>,
@@ -246,7 +249,7 @@ struct OpenTable<G: Listed> {
 }
 
 /// Where a player's arrival ends.
-enum Seated<G: Listed> {
+enum Seated<G: GameScreen> {
     /// At its table, which opens.
     At(OpenTable<G>),
     /// Nowhere: the round is over for it (a bye, a forfeit, a table done).
@@ -254,7 +257,7 @@ enum Seated<G: Listed> {
 }
 
 /// One player's round of a tournament of game `G`.
-struct Player<'a, G: Listed> {
+struct Player<'a, G: GameScreen> {
     args: &'a PlayArgs,
     manifest: &'a Manifest,
     round: u32,
@@ -262,7 +265,7 @@ struct Player<'a, G: Listed> {
     options: G::Options,
 }
 
-impl<G: Listed> Player<'_, G> {
+impl<G: GameScreen> Player<'_, G> {
     fn names(&self, list: &[[u8; 32]]) -> String {
         list.iter()
             .map(|k| crate::output::printable(self.manifest.name_of(&PublicKey(*k)).unwrap_or("?")))

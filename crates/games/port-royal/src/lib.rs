@@ -165,6 +165,7 @@ pub mod contracts;
 mod determinize;
 mod error;
 mod event;
+pub mod odds;
 mod rules;
 mod view;
 

@@ -152,7 +152,7 @@ impl<G: crate::NetGame> Node<G> {
 
     pub(super) fn chain_for(&self, lobby: &LobbyId) -> Result<ChainSecret, NetError> {
         let seed = self.cfg.data_dir.chain_seed(lobby)?;
-        ChainSecret::new(seed, PORT_ROYAL_CHAIN_LENGTH).map_err(|e| NetError::Random(e.to_string()))
+        ChainSecret::new(seed, DEFAULT_CHAIN_LENGTH).map_err(|e| NetError::Random(e.to_string()))
     }
 
     pub(super) fn save_stall(&self, lobby: &LobbyId, ms: u64) -> Result<(), NetError> {
@@ -468,7 +468,7 @@ impl<G: crate::NetGame> Node<G> {
                         "the display name is too long or has control characters",
                     ));
                 }
-                if seat.chain_length != PORT_ROYAL_CHAIN_LENGTH {
+                if seat.chain_length != DEFAULT_CHAIN_LENGTH {
                     return Ok(refuse("the chain length is not the game's"));
                 }
                 let addrs = addrs_from_bytes(peer, &addrs);

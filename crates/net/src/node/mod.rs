@@ -17,7 +17,7 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
 use roundtable_engine::{Game, GameResult, Observer, Seat};
-use roundtable_fairdeck::{ChainSecret, PORT_ROYAL_CHAIN_LENGTH};
+use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
 use roundtable_table::transcript::{self, Frame, TranscriptLog};
 use roundtable_table::{

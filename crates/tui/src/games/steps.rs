@@ -1,8 +1,8 @@
 //! Choosing a move step by step: the legal actions grouped by what the
-//! player picks first, then next ([`Listed::picks`]), so a move is built
+//! player picks first, then next ([`GameScreen::picks`]), so a move is built
 //! the way a player thinks of it and every path ends at a legal action.
 
-use super::Listed;
+use super::GameScreen;
 use crate::session::Snapshot;
 
 /// One part of a decision as the player picks it.
@@ -59,7 +59,7 @@ pub struct Step {
 }
 
 /// The step reached by the answers `chosen`, among `snap`'s legal actions.
-pub fn step<G: Listed>(snap: &Snapshot<G>, chosen: &[String]) -> Step {
+pub fn step<G: GameScreen>(snap: &Snapshot<G>, chosen: &[String]) -> Step {
     let depth = chosen.len();
     let mut question = None;
     let mut options: Vec<StepOption> = Vec::new();

@@ -6,10 +6,11 @@ use std::time::Duration;
 use ratatui::text::Line;
 use roundtable_engine::Seat;
 
-use super::wrap;
-use crate::games::Listed;
+use super::widgets::wrap;
+use roundtable_games::Listed;
+use roundtable_games::words::seat_name;
+
 use crate::session::Snapshot;
-use crate::text::seat_name;
 use crate::theme::Theme;
 
 /// The least warning a seat gets, whatever its table's clock: about the time
@@ -78,7 +79,7 @@ pub fn clock_warnings<G: Listed>(s: &Snapshot<G>) -> Vec<(Seat, bool, String)> {
 
 /// The warnings as the moves panel shows them at its top, wrapped to
 /// `width`: this seat's in the warning style, others' plainer.
-pub(super) fn clock_lines<G: Listed>(
+pub(crate) fn clock_lines<G: Listed>(
     s: &Snapshot<G>,
     width: usize,
     theme: Theme,
@@ -95,7 +96,7 @@ pub(super) fn clock_lines<G: Listed>(
 
 /// What the table waits for, wrapped to `width` (the names of seats played
 /// automatically come last and must not be cut).
-pub(super) fn waiting_lines<G: Listed>(
+pub(crate) fn waiting_lines<G: Listed>(
     s: &Snapshot<G>,
     width: usize,
     theme: Theme,

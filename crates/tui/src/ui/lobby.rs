@@ -5,9 +5,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{block, chunks, wrap};
+use super::widgets::{block, chunks, wrap};
+use roundtable_games::Listed;
+
 use crate::app::App;
-use crate::games::Listed;
 use crate::session::{Lobby, SeatKind, Snapshot};
 
 pub(super) fn lobby<G: Listed>(

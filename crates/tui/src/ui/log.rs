@@ -6,9 +6,10 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{block, panel, wrap};
+use super::widgets::{block, panel, wrap};
+use roundtable_games::Listed;
+
 use crate::app::App;
-use crate::games::Listed;
 use crate::session::Snapshot;
 use crate::theme::Theme;
 
@@ -105,7 +106,7 @@ fn log_screen_inner(area: Rect) -> (usize, usize) {
 /// How far back the log screen can scroll in a terminal of `width` x
 /// `height`: until the oldest row shows at the top.
 pub fn log_screen_max_scroll<G: Listed>(s: &Snapshot<G>, width: u16, height: u16) -> usize {
-    let body = super::body_area(Rect::new(0, 0, width, height));
+    let body = super::widgets::body_area(Rect::new(0, 0, width, height));
     let (inner_w, inner_h) = log_screen_inner(body);
     log_max_scroll(s, inner_w as u16, inner_h as u16)
 }

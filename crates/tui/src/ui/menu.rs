@@ -6,11 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{block, centered, choice, chunks, wrap};
-use crate::app::{App, MENU, MENU_NAME, Screen, SetupRow};
-use crate::games::GameId;
-use crate::local::{BOT_NAMES, LocalConfig};
+use super::widgets::{block, centered, choice, chunks, wrap};
+use roundtable_games::GameId;
+
+use crate::app::{App, MENU, MENU_NAME, Screen};
 use crate::saved::SavedGame;
+use crate::setup::{BOT_NAMES, LocalConfig, SetupRow};
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -247,7 +248,7 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
                 if h.bot_level.thinks() {
                     format!(
                         "searches ahead {} a move",
-                        think_words(roundtable_bots::DEFAULT_THINK)
+                        think_words(roundtable_games::DEFAULT_THINK)
                     )
                 } else {
                     h.bot_level.describe().to_owned()

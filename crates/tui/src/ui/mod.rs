@@ -2,63 +2,58 @@
 //! Nothing here changes either; [`Ui`] draws one frame into a buffer.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
-use roundtable_port_royal::PortRoyal;
+use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, Overlay, Screen};
-use crate::games::Listed;
+use crate::games::GameScreen;
 use crate::keymap::{self, Context};
 use crate::session::Snapshot;
 use crate::theme::Theme;
 use lobby::lobby;
 use log::log_screen;
-pub(crate) use log::{log_max_scroll, log_panel};
 use menu::{host_setup, lan_tables, menu, name_prompt, replay_prompt, setup, ticket_prompt};
 use overlay::{confirm_quit, help};
 use results::post_game;
+use widgets::body_and_hints;
 
 mod clock;
 mod lobby;
-mod log;
+pub(crate) mod log;
 mod menu;
 mod overlay;
 mod replay;
 mod results;
-mod table;
+pub(crate) mod side_log;
+pub(crate) mod widgets;
 
 pub use clock::{MIN_WARNING, clock_warnings, warning_threshold};
+pub(crate) use clock::{clock_lines, waiting_lines};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub(crate) use replay::{replay_lines, replay_panel, replay_status};
-pub use results::{port_royal_ranking, tie_breaks};
-pub use table::{abilities, contract_details, contract_lines};
-pub use table::{side_log_max_scroll, table as port_royal_table};
 
 /// The smallest terminal the screens are laid out for.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
 
-/// Below this width the table is one column.
-pub(super) const TWO_COLUMNS: u16 = 72;
-
 /// One frame: the app's screen over the session's snapshot.
 #[derive(Clone, Copy, Debug)]
-pub struct Ui<'a, G: Listed = PortRoyal> {
+pub struct Ui<'a, G: GameScreen> {
     /// The front end's state.
     pub app: &'a App,
     /// The game, when there is one.
     pub snap: Option<&'a Snapshot<G>>,
 }
 
-impl<G: Listed> Widget for Ui<'_, G> {
+impl<G: GameScreen> Widget for Ui<'_, G> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         render(self.app, self.snap, area, buf);
     }
 }
 
 /// Draw the whole screen into `buf`.
-pub fn render<G: Listed>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf: &mut Buffer) {
+pub fn render<G: GameScreen>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         too_small(area, buf, theme);
@@ -91,16 +86,6 @@ pub fn render<G: Listed>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, buf:
         Some(Overlay::ConfirmQuit) => confirm_quit(app, area, buf),
         None => {}
     }
-}
-
-/// The screen's body, and the hint bar's row under it.
-fn body_and_hints(area: Rect) -> [Rect; 2] {
-    Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area)
-}
-
-/// The screen's body: all of `area` but the hint bar.
-pub(crate) fn body_area(area: Rect) -> Rect {
-    body_and_hints(area)[0]
 }
 
 pub(super) fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
@@ -145,97 +130,4 @@ pub(super) fn hint_bar(ctx: Context, area: Rect, buf: &mut Buffer, theme: Theme)
         push(&mut spans, k, d);
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
-}
-
-pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let w = width.min(area.width);
-    let h = height.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
-pub(crate) fn block(title: impl Into<String>, theme: Theme) -> Block<'static> {
-    Block::bordered().title(Span::styled(format!(" {} ", title.into()), theme.title()))
-}
-
-/// A panel's frame: all borders, or in a cramped terminal only the top one
-/// (with the title), which saves a row and two columns per panel.
-pub(super) fn panel(title: impl Into<String>, theme: Theme, compact: bool) -> Block<'static> {
-    let b = block(title, theme);
-    if compact { b.borders(Borders::TOP) } else { b }
-}
-
-/// A selectable row: marked with `>` and reversed when selected, so the
-/// selection shows without colour.
-pub(super) fn choice(selected: bool, text: String, theme: Theme) -> Line<'static> {
-    if selected {
-        Line::styled(format!("> {text}"), theme.selected())
-    } else {
-        Line::from(format!("  {text}"))
-    }
-}
-
-// ----- start menu -------------------------------------------------------
-
-/// `text` cut into rows of `width` characters (a ticket has no spaces to
-/// wrap at; every character of it must show).
-pub(super) fn chunks(text: &str, width: usize) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    chars
-        .chunks(width.max(1))
-        .map(|c| c.iter().collect())
-        .collect()
-}
-
-/// Word-wrap `text` to `width` columns; continuation lines are indented.
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(8);
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let len = line.chars().count();
-        let wlen = word.chars().count();
-        if len > 0 && len + 1 + wlen > width {
-            out.push(std::mem::take(&mut line));
-            line.push_str("  ");
-        }
-        if !line.is_empty() && !line.ends_with("  ") {
-            line.push(' ');
-        }
-        if wlen > width {
-            // A word longer than the line is cut, not lost.
-            line.push_str(
-                &word
-                    .chars()
-                    .take(width.saturating_sub(2))
-                    .collect::<String>(),
-            );
-        } else {
-            line.push_str(word);
-        }
-    }
-    out.push(line);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrap_keeps_every_word_and_indents_continuations() {
-        let rows = wrap("Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.", 20);
-        assert!(rows.iter().all(|r| r.chars().count() <= 20), "{rows:?}");
-        assert!(rows[1].starts_with("  "));
-        let joined = rows
-            .join(" ")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert_eq!(joined, "Anne Bonny trades the [Y] Pinnace 1sw 1$ for 1$.");
-    }
 }

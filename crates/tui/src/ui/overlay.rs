@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
-use super::{block, centered, wrap};
+use super::widgets::{block, centered, wrap};
 use crate::app::{App, GameKind};
 use crate::keymap::{self, Context};
 use crate::theme::Theme;
@@ -35,7 +35,7 @@ pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::styled("On the table", theme.title()));
-    for text in crate::text::legend() {
+    for text in roundtable_games::port_royal::legend() {
         lines.push(Line::from(format!("  {text}")));
     }
     lines

@@ -5,12 +5,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::wrap;
+use super::widgets::wrap;
+use roundtable_games::Listed;
+use roundtable_games::words::seat_name;
+
 use crate::app::{App, Screen};
-use crate::games::Listed;
 use crate::replay::ReplayStatus;
 use crate::session::Snapshot;
-use crate::text::{self, seat_name};
 use crate::theme::Theme;
 
 /// Where the replay shown stands, when the screen is a replay.
@@ -64,7 +65,7 @@ pub(crate) fn replay_lines<G: Listed>(
     }
     if let Some(result) = &s.result {
         let names = s.names();
-        let headline = text::game_over_headline(result, &names);
+        let headline = roundtable_games::words::game_over_headline(result, &names);
         lines.push(Line::styled(format!(" {headline}"), theme.good()));
         let mut standings = result.standings.clone();
         standings.sort_by_key(|x| (x.rank, x.seat));

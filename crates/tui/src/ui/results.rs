@@ -5,151 +5,16 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use roundtable_engine::{Seat, Standing};
-use roundtable_port_royal::View;
+use roundtable_engine::Seat;
 
-use super::{block, chunks, wrap};
+use super::widgets::{block, chunks, wrap};
+use roundtable_games::words::seat_name;
+use roundtable_games::{ChartUnit, Listed};
+
 use crate::app::App;
-use crate::games::{ChartUnit, Listed};
+
 use crate::session::Snapshot;
-use crate::text::seat_name;
 use crate::theme::Theme;
-
-/// "1st", "2nd", "3rd", "4th" for a 0-based rank.
-fn place(rank: u8) -> String {
-    let n = u32::from(rank) + 1;
-    let suffix = match (n % 10, n % 100) {
-        (1, r) if r != 11 => "st",
-        (2, r) if r != 12 => "nd",
-        (3, r) if r != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-/// Names joined with "and", "You" first (so the verb after reads right).
-fn joined(names: &[String], seats: &[Seat], me: Option<Seat>) -> String {
-    let mut seats = seats.to_vec();
-    seats.sort_by_key(|seat| (Some(*seat) != me, seat.0));
-    let who: Vec<String> = seats
-        .iter()
-        .map(|seat| {
-            if Some(*seat) == me {
-                "You".to_owned()
-            } else {
-                seat_name(names, *seat)
-            }
-        })
-        .collect();
-    match who.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// A Port Royal seat's line in the ranking after its name: VP, coins,
-/// persons and expeditions.
-pub fn port_royal_ranking(view: &View, st: &Standing) -> String {
-    let p = view.players.get(st.seat.index());
-    let exp = p.map_or(0, |p| p.expeditions.len());
-    let persons = p.map_or(0, |p| p.persons.len());
-    format!(
-        " {:>3} VP {:>3}$ {persons:>2} {:<7} {exp} exp ",
-        st.score,
-        st.tie_break,
-        if persons == 1 { "person" } else { "persons" }
-    )
-}
-
-/// Whether `seat` holds an expedition at the end.
-fn has_expedition(s: &Snapshot, seat: Seat) -> bool {
-    s.view
-        .players
-        .get(seat.index())
-        .is_some_and(|p| !p.expeditions.is_empty())
-}
-
-/// Why seats with equal victory points rank as they do, and, with
-/// "expedition required", why seats without an expedition rank after every
-/// seat with one, in words.
-pub fn tie_breaks(s: &Snapshot) -> Vec<String> {
-    let Some(result) = &s.result else {
-        return Vec::new();
-    };
-    let names = s.names();
-    let me = s.me;
-    let expedition_first = s.view.expedition_required;
-    let mut standings = result.standings.clone();
-    standings.sort_by_key(|x| (x.rank, x.seat));
-    let mut out = Vec::new();
-    if expedition_first {
-        let without: Vec<Seat> = standings
-            .iter()
-            .map(|x| x.seat)
-            .filter(|seat| !has_expedition(s, *seat))
-            .collect();
-        if !without.is_empty() && without.len() < standings.len() {
-            let verb = if without.len() == 1 && Some(without[0]) != me {
-                "has"
-            } else {
-                "have"
-            };
-            out.push(format!(
-                "Expedition required: {} {verb} no expedition, so ranked after every seat that has one.",
-                joined(&names, &without, me)
-            ));
-        }
-    }
-    let mut scores: Vec<i64> = standings.iter().map(|x| x.score).collect();
-    scores.sort_unstable_by(|a, b| b.cmp(a));
-    scores.dedup();
-    for score in scores {
-        let group: Vec<_> = standings.iter().filter(|x| x.score == score).collect();
-        if group.len() < 2 {
-            continue;
-        }
-        let seats: Vec<Seat> = group.iter().map(|x| x.seat).collect();
-        let who = joined(&names, &seats, me);
-        let includes_me = me.is_some_and(|m| seats.contains(&m));
-        let expeditions_differ = expedition_first
-            && group.iter().any(|x| has_expedition(s, x.seat))
-            && group.iter().any(|x| !has_expedition(s, x.seat));
-        if group.iter().all(|x| x.rank == group[0].rank) {
-            let share = if group[0].rank == 0 {
-                "the win".to_owned()
-            } else {
-                format!("{} place", place(group[0].rank))
-            };
-            out.push(format!(
-                "{who} tie on {score} VP and {} coins: {} share {share}.",
-                group[0].tie_break,
-                if includes_me { "you" } else { "they" }
-            ));
-        } else if expeditions_differ {
-            out.push(format!(
-                "{who} tie on {score} VP: an expedition ranks first."
-            ));
-        } else {
-            let coins: Vec<String> = group
-                .iter()
-                .map(|x| {
-                    let name = if Some(x.seat) == me {
-                        "You".to_owned()
-                    } else {
-                        seat_name(&names, x.seat)
-                    };
-                    format!("{name} {}$", x.tie_break)
-                })
-                .collect();
-            out.push(format!(
-                "{who} tie on {score} VP; coins decide: {}.",
-                coins.join(", ")
-            ));
-        }
-    }
-    out
-}
 
 /// `text` in rows of `width`, broken at spaces where it can be and inside
 /// a word (a file's path) only where the word is longer than a row: every
@@ -189,7 +54,7 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
     };
     let mut standings = result.standings.clone();
     standings.sort_by_key(|x| (x.rank, x.seat));
-    let headline = crate::text::game_over_headline(result, &names);
+    let headline = roundtable_games::words::game_over_headline(result, &names);
     let mut rank_lines = Vec::new();
     for st in &standings {
         let name: String = seat_name(&names, st.seat).chars().take(14).collect();
@@ -209,7 +74,10 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
         }
         rank_lines.push(line);
     }
-    for t in G::tie_breaks(s) {
+    let tie_breaks = s.result.as_ref().map_or_else(Vec::new, |result| {
+        G::tie_breaks(&s.view, result, &s.names(), s.me)
+    });
+    for t in tie_breaks {
         for row in wrap(&t, usize::from(area.width.saturating_sub(3))) {
             rank_lines.push(Line::styled(format!(" {row}"), theme.dim()));
         }

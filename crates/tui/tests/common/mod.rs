@@ -61,7 +61,7 @@ fn seat(i: u8) -> Seat {
 }
 
 /// A 4-seat table at turn 9: your Discover, a mixed harbor, two expeditions.
-pub fn table() -> Snapshot {
+pub fn table() -> Snapshot<PortRoyal> {
     let mut view = base_view(4);
     view.active = SeatNumber(seat(0));
     view.phase = "discover";
@@ -107,7 +107,7 @@ pub fn table() -> Snapshot {
     ];
     view.start_player = Some(SeatNumber(seat(2)));
     let names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let mut chronicle: Chronicle = Chronicle::new();
+    let mut chronicle: Chronicle<PortRoyal> = Chronicle::new();
     let events = vec![
         Event::TurnStarted {
             seat: seat(3),
@@ -197,7 +197,7 @@ pub fn table() -> Snapshot {
 }
 
 /// You just drew a Frigate you can repel.
-pub fn repel_or_keep() -> Snapshot {
+pub fn repel_or_keep() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.view.players[0] = player(5, &["person:sailor:3:1", "person:pirate:5:1"], &[]);
     s.view.pending_ship = Some(card("ship:red:3:2"));
@@ -206,7 +206,7 @@ pub fn repel_or_keep() -> Snapshot {
 }
 
 /// Anne Bonny's Trade & Hire, your time to take, in the last round.
-pub fn trade_not_active() -> Snapshot {
+pub fn trade_not_active() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.view.phase = "trade";
     s.view.active = SeatNumber(seat(1));
@@ -224,7 +224,7 @@ pub fn trade_not_active() -> Snapshot {
 }
 
 /// A bot's move: nothing for you to do.
-pub fn waiting() -> Snapshot {
+pub fn waiting() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.view.active = SeatNumber(seat(2));
     s.legal = Vec::new();
@@ -233,7 +233,7 @@ pub fn waiting() -> Snapshot {
 }
 
 /// A networked table: remote seats with connection state and clocks.
-pub fn networked() -> Snapshot {
+pub fn networked() -> Snapshot<PortRoyal> {
     let mut s = waiting();
     s.title = "Table 7f3a".into();
     for (i, info) in s.seats.iter_mut().enumerate().skip(1) {
@@ -249,7 +249,7 @@ pub fn networked() -> Snapshot {
 }
 
 /// The game is over: Calico Jack wins, Anne Bonny beats you on coins.
-pub fn game_over() -> Snapshot {
+pub fn game_over() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.view.phase = "over";
     s.view.turn = 24;
@@ -287,7 +287,7 @@ pub fn game_over() -> Snapshot {
         ],
     });
     s.view.winners = vec![SeatNumber(seat(2))];
-    s.log.push(roundtable_tui::text::LogLine {
+    s.log.push(roundtable_games::words::LogLine {
         turn: 24,
         heading: false,
         text: "Game over: Calico Jack wins.".into(),
@@ -297,7 +297,7 @@ pub fn game_over() -> Snapshot {
 
 /// A local game with instant bots, so every poll leaves the table at the
 /// player's move.
-pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession {
+pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession<PortRoyal> {
     let config = LocalConfig {
         seats,
         seed: Some(seed),
@@ -308,18 +308,23 @@ pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession {
         },
         ..LocalConfig::default()
     };
-    let mut s = LocalSession::new(&config).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
     s.poll(Instant::now());
     s
 }
 
 /// Render `app` over `snap` at `w`x`h`.
-pub fn render(app: &App, snap: Option<&Snapshot>, w: u16, h: u16) -> Terminal<TestBackend> {
+pub fn render(
+    app: &App,
+    snap: Option<&Snapshot<PortRoyal>>,
+    w: u16,
+    h: u16,
+) -> Terminal<TestBackend> {
     render_any(app, snap, w, h)
 }
 
 /// `snap` of any game drawn by `app` into a test terminal of `w` x `h`.
-pub fn draw<G: roundtable_tui::Listed>(
+pub fn draw<G: roundtable_tui::GameScreen>(
     app: &App,
     snap: &Snapshot<G>,
     w: u16,
@@ -328,7 +333,7 @@ pub fn draw<G: roundtable_tui::Listed>(
     render_any(app, Some(snap), w, h)
 }
 
-fn render_any<G: roundtable_tui::Listed>(
+fn render_any<G: roundtable_tui::GameScreen>(
     app: &App,
     snap: Option<&Snapshot<G>>,
     w: u16,
@@ -344,7 +349,7 @@ fn render_any<G: roundtable_tui::Listed>(
 }
 
 /// An app at the table of `snap`.
-pub fn table_app(snap: &Snapshot) -> App {
+pub fn table_app(snap: &Snapshot<PortRoyal>) -> App {
     let mut app = App::at_table(Theme::default());
     app.observe(snap);
     app
@@ -393,7 +398,7 @@ fn progress(contract: &str, step: u8) -> roundtable_port_royal::ProgressView {
 /// A 4-seat table with "Just One More Contract": your Trade & Hire at turn
 /// 11, a Frigate you may decline for Frigate Foe, a gift ship, contracts
 /// completed and in progress, ships kept aside for Pack of Pirates.
-pub fn expansion_table() -> Snapshot {
+pub fn expansion_table() -> Snapshot<PortRoyal> {
     let mut s = table();
     let mut view = PortRoyal::new_game(
         4,
@@ -463,7 +468,7 @@ pub fn expansion_table() -> Snapshot {
     ];
     x.contract_vp = vec![0, 1, 0, 0];
     let names = s.names();
-    let mut chronicle: Chronicle = Chronicle::new();
+    let mut chronicle: Chronicle<PortRoyal> = Chronicle::new();
     let c = |n: &str| {
         roundtable_port_royal::ContractId::parse(n).unwrap_or_else(|| panic!("no contract {n}"))
     };
@@ -595,7 +600,7 @@ pub fn transcript(name: &str, seed: u64, options: &Options) -> std::path::PathBu
 
 /// The base table with "expedition required" on and the game played to 10
 /// VP: Mary Read has 12 VP but no expedition, so the game goes on.
-pub fn expedition_required() -> Snapshot {
+pub fn expedition_required() -> Snapshot<PortRoyal> {
     let mut s = table();
     s.view.expedition_required = true;
     s.view.victory_points = 10;
@@ -623,7 +628,7 @@ pub const FIVE_NAMES: [&str; 5] = [
 /// A 5-seat table at turn 17: Calico Jack's Trade & Hire and your time to
 /// take, six cards in the harbor, three expeditions face up (the 5-player
 /// one among them) and players with many persons, whose lines are long.
-pub fn five_players() -> Snapshot {
+pub fn five_players() -> Snapshot<PortRoyal> {
     let mut s = table();
     let mut view = base_view(5);
     view.active = SeatNumber(seat(2));
@@ -712,7 +717,7 @@ pub fn five_players() -> Snapshot {
     ];
     view.start_player = Some(SeatNumber(seat(0)));
     let names: Vec<String> = FIVE_NAMES.iter().map(|n| (*n).to_owned()).collect();
-    let mut chronicle: Chronicle = Chronicle::new();
+    let mut chronicle: Chronicle<PortRoyal> = Chronicle::new();
     let events = vec![
         Event::TurnStarted {
             seat: seat(2),

@@ -10,11 +10,12 @@ use roundtable_guildhall::{
     View,
 };
 
-use super::card_words;
 use super::screen::{chapter_level, title};
+use roundtable_games::guildhall::card_words;
+use roundtable_games::words::seat_name;
+
 use crate::games::Pick;
 use crate::session::Snapshot;
-use crate::text::seat_name;
 
 /// "1 card", "2 cards".
 fn cards(n: u8) -> String {

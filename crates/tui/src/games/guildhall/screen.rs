@@ -5,19 +5,17 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use roundtable_engine::{Seat, Standing};
+use roundtable_engine::Seat;
+use roundtable_games::guildhall::{card_words, chapters};
+use roundtable_games::words::seat_name;
 use roundtable_guildhall::{
     AreaCard, Guildhall, HandCard, PROFESSIONS, Phase, Profession, VP_TABLE, View, VpAbility,
 };
 
-use super::card_words;
 use crate::app::App;
 use crate::games::steps;
 use crate::session::Snapshot;
-use crate::text::seat_name;
-
-/// Below this width the log goes under the board rather than beside it.
-const SIDE_LOG_WIDTH: u16 = 100;
+use crate::ui::side_log::board_and_log;
 
 /// The colour letters of a chapter's cards ("r.g.p" for red, green and
 /// purple held), in catalog colour order, so they read without colour.
@@ -239,14 +237,14 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     let mut header: Vec<Line<'static>> = Vec::new();
     if let Some(question) = &step.question {
         header.extend(
-            crate::ui::wrap(question, width)
+            crate::ui::widgets::wrap(question, width)
                 .into_iter()
                 .map(|l| Line::styled(l, theme.title())),
         );
     }
     if !app.choice.is_empty() {
         header.extend(
-            crate::ui::wrap(
+            crate::ui::widgets::wrap(
                 &format!("Chosen: {} (Esc: back a step)", app.choice.join(" > ")),
                 width,
             )
@@ -261,7 +259,7 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
         let mark = if chosen { ">" } else { " " };
         let from = list.len();
         // The number stands out; a long choice goes on under its words.
-        let rows = crate::ui::wrap(&option.answer, width.saturating_sub(5));
+        let rows = crate::ui::widgets::wrap(&option.answer, width.saturating_sub(5));
         for (k, row) in rows.into_iter().enumerate() {
             let row = if k == 0 {
                 format!("{mark} {:>2} {row}", i + 1)
@@ -281,7 +279,7 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
             .filter(|still| chosen && !still.is_empty())
         {
             let then = format!("then pick {}", still.join(", then "));
-            for row in crate::ui::wrap(&then, width.saturating_sub(5)) {
+            for row in crate::ui::widgets::wrap(&then, width.saturating_sub(5)) {
                 list.push(Line::styled(format!("     {row}"), theme.dim()));
             }
         }
@@ -296,23 +294,9 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     }
 }
 
-/// The log's area and the board's, for a terminal area.
-fn split(area: Rect) -> (Rect, Rect) {
-    if area.width >= SIDE_LOG_WIDTH {
-        let [board, log] =
-            Layout::horizontal([Constraint::Min(60), Constraint::Length(area.width / 3)])
-                .areas(area);
-        (board, log)
-    } else {
-        let [board, log] =
-            Layout::vertical([Constraint::Min(6), Constraint::Length(area.height / 4)]).areas(area);
-        (board, log)
-    }
-}
-
 /// Draw Guildhall's table.
 pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
-    let (board, log) = split(area);
+    let (board, log) = board_and_log(area);
     // A replay shows where it stands where the moves would be.
     if let Some(r) = crate::ui::replay_status(app) {
         let width = usize::from(board.width.saturating_sub(2));
@@ -323,17 +307,17 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
             Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
         Paragraph::new(board_lines(s, app))
             .wrap(Wrap { trim: false })
-            .block(crate::ui::block("Guildhall".to_owned(), app.theme))
+            .block(crate::ui::widgets::block("Guildhall".to_owned(), app.theme))
             .render(top, buf);
         crate::ui::replay_panel(app, s, r, bottom, buf, false);
-        crate::ui::log_panel(app, s, log, buf, false);
+        crate::ui::log::log_panel(app, s, log, buf, false);
         return;
     }
     let width = usize::from(board.width.saturating_sub(2));
     let panel = moves_panel(app, s, width);
     let mut list = panel.list;
     if let Some(notice) = &app.notice {
-        for row in crate::ui::wrap(notice, width) {
+        for row in crate::ui::widgets::wrap(notice, width) {
             list.push(Line::styled(row, app.theme.warn()));
         }
     }
@@ -349,9 +333,9 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
         Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
     Paragraph::new(board_lines(s, app))
         .wrap(Wrap { trim: false })
-        .block(crate::ui::block("Guildhall".to_owned(), app.theme))
+        .block(crate::ui::widgets::block("Guildhall".to_owned(), app.theme))
         .render(top, buf);
-    let outer = crate::ui::block("Moves".to_owned(), app.theme);
+    let outer = crate::ui::widgets::block("Moves".to_owned(), app.theme);
     let inner = outer.inner(bottom);
     outer.render(bottom, buf);
     // The question stays in sight (its last rows at least, when the panel
@@ -372,27 +356,5 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
     let skip = panel.selected.end.saturating_sub(rows);
     let skip = skip.min(panel.selected.start);
     Paragraph::new(list.into_iter().skip(skip).collect::<Vec<_>>()).render(rest, buf);
-    crate::ui::log_panel(app, s, log, buf, false);
-}
-
-/// How far back the side log scrolls at `width` x `height`.
-pub fn side_log_max_scroll(s: &Snapshot<Guildhall>, width: u16, height: u16) -> usize {
-    let body = crate::ui::body_area(Rect::new(0, 0, width, height));
-    let (_, log) = split(body);
-    crate::ui::log_max_scroll(s, log.width.saturating_sub(2), log.height.saturating_sub(2))
-}
-
-/// A seat's ranking line: VP and completed chapters (the tie break).
-pub fn ranking_details(standing: &Standing) -> String {
-    format!(
-        " {:>3} VP {:>11} ",
-        standing.score,
-        chapters(standing.tie_break)
-    )
-}
-
-/// "1 chapter", "2 chapters".
-fn chapters(n: impl Into<i128>) -> String {
-    let n = n.into();
-    format!("{n} chapter{}", if n == 1 { "" } else { "s" })
+    crate::ui::log::log_panel(app, s, log, buf, false);
 }

@@ -7,21 +7,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use roundtable_engine::{Seat, Standing};
+use roundtable_engine::Seat;
+use roundtable_games::nereus::action_words;
+use roundtable_games::words::{seat_name, who};
 use roundtable_nereus::data::{
     self, CHEST, HOLDS, Heading, HoldRule, Icon, STORAGE, Science, science_name,
 };
 use roundtable_nereus::{Action, Cell, Colour, Crew, Nereus, Owner, Phase, Piece, Space, Stage};
 
-use super::action_words;
 use crate::app::App;
 use crate::games::Arrow;
 use crate::session::Snapshot;
-use crate::text::seat_name;
 use crate::theme::Theme;
-
-/// Below this width the log goes under the board rather than beside it.
-const SIDE_LOG_WIDTH: u16 = 100;
+use crate::ui::side_log::board_and_log;
 
 /// A board area at least this tall shows the crew rows and the cabin above
 /// the moves; a shorter one puts the moves beside the grid.
@@ -41,15 +39,6 @@ fn colour_style(theme: Theme, colour: Colour) -> Style {
         // Bright black: readable on dark and light backgrounds.
         Colour::Black => Color::DarkGray,
     })
-}
-
-/// "You" or the seat's name.
-fn who(names: &[String], me: Option<Seat>, seat: Seat) -> String {
-    if me == Some(seat) {
-        "You".to_owned()
-    } else {
-        seat_name(names, seat)
-    }
 }
 
 /// What the game waits for, in words.
@@ -548,26 +537,12 @@ fn move_lines(app: &App, s: &Snapshot<Nereus>) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// The log's area and the board's, for a terminal area.
-fn split(area: Rect) -> (Rect, Rect) {
-    if area.width >= SIDE_LOG_WIDTH {
-        let [board, log] =
-            Layout::horizontal([Constraint::Min(60), Constraint::Length(area.width / 3)])
-                .areas(area);
-        (board, log)
-    } else {
-        let [board, log] =
-            Layout::vertical([Constraint::Min(6), Constraint::Length(area.height / 4)]).areas(area);
-        (board, log)
-    }
-}
-
 /// Draw Waters of Nereus's table. A tall board area shows everything
 /// above the moves; a short one puts the moves (or the replay's panel)
 /// beside the grid and the players, and the crew rows and cabin under them
 /// where there is room.
 pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
-    let (board, log) = split(area);
+    let (board, log) = board_and_log(area);
     let title = "Waters of Nereus".to_owned();
     let replay = crate::ui::replay_status(app);
     let mut lower = Vec::new();
@@ -598,7 +573,7 @@ pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
     };
     Paragraph::new(top_lines(s, app, tall))
         .wrap(Wrap { trim: false })
-        .block(crate::ui::block(title, app.theme))
+        .block(crate::ui::widgets::block(title, app.theme))
         .render(top, buf);
     match replay {
         Some(r) => crate::ui::replay_panel(app, s, r, bottom, buf, false),
@@ -607,71 +582,11 @@ pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
             let inner = bottom.height.saturating_sub(2) as usize;
             let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
             Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
-                .block(crate::ui::block("Moves".to_owned(), app.theme))
+                .block(crate::ui::widgets::block("Moves".to_owned(), app.theme))
                 .render(bottom, buf);
         }
     }
-    crate::ui::log_panel(app, s, log, buf, false);
-}
-
-/// How far back the side log scrolls at `width` x `height`.
-pub fn side_log_max_scroll(s: &Snapshot<Nereus>, width: u16, height: u16) -> usize {
-    let body = crate::ui::body_area(Rect::new(0, 0, width, height));
-    let (_, log) = split(body);
-    crate::ui::log_max_scroll(s, log.width.saturating_sub(2), log.height.saturating_sub(2))
-}
-
-/// The standing's tie-break split into its two parts: completed holds, and
-/// treasures in incomplete holds (the game counts them as holds x 1000 +
-/// treasures).
-pub fn tie_break_parts(tie_break: i64) -> (i64, i64) {
-    (tie_break / 1000, tie_break % 1000)
-}
-
-/// A seat's ranking line: VP, completed holds and treasures in incomplete
-/// holds (the two tie-breaks).
-pub fn ranking_details(standing: &Standing) -> String {
-    let (holds, loose) = tie_break_parts(standing.tie_break);
-    format!(
-        " {:>3} VP {:>2} hold{} +{loose} ",
-        standing.score,
-        holds,
-        if holds == 1 { " " } else { "s" }
-    )
-}
-
-/// Why seats with equal VP rank as they do, in words.
-pub fn tie_breaks(s: &Snapshot<Nereus>) -> Vec<String> {
-    let Some(result) = &s.result else {
-        return Vec::new();
-    };
-    let names = s.names();
-    let mut standings = result.standings.clone();
-    standings.sort_by_key(|x| (x.rank, x.seat));
-    let mut scores: Vec<i64> = standings.iter().map(|x| x.score).collect();
-    scores.dedup();
-    let mut out = Vec::new();
-    for score in scores {
-        let group: Vec<&Standing> = standings.iter().filter(|x| x.score == score).collect();
-        if group.len() < 2 {
-            continue;
-        }
-        let parts: Vec<String> = group
-            .iter()
-            .map(|x| {
-                let (holds, loose) = tie_break_parts(x.tie_break);
-                format!(
-                    "{} {holds} completed, {loose} in incomplete holds",
-                    who(&names, s.me, x.seat)
-                )
-            })
-            .collect();
-        out.push(format!(
-            "{score} VP each: ranked by completed holds, then treasures in incomplete holds ({}).",
-            parts.join("; ")
-        ));
-    }
-    out
+    crate::ui::log::log_panel(app, s, log, buf, false);
 }
 
 /// The treasures of `view`'s board by cell, for tests: "b2 wy".

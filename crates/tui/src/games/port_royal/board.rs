@@ -9,17 +9,22 @@ use roundtable_port_royal::{
     Action, CardId, CardKind, Colour, ContractId, ExpansionView, PersonKind, PlayerView,
 };
 
-use super::clock::{clock_lines, waiting_lines};
-use super::log::{log_max_scroll, log_panel};
-use super::replay::{replay_lines, replay_panel, replay_status};
-use super::{TWO_COLUMNS, choice, panel, wrap};
-use crate::app::App;
-use crate::session::{SeatKind, Snapshot};
-use crate::text::{
-    self, action_words, card_short, colour_letter, contract_words, expedition_symbols, goal_words,
-    phase_words, phase_words_short, seat_name,
+use roundtable_games::port_royal::{
+    self as text, action_words, card_short, colour_letter, contract_words, expedition_symbols,
+    goal_words, phase_words, phase_words_short,
 };
+use roundtable_games::words::seat_name;
+use roundtable_port_royal::PortRoyal;
+
+use crate::app::App;
+use crate::session::SeatKind;
 use crate::theme::Theme;
+use crate::ui::log::{log_max_scroll, log_panel};
+use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap};
+use crate::ui::{clock_lines, replay_lines, replay_panel, replay_status, waiting_lines};
+
+/// The board draws a game of Port Royal only.
+type Snapshot = crate::session::Snapshot<PortRoyal>;
 
 /// Where the table's panels go in a body of `area`, and the harbor's and
 /// players' lines that decided it. Drawing and the side log's scrolling
@@ -121,7 +126,7 @@ pub fn table(app: &App, s: &Snapshot, area: Rect, buf: &mut Buffer) {
 /// How far back the table's side log can scroll in a terminal of `width`
 /// x `height`: until its oldest row shows at the top.
 pub fn side_log_max_scroll(app: &App, s: &Snapshot, width: u16, height: u16) -> usize {
-    let body = super::body_area(Rect::new(0, 0, width, height));
+    let body = crate::ui::widgets::body_area(Rect::new(0, 0, width, height));
     let at = layout(app, s, body);
     let inner = panel("Log", app.theme, at.compact).inner(at.log);
     log_max_scroll(s, inner.width, inner.height)
@@ -836,7 +841,7 @@ pub(super) fn action_items(app: &App, s: &Snapshot, width: usize) -> Vec<(bool, 
         .map(|(i, &action)| {
             let mut words = action_words(action, &s.view, s.me, &names);
             if let (Action::Draw, Some(me)) = (action, s.me) {
-                let risk = roundtable_bots::bust_chance(&s.view, me);
+                let risk = roundtable_port_royal::odds::bust_chance(&s.view, me);
                 words.push_str(&format!(" (bust risk {:.0}%)", risk * 100.0));
             }
             // Continuation rows line up under the words, past "> 12 ".

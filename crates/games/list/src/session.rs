@@ -1,23 +1,22 @@
-//! What the front end talks to: a session at a table, seen from one seat.
+//! What a front end talks to: a session at a table, seen from one seat.
 //!
-//! The TUI never touches a game's state. It asks a [`Session`] for a
+//! A front end never touches a game's state. It asks a [`Session`] for a
 //! [`Snapshot`] (the seat's view, its legal actions, the log, who sits
 //! where), submits the seat's decisions, and polls it so that it can make
 //! progress (bots move, peers' messages arrive, clocks run). A local game
-//! ([`crate::LocalSession`]) and a game at a networked table implement the
-//! same trait.
+//! (the terminal UI's `LocalSession`) and a game at a networked table (the
+//! binary's) implement the same trait.
 
 use std::time::{Duration, Instant};
 
 use roundtable_engine::{GameResult, Next, Observer, Seat, SetupError};
-use roundtable_port_royal::PortRoyal;
 use roundtable_table::{PrivateStep, Record};
 
-use crate::games::{Listed, Milestone};
-use crate::text::{LogLine, seat_name};
+use crate::words::{LogLine, seat_name};
+use crate::{Listed, Milestone};
 
 /// A game in progress, seen from one seat (or by a spectator).
-pub trait Session<G: Listed = PortRoyal> {
+pub trait Session<G: Listed> {
     /// Everything the screen shows, as of now.
     fn snapshot(&self) -> Snapshot<G>;
 
@@ -109,7 +108,7 @@ pub struct SeatInfo {
 
 /// Everything the screen shows about a game at one moment.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot<G: Listed = PortRoyal> {
+pub struct Snapshot<G: Listed> {
     /// A title for the game ("Local game, seed 42").
     pub title: String,
     /// The game as this seat may see it.
@@ -183,7 +182,7 @@ impl<G: Listed> Snapshot<G> {
 /// the table's own game moved on), and a table that goes back to apply a
 /// forfeit ([`Chronicle::rewind`]) takes the history back with it.
 #[derive(Clone, Debug)]
-pub struct Chronicle<G: Listed = PortRoyal> {
+pub struct Chronicle<G: Listed> {
     log: Vec<LogLine>,
     vp_by_turn: Vec<Vec<u32>>,
     turn: u32,
@@ -548,6 +547,8 @@ mod tests {
     use roundtable_port_royal::Options;
     use roundtable_table::Config;
 
+    use roundtable_port_royal::PortRoyal;
+
     use super::*;
 
     /// Every input of a whole bots-only game, as its tables applied them.
@@ -578,7 +579,7 @@ mod tests {
         (game.names().to_vec(), applied)
     }
 
-    fn fed(names: &[String], inputs: &[Applied<PortRoyal>]) -> Chronicle {
+    fn fed(names: &[String], inputs: &[Applied<PortRoyal>]) -> Chronicle<PortRoyal> {
         let options = Options {
             victory_points: 8,
             ..Options::default()

@@ -19,15 +19,14 @@
 
 use std::path::Path;
 
-use roundtable_engine::{ChanceOutcome, Game, Knowledge, Observer, Seat};
-use roundtable_port_royal::{CardId, ContractId, PortRoyal};
+use crate::words::{LogLine, event_words, seat_name};
+use crate::{GameId, Listed, Milestone};
+use roundtable_engine::{Knowledge, Observer, Seat};
 pub use roundtable_table::transcript::ReadTranscript;
 use roundtable_table::transcript::{self, Frame};
 use roundtable_table::{Config, Output, PrivateStep, Record, Table, TableError};
 
-use crate::games::{GameId, Listed, Milestone};
 use crate::session::{Chronicle, Connection, SeatInfo, SeatKind, Snapshot};
-use crate::text::{LogLine, action_words, card_short, contract_title, seat_name};
 
 /// A move through the recorded game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +119,7 @@ pub fn read(path: &Path) -> Result<(ReadTranscript, GameId), ReplayError> {
 
 /// A transcript's game, ready to step through.
 #[derive(Debug)]
-pub struct Replay<G: Listed = PortRoyal> {
+pub struct Replay<G: Listed> {
     title: String,
     file: String,
     names: Vec<String>,
@@ -557,60 +556,14 @@ fn who_did(name: &str, words: String) -> String {
     }
 }
 
-/// The log lines `events` make, as one sentence list.
-pub(crate) fn event_words<G: Listed>(events: &[G::Event], names: &[String]) -> String {
-    let lines: Vec<String> = events
-        .iter()
-        .filter_map(|e| G::event_line(e, names, None))
-        .collect();
-    lines.join(" ")
-}
-
-/// A Port Royal decision in words, from the game before it.
-pub(crate) fn port_royal_action_words(
-    before: &PortRoyal,
-    seat: Seat,
-    action: roundtable_port_royal::Action,
-    names: &[String],
-) -> String {
-    action_words(action, &before.view(Observer::Spectator), Some(seat), names)
-}
-
-/// A Port Royal chance outcome in words, from the game it is applied to.
-pub(crate) fn port_royal_chance_words(
-    game: &PortRoyal,
-    outcome: &ChanceOutcome,
-    names: &[String],
-) -> String {
-    match outcome {
-        ChanceOutcome::Index(i) => {
-            let seat = Seat(u8::try_from(*i).unwrap_or(u8::MAX));
-            format!("Chance: {} starts", seat_name(names, seat))
-        }
-        ChanceOutcome::Cards(_) => {
-            let words: Vec<String> = game
-                .outcome_name(outcome)
-                .split(',')
-                .map(|name| {
-                    if let Some(c) = ContractId::parse(name) {
-                        contract_title(c).to_owned()
-                    } else if let Some(c) = CardId::parse(name) {
-                        card_short(c)
-                    } else {
-                        name.to_owned()
-                    }
-                })
-                .collect();
-            format!("Chance: {}", words.join(", "))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use roundtable_bots::PortRoyalBot;
     use roundtable_local::{LocalGame, Player, Progress};
     use roundtable_port_royal::Options;
+
+    use roundtable_engine::Game;
+    use roundtable_port_royal::PortRoyal;
 
     use super::*;
 
@@ -641,7 +594,7 @@ mod tests {
     #[test]
     fn an_abandoned_game_is_replayed_to_its_end() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/abandoned-3-seats.rtlog");
+            .join("../../../tests/fixtures/abandoned-3-seats.rtlog");
         let read = transcript::read(&path).unwrap_or_else(|e| panic!("{e}"));
         let replay = Replay::<PortRoyal>::from_frames(&read.frames, "abandoned")
             .unwrap_or_else(|e| panic!("{e}"));
