@@ -12,6 +12,7 @@
 //! DIR/bots/<n>/                      a bot's own data directory (same layout)
 //! ```
 
+use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,16 +29,32 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], NetError> {
     Ok(buf)
 }
 
-/// The default data directory: `$XDG_DATA_HOME/roundtable`, else
-/// `~/.local/share/roundtable`, else `./roundtable-data`.
+/// The default data directory: [`user_data_dir`], else `./roundtable-data`
+/// for a user with no home.
 pub fn default_data_dir() -> PathBuf {
-    if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
-        return PathBuf::from(x).join("roundtable");
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
-        return PathBuf::from(home).join(".local/share/roundtable");
-    }
-    PathBuf::from("roundtable-data")
+    user_data_dir().unwrap_or_else(|| PathBuf::from("roundtable-data"))
+}
+
+/// The user's roundtable data folder by the XDG Base Directory rules:
+/// `$XDG_DATA_HOME/roundtable`, else `$HOME/.local/share/roundtable`; `None`
+/// for a user with neither. Every command and the start menu take their
+/// folder from here, so that what one saves another finds.
+pub fn user_data_dir() -> Option<PathBuf> {
+    data_dir_under(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))
+}
+
+/// [`user_data_dir`] for these values of `XDG_DATA_HOME` and `HOME`. The
+/// XDG rules ignore a relative `XDG_DATA_HOME` (it would name another
+/// folder from every working directory), and an empty one is unset.
+fn data_dir_under(xdg_data_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let base = xdg_data_home
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            home.filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("roundtable"))
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
@@ -349,5 +366,26 @@ mod tests {
         d.chain_seed(&LobbyId([3; 32])).unwrap();
         assert_eq!(mode(d.root()), 0o700);
         assert_eq!(mode(&d.root().join("games")), 0o700);
+    }
+
+    /// The XDG rules: a relative `XDG_DATA_HOME` names a different folder
+    /// from every working directory, so it is ignored for the home's; the
+    /// start menu once obeyed this rule and `resume` did not, and looked in
+    /// different folders.
+    #[test]
+    fn the_data_folder_follows_the_xdg_rules() {
+        let under = |xdg: Option<&str>, home: Option<&str>| {
+            data_dir_under(xdg.map(OsString::from), home.map(OsString::from))
+        };
+        let home = Some(PathBuf::from("/home/ann/.local/share/roundtable"));
+        assert_eq!(
+            under(Some("/data"), Some("/home/ann")),
+            Some(PathBuf::from("/data/roundtable"))
+        );
+        assert_eq!(under(Some("data"), Some("/home/ann")), home);
+        assert_eq!(under(Some(""), Some("/home/ann")), home);
+        assert_eq!(under(None, Some("/home/ann")), home);
+        assert_eq!(under(Some("data"), None), None);
+        assert_eq!(under(None, Some("")), None);
     }
 }
