@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use roundtable_bots::{Bot, DEFAULT_THINK, Level};
 use roundtable_engine::{Next, Observer, Seat};
 use roundtable_guildhall::Options as GuildhallOptions;
-use roundtable_local::{BotMove, LocalGame, Player, Progress};
+use roundtable_local::{BotMove, LocalGame, Player, Progress, fresh_seed};
 use roundtable_nereus::Options as NereusOptions;
 use roundtable_port_royal::{Options, PortRoyal};
 use roundtable_table::Config;
@@ -186,21 +186,6 @@ impl<G: Listed> std::fmt::Debug for LocalSession<G> {
             .field("me", &self.me)
             .finish_non_exhaustive()
     }
-}
-
-/// A number from the clock and the standard library's per-process random
-/// state, for what needs variety, not secrecy (a bots-only game's seed, a
-/// file name); never for the secrets of a game a person plays in.
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.finish()
 }
 
 impl LocalSession<PortRoyal> {

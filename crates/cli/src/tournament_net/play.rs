@@ -184,7 +184,7 @@ impl Visit for PlayRound<'_> {
                     bot_seed: self.args.bot_seed,
                     think_ms: self.args.think_ms,
                 };
-                let seed = bots.bot_seed.unwrap_or_else(crate::net_cmd::fresh_seed);
+                let seed = bots.bot_seed.unwrap_or_else(roundtable_local::fresh_seed);
                 let bot = kind.make::<G>(bots.think(), seed);
                 let mut client = client;
                 rt.block_on(player.play_table(&mut client, table, bot))
