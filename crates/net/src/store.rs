@@ -14,10 +14,10 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use roundtable_table::Identity;
+use roundtable_table::durable::{self, WriteError};
 
 use crate::NetError;
 use crate::wire::LobbyId;
@@ -64,80 +64,19 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
     }
 }
 
-/// Write `bytes` to `path` durably: a temporary file, fsync, rename. The
-/// file is private to its owner (mode 0600) from the moment it exists:
-/// keys and chain seeds are written this way, and a file that cannot be made
-/// private is an error, not a warning.
+/// Write `bytes` to `path` durably and private to its owner, as
+/// [`roundtable_table::durable::write_durably`] does.
 pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
-    if let Some(dir) = path.parent() {
-        create_private_dir(dir)?;
-    }
-    let tmp = path.with_extension("tmp");
-    // A temporary file left by a crash, or planted as a link to somewhere
-    // else, is never written through: it may carry other permissions or
-    // point outside the data directory.
-    match fs::remove_file(&tmp) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(&tmp)(e)),
-    }
-    {
-        let mut f = create_private(&tmp)?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
-    }
-    fs::rename(&tmp, path).map_err(io_err(path))?;
-    if let Some(dir) = path.parent()
-        && let Ok(d) = fs::File::open(dir)
-    {
-        // Some file systems cannot sync a directory; the file itself is
-        // synced above, so this only narrows the window for the rename.
-        let _ = d.sync_all();
-    }
-    Ok(())
+    Ok(durable::write_durably(path, bytes)?)
 }
 
-/// Create `dir` (and its parents) readable by its owner only, where they do
-/// not exist yet.
-fn create_private_dir(dir: &Path) -> Result<(), NetError> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir).map_err(io_err(dir))
-}
-
-/// A new file at `path` (which must not exist), created with mode 0600 so
-/// that no other user can ever open it, and checked to really be private:
-/// a file system that ignores the mode is refused.
-fn create_private(path: &Path) -> Result<fs::File, NetError> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let file = options.open(path).map_err(io_err(path))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = file.metadata().map_err(io_err(path))?.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
-            drop(file);
-            let _ = fs::remove_file(path);
-            return Err(io_err(path)(std::io::Error::new(
-                std::io::ErrorKind::PermissionDenied,
-                format!(
-                    "created with mode {mode:o}, but a secret must be private to its owner (600)"
-                ),
-            )));
+impl From<WriteError> for NetError {
+    fn from(WriteError { path, error }: WriteError) -> NetError {
+        NetError::Io {
+            path,
+            source: error,
         }
     }
-    Ok(file)
 }
 
 fn read_hex32(path: &Path) -> Result<Option<[u8; 32]>, NetError> {
@@ -309,20 +248,6 @@ mod tests {
     fn mode(path: &Path) -> u32 {
         use std::os::unix::fs::PermissionsExt;
         fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
-    }
-
-    /// The file a secret is written to is private before a byte is in it.
-    #[cfg(unix)]
-    #[test]
-    fn a_fresh_file_is_private_from_the_start() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("fresh");
-        let file = create_private(&path).unwrap();
-        assert_eq!(file.metadata().unwrap().len(), 0);
-        assert_eq!(mode(&path), 0o600);
-        // It never reuses what is already there.
-        drop(file);
-        assert!(create_private(&path).is_err());
     }
 
     /// A temporary file left behind (world-readable) or planted as a link is

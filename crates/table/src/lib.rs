@@ -23,6 +23,8 @@
 //!   on as a deterministic zombie.
 //! * **Transcripts** ([`transcript`]), **audit** ([`audit`]) and the
 //!   **verdict** on several transcripts of one game ([`verdict`]).
+//! * **Durable files** ([`durable`]): the one way a finished transcript, a
+//!   key or a chain seed is written (atomic, synced, private to its owner).
 //!
 //! The byte layout of everything here is specified in `protocol/SPEC.md`.
 
@@ -33,6 +35,7 @@ use serde::{Deserialize, Serialize};
 pub mod audit;
 pub mod chance;
 mod dealing;
+pub mod durable;
 pub use dealing::{DEAL_MESSAGE_DOMAIN, DEAL_ROOT_DOMAIN, DEAL_SECRET_DOMAIN};
 pub mod envelope;
 pub mod genesis;
