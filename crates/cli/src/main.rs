@@ -15,6 +15,7 @@ mod net_cmd;
 mod net_session;
 mod output;
 mod play;
+mod progress;
 mod replay;
 mod scenario;
 mod selfplay;
