@@ -342,7 +342,7 @@ fn game_json(args: &AuditArgs, judged: &Judged) -> Value {
 /// encoding (SPEC 3.4) as hex, in the order of SPEC 3.7's table, and what
 /// the replay expected instead.
 fn proof_json(violation: &Violation) -> Value {
-    let wire = |signed: &Signed| roundtable_table::hex(&signed.encode());
+    let wire = |signed: &Signed| hex::encode(signed.encode());
     match violation {
         Violation::Equivocation { first, second } => {
             json!({ "envelopes": [wire(first), wire(second)] })
@@ -358,7 +358,7 @@ fn proof_json(violation: &Violation) -> Value {
         }
         Violation::StateMismatch { envelope, expected } => json!({
             "envelopes": [wire(envelope)],
-            "expected_state_hash": roundtable_table::hex(&expected.0),
+            "expected_state_hash": hex::encode(expected.0),
         }),
         Violation::BadReveal { envelope, reason } => {
             json!({ "envelopes": [wire(envelope)], "reason": reason })

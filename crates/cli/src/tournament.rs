@@ -417,7 +417,7 @@ fn reveal(args: &RevealArgs) -> crate::Outcome {
         return Err(anyhow::anyhow!(
             "{}: this key ({}) is not registered in tournament {id}",
             args.manifest.display(),
-            roundtable_table::hex(&key.0)
+            hex::encode(key.0)
         )
         .into());
     };
@@ -661,7 +661,7 @@ fn pairings(args: &StandingsArgs) -> crate::Outcome {
             "table {}: {}{state}  nonce {}",
             table.number,
             report.players.join(", "),
-            roundtable_table::hex(&table_nonce(&id, round.round, table.number))
+            hex::encode(table_nonce(&id, round.round, table.number))
         )?;
     }
     if !round.byes.is_empty() {

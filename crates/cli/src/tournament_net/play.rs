@@ -111,7 +111,7 @@ pub(crate) fn play(args: &PlayArgs) -> crate::Outcome {
     let Some(name) = manifest.name_of(&key).map(str::to_owned) else {
         return Err(anyhow::anyhow!(
             "this key ({}) is not registered in tournament {id} (another --data-dir?)",
-            roundtable_table::hex(&key.0)
+            hex::encode(key.0)
         )
         .into());
     };
