@@ -10,7 +10,7 @@
 //! that no command plays, is audited too, as its transcripts are the
 //! protocol's test vectors for private cards (protocol/vectors/).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -342,7 +342,7 @@ fn game_json(args: &AuditArgs, judged: &Judged) -> Value {
 /// encoding (SPEC 3.4) as hex, in the order of SPEC 3.7's table, and what
 /// the replay expected instead.
 fn proof_json(violation: &Violation) -> Value {
-    let wire = |signed: &Signed| roundtable_table::hex(&signed.encode());
+    let wire = |signed: &Signed| hex::encode(signed.encode());
     match violation {
         Violation::Equivocation { first, second } => {
             json!({ "envelopes": [wire(first), wire(second)] })
@@ -358,7 +358,7 @@ fn proof_json(violation: &Violation) -> Value {
         }
         Violation::StateMismatch { envelope, expected } => json!({
             "envelopes": [wire(envelope)],
-            "expected_state_hash": roundtable_table::hex(&expected.0),
+            "expected_state_hash": hex::encode(expected.0),
         }),
         Violation::BadReveal { envelope, reason } => {
             json!({ "envelopes": [wire(envelope)], "reason": reason })
@@ -562,25 +562,16 @@ fn game_text(args: &AuditArgs, judged: &Judged, out: &mut impl Write) -> std::io
 /// or has no result, else 2 when one cannot be read.
 pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
     let out = &mut crate::output::stdout();
-    let progress = !args.json && args.files.len() > 1 && std::io::stderr().is_terminal();
-    let mut counts = [0usize; 3];
-    let mut verdicts = Vec::with_capacity(args.files.len());
-    for (i, path) in args.files.iter().enumerate() {
-        if progress {
-            let width = 30;
-            let done = (i * width) / args.files.len();
-            eprint!(
-                "\r[{}{}] {}/{}",
-                "#".repeat(done),
-                " ".repeat(width - done),
-                i,
-                args.files.len()
-            );
-            let _ = std::io::stderr().flush();
-        }
+    // JSON is read by programs; the bar is for a person waiting on many files.
+    let bar = !args.json && args.files.len() > 1;
+    let audited = crate::progress::audit_in_parallel(&args.files, bar, |path| {
         let start = Instant::now();
         let verdict = audit_file(path);
-        let micros = start.elapsed().as_micros();
+        (verdict, start.elapsed().as_micros())
+    });
+    let mut counts = [0usize; 3];
+    let mut verdicts = Vec::with_capacity(args.files.len());
+    for (path, (verdict, micros)) in args.files.iter().zip(audited) {
         counts[match verdict {
             FileVerdict::Valid(_) => 0,
             FileVerdict::Invalid(_) => 1,
@@ -592,14 +583,6 @@ pub(crate) fn run(args: &AuditArgs) -> crate::Outcome {
         verdicts.push(verdict);
     }
     let games = judge_games(args, &verdicts);
-    if progress {
-        eprintln!(
-            "\r[{}] {}/{}",
-            "#".repeat(30),
-            args.files.len(),
-            args.files.len()
-        );
-    }
     if args.json {
         for judged in &games {
             writeln!(out, "{}", game_json(args, judged))?;

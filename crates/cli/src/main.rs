@@ -15,6 +15,7 @@ mod net_cmd;
 mod net_session;
 mod output;
 mod play;
+mod progress;
 mod replay;
 mod scenario;
 mod selfplay;
@@ -154,7 +155,7 @@ fn main() -> ExitCode {
 /// The start menu in the terminal, keeping its files in `data` (else the
 /// user's data folder).
 fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool, data: Option<PathBuf>) -> Outcome {
-    let root = data.or_else(data_dir);
+    let root = data.or_else(roundtable_net::user_data_dir);
     let config = roundtable_tui::LocalConfig {
         transcript_dir: root.as_ref().map(|d| d.join("games")),
         name: roundtable_tui::prefs::default_name(),
@@ -279,16 +280,6 @@ fn option_refused(key: &str, value: &str, message: &str) -> anyhow::Error {
     } else {
         anyhow::anyhow!("option {key}: {value:?}: {message}")
     }
-}
-
-/// The user's roundtable data folder: `$XDG_DATA_HOME/roundtable`, else
-/// `~/.local/share/roundtable`.
-pub(crate) fn data_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(base.join("roundtable"))
 }
 
 #[cfg(test)]

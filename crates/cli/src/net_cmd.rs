@@ -172,19 +172,10 @@ impl SeatArgs {
         let seed = self
             .bots
             .bot_seed
-            .unwrap_or_else(fresh_seed)
+            .unwrap_or_else(roundtable_local::fresh_seed)
             .wrapping_add(salt);
         kind.make(self.bots.think(), seed)
     }
-}
-
-pub(crate) fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    // A bot's choices need no protocol randomness; the standard library
-    // seeds each RandomState from the OS.
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u8(0);
-    h.finish()
 }
 
 /// The stall timeouts `host` accepts, in milliseconds: the ones a joiner

@@ -65,7 +65,7 @@ impl<W: Write> Visit for Play<'_, W> {
 }
 
 fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
+    let seed = args.seed.unwrap_or_else(roundtable_local::fresh_seed);
     let BotsGame { mut game, kinds } = BotsSetup {
         options: &args.options,
         seats: args.seats,

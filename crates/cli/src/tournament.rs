@@ -13,13 +13,12 @@
 //! * `host` and `play` play one round over the network
 //!   ([`crate::tournament_net`]).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use roundtable_games::{GameId, Listed, Visit};
 use roundtable_local::{LocalGame, Player, Progress};
@@ -418,7 +417,7 @@ fn reveal(args: &RevealArgs) -> crate::Outcome {
         return Err(anyhow::anyhow!(
             "{}: this key ({}) is not registered in tournament {id}",
             args.manifest.display(),
-            roundtable_table::hex(&key.0)
+            hex::encode(key.0)
         )
         .into());
     };
@@ -568,30 +567,14 @@ impl Visit for AuditFrames<'_> {
 /// Audit every transcript under `dir` in parallel, with a progress bar on
 /// a terminal; the results in path order.
 fn audit_all(dir: &Path, files: &[PathBuf]) -> Vec<Result<Submission, Refusal>> {
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("auditing {bar:40} {pos}/{len} transcripts, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let results = files
-        .par_iter()
-        .map(|path| {
-            let source = path
-                .strip_prefix(dir)
-                .unwrap_or(path)
-                .to_string_lossy()
-                .into_owned();
-            let result = audit_one(path, source);
-            bar.inc(1);
-            result
-        })
-        .collect();
-    bar.finish_and_clear();
-    results
+    crate::progress::audit_in_parallel(files, true, |path| {
+        let source = path
+            .strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned();
+        audit_one(path, source)
+    })
 }
 
 /// The manifest at `manifest` and the standings from the files under
@@ -678,7 +661,7 @@ fn pairings(args: &StandingsArgs) -> crate::Outcome {
             "table {}: {}{state}  nonce {}",
             table.number,
             report.players.join(", "),
-            roundtable_table::hex(&table_nonce(&id, round.round, table.number))
+            hex::encode(table_nonce(&id, round.round, table.number))
         )?;
     }
     if !round.byes.is_empty() {

@@ -186,6 +186,20 @@ pub fn seeded_seats(seed: u64, players: u8) -> Vec<Seat> {
         .collect()
 }
 
+/// A number from the operating system's random source, for what needs
+/// variety, not secrecy: the seed of a bots-only game or of a bot, a file
+/// name. Never a game's secrets, which [`LocalGame::with_fresh_secrets`]
+/// draws and whose failure is an error. Should the source fail (no system
+/// this runs on lets it), the clock still varies the number.
+pub fn fresh_seed() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    })
+}
+
 /// A game between in-process tables.
 pub struct LocalGame<G: Game> {
     tables: Vec<Table<G>>,

@@ -12,11 +12,12 @@
 //! DIR/bots/<n>/                      a bot's own data directory (same layout)
 //! ```
 
+use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use roundtable_table::Identity;
+use roundtable_table::durable::{self, WriteError};
 
 use crate::NetError;
 use crate::wire::LobbyId;
@@ -28,16 +29,32 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], NetError> {
     Ok(buf)
 }
 
-/// The default data directory: `$XDG_DATA_HOME/roundtable`, else
-/// `~/.local/share/roundtable`, else `./roundtable-data`.
+/// The default data directory: [`user_data_dir`], else `./roundtable-data`
+/// for a user with no home.
 pub fn default_data_dir() -> PathBuf {
-    if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
-        return PathBuf::from(x).join("roundtable");
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
-        return PathBuf::from(home).join(".local/share/roundtable");
-    }
-    PathBuf::from("roundtable-data")
+    user_data_dir().unwrap_or_else(|| PathBuf::from("roundtable-data"))
+}
+
+/// The user's roundtable data folder by the XDG Base Directory rules:
+/// `$XDG_DATA_HOME/roundtable`, else `$HOME/.local/share/roundtable`; `None`
+/// for a user with neither. Every command and the start menu take their
+/// folder from here, so that what one saves another finds.
+pub fn user_data_dir() -> Option<PathBuf> {
+    data_dir_under(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))
+}
+
+/// [`user_data_dir`] for these values of `XDG_DATA_HOME` and `HOME`. The
+/// XDG rules ignore a relative `XDG_DATA_HOME` (it would name another
+/// folder from every working directory), and an empty one is unset.
+fn data_dir_under(xdg_data_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let base = xdg_data_home
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            home.filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("roundtable"))
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
@@ -47,80 +64,19 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> NetError + '_ {
     }
 }
 
-/// Write `bytes` to `path` durably: a temporary file, fsync, rename. The
-/// file is private to its owner (mode 0600) from the moment it exists:
-/// keys and chain seeds are written this way, and a file that cannot be made
-/// private is an error, not a warning.
+/// Write `bytes` to `path` durably and private to its owner, as
+/// [`roundtable_table::durable::write_durably`] does.
 pub fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
-    if let Some(dir) = path.parent() {
-        create_private_dir(dir)?;
-    }
-    let tmp = path.with_extension("tmp");
-    // A temporary file left by a crash, or planted as a link to somewhere
-    // else, is never written through: it may carry other permissions or
-    // point outside the data directory.
-    match fs::remove_file(&tmp) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(&tmp)(e)),
-    }
-    {
-        let mut f = create_private(&tmp)?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
-    }
-    fs::rename(&tmp, path).map_err(io_err(path))?;
-    if let Some(dir) = path.parent()
-        && let Ok(d) = fs::File::open(dir)
-    {
-        // Some file systems cannot sync a directory; the file itself is
-        // synced above, so this only narrows the window for the rename.
-        let _ = d.sync_all();
-    }
-    Ok(())
+    Ok(durable::write_durably(path, bytes)?)
 }
 
-/// Create `dir` (and its parents) readable by its owner only, where they do
-/// not exist yet.
-fn create_private_dir(dir: &Path) -> Result<(), NetError> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir).map_err(io_err(dir))
-}
-
-/// A new file at `path` (which must not exist), created with mode 0600 so
-/// that no other user can ever open it, and checked to really be private:
-/// a file system that ignores the mode is refused.
-fn create_private(path: &Path) -> Result<fs::File, NetError> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let file = options.open(path).map_err(io_err(path))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = file.metadata().map_err(io_err(path))?.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
-            drop(file);
-            let _ = fs::remove_file(path);
-            return Err(io_err(path)(std::io::Error::new(
-                std::io::ErrorKind::PermissionDenied,
-                format!(
-                    "created with mode {mode:o}, but a secret must be private to its owner (600)"
-                ),
-            )));
+impl From<WriteError> for NetError {
+    fn from(WriteError { path, error }: WriteError) -> NetError {
+        NetError::Io {
+            path,
+            source: error,
         }
     }
-    Ok(file)
 }
 
 fn read_hex32(path: &Path) -> Result<Option<[u8; 32]>, NetError> {
@@ -294,20 +250,6 @@ mod tests {
         fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
     }
 
-    /// The file a secret is written to is private before a byte is in it.
-    #[cfg(unix)]
-    #[test]
-    fn a_fresh_file_is_private_from_the_start() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("fresh");
-        let file = create_private(&path).unwrap();
-        assert_eq!(file.metadata().unwrap().len(), 0);
-        assert_eq!(mode(&path), 0o600);
-        // It never reuses what is already there.
-        drop(file);
-        assert!(create_private(&path).is_err());
-    }
-
     /// A temporary file left behind (world-readable) or planted as a link is
     /// not written through: the key lands only in `identity.key`, private,
     /// and the link's target never sees it.
@@ -349,5 +291,26 @@ mod tests {
         d.chain_seed(&LobbyId([3; 32])).unwrap();
         assert_eq!(mode(d.root()), 0o700);
         assert_eq!(mode(&d.root().join("games")), 0o700);
+    }
+
+    /// The XDG rules: a relative `XDG_DATA_HOME` names a different folder
+    /// from every working directory, so it is ignored for the home's; the
+    /// start menu once obeyed this rule and `resume` did not, and looked in
+    /// different folders.
+    #[test]
+    fn the_data_folder_follows_the_xdg_rules() {
+        let under = |xdg: Option<&str>, home: Option<&str>| {
+            data_dir_under(xdg.map(OsString::from), home.map(OsString::from))
+        };
+        let home = Some(PathBuf::from("/home/ann/.local/share/roundtable"));
+        assert_eq!(
+            under(Some("/data"), Some("/home/ann")),
+            Some(PathBuf::from("/data/roundtable"))
+        );
+        assert_eq!(under(Some("data"), Some("/home/ann")), home);
+        assert_eq!(under(Some(""), Some("/home/ann")), home);
+        assert_eq!(under(None, Some("/home/ann")), home);
+        assert_eq!(under(Some("data"), None), None);
+        assert_eq!(under(None, Some("")), None);
     }
 }

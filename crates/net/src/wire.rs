@@ -208,7 +208,7 @@ pub struct LobbyId(pub [u8; 32]);
 
 impl std::fmt::Display for LobbyId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&roundtable_table::hex(&self.0))
+        f.write_str(&hex::encode(self.0))
     }
 }
 

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use roundtable_net::wire::{ANNOUNCE_DOMAIN, MAX_ANNOUNCE_BYTES, decode, encode};
 use roundtable_net::{Announce, AnnounceError, LobbyInfo, Ticket};
-use roundtable_table::{Identity, hex};
+use roundtable_table::Identity;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -90,7 +90,7 @@ fn vectors() -> Value {
         let error = decoded.verify().expect_err(what);
         forged.push(json!({
             "what": what,
-            "announce": hex(&bytes),
+            "announce": hex::encode(&bytes),
             "refused": refusal(error),
         }));
     };
@@ -144,25 +144,25 @@ fn vectors() -> Value {
     );
 
     json!({
-        "host_secret": hex(&host.secret()),
-        "host_key": hex(&host.public().0),
+        "host_secret": hex::encode(host.secret()),
+        "host_key": hex::encode(host.public().0),
         "info": {
             "protocol": info.protocol,
             "game": info.game,
-            "options": hex(&info.options),
+            "options": hex::encode(&info.options),
             "seats": info.seats,
             "host_name": info.host_name,
             "stall_timeout_ms": info.stall_timeout_ms,
-            "nonce": hex(&info.nonce),
-            "postcard": hex(&encode(&info)),
+            "nonce": hex::encode(info.nonce),
+            "postcard": hex::encode(encode(&info)),
             "lobby_id": info.id().to_string(),
         },
         "ticket": text,
         "filled": filled,
         "counter": counter,
-        "signed_bytes": hex(&signed),
-        "signature": hex(&announce.signature.0),
-        "announce": hex(&encode(&announce)),
+        "signed_bytes": hex::encode(&signed),
+        "signature": hex::encode(announce.signature.0),
+        "announce": hex::encode(encode(&announce)),
         "forged": forged,
     })
 }

@@ -35,7 +35,7 @@ pub struct Proof96(#[serde(with = "BigArray")] pub [u8; 96]);
 
 impl std::fmt::Debug for Proof96 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Proof96({})", &crate::hex(&self.0)[..16])
+        write!(f, "Proof96({})", &hex::encode(self.0)[..16])
     }
 }
 

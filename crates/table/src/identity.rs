@@ -13,7 +13,7 @@ pub struct PublicKey(pub [u8; 32]);
 
 impl fmt::Debug for PublicKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PublicKey({})", crate::hex(&self.0))
+        write!(f, "PublicKey({})", hex::encode(self.0))
     }
 }
 
@@ -153,7 +153,7 @@ pub struct SignatureBytes(pub [u8; 64]);
 
 impl fmt::Debug for SignatureBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Signature({}…)", crate::hex(&self.0[..8]))
+        write!(f, "Signature({}…)", hex::encode(&self.0[..8]))
     }
 }
 

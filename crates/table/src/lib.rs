@@ -23,6 +23,8 @@
 //!   on as a deterministic zombie.
 //! * **Transcripts** ([`transcript`]), **audit** ([`audit`]) and the
 //!   **verdict** on several transcripts of one game ([`verdict`]).
+//! * **Durable files** ([`durable`]): the one way a finished transcript, a
+//!   key or a chain seed is written (atomic, synced, private to its owner).
 //!
 //! The byte layout of everything here is specified in `protocol/SPEC.md`.
 
@@ -33,6 +35,7 @@ use serde::{Deserialize, Serialize};
 pub mod audit;
 pub mod chance;
 mod dealing;
+pub mod durable;
 pub use dealing::{DEAL_MESSAGE_DOMAIN, DEAL_ROOT_DOMAIN, DEAL_SECRET_DOMAIN};
 pub mod envelope;
 pub mod genesis;
@@ -54,13 +57,13 @@ pub struct GameId(pub [u8; 32]);
 
 impl fmt::Debug for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GameId({})", hex(&self.0))
+        write!(f, "GameId({})", hex::encode(self.0))
     }
 }
 
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&hex(&self.0))
+        f.write_str(&hex::encode(self.0))
     }
 }
 
@@ -70,7 +73,7 @@ pub struct Hash32(pub [u8; 32]);
 
 impl fmt::Debug for Hash32 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", &hex(&self.0)[..16])
+        write!(f, "{}", &hex::encode(self.0)[..16])
     }
 }
 
@@ -84,11 +87,6 @@ pub fn decode_exact<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, S
     } else {
         Err(format!("{} trailing bytes", rest.len()))
     }
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// An input the table refuses without blaming a seat (anyone could have sent

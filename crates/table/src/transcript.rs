@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::durable::{WriteError, write_durably};
 use crate::envelope::Signed;
 use crate::genesis::{Acceptance, Proposal};
 
@@ -239,24 +240,18 @@ impl TranscriptLog {
         Ok(())
     }
 
-    /// Replace the log with the canonical transcript `frames`: write a new
-    /// file beside it, sync it, and rename it over the log.
+    /// Replace the log with the canonical transcript `frames`, as
+    /// [`write_durably`] writes a file: a new file beside it, private to its
+    /// owner, synced and renamed over the log.
     pub fn finish(self, frames: &[Frame]) -> Result<PathBuf, TranscriptError> {
-        let tmp = self.path.with_extension("tmp");
-        {
-            let mut f = File::create(&tmp).map_err(io(&tmp))?;
-            f.write_all(&encode_file(frames)).map_err(io(&tmp))?;
-            f.sync_all().map_err(io(&tmp))?;
-        }
-        std::fs::rename(&tmp, &self.path).map_err(io(&self.path))?;
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            // Make the rename durable too (best effort: not every platform
-            // lets a directory be opened for syncing).
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
+        write_durably(&self.path, &encode_file(frames))?;
         Ok(self.path)
+    }
+}
+
+impl From<WriteError> for TranscriptError {
+    fn from(WriteError { path, error }: WriteError) -> TranscriptError {
+        TranscriptError::Io { path, error }
     }
 }
 
@@ -318,6 +313,29 @@ mod tests {
         let all = frames(4);
         let log = TranscriptLog::create(&path, &all[2..]).unwrap();
         log.finish(&all).unwrap();
+        assert_eq!(read(&path).unwrap().frames, all);
+    }
+
+    /// The canonical transcript is written as keys are: a temporary file
+    /// planted as a link beside the log is not written through (finishing
+    /// once created the temporary file through whatever was there).
+    #[cfg(unix)]
+    #[test]
+    fn finishing_never_writes_through_a_planted_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.rts");
+        let outside = dir.path().join("outside");
+        let all = frames(3);
+        let log = TranscriptLog::create(&path, &all[..1]).unwrap();
+        std::os::unix::fs::symlink(&outside, path.with_extension("tmp")).unwrap();
+        log.finish(&all).unwrap();
+        assert!(!outside.exists(), "written through the planted link");
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
         assert_eq!(read(&path).unwrap().frames, all);
     }
 

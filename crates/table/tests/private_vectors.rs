@@ -20,7 +20,7 @@ use roundtable_hands::{Action, Hands, Options};
 use roundtable_table::transcript::{Frame, encode_file};
 use roundtable_table::{
     Body, Config, DEAL_ROOT_DOMAIN, DEAL_SECRET_DOMAIN, Genesis, Identity, Local, Output, Proposal,
-    SeatInfo, Table, audit, hex,
+    SeatInfo, Table, audit,
 };
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -168,10 +168,10 @@ fn vectors() -> Value {
             });
             json!({
                 "seat": i,
-                "chain_seed": hex(seed),
-                "deal_root": hex(&root),
-                "secret_stream_seed": hex(&secret_seed),
-                "released_secret": hex(&released.unwrap()),
+                "chain_seed": hex::encode(seed),
+                "deal_root": hex::encode(root),
+                "secret_stream_seed": hex::encode(secret_seed),
+                "released_secret": hex::encode(released.unwrap()),
                 "hand": hands[i].iter().map(|r| json!({
                     "epoch": r.handle.epoch.0, "slot": r.handle.slot, "card": r.card,
                 })).collect::<Vec<_>>(),
@@ -192,8 +192,8 @@ fn vectors() -> Value {
                 "variant": variant(&s.envelope.body),
                 "seat": s.seat(),
                 "seq": s.seq(),
-                "signed": hex(&s.encode()),
-                "hash": hex(&s.hash().0),
+                "signed": hex::encode(s.encode()),
+                "hash": hex::encode(s.hash().0),
             })
         })
         .collect();
@@ -202,15 +202,15 @@ fn vectors() -> Value {
     let game = Hands::new_game(2, &Options { rounds: 2 }).unwrap();
     json!({
         "description": "A two-seat game of Hands (2 rounds) dealt by two tables (SPEC 5.11-5.16); the transcript file holds every key share, shuffle (the first of the epoch naming its pile), share, revealing action and key release.",
-        "game_id": hex(&genesis.proposal.game_id().0),
-        "initial_state_hash": hex(&game.state_hash().0),
+        "game_id": hex::encode(genesis.proposal.game_id().0),
+        "initial_state_hash": hex::encode(game.state_hash().0),
         "seats": seats,
         "bodies": bodies,
         "result": result.standings.iter().map(|s| json!({
             "seat": s.seat.0, "rank": s.rank, "score": s.score, "tie_break": s.tie_break,
         })).collect::<Vec<_>>(),
         "inputs": report.inputs,
-        "file": hex(&encode_file(&frames)),
+        "file": hex::encode(encode_file(&frames)),
     })
 }
 
@@ -258,8 +258,5 @@ fn the_stored_game_audits_valid() {
 }
 
 fn hex_decode(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    hex::decode(s).unwrap()
 }

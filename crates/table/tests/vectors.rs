@@ -17,7 +17,7 @@ use roundtable_fairdeck::ChainSecret;
 use roundtable_port_royal::{Action, Options, PortRoyal, TakeMode};
 use roundtable_table::transcript::{Frame, encode_file};
 use roundtable_table::{
-    Body, Envelope, GameId, Genesis, Hash32, Identity, Proposal, Reveal, SeatInfo, Signed, hex,
+    Body, Envelope, GameId, Genesis, Hash32, Identity, Proposal, Reveal, SeatInfo, Signed,
 };
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -124,11 +124,11 @@ fn vectors() -> Value {
         json!({
             "seat": s.envelope.seat,
             "seq": s.envelope.seq,
-            "envelope": hex(&postcard::to_allocvec(&s.envelope).unwrap()),
-            "signed_message": hex(&signing),
-            "signature": hex(&s.signature.0),
-            "signed": hex(&s.encode()),
-            "hash": hex(&s.hash().0),
+            "envelope": hex::encode(postcard::to_allocvec(&s.envelope).unwrap()),
+            "signed_message": hex::encode(&signing),
+            "signature": hex::encode(s.signature.0),
+            "signed": hex::encode(s.encode()),
+            "hash": hex::encode(s.hash().0),
         })
     };
 
@@ -152,30 +152,30 @@ fn vectors() -> Value {
     json!({
         "about": "protocol/SPEC.md part 3; keys, chain seeds and the nonce are SHA256(\"roundtable/vectors/\" || label)",
         "genesis": {
-            "secret_keys": (0..seats).map(|i| hex(&label(&format!("key {i}")))).collect::<Vec<_>>(),
-            "public_keys": identities.iter().map(|id| hex(&id.public().0)).collect::<Vec<_>>(),
-            "chain_seeds": (0..seats).map(|i| hex(&label(&format!("chain {i}")))).collect::<Vec<_>>(),
+            "secret_keys": (0..seats).map(|i| hex::encode(label(&format!("key {i}")))).collect::<Vec<_>>(),
+            "public_keys": identities.iter().map(|id| hex::encode(id.public().0)).collect::<Vec<_>>(),
+            "chain_seeds": (0..seats).map(|i| hex::encode(label(&format!("chain {i}")))).collect::<Vec<_>>(),
             "chain_length": 16,
-            "options": hex(&postcard::to_allocvec(&options).unwrap()),
-            "seat_order_keys": proposal.seats.iter().map(|s| hex(&s.key.0)).collect::<Vec<_>>(),
-            "proposal": hex(&postcard::to_allocvec(&proposal).unwrap()),
-            "game_id": hex(&game_id.0),
+            "options": hex::encode(postcard::to_allocvec(&options).unwrap()),
+            "seat_order_keys": proposal.seats.iter().map(|s| hex::encode(s.key.0)).collect::<Vec<_>>(),
+            "proposal": hex::encode(postcard::to_allocvec(&proposal).unwrap()),
+            "game_id": hex::encode(game_id.0),
             "acceptances": genesis.acceptances.iter().map(|a| json!({
                 "seat": a.seat,
-                "message": hex(&[b"roundtable/accept/v1".as_slice(), &a.game_id.0, &[a.seat]].concat()),
-                "signature": hex(&a.signature.0),
-                "encoded": hex(&postcard::to_allocvec(a).unwrap()),
+                "message": hex::encode([b"roundtable/accept/v1".as_slice(), &a.game_id.0, &[a.seat]].concat()),
+                "signature": hex::encode(a.signature.0),
+                "encoded": hex::encode(postcard::to_allocvec(a).unwrap()),
             })).collect::<Vec<_>>(),
         },
         "envelopes": [envelope_case(&first), envelope_case(&second), envelope_case(&third)],
         "port_royal": {
-            "actions": actions.iter().map(|a| json!({"action": a.to_string(), "encoded": hex(&postcard::to_allocvec(a).unwrap())})).collect::<Vec<_>>(),
-            "state_hash_after_setup": hex(&game.state_hash().0),
-            "state_hash_after_start_player_seat_2": hex(&after_start.state_hash().0),
+            "actions": actions.iter().map(|a| json!({"action": a.to_string(), "encoded": hex::encode(postcard::to_allocvec(a).unwrap())})).collect::<Vec<_>>(),
+            "state_hash_after_setup": hex::encode(game.state_hash().0),
+            "state_hash_after_start_player_seat_2": hex::encode(after_start.state_hash().0),
         },
         "transcript": {
             "frames": "proposal, acceptance of seat 1, the first envelope above",
-            "file": hex(&encode_file(&frames)),
+            "file": hex::encode(encode_file(&frames)),
         },
     })
 }
@@ -203,7 +203,7 @@ fn stored_envelopes_decode_and_verify() {
     let proposal: Proposal =
         postcard::from_bytes(&hex_decode(stored["genesis"]["proposal"].as_str().unwrap())).unwrap();
     assert_eq!(
-        hex(&proposal.game_id().0),
+        hex::encode(proposal.game_id().0),
         stored["genesis"]["game_id"].as_str().unwrap()
     );
     let GameId(_) = proposal.game_id();
@@ -211,13 +211,10 @@ fn stored_envelopes_decode_and_verify() {
         let signed = Signed::decode(&hex_decode(case["signed"].as_str().unwrap())).unwrap();
         let seat = usize::from(signed.seat());
         signed.verify(&proposal.seats[seat].key).unwrap();
-        assert_eq!(hex(&signed.hash().0), case["hash"].as_str().unwrap());
+        assert_eq!(hex::encode(signed.hash().0), case["hash"].as_str().unwrap());
     }
 }
 
 fn hex_decode(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    hex::decode(s).unwrap()
 }

@@ -458,10 +458,7 @@ impl Manifest {
         let id = self.id();
         if reveal.tournament != id {
             return Err(TournamentError::OtherTournament {
-                name: format!(
-                    "the seed reveal of {}",
-                    roundtable_table::hex(&reveal.key.0)
-                ),
+                name: format!("the seed reveal of {}", hex::encode(reveal.key.0)),
                 found: reveal.tournament,
                 expected: id,
             });
@@ -473,7 +470,7 @@ impl Manifest {
             .ok_or_else(|| {
                 TournamentError::Terms(format!(
                     "the seed reveal of {} names no registered player",
-                    roundtable_table::hex(&reveal.key.0)
+                    hex::encode(reveal.key.0)
                 ))
             })?;
         if seed_commitment(&id, &reveal.key, &reveal.share) != registration.seed_commitment {

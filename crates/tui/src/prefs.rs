@@ -147,7 +147,7 @@ pub fn default_name() -> String {
         .into_iter()
         .filter_map(std::env::var_os)
         .find_map(|login| check_name(&login.to_string_lossy()).ok())
-        .unwrap_or_else(|| format!("player-{:04x}", crate::setup::fresh_seed() & 0xffff))
+        .unwrap_or_else(|| format!("player-{:04x}", roundtable_local::fresh_seed() & 0xffff))
 }
 
 /// The name remembered in the preferences at `path`, else the default name;

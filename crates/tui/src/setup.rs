@@ -105,20 +105,7 @@ impl Default for LocalConfig {
 /// Names of the computer players, one per bot seat.
 pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
 
-/// A number from the clock and the standard library's per-process random
-/// state, for what needs variety, not secrecy (a bots-only game's seed, a
-/// file name); never for the secrets of a game a person plays in.
-pub fn fresh_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.finish()
-}
+pub use roundtable_local::fresh_seed;
 
 /// A row of the local game set-up or the host set-up. Which rows show
 /// depends on the game chosen in the first ([`crate::App::setup_rows`],

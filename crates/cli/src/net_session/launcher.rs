@@ -150,7 +150,7 @@ impl NetLauncher {
                     config.bot_level,
                     &options,
                     roundtable_bots::DEFAULT_THINK,
-                    crate::net_cmd::fresh_seed().wrapping_add(n as u64),
+                    roundtable_local::fresh_seed().wrapping_add(n as u64),
                 );
                 (self.config(self.data.bot(n), &format!("bot {n}")), bot)
             })

@@ -111,7 +111,7 @@ pub(crate) fn play(args: &PlayArgs) -> crate::Outcome {
     let Some(name) = manifest.name_of(&key).map(str::to_owned) else {
         return Err(anyhow::anyhow!(
             "this key ({}) is not registered in tournament {id} (another --data-dir?)",
-            roundtable_table::hex(&key.0)
+            hex::encode(key.0)
         )
         .into());
     };
@@ -187,7 +187,7 @@ impl VisitScreen for PlayRound<'_> {
                     bot_seed: self.args.bot_seed,
                     think_ms: self.args.think_ms,
                 };
-                let seed = bots.bot_seed.unwrap_or_else(crate::net_cmd::fresh_seed);
+                let seed = bots.bot_seed.unwrap_or_else(roundtable_local::fresh_seed);
                 let bot = kind.make::<G>(bots.think(), seed);
                 let mut client = client;
                 rt.block_on(player.play_table(&mut client, table, bot))
