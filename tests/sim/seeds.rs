@@ -1,10 +1,10 @@
 //! Which seeds a test runs, on how many threads, and how to replay one.
 
-/// The one-line command that replays `seed` in test `name` of test target
-/// `target`.
-pub fn replay_command(target: &str, name: &str, seed: u64) -> String {
+/// The one-line command that replays `seed` in test `name` of module
+/// `module` of the `simulator` test binary.
+pub fn replay_command(module: &str, name: &str, seed: u64) -> String {
     format!(
-        "SIM_SEED={seed} cargo test -p roundtable-tests --test {target} {name} -- --exact --nocapture"
+        "SIM_SEED={seed} cargo test -p roundtable-tests --test simulator {module}::{name} -- --exact --nocapture"
     )
 }
 
