@@ -95,8 +95,8 @@ fn hands_games_on_a_faulty_network_agree_and_each_seat_knows_only_its_cards() {
 #[test]
 fn hands_peers_that_crash_often_resume_from_torn_logs() {
     let name = "hands_peers_that_crash_often_resume_from_torn_logs";
-    let seeds = sim::seeds_from_env(82_000, 4);
-    let restarted = sim::Premise::new("a peer restarted");
+    let restarted = sim::Premise::new("a peer restarted", &[82_000, 82_001]);
+    let seeds = restarted.with_its_seeds(sim::seeds_from_env(82_000, 4));
     check_all(
         name,
         &seeds,
@@ -108,11 +108,11 @@ fn hands_peers_that_crash_often_resume_from_torn_logs() {
         },
         |o| {
             agreement_and_knowledge(o)?;
-            restarted.note(o.honest().any(|p| p.restarts > 0));
+            restarted.note(o.config.seed, o.honest().any(|p| p.restarts > 0));
             Ok(())
         },
     );
-    restarted.assert_mostly_held(&seeds);
+    restarted.assert_held(&seeds);
 }
 
 /// A seat that stops for good in place of sending its first envelope of
@@ -129,8 +129,9 @@ fn hands_peers_that_crash_often_resume_from_torn_logs() {
 /// `after(seed)` inputs (say, its last shares went out at the showdown's
 /// reveal, before input `after`): then the seat never stopped, it played
 /// the whole game by the rules, and the game must end as any other, with
-/// nobody forfeited. Most rotating seeds must see the stop. `pinned` seeds
-/// are replayed on top of the rotating ones.
+/// nobody forfeited. The seat must stop on each seed of `stopped_on`;
+/// `pinned` seeds (found by rotation) are replayed on top of the rotating
+/// ones.
 fn stops_and_the_game_ends_abandoned(
     name: &str,
     base: u64,
@@ -138,12 +139,10 @@ fn stops_and_the_game_ends_abandoned(
     after: impl Fn(u64) -> u64 + Sync,
     lossless: bool,
     pinned: &[u64],
+    stopped_on: &'static [u64],
 ) {
-    let rotating = sim::seeds_from_env(base, 4);
-    let seeds = with_pinned(rotating.clone(), pinned);
-    // Counted on the rotating seeds only: a pinned seed may be one on which
-    // the seat never stopped, and replaying it alone must still pass.
-    let stopped = sim::Premise::new("the seat stopped before the game ended");
+    let stopped = sim::Premise::new("the seat stopped before the game ended", stopped_on);
+    let seeds = stopped.with_its_seeds(with_pinned(sim::seeds_from_env(base, 4), pinned));
     check_all(
         name,
         &seeds,
@@ -169,9 +168,7 @@ fn stops_and_the_game_ends_abandoned(
                 .iter()
                 .find(|p| !p.role.is_honest())
                 .ok_or("no stopper")?;
-            if !pinned.contains(&o.config.seed) {
-                stopped.note(stopper.left);
-            }
+            stopped.note(o.config.seed, stopper.left);
             if !stopper.left {
                 if report.abandoned.is_some() || !report.forfeited.is_empty() {
                     return Err(format!(
@@ -199,11 +196,7 @@ fn stops_and_the_game_ends_abandoned(
             o.check_private_knowledge(&report).map(|_| ())
         },
     );
-    let rotating: Vec<u64> = rotating
-        .into_iter()
-        .filter(|seed| !pinned.contains(seed))
-        .collect();
-    stopped.assert_mostly_held(&rotating);
+    stopped.assert_held(&seeds);
 }
 
 #[test]
@@ -218,6 +211,7 @@ fn a_seat_that_withholds_its_shares_at_a_deal_ends_the_game_abandoned() {
         |seed| seed % 20,
         false,
         &[283_039, 179_584_966_983_019],
+        &[83_000, 83_001],
     );
 }
 
@@ -234,6 +228,7 @@ fn a_seat_that_withholds_its_first_shuffle_ends_the_game_abandoned() {
         |_| 0,
         true,
         &[],
+        &[83_500, 83_501],
     );
 }
 

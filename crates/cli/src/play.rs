@@ -24,7 +24,8 @@ pub(crate) struct PlayArgs {
     /// one for each of `--bots`).
     #[arg(long)]
     seats: Option<u8>,
-    /// Seed for the keys, the chains and the bots; a fresh one when omitted.
+    /// Seed for the keys, the chains and the bots; when omitted,
+    /// `ROUNDTABLE_SEED` if set, else a fresh one.
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -69,7 +70,10 @@ fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
     let kinds = lineup_for_seats(args.seats, args.lineup.as_ref(), &args.bots)?;
     let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
     roundtable_table::genesis::check_terms::<G>(seats, &options)?;
-    let seed = args.seed.unwrap_or_else(roundtable_tui::local::fresh_seed);
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => crate::seed_from_env()?.unwrap_or_else(roundtable_tui::local::fresh_seed),
+    };
     let bot_seed = args.bots.bot_seed.unwrap_or(seed);
     let players = seated_bots::<G>(&kinds, args.bots.think(), seed, bot_seed);
     let mut game = LocalGame::new(

@@ -29,6 +29,7 @@ mod readme_flags;
 mod replay_cli;
 mod replay_tmux;
 mod scenarios;
+mod seed_env;
 mod tournament_cli;
 mod tournament_net;
 mod tournament_support;

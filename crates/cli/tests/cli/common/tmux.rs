@@ -227,6 +227,12 @@ impl Tmux {
             cmd.push("-e".into());
             cmd.push(e.clone());
         }
+        // The seed .ci/run takes from the commit: a red run plays the same
+        // deals again.
+        if let Ok(seed) = std::env::var("ROUNDTABLE_SEED") {
+            cmd.push("-e".into());
+            cmd.push(format!("ROUNDTABLE_SEED={seed}"));
+        }
         cmd.extend(["sh".into(), "-c".into(), line.join(" ")]);
         let refs: Vec<&str> = cmd.iter().map(String::as_str).collect();
         self.run(&refs)
