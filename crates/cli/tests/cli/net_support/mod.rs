@@ -24,7 +24,10 @@ pub fn common(dir: &Path, name: &str, seed: u64) -> Vec<String> {
 }
 
 /// The flags of [`common`] for a spectator, which has no bot: loopback
-/// only, no mDNS, the log printed, quick catch-up.
+/// only, no mDNS, the log printed, quick catch-up, and a finished peer
+/// serves catch-up for 1 s at least rather than 5 (every peer of these
+/// tests starts before the end, and a finished peer still serves until the
+/// peers it knows have the end).
 pub fn spectator(dir: &Path, name: &str) -> Vec<String> {
     [
         "--data-dir",
@@ -39,6 +42,8 @@ pub fn spectator(dir: &Path, name: &str) -> Vec<String> {
         "--no-mdns",
         "--sync-ms",
         "300",
+        "--linger-ms",
+        "1000",
     ]
     .iter()
     .map(|s| s.to_string())
