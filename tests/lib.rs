@@ -5,9 +5,9 @@
 //!
 //! ```text
 //! cargo test -p roundtable-tests                      # every simulator test, CI seed counts
-//! SIM_GAMES=1000 cargo test -p roundtable-tests --test sim_games random_faults
-//! SIM_GAMES=50 cargo test -p roundtable-tests --test sim_private  # Hands, private cards
-//! SIM_SEED=1234 cargo test -p roundtable-tests --test sim_games NAME -- --exact --nocapture
+//! SIM_GAMES=1000 cargo test -p roundtable-tests --test simulator sim_games::random_faults
+//! SIM_GAMES=50 cargo test -p roundtable-tests --test simulator sim_private  # Hands, private cards
+//! SIM_SEED=1234 cargo test -p roundtable-tests --test simulator sim_games::NAME -- --exact --nocapture
 //! SIM_TRACE=1 SIM_SEED=1234 ...                       # every event and output of the run
 //! SIM_EXPLORE=1 cargo test -p roundtable-tests        # new seeds every run (else the commit's)
 //! cargo run --release -p roundtable-tests --example sim_bench 200

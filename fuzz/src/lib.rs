@@ -1,6 +1,6 @@
 //! Support for the fuzz targets: real honest games to mutate, and the
 //! `table_input` target's operations and oracle as plain functions, so that
-//! `cargo test --manifest-path fuzz/Cargo.toml` runs the committed seeds
+//! `cargo test -p roundtable-fuzz` runs the committed seeds
 //! through the same code the fuzzer does.
 //!
 //! A fuzzer cannot sign, so bytes alone never reach a table's pump: every
@@ -8,6 +8,8 @@
 //! therefore start from a real game (a valid genesis, the seats' keys and
 //! chains, every envelope) and let the fuzzer reorder, drop, repeat and
 //! re-sign them.
+
+pub mod deal;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::marker::PhantomData;
@@ -1035,7 +1037,7 @@ mod tests {
     }
 
     /// Writes the committed transcript seeds:
-    /// `cargo test --manifest-path fuzz/Cargo.toml --lib -- --ignored write_seeds`.
+    /// `cargo test -p roundtable-fuzz --lib -- --ignored write_seeds`.
     #[test]
     #[ignore = "writes fuzz/seeds; run by hand to regenerate them"]
     fn write_seeds_of_transcript() {

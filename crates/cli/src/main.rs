@@ -159,6 +159,7 @@ fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool, data: Option<Pa
     let config = roundtable_tui::LocalConfig {
         transcript_dir: root.as_ref().map(|d| d.join("games")),
         name: roundtable_tui::prefs::default_name(),
+        seed: seed_from_env()?,
         ..roundtable_tui::LocalConfig::default()
     };
     let prefs_file = root.as_ref().map(|d| d.join(roundtable_tui::prefs::FILE));
@@ -169,6 +170,28 @@ fn menu(relays: Vec<roundtable_net::Multiaddr>, no_listen: bool, data: Option<Pa
     let launcher = net_session::NetLauncher::new(data, reach)?;
     roundtable_tui::run_menu_with(config, Box::new(launcher), prefs_file)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The environment variable that fixes the seed of a game whose command
+/// line gives none (the start menu's local games, `play`): CI sets it from
+/// the commit, so that a terminal test plays the same deal on every run of
+/// one commit. A seeded game's keys and chains follow from the seed, so it
+/// is for tests and bug reports, never for a game with a stake.
+const SEED_VAR: &str = "ROUNDTABLE_SEED";
+
+/// The seed [`SEED_VAR`] fixes, if it is set; a value that is not a number
+/// is an error rather than a silently fresh game.
+pub(crate) fn seed_from_env() -> Result<Option<u64>> {
+    match std::env::var(SEED_VAR) {
+        Ok(value) => match value.trim().parse() {
+            Ok(seed) => Ok(Some(seed)),
+            Err(e) => bail!("{SEED_VAR}={value:?} is not a seed (a number, 0 to 2^64-1): {e}"),
+        },
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(value)) => {
+            bail!("{SEED_VAR}={value:?} is not a seed (a number, 0 to 2^64-1)")
+        }
+    }
 }
 
 /// Why a command failed, and the exit status that says so.

@@ -70,6 +70,12 @@ pub(crate) struct NetArgs {
     /// Print connection notes too.
     #[arg(long, short)]
     pub(crate) verbose: bool,
+    /// Hidden, for tests: a finished peer keeps answering catch-up for at
+    /// least this many milliseconds (default 5000, SPEC 4.4), then until
+    /// the peers it knows have the end. A test whose peers all start before
+    /// the end need not have each of them wait the 5 s.
+    #[arg(long, hide = true, value_name = "MS")]
+    linger_ms: Option<u64>,
 }
 
 impl NetArgs {
@@ -109,6 +115,9 @@ impl NetArgs {
             lobby_timeout: Duration::from_secs(self.lobby_timeout_secs.max(1)),
             ..Timing::default()
         };
+        if let Some(ms) = self.linger_ms {
+            config.timing.linger_min = Duration::from_millis(ms);
+        }
         if let Some(secs) = self.give_up_secs {
             config.timing.give_up = Duration::from_secs(secs.max(1));
             config.timing.dial_give_up = Duration::from_secs(secs.max(1));

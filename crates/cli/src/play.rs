@@ -24,7 +24,8 @@ pub(crate) struct PlayArgs {
     /// one for each of `--bots`).
     #[arg(long)]
     seats: Option<u8>,
-    /// Seed for the keys, the chains and the bots; a fresh one when omitted.
+    /// Seed for the keys, the chains and the bots; when omitted,
+    /// `ROUNDTABLE_SEED` if set, else a fresh one.
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -65,7 +66,10 @@ impl<W: Write> Visit for Play<'_, W> {
 }
 
 fn play<G: Listed>(args: &PlayArgs, out: &mut impl Write) -> Result<ExitCode> {
-    let seed = args.seed.unwrap_or_else(roundtable_local::fresh_seed);
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => crate::seed_from_env()?.unwrap_or_else(roundtable_local::fresh_seed),
+    };
     let BotsGame { mut game, kinds } = BotsSetup {
         options: &args.options,
         seats: args.seats,

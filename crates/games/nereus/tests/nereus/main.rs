@@ -1,0 +1,8 @@
+//! Waters of Nereus: its properties, and its playout path in lockstep with
+//! the checked path.
+//!
+//! One test binary for the crate (each file a module) so that `cargo test`
+//! links one executable here instead of one per file.
+
+mod playout_path;
+mod properties;
