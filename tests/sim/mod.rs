@@ -10,6 +10,10 @@
 //! in the manner of quinn-proto's test `Pair` and str0m's netem, so a seed
 //! names one run exactly and a failure replays bit for bit.
 //!
+//! Over 1,000 lines because the event loop and what a peer does on each
+//! event are one concern; the cheats, configuration, network, outcome checks,
+//! seeds and set-up are modules of their own.
+//!
 //! # What a peer does
 //!
 //! A peer carries out its table's outputs in order, as a real driver must:

@@ -515,34 +515,11 @@ mod tests {
     /// from 1). Real rules build the situation, so the view and the legal
     /// actions are exactly what a table would hand the bot.
     fn expansion_game(seats: u8, chance: &[&str], steps: &[&str]) -> PortRoyal {
-        use roundtable_engine::{Game, Next};
         let options = Options {
             expansion: true,
             ..Options::default()
         };
-        let mut game = PortRoyal::new_game(seats, &options).unwrap_or_else(|e| panic!("{e}"));
-        let mut chance = chance.iter();
-        let mut settle = |game: &mut PortRoyal| {
-            let mut events = Vec::new();
-            while let Next::Chance(_) = game.next() {
-                let text = chance.next().unwrap_or_else(|| panic!("chance ran out"));
-                let outcome = game
-                    .parse_outcome(text)
-                    .unwrap_or_else(|e| panic!("{text}: {e}"));
-                game.apply_chance(&outcome, &mut events)
-                    .unwrap_or_else(|e| panic!("{text}: {e}"));
-            }
-        };
-        settle(&mut game);
-        for step in steps {
-            let (seat, action) = step.split_once(": ").unwrap_or_else(|| panic!("{step}"));
-            let seat = Seat(seat.parse::<u8>().unwrap_or_else(|e| panic!("{e}")) - 1);
-            let action = Action::parse(action).unwrap_or_else(|e| panic!("{e}"));
-            game.apply_action(seat, &action, &mut Vec::new())
-                .unwrap_or_else(|e| panic!("{step}: {e}"));
-            settle(&mut game);
-        }
-        game
+        PortRoyal::scripted(seats, &options, chance, steps).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The bot's choice for `seat` in `game`, with the legal actions.

@@ -4,6 +4,10 @@
 //! keyboard plays the seat (or watches). With `--headless` a bot plays it
 //! (`--bot heuristic` by default, or `random`) and the game's log is
 //! printed instead; `resume` goes back to the table the same way.
+//!
+//! One concern, the commands' side of a network game (their arguments and
+//! bounds, and the log they print), in about 1,000 lines; the rest of the
+//! file is its tests.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -167,6 +167,7 @@ mod error;
 mod event;
 pub mod odds;
 mod rules;
+mod script;
 mod view;
 
 use std::ops::RangeInclusive;
@@ -180,6 +181,7 @@ pub use contracts::{CONTRACTS, ContractId, ContractType, Requirement};
 pub use error::RuleViolation;
 pub use event::{CoinReason, Event};
 pub use rules::PortRoyal;
+pub use script::ScriptError;
 pub use view::{
     CardName, ContractView, ExpansionView, PlayerView, ProgressView, PublicDisplay, SeatNumber,
     View,

@@ -3,6 +3,11 @@
 //! into table inputs and table outputs into gossip, transcript appends and
 //! events for the handle, in the order the table gives them (str0m's run
 //! loop: one input, then drain every output, then wait).
+//!
+//! Over 1,000 lines because the loop, and the guards, buckets and addresses
+//! that bound what a peer may make it do, are one concern: each input is
+//! checked where it is taken. The lobby, play and catch-up halves are in
+//! their own files; the last 70 lines are tests.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;

@@ -2,6 +2,9 @@
 //! between in-process tables with no dealer, every envelope delivered to
 //! every table, and every new violation caught from a hand-made bad
 //! envelope, by the table and by the audit.
+//!
+//! One file over 1,000 lines: one test per violation of part 5, each small,
+//! over the same games and helpers.
 
 use crate::common;
 

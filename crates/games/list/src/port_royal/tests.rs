@@ -1,6 +1,6 @@
 //! Port Royal's words, read back from real games and views.
 
-use roundtable_engine::{Game, Next, Observer};
+use roundtable_engine::{Game, Observer};
 use roundtable_port_royal::{
     Action, CardId, CoinReason, Colour, Event, Options, PersonKind, PortRoyal, TakeMode,
 };
@@ -14,28 +14,7 @@ fn expansion_game(seats: u8, chance: &[&str], steps: &[&str]) -> PortRoyal {
         expansion: true,
         ..Options::default()
     };
-    let mut game = PortRoyal::new_game(seats, &options).unwrap_or_else(|e| panic!("{e}"));
-    let mut chance = chance.iter();
-    let mut settle = |game: &mut PortRoyal| {
-        while let Next::Chance(_) = game.next() {
-            let text = chance.next().unwrap_or_else(|| panic!("chance ran out"));
-            let outcome = game
-                .parse_outcome(text)
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
-            game.apply_chance(&outcome, &mut Vec::new())
-                .unwrap_or_else(|e| panic!("{text}: {e}"));
-        }
-    };
-    settle(&mut game);
-    for step in steps {
-        let (seat, action) = step.split_once(": ").unwrap_or_else(|| panic!("{step}"));
-        let seat = Seat(seat.parse::<u8>().unwrap_or_else(|e| panic!("{e}")) - 1);
-        let action = Action::parse(action).unwrap_or_else(|e| panic!("{e}"));
-        game.apply_action(seat, &action, &mut Vec::new())
-            .unwrap_or_else(|e| panic!("{step}: {e}"));
-        settle(&mut game);
-    }
-    game
+    PortRoyal::scripted(seats, &options, chance, steps).unwrap_or_else(|e| panic!("{e}"))
 }
 
 const CONTRACTS: [&str; 5] = [
