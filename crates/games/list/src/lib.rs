@@ -7,8 +7,9 @@
 //! from here: by name (`--game guildhall`), or by the name a transcript's
 //! genesis carries. A game is listed by one line of [`for_each_game!`];
 //! what a front end needs of it besides its rules is its [`Listed`] impl,
-//! in this crate's module for the game: its title, its bots by level, its
-//! log lines and replay words, its ranking words and tie-breaks. Code that
+//! in this crate's module for the game: its title, its rule options as
+//! set-up rows ([`setup`]), its bots by level and their names, its log
+//! lines and replay words, its ranking words and tie-breaks. Code that
 //! runs a game is written once, generic over `G: Listed`, and reached from
 //! a [`GameId`] with [`GameId::visit`].
 //!
@@ -40,6 +41,7 @@ pub mod nereus;
 pub mod port_royal;
 pub mod replay;
 pub mod session;
+pub mod setup;
 pub mod words;
 
 /// The list of games: calls macro `$then` with one `Variant => Type` line
@@ -94,6 +96,16 @@ pub trait Listed:
     /// What a standing's tie-break counts, in the words of a ranking
     /// ("coins": "#1 Ann: 12 VP, 7 coins").
     const TIE_BREAK: &'static str;
+
+    /// The game's rule options as set-up rows, in the order a form shows
+    /// them: what every front end offers to change before a game
+    /// ([`setup`]). A game with no options lists none.
+    const OPTIONS: &'static [setup::OptionField<Self::Options>];
+
+    /// Names for the bots at a table of this game, in the game's world (a
+    /// Guildhall table's bots are not Port Royal's pirates): the first bot
+    /// takes the first, and so on round.
+    const BOT_NAMES: &'static [&'static str];
 
     /// A standing's tie-break in words for a ranking line ("7 coins"). The
     /// default counts [`Listed::TIE_BREAK`]; a game whose tie-break packs
@@ -237,10 +249,10 @@ for_each_game!(list);
 struct Facts;
 
 impl Visit for Facts {
-    type Output = (&'static str, &'static str, u8, u8);
+    type Output = (&'static str, &'static str, u8, u8, &'static [&'static str]);
 
     fn visit<G: Listed>(self) -> Self::Output {
-        (G::NAME, G::TITLE, G::MIN_SEATS, G::MAX_SEATS)
+        (G::NAME, G::TITLE, G::MIN_SEATS, G::MAX_SEATS, G::BOT_NAMES)
     }
 }
 
@@ -258,8 +270,14 @@ impl GameId {
 
     /// The seat counts the game is played with.
     pub fn seats(self) -> std::ops::RangeInclusive<u8> {
-        let (_, _, min, max) = self.visit(Facts);
+        let (_, _, min, max, _) = self.visit(Facts);
         min..=max
+    }
+
+    /// The name of the `n`th bot (from 0) at a table of this game, from
+    /// its [`Listed::BOT_NAMES`], round again past the last.
+    pub fn bot_name(self, n: usize) -> &'static str {
+        bot_name(self.visit(Facts).4, n)
     }
 
     /// The game with this name (as [`Game::NAME`]).
@@ -297,6 +315,15 @@ impl FromStr for GameId {
     }
 }
 
+/// The `n`th (from 0) of `names`, round again past the last; "Bot" if
+/// there are none.
+pub fn bot_name(names: &[&'static str], n: usize) -> &'static str {
+    match names.len() {
+        0 => "Bot",
+        len => names[n % len],
+    }
+}
+
 /// A name that is not a game of the list.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("no game is called {given:?}; the games are {}", GameId::names())]
@@ -321,6 +348,27 @@ mod tests {
         assert_eq!(GameId::PortRoyal.name(), "port-royal");
         assert_eq!(GameId::Guildhall.name(), "guildhall");
         assert_eq!(GameId::Nereus.name(), "nereus");
+    }
+
+    /// Every game names enough bots for its largest table, each name fits
+    /// a name box, and no two games' bots share a name (a Guildhall table
+    /// has no pirates).
+    #[test]
+    fn every_game_names_its_own_bots() {
+        let mut all = Vec::new();
+        for &game in GameId::ALL {
+            let bots = usize::from(*game.seats().end()) - 1;
+            let names: Vec<&str> = (0..bots).map(|n| game.bot_name(n)).collect();
+            let mut distinct = names.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), bots, "{game}: {names:?}");
+            for name in &names {
+                assert!(name.len() <= roundtable_table::genesis::MAX_NAME_BYTES);
+                assert!(!all.contains(name), "{name} at two games' tables");
+            }
+            all.extend(names);
+        }
     }
 
     #[test]

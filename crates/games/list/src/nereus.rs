@@ -4,14 +4,33 @@
 use roundtable_engine::{GameResult, Seat, Standing};
 pub use roundtable_nereus::Nereus;
 use roundtable_nereus::data::science_name;
-use roundtable_nereus::{Action, Aim, Colour, Event, Half, Slot, View};
+use roundtable_nereus::{Action, Aim, Colour, Event, Half, Options, Slot, View};
 
+use crate::setup::{OptionField, OptionRow, Values};
 use crate::words::{seat_name, who};
 use crate::{Listed, Milestone};
 
 impl Listed for Nereus {
     const TITLE: &'static str = "Waters of Nereus";
     const TIE_BREAK: &'static str = "completed holds";
+
+    const OPTIONS: &'static [OptionField<Options>] = &[OptionField {
+        row: OptionRow {
+            key: "neutral_ship",
+            label: "Neutral ship",
+            note: "2 players: a neutral ship sails too",
+            values: Values::OnOff,
+            // The rules offer it to two players only.
+            only_at_seats: Some(2),
+        },
+        get: |o| o.neutral_ship.into(),
+        set: |o, v| o.neutral_ship = v != 0,
+    }];
+
+    // Nereus's kin and the sea's: his wife, three of his daughters, the
+    // old man of the sea.
+    const BOT_NAMES: &'static [&'static str] =
+        &["Thetis", "Galatea", "Amphitrite", "Proteus", "Doris"];
 
     fn tie_break_words(tie_break: i64) -> String {
         let (holds, loose) = tie_break_parts(tie_break);
