@@ -6,6 +6,10 @@
 //! [`Table::submit`] exactly as a person's move does. This is the solo game
 //! against bots, `roundtable selfplay`, and the benchmarks: the same protocol
 //! as a game over the network, minus the network.
+//!
+//! A front end's local game is a [`DrivenGame`]: its bots move by
+//! themselves as the front end polls it, paced, a thinking bot on a thread
+//! of its own, so that no screen drives a bot.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -19,6 +23,10 @@ use roundtable_table::{
     TableError,
 };
 use sha2::{Digest, Sha256};
+
+mod driven;
+
+pub use driven::{DrivenGame, THINKING_POLL};
 
 /// Who sits at a seat.
 pub enum Player<G: Game> {
