@@ -7,7 +7,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use roundtable_bots::{Bot, PortRoyalBot};
 use roundtable_engine::Seat;
-use roundtable_port_royal::{Options, PortRoyal};
+use roundtable_port_royal::PortRoyal;
 use roundtable_tui::{App, LocalConfig, LocalSession, Pace, Session, Theme};
 
 fn main() {
@@ -24,7 +24,6 @@ fn main() {
         seats: 4,
         seed: Some(7),
         pace: Pace::Instant,
-        options: Options::default(),
         ..LocalConfig::default()
     };
     let Ok(mut session) = LocalSession::<PortRoyal>::new(&config) else {

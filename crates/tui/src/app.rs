@@ -6,8 +6,9 @@
 //! One concern in one file (over a thousand lines with its tests): every
 //! key of every screen changes this one state, and the screens' transitions
 //! (menu to set-up to table to post-game and replay) are read best side by
-//! side. What a set-up form holds is [`crate::setup`]'s, each game's own
-//! option rows are its screen's ([`crate::games::GameScreen`]).
+//! side. What a set-up form holds is [`crate::setup`]'s; each game's own
+//! option rows are the list's data ([`roundtable_games::setup`]), stepped
+//! here like any other row.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -136,11 +137,8 @@ pub const MENU_REPLAY: usize = 5;
 /// The start-menu entry that shows and changes the name played under.
 pub const MENU_NAME: usize = 6;
 
-/// Rows of Port Royal's local set-up before the bots' levels: the game,
-/// seats, victory points, the two toggles, the pace, the expansion.
-pub const SETUP_FIXED_ROWS: usize = 7;
-
-/// The think times the local set-up offers a hard bot, shortest first.
+/// The think times the local set-up offers a hard bot (the most it thinks
+/// on one decision), shortest first.
 pub const THINK_TIMES: [Duration; 6] = [
     Duration::from_millis(100),
     Duration::from_millis(250),
@@ -542,11 +540,18 @@ impl App {
             Msg::Type(c) => {
                 let mut longer = self.name_draft.clone();
                 longer.push(c);
-                match prefs::check_name(&longer) {
-                    Err(prefs::NameError::TooLong) => {
-                        self.notice = Some(prefs::NameError::TooLong.to_string());
-                    }
-                    _ => self.name_draft = longer,
+                // The box holds what may be kept, spaces too: a space past
+                // the limit, though trimmed from the name, would still move
+                // the cursor away from the text. A character that does not
+                // fit is left out whole (the name is never cut inside one),
+                // and the notice says so.
+                if longer.len() > prefs::MAX_NAME_BYTES {
+                    self.notice = Some(format!(
+                        "{}; the rest is left out.",
+                        prefs::NameError::TooLong.to_string().trim_end_matches('.')
+                    ));
+                } else {
+                    self.name_draft = longer;
                 }
             }
             Msg::Erase => {
@@ -761,12 +766,7 @@ impl App {
     /// that run here instead of the local bots and their pace.
     pub fn host_rows(&self) -> Vec<SetupRow> {
         let mut rows = vec![SetupRow::Game, SetupRow::Seats, SetupRow::Bots];
-        let seats = self.host.table.seats;
-        rows.extend(
-            option_rows(self.host.table.game)
-                .into_iter()
-                .filter(|r| *r != SetupRow::Pace && r.shown_at(seats)),
-        );
+        rows.extend(option_rows(&self.host.table));
         rows.extend([SetupRow::BotLevel, SetupRow::Start]);
         rows
     }
@@ -781,15 +781,12 @@ impl App {
         usize::from(self.setup.seats.saturating_sub(1)).min(self.setup.bot_levels.len())
     }
 
-    /// The rows of the local set-up, in order, for the game chosen.
+    /// The rows of the local set-up, in order, for the game chosen: its
+    /// options, the bots' pace, a row per bot, their think time.
     pub fn setup_rows(&self) -> Vec<SetupRow> {
         let mut rows = vec![SetupRow::Game, SetupRow::Seats];
-        let seats = self.setup.seats;
-        rows.extend(
-            option_rows(self.setup.game)
-                .into_iter()
-                .filter(|r| r.shown_at(seats)),
-        );
+        rows.extend(option_rows(&self.setup));
+        rows.push(SetupRow::Pace);
         rows.extend((0..self.setup_bots()).map(SetupRow::Bot));
         rows.extend([SetupRow::Think, SetupRow::Start]);
         rows
@@ -966,35 +963,21 @@ impl App {
     }
 }
 
-/// The rows of a set-up that set game `game`'s rule options (and the bots'
-/// pace, at its place among them), in order: the game's own list.
-fn option_rows(game: GameId) -> Vec<SetupRow> {
-    struct Rows;
-    impl crate::games::VisitScreen for Rows {
-        type Output = &'static [SetupRow];
-        fn visit<G: GameScreen>(self) -> Self::Output {
-            G::SETUP_ROWS
-        }
-    }
-    crate::games::visit(game, Rows).to_vec()
+/// The rows of a set-up over `s` that set its game's rule options, in
+/// the game's order: those that belong at its seats.
+fn option_rows(s: &LocalConfig) -> impl Iterator<Item = SetupRow> {
+    s.game
+        .option_rows()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, row)| row.shown_at(s.seats))
+        .map(|(at, _)| SetupRow::Option(at))
 }
 
 /// Change `row` of a set-up over `s` (the local game, or the table to
 /// host) as `change` says: the one place both set-ups change the game, its
 /// seats and its options.
 fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
-    /// Changes a row of the game's own options, in the game's screen.
-    struct ChangeOption<'a> {
-        config: &'a mut LocalConfig,
-        row: SetupRow,
-        change: Change,
-    }
-    impl crate::games::VisitScreen for ChangeOption<'_> {
-        type Output = ();
-        fn visit<G: GameScreen>(self) {
-            G::change_option(self.config, self.row, self.change);
-        }
-    }
     match row {
         SetupRow::Game => {
             let at = GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0);
@@ -1013,22 +996,7 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
             ) as u8;
         }
         // The game's own options: only its own rows show.
-        SetupRow::VictoryPoints
-        | SetupRow::PassAutomatically
-        | SetupRow::ExpeditionRequired
-        | SetupRow::Expansion
-        | SetupRow::RefillAfterPaying
-        | SetupRow::LateChapterCap
-        | SetupRow::ChooseChapterOrder
-        | SetupRow::MaxRounds
-        | SetupRow::NeutralShip => crate::games::visit(
-            s.game,
-            ChangeOption {
-                config: s,
-                row,
-                change,
-            },
-        ),
+        SetupRow::Option(at) => s.chosen.change(s.game, at, change),
         SetupRow::Pace => {
             let at = Pace::ALL.iter().position(|p| *p == s.pace).unwrap_or(2);
             s.pace = change.step(&Pace::ALL, at);
@@ -1053,9 +1021,35 @@ fn change_table_row(s: &mut LocalConfig, row: SetupRow, change: Change) {
 
 #[cfg(test)]
 mod tests {
-    use roundtable_port_royal::{PortRoyal, VICTORY_POINTS};
+    use roundtable_port_royal::{Options, PortRoyal, VICTORY_POINTS};
 
     use super::*;
+
+    /// Rows of Port Royal's local set-up before the bots' levels: the game,
+    /// seats, its four options, the pace.
+    const SETUP_FIXED_ROWS: usize = 7;
+
+    /// The set-up row of Port Royal's option `key`.
+    fn port_royal_row(key: &str) -> SetupRow {
+        GameId::PortRoyal
+            .option_rows()
+            .iter()
+            .position(|r| r.key == key)
+            .map(SetupRow::Option)
+            .unwrap_or_else(|| panic!("Port Royal has no option {key}"))
+    }
+
+    fn port_royal(config: &LocalConfig) -> Options {
+        config.options::<PortRoyal>()
+    }
+
+    fn set_victory_points(config: &mut LocalConfig, victory_points: u32) {
+        let options = Options {
+            victory_points,
+            ..port_royal(config)
+        };
+        config.chosen.set::<PortRoyal>(&options);
+    }
 
     /// Both set-up screens stop at the ends of the range `play` and `host`
     /// accept, so the terminal UI never offers a game the CLI refuses.
@@ -1064,22 +1058,32 @@ mod tests {
         let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
         let mut app = App::with_menu(LocalConfig::default(), Theme::default());
         app.screen = Screen::Setup;
-        app.setup_selected = 1;
-        app.setup.options.victory_points = hi;
+        app.setup_selected = setup_row(&app, port_royal_row("victory_points"));
+        set_victory_points(&mut app.setup, hi);
         app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
-        assert_eq!(app.setup.options.victory_points, hi);
-        app.setup.options.victory_points = lo;
+        assert_eq!(port_royal(&app.setup).victory_points, hi);
+        set_victory_points(&mut app.setup, lo);
         app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
-        assert_eq!(app.setup.options.victory_points, lo);
+        assert_eq!(port_royal(&app.setup).victory_points, lo);
+        app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
+        assert_eq!(port_royal(&app.setup).victory_points, lo + 1);
 
         app.screen = Screen::HostSetup;
-        app.host_selected = host_row(&app, SetupRow::VictoryPoints);
-        app.host.table.options.victory_points = hi;
+        app.host_selected = host_row(&app, port_royal_row("victory_points"));
+        set_victory_points(&mut app.host.table, hi);
         app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
-        assert_eq!(app.host.table.options.victory_points, hi);
-        app.host.table.options.victory_points = lo;
+        assert_eq!(port_royal(&app.host.table).victory_points, hi);
+        set_victory_points(&mut app.host.table, lo);
         app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
-        assert_eq!(app.host.table.options.victory_points, lo);
+        assert_eq!(port_royal(&app.host.table).victory_points, lo);
+    }
+
+    /// Where `row` is in the local set-up.
+    fn setup_row(app: &App, row: SetupRow) -> usize {
+        app.setup_rows()
+            .iter()
+            .position(|r| *r == row)
+            .unwrap_or_else(|| panic!("no {row:?} row"))
     }
 
     /// Where `row` is in the host set-up.
@@ -1107,18 +1111,18 @@ mod tests {
             assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
             assert_eq!(app.setup.seats, seats);
         }
-        app.setup_selected = 5;
+        app.setup_selected = setup_row(&app, SetupRow::Pace);
         let pace = app.setup.pace;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_ne!(app.setup.pace, pace, "Enter cycles the pace");
-        app.setup_selected = 6;
-        let expansion = app.setup.options.expansion;
+        app.setup_selected = setup_row(&app, port_royal_row("expansion"));
+        let expansion = port_royal(&app.setup).expansion;
         assert_eq!(
             app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>),
             None,
             "Expansion starts nothing"
         );
-        assert_eq!(app.setup.options.expansion, !expansion);
+        assert_eq!(port_royal(&app.setup).expansion, !expansion);
         // A row per bot (3 seats: 2 bots), then the think time.
         assert_eq!(app.setup_start(), SETUP_FIXED_ROWS + 3);
         app.setup_selected = SETUP_FIXED_ROWS + 1;
@@ -1142,20 +1146,20 @@ mod tests {
         }
 
         let mut app = setup_app(Screen::HostSetup);
-        app.host_selected = host_row(&app, SetupRow::Expansion);
-        let expansion = app.host.table.options.expansion;
+        app.host_selected = host_row(&app, port_royal_row("expansion"));
+        let expansion = port_royal(&app.host.table).expansion;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
-        assert_eq!(app.host.table.options.expansion, !expansion);
+        assert_eq!(port_royal(&app.host.table).expansion, !expansion);
         app.host_selected = host_row(&app, SetupRow::Bots);
         app.host.table.seats = 3;
         app.host.bots = 2;
         assert_eq!(app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>), None);
         assert_eq!(app.host.bots, 0, "bots wrap round below the seats");
-        app.host_selected = host_row(&app, SetupRow::VictoryPoints);
-        app.host.table.options.victory_points = *VICTORY_POINTS.end();
+        app.host_selected = host_row(&app, port_royal_row("victory_points"));
+        set_victory_points(&mut app.host.table, *VICTORY_POINTS.end());
         app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
         assert_eq!(
-            app.host.table.options.victory_points,
+            port_royal(&app.host.table).victory_points,
             *VICTORY_POINTS.start()
         );
         app.host_selected = app.host_start();
@@ -1211,6 +1215,7 @@ mod tests {
         SavedGame {
             path: PathBuf::from(name),
             modified: None,
+            game: None,
             players: Vec::new(),
             network: false,
         }

@@ -19,15 +19,15 @@ pub struct HostConfig {
     pub table: LocalConfig,
     /// Seats filled by bots that run in this process, each a full peer.
     pub bots: u8,
-    /// How well those bots play (a hard one thinks
-    /// [`roundtable_games::DEFAULT_THINK`] a move).
+    /// How well those bots play (a hard one thinks at most
+    /// [`roundtable_games::DEFAULT_THINK`] on a decision).
     pub bot_level: Level,
 }
 
 impl HostConfig {
     /// The options of game `G` the set-up chose.
-    pub fn options<G: crate::games::GameScreen>(&self) -> G::Options {
-        G::local_options(&self.table)
+    pub fn options<G: roundtable_games::Listed>(&self) -> G::Options {
+        self.table.options::<G>()
     }
 }
 

@@ -6,24 +6,23 @@
 //! every seat's reveals, and the game ends with a transcript that
 //! `roundtable audit` accepts — the same protocol as a game over the network.
 //!
-//! A bot that thinks (the hard level searches for its think time) decides
-//! on a thread of its own, so the screen redraws and answers keys
-//! meanwhile; the others decide at once, in [`Session::poll`].
+//! The bots move by themselves ([`DrivenGame`]: paced, a thinking bot on a
+//! thread of its own); this is only the screen's view of that game, as a
+//! [`Session`]: the bots the list of games makes for the levels chosen,
+//! the log in words, and the snapshots.
 
 use std::path::PathBuf;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use roundtable_engine::{Next, Observer, Seat};
-use roundtable_games::Bot;
-use roundtable_local::{BotMove, LocalGame, Player, Progress};
+use roundtable_games::{Bot, Listed};
+use roundtable_local::{DrivenGame, LocalGame, Player};
 use roundtable_table::Config;
 
-use crate::games::GameScreen;
 use crate::session::{
     Chronicle, ChronicleError, Connection, SeatInfo, SeatKind, Session, Snapshot,
 };
-pub use crate::setup::{BOT_NAMES, LocalConfig, Pace, fresh_seed};
+pub use crate::setup::{LocalConfig, Pace, fresh_seed};
 
 /// Why a local game could not start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -45,7 +44,7 @@ pub enum LocalError {
 }
 
 /// A bot to seat at a local game.
-pub(crate) struct LocalBot<G: GameScreen> {
+pub(crate) struct LocalBot<G: Listed> {
     name: String,
     bot: Box<dyn Bot<G>>,
     /// Whether it decides on a thread of its own (it takes long enough to
@@ -53,37 +52,17 @@ pub(crate) struct LocalBot<G: GameScreen> {
     thinks: bool,
 }
 
-/// How often the screen looks whether a thinking bot is done.
-const THINKING_POLL: Duration = Duration::from_millis(30);
-
-/// A bot deciding on its own thread.
-struct Thinking<G: GameScreen> {
-    seat: Seat,
-    worker: JoinHandle<BotMove<G>>,
-}
-
 /// A local game of any listed game against bots at in-process tables.
-pub struct LocalSession<G: GameScreen> {
-    game: LocalGame<G>,
+pub struct LocalSession<G: Listed> {
+    driven: DrivenGame<G>,
     me: Seat,
     seed: Option<u64>,
     options: G::Options,
     chronicle: Chronicle<G>,
-    delay: Duration,
-    /// When the bot whose turn it is may move.
-    bot_due: Option<Instant>,
-    /// What the tables wait for once quiet.
-    progress: Progress,
     transcript: Option<PathBuf>,
-    /// A failure of the tables (a bug), shown instead of the game going on.
-    failure: Option<String>,
-    /// Which seats' bots think on a thread of their own.
-    thinkers: Vec<bool>,
-    /// The bot deciding on its own thread, if one is.
-    thinking: Option<Thinking<G>>,
 }
 
-impl<G: GameScreen> std::fmt::Debug for LocalSession<G> {
+impl<G: Listed> std::fmt::Debug for LocalSession<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalSession")
             .field("seed", &self.seed)
@@ -92,16 +71,17 @@ impl<G: GameScreen> std::fmt::Debug for LocalSession<G> {
     }
 }
 
-impl<G: GameScreen> LocalSession<G> {
+impl<G: Listed> LocalSession<G> {
     /// Set up a game of `G` as `config` says (the rule options its set-up
     /// form chose), with the tables settled up to the first decision.
     pub fn new(config: &LocalConfig) -> Result<Self, LocalError> {
-        Self::with_options(config, &G::local_options(config))
+        Self::with_options(config, &config.options::<G>())
     }
 
     /// Set up a game of `G` with `options`, seated and paced as `config`
-    /// says (its own options are Port Royal's), with the tables settled up
-    /// to the first decision.
+    /// says, with the tables settled up to the first decision. The bots
+    /// are the list's for the levels `config` chose, named for the game's
+    /// world.
     pub fn with_options(config: &LocalConfig, options: &G::Options) -> Result<Self, LocalError> {
         // The bots' own choices need variety, not secrecy: their moves are
         // signed and checked like anyone's.
@@ -111,7 +91,7 @@ impl<G: GameScreen> LocalSession<G> {
                 let at = usize::from(i - 1);
                 let level = config.bot_levels[at % config.bot_levels.len()];
                 LocalBot {
-                    name: BOT_NAMES[at % BOT_NAMES.len()].to_owned(),
+                    name: roundtable_games::bot_name(G::BOT_NAMES, at).to_owned(),
                     bot: G::bot(
                         level,
                         options,
@@ -133,10 +113,10 @@ impl<G: GameScreen> LocalSession<G> {
     ) -> Result<Self, LocalError> {
         let seed = config.seed;
         let mut players = vec![(config.name.clone(), Player::Human)];
-        let mut thinks_by_player = vec![false];
+        let mut thinks = vec![false];
         for bot in bots {
             players.push((bot.name, Player::Bot(bot.bot)));
-            thinks_by_player.push(bot.thinks);
+            thinks.push(bot.thinks);
         }
         let transcript = match &config.transcript_dir {
             Some(dir) => {
@@ -171,27 +151,15 @@ impl<G: GameScreen> LocalSession<G> {
         };
         // Seats follow the players' keys, so "you" may sit anywhere.
         let me = game.seat_of_player(0).unwrap_or(Seat(0));
-        let mut thinkers = vec![false; thinks_by_player.len()];
-        for (player, thinks) in thinks_by_player.into_iter().enumerate() {
-            if let Some(seat) = game.seat_of_player(player) {
-                thinkers[seat.index()] = thinks;
-            }
-        }
         let mut session = LocalSession {
-            game,
+            driven: DrivenGame::new(game, &thinks, config.pace.delay()),
             me,
             seed,
             options: options.clone(),
             chronicle: Chronicle::following(config.seats, options)?,
-            delay: config.pace.delay(),
-            bot_due: None,
-            progress: Progress::Finished,
             transcript,
-            failure: None,
-            thinkers,
-            thinking: None,
         };
-        session.settle();
+        session.follow();
         Ok(session)
     }
 
@@ -207,18 +175,20 @@ impl<G: GameScreen> LocalSession<G> {
 
     /// The game's state at your table (for tests and tools; the screen uses snapshots).
     pub fn game(&self) -> &G {
-        self.game.game()
+        self.driven.game().game()
     }
 
-    /// Deliver what is in flight and take the applied inputs into the log.
-    fn settle(&mut self) -> bool {
-        match self.game.settle() {
-            Ok(p) => self.progress = p,
-            Err(e) => self.failure = Some(e.to_string()),
-        }
-        let names = self.game.names().to_vec();
+    /// The seat whose bot is thinking on its own thread, if one is.
+    pub fn thinking(&self) -> Option<Seat> {
+        self.driven.thinking()
+    }
+
+    /// Take the inputs applied since last time into the log; whether there
+    /// were any.
+    fn follow(&mut self) -> bool {
+        let names = self.driven.game().names().to_vec();
         let mut any = false;
-        for applied in self.game.drain_applied() {
+        for applied in self.driven.drain_applied() {
             self.chronicle.apply(
                 applied.position,
                 &applied.record,
@@ -230,75 +200,27 @@ impl<G: GameScreen> LocalSession<G> {
         }
         any
     }
-
-    /// The bot whose decision the game waits for, if any.
-    fn bot_to_move(&self) -> Option<Seat> {
-        match self.progress {
-            Progress::Bot(seat) if self.failure.is_none() => Some(seat),
-            _ => None,
-        }
-    }
-
-    /// Whether the bot at `seat` decides on a thread of its own.
-    fn thinks(&self, seat: Seat) -> bool {
-        self.thinkers.get(seat.index()).copied().unwrap_or(false)
-    }
-
-    /// The seat whose bot is thinking on its own thread, if one is.
-    pub fn thinking(&self) -> Option<Seat> {
-        self.thinking.as_ref().map(|t| t.seat)
-    }
-
-    /// Send the bot at `seat` to think on its own thread.
-    fn start_thinking(&mut self, seat: Seat) {
-        match self.game.take_bot_turn(seat) {
-            Ok(turn) => {
-                let worker = std::thread::spawn(move || turn.decide());
-                self.thinking = Some(Thinking { seat, worker });
-            }
-            Err(e) => self.failure = Some(e.to_string()),
-        }
-    }
-
-    /// The thinking bot's move, once its thread is done (`None` while it
-    /// thinks).
-    fn finish_thinking(&mut self) -> Option<Result<(), String>> {
-        if !self.thinking.as_ref()?.worker.is_finished() {
-            return None;
-        }
-        let thinking = self.thinking.take()?;
-        Some(match thinking.worker.join() {
-            Ok(decided) => self.game.play_bot_move(decided).map_err(|e| e.to_string()),
-            Err(_) => Err(format!(
-                "the bot at {} failed while thinking",
-                roundtable_games::words::seat_name(self.game.names(), thinking.seat)
-            )),
-        })
-    }
 }
 
-impl<G: GameScreen> Session<G> for LocalSession<G> {
+impl<G: Listed> Session<G> for LocalSession<G> {
     fn snapshot(&self) -> Snapshot<G> {
-        let game = self.game.game();
+        let local = self.driven.game();
+        let game = local.game();
+        let table = local.table(self.me);
         // Your own cards are in what your table opened, not in the shared
         // state (a game with private cards holds handles there).
-        let knowledge = self
-            .game
-            .table(self.me)
-            .knowledge()
-            .cloned()
-            .unwrap_or_default();
+        let knowledge = table.knowledge().cloned().unwrap_or_default();
         let view = game.view_with(Observer::Seat(self.me), &knowledge);
         let mut legal = Vec::new();
         // A secret choice already made is no longer offered, though the
         // game waits for the others' until every seat has committed.
-        if self.game.table(self.me).awaits_decision(self.me) {
+        if table.awaits_decision(self.me) {
             game.legal_actions_with(self.me, &knowledge, &mut legal);
         }
-        let names = self.game.names();
-        let status = match (&self.failure, game.next()) {
+        let names = local.names();
+        let status = match (self.driven.failure(), game.next()) {
             (Some(f), _) => Some(format!("The tables failed: {f}")),
-            (None, _) if self.game.table(self.me).awaits_decision(self.me) => None,
+            (None, _) if table.awaits_decision(self.me) => None,
             (None, Next::Decision(seat)) if self.thinking() == Some(seat) => Some(format!(
                 "{} (bot) is thinking...",
                 roundtable_games::words::seat_name(names, seat)
@@ -312,7 +234,6 @@ impl<G: GameScreen> Session<G> for LocalSession<G> {
             (None, Next::Private(_)) => Some("Waiting for the deal".into()),
             (None, Next::Over) => None,
         };
-        let finished = self.progress == Progress::Finished;
         Snapshot {
             title: match self.seed {
                 Some(seed) => format!("Local game, seed {seed}"),
@@ -334,7 +255,7 @@ impl<G: GameScreen> Session<G> for LocalSession<G> {
                     },
                     connection: Connection::Local,
                     clock: None,
-                    forfeited: self.game.table(self.me).is_forfeited(Seat(i as u8)),
+                    forfeited: table.is_forfeited(Seat(i as u8)),
                 })
                 .collect(),
             vp_by_turn: self.chronicle.vp_by_turn().to_vec(),
@@ -343,7 +264,7 @@ impl<G: GameScreen> Session<G> for LocalSession<G> {
             transcript: self
                 .transcript
                 .as_ref()
-                .filter(|_| finished)
+                .filter(|_| self.driven.finished())
                 .map(|p| p.display().to_string()),
             // Every seat of a local game is there from the start.
             lobby: None,
@@ -354,76 +275,31 @@ impl<G: GameScreen> Session<G> for LocalSession<G> {
     }
 
     fn submit(&mut self, action: G::Action) -> Result<(), String> {
-        if !self.game.table(self.me).awaits_decision(self.me) {
+        if !self.driven.game().table(self.me).awaits_decision(self.me) {
             return Err("It is not your move.".into());
         }
-        self.game.submit(self.me, action).map_err(|e| match e {
+        self.driven.submit(self.me, action).map_err(|e| match e {
             roundtable_table::TableError::Refused { message, .. } => message,
             other => other.to_string(),
         })?;
-        self.settle();
-        // The bots answer after a pause, so the player sees their own move.
-        self.bot_due = None;
+        self.follow();
         Ok(())
     }
 
     fn poll(&mut self, now: Instant) -> bool {
-        let mut progressed = self.settle();
-        while let Some(seat) = self.bot_to_move() {
-            // A thinking bot starts at once; its pause runs while it thinks.
-            if self.thinks(seat) && self.thinking.is_none() {
-                self.start_thinking(seat);
-                progressed = true;
-            }
-            if !self.delay.is_zero() {
-                match self.bot_due {
-                    None => {
-                        self.bot_due = Some(now + self.delay);
-                        break;
-                    }
-                    Some(due) if now < due => break,
-                    Some(_) => {}
-                }
-            }
-            let moved = if self.thinking.is_some() {
-                match self.finish_thinking() {
-                    None => break,
-                    Some(moved) => moved,
-                }
-            } else {
-                self.game.move_bot(seat).map_err(|e| e.to_string())
-            };
-            if let Err(e) = moved {
-                self.failure = Some(e);
-                return true;
-            }
-            self.settle();
-            progressed = true;
-            if !self.delay.is_zero() {
-                // One bot move per pause; the next one waits its turn.
-                self.bot_due = Some(now + self.delay);
-                break;
-            }
-        }
-        progressed
+        let moved = self.driven.poll(now);
+        self.follow() || moved
     }
 
     fn next_wakeup(&self) -> Option<Instant> {
-        self.bot_to_move()?;
-        // A thinking bot says nothing when it is done: look now and then.
-        let look = self
-            .thinking
-            .as_ref()
-            .map(|_| Instant::now() + THINKING_POLL);
-        match (self.bot_due, look) {
-            (Some(due), Some(look)) => Some(due.max(look)),
-            (due, look) => due.or(look),
-        }
+        self.driven.next_wakeup(Instant::now())
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use roundtable_bots::PortRoyalBot;
     use roundtable_port_royal::Action;
 
@@ -436,12 +312,12 @@ mod tests {
             seats,
             seed: Some(seed),
             pace: Pace::Instant,
-            options: Options {
-                victory_points: 6,
-                ..Options::default()
-            },
             ..LocalConfig::default()
-        };
+        }
+        .with_options::<PortRoyal>(&Options {
+            victory_points: 6,
+            ..Options::default()
+        });
         LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -473,14 +349,14 @@ mod tests {
             seats: 4,
             seed: Some(11),
             pace: Pace::Instant,
-            options: Options {
-                expansion: true,
-                ..Options::default()
-            },
             ..LocalConfig::default()
-        };
+        }
+        .with_options::<PortRoyal>(&Options {
+            expansion: true,
+            ..Options::default()
+        });
         let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
-        let mut me = PortRoyalBot::new(&config.options);
+        let mut me = PortRoyalBot::new(&config.options::<PortRoyal>());
         let start = Instant::now();
         for _ in 0..10_000 {
             session.poll(start);
@@ -513,13 +389,13 @@ mod tests {
         let config = LocalConfig {
             seats: 3,
             pace: Pace::Instant,
-            options: Options {
-                victory_points: 5,
-                ..Options::default()
-            },
             transcript_dir: Some(dir.path().to_owned()),
             ..LocalConfig::default()
-        };
+        }
+        .with_options::<PortRoyal>(&Options {
+            victory_points: 5,
+            ..Options::default()
+        });
         let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
         let path = session.transcript.clone().expect("a transcript");
         let shown = format!(
@@ -531,7 +407,7 @@ mod tests {
             .split(|c: char| !c.is_ascii_digit())
             .filter_map(|run| run.parse().ok())
             .collect();
-        let genesis = session.game.table(Seat(0)).genesis().clone();
+        let genesis = session.driven.game().table(Seat(0)).genesis().clone();
         let commitments: Vec<[u8; 32]> = genesis
             .proposal
             .seats
@@ -552,7 +428,7 @@ mod tests {
             }
         }
 
-        let mut me = PortRoyalBot::new(&config.options);
+        let mut me = PortRoyalBot::new(&config.options::<PortRoyal>());
         let start = Instant::now();
         for _ in 0..10_000 {
             session.poll(start);
@@ -642,7 +518,7 @@ mod tests {
             bot: Box::new(GatedBot { gate, open: false }),
             thinks: true,
         }];
-        let session = LocalSession::with_bots(&config, &config.options, bots)
+        let session = LocalSession::with_bots(&config, &config.options::<PortRoyal>(), bots)
             .unwrap_or_else(|e| panic!("{e}"));
         let mut runner = crate::Runner::new(crate::App::at_table(crate::Theme::plain()))
             .with_session(Box::new(session));
@@ -708,13 +584,13 @@ mod tests {
         // Play my moves until a bot is to move, then check the pause.
         for _ in 0..100 {
             session.poll(t0);
-            if session.bot_to_move().is_some() {
+            if session.driven.bot_to_move().is_some() {
                 break;
             }
             let snap = session.snapshot();
             session.submit(snap.legal[snap.legal.len() - 1]).ok();
         }
-        assert!(session.bot_to_move().is_some());
+        assert!(session.driven.bot_to_move().is_some());
         let before = session.snapshot();
         assert!(!session.poll(t0), "no bot move before its pause");
         assert_eq!(session.next_wakeup(), Some(t0 + Pace::Slow.delay()));

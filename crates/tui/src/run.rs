@@ -318,9 +318,7 @@ impl VisitScreen for StartLocal<'_> {
     type Output = Result<Box<dyn Playing>, String>;
 
     fn visit<G: GameScreen>(self) -> Self::Output {
-        let options = G::local_options(self.config);
-        let session =
-            LocalSession::<G>::with_options(self.config, &options).map_err(|e| e.to_string())?;
+        let session = LocalSession::<G>::new(self.config).map_err(|e| e.to_string())?;
         Ok(Box::new(Table::new(Box::new(session), self.app)))
     }
 }

@@ -11,8 +11,9 @@ use roundtable_table::transcript::{self, Frame};
 /// How many saved games the replay prompt offers at most.
 pub const MAX_LISTED: usize = 200;
 
-/// The start of a transcript read for its players: the proposal, which
-/// names them, is its first frame and far smaller than this.
+/// The start of a transcript read for its game and players: the
+/// proposal, which names them, is its first frame and far smaller than
+/// this.
 const HEAD_BYTES: u64 = 16 * 1024;
 
 /// A saved game.
@@ -22,6 +23,9 @@ pub struct SavedGame {
     pub path: PathBuf,
     /// When the transcript was last written, if the system says.
     pub modified: Option<SystemTime>,
+    /// The game, as its transcript names it (`None` when the file does
+    /// not say).
+    pub game: Option<String>,
     /// The players, in seat order (empty when the file does not say).
     pub players: Vec<String>,
     /// Whether it was played at a networked table.
@@ -53,6 +57,7 @@ pub fn list(games: &Path) -> Vec<SavedGame> {
         .into_iter()
         .map(|(path, network)| SavedGame {
             modified: std::fs::metadata(&path).and_then(|m| m.modified()).ok(),
+            game: None,
             players: Vec::new(),
             path,
             network,
@@ -64,27 +69,29 @@ pub fn list(games: &Path) -> Vec<SavedGame> {
             .then_with(|| a.path.cmp(&b.path))
     });
     games.truncate(MAX_LISTED);
-    for game in &mut games {
-        game.players = players(&game.path);
+    for saved in &mut games {
+        if let Some((game, players)) = head(&saved.path) {
+            saved.game = Some(game);
+            saved.players = players;
+        }
     }
     games
 }
 
-/// The players a transcript's proposal names, from the file's first bytes
-/// only; none when it cannot be read.
-fn players(path: &Path) -> Vec<String> {
+/// The game and the players a transcript's proposal names, from the
+/// file's first bytes only; `None` when it cannot be read.
+fn head(path: &Path) -> Option<(String, Vec<String>)> {
     let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head));
-    if read.is_err() {
-        return Vec::new();
-    }
+    std::fs::File::open(path)
+        .and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head))
+        .ok()?;
     // A cut-off head reads as a torn tail: the whole frames before it stand.
-    match transcript::decode_file(path, &head) {
-        Ok(t) => match t.frames.first() {
-            Some(Frame::Proposal(p)) => p.seats.iter().map(|s| s.name.clone()).collect(),
-            _ => Vec::new(),
-        },
-        Err(_) => Vec::new(),
+    match transcript::decode_file(path, &head).ok()?.frames.first() {
+        Some(Frame::Proposal(p)) => Some((
+            p.game.clone(),
+            p.seats.iter().map(|s| s.name.clone()).collect(),
+        )),
+        _ => None,
     }
 }
 

@@ -2,14 +2,14 @@
 //! part of it): the game, seats, each game's rule options, the bots' levels
 //! and pace, and the rows the form shows them in. Plain data: the forms
 //! ([`crate::app`]) change it, the sessions ([`crate::local`]) read it.
+//! A game's own rows (its rule options) are the list's data
+//! ([`roundtable_games::setup`]), not this crate's.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use roundtable_games::{DEFAULT_THINK, GameId, Level};
-use roundtable_guildhall::Options as GuildhallOptions;
-use roundtable_nereus::Options as NereusOptions;
-use roundtable_port_royal::Options;
+pub use roundtable_games::setup::{Change, ChosenOptions};
+use roundtable_games::{DEFAULT_THINK, GameId, Level, Listed};
 
 /// How quickly the bots move, so that a person can follow them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,13 +57,9 @@ pub struct LocalConfig {
     pub game: GameId,
     /// Seats at the table, within the game's range; you sit at the first.
     pub seats: u8,
-    /// Port Royal's rule options and variants.
-    pub options: Options,
-    /// Guildhall's rule options (Yucata's changes, the end guard).
-    pub guildhall: GuildhallOptions,
-    /// Waters of Nereus's rule options (the 2-player neutral ship, which
-    /// a table of any other size leaves out).
-    pub nereus: NereusOptions,
+    /// Every game's rule options as the form's rows chose them (a game's
+    /// choices are kept while another game is chosen).
+    pub chosen: ChosenOptions,
     /// A seed the seats' keys and chains are derived from, which makes the
     /// game replay exactly, and lets whoever knows it compute every draw:
     /// for tests and demonstrations. `None` (the default) draws every secret
@@ -75,7 +71,7 @@ pub struct LocalConfig {
     /// The level of each bot, in seat order after yours (only the first
     /// `seats - 1` play).
     pub bot_levels: [Level; 4],
-    /// How long a hard bot thinks a move.
+    /// The most a hard bot thinks on one decision.
     pub think: Duration,
     /// Your name at the table.
     pub name: String,
@@ -89,9 +85,7 @@ impl Default for LocalConfig {
         LocalConfig {
             game: GameId::PortRoyal,
             seats: 4,
-            options: Options::default(),
-            guildhall: GuildhallOptions::default(),
-            nereus: NereusOptions::default(),
+            chosen: ChosenOptions::default(),
             seed: None,
             pace: Pace::Normal,
             bot_levels: [Level::Normal; 4],
@@ -102,8 +96,25 @@ impl Default for LocalConfig {
     }
 }
 
-/// Names of the computer players, one per bot seat.
-pub const BOT_NAMES: [&str; 4] = ["Anne Bonny", "Calico Jack", "Mary Read", "Black Bart"];
+impl LocalConfig {
+    /// The rule options of game `G` the form chose, for its seats (a
+    /// variant for another table size keeps the game's default).
+    pub fn options<G: Listed>(&self) -> G::Options {
+        self.chosen.options::<G>(self.seats)
+    }
+
+    /// This set-up with `options` chosen for game `G`.
+    pub fn with_options<G: Listed>(mut self, options: &G::Options) -> Self {
+        self.chosen.set::<G>(options);
+        self
+    }
+
+    /// The name of the bot at place `at` after you, in the chosen game's
+    /// world.
+    pub fn bot_name(&self, at: usize) -> &'static str {
+        self.game.bot_name(at)
+    }
+}
 
 pub use roundtable_local::fresh_seed;
 
@@ -116,24 +127,9 @@ pub enum SetupRow {
     Game,
     /// Seats at the table.
     Seats,
-    /// Port Royal: the victory points that end the game.
-    VictoryPoints,
-    /// Port Royal: skip takes that earn nothing.
-    PassAutomatically,
-    /// Port Royal: winners need an expedition.
-    ExpeditionRequired,
-    /// Port Royal: Just One More Contract.
-    Expansion,
-    /// Guildhall, Yucata 1: the centre row is refilled after paying.
-    RefillAfterPaying,
-    /// Guildhall, Yucata 2: a fourth chapter is shed on the next turn.
-    LateChapterCap,
-    /// Guildhall, Yucata 3: a discarded chapter's top card is chosen.
-    ChooseChapterOrder,
-    /// Guildhall: the rounds after which the game ends whatever the scores.
-    MaxRounds,
-    /// Waters of Nereus, two players only: the neutral ship plays too.
-    NeutralShip,
+    /// The game's rule option at this place among its option rows
+    /// ([`GameId::option_rows`]).
+    Option(usize),
     /// The pause between bot moves.
     Pace,
     /// Host: seats filled by bots that run in this process.
@@ -142,50 +138,8 @@ pub enum SetupRow {
     BotLevel,
     /// The level of the bot at this place after you.
     Bot(usize),
-    /// How long a hard bot thinks a move.
+    /// The most a hard bot thinks on one decision.
     Think,
     /// Start the game.
     Start,
-}
-
-impl SetupRow {
-    /// Whether the row belongs in a set-up of `seats` seats: the neutral
-    /// ship is a variant for two players, so its row shows only then.
-    pub fn shown_at(self, seats: u8) -> bool {
-        match self {
-            SetupRow::NeutralShip => seats == 2,
-            _ => true,
-        }
-    }
-}
-
-/// How a key changes a set-up row: the arrows step and stop at the ends;
-/// Enter steps up and wraps around, so that it alone reaches every value
-/// (on a row of two values it is a toggle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// One step down, stopping at the first value.
-    Less,
-    /// One step up, stopping at the last value.
-    More,
-    /// One step up, from the last value round to the first.
-    Cycle,
-}
-
-impl Change {
-    /// `value` changed, kept within `lo..=hi`.
-    pub fn apply(self, value: i64, lo: i64, hi: i64) -> i64 {
-        match self {
-            Change::Less => (value - 1).clamp(lo, hi),
-            Change::More => (value + 1).clamp(lo, hi),
-            Change::Cycle if value >= hi => lo,
-            Change::Cycle => (value + 1).max(lo),
-        }
-    }
-
-    /// The value after (or before) `all[at]` as the change says.
-    pub fn step<T: Copy>(self, all: &[T], at: usize) -> T {
-        let last = all.len() as i64 - 1;
-        all[self.apply(at as i64, 0, last) as usize]
-    }
 }

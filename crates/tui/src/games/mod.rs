@@ -1,9 +1,9 @@
 //! Each game's screen, reached through the one list of games.
 //!
 //! What every front end needs of a game (its title, bots, words, ranking)
-//! is its [`Listed`] impl in `roundtable-games`; what the terminal needs on
-//! top (its board, how a move is picked step by step, its set-up rows) is
-//! its [`GameScreen`] impl, in this module's file for the game. Code that shows
+//! (and its set-up rows) is its [`Listed`] impl in `roundtable-games`; what
+//! the terminal needs on top (its board, how a move is picked step by step)
+//! is its [`GameScreen`] impl, in this module's file for the game. Code that shows
 //! a game is written once, generic over `G: GameScreen`, and reached from a
 //! [`GameId`] with [`visit`], made from the same lines as
 //! [`GameId::visit`] ([`roundtable_games::for_each_game!`]): a listed game
@@ -15,7 +15,6 @@ use roundtable_games::{GameId, Listed};
 
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod guildhall;
 pub mod nereus;
@@ -38,7 +37,7 @@ pub enum Arrow {
 }
 
 /// What the terminal needs of a listed game besides what every front end
-/// does: its board, its keys, its set-up rows.
+/// does: its board and its keys.
 pub trait GameScreen: Listed {
     /// Draw the table (the game's board, its moves, the log) into `area`.
     fn table(app: &App, snap: &Snapshot<Self>, area: Rect, buf: &mut Buffer);
@@ -57,18 +56,6 @@ pub trait GameScreen: Listed {
         let _ = (snap, selected, arrow);
         None
     }
-
-    /// The rows of a set-up form that set this game's rule options (and
-    /// the bots' pace, at its place among them), in order; what they set
-    /// reaches the game through [`GameScreen::local_options`].
-    const SETUP_ROWS: &'static [SetupRow];
-
-    /// The rule options the local set-up form chose for this game.
-    fn local_options(config: &LocalConfig) -> Self::Options;
-
-    /// Changes the rule option on `row` (one of [`GameScreen::SETUP_ROWS`]
-    /// other than the pace) of `config` as `change` says.
-    fn change_option(config: &mut LocalConfig, row: SetupRow, change: Change);
 
     /// How a player picks `action` (one of `snap`'s legal actions) step by
     /// step, the way the player thinks of it: a card, then its level, then

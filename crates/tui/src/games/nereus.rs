@@ -1,13 +1,12 @@
-//! Waters of Nereus's screen: its board, its arrow keys, its set-up.
+//! Waters of Nereus's screen: its board, its arrow keys.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use roundtable_nereus::{Nereus, Options};
+use roundtable_nereus::Nereus;
 
 use super::{Arrow, GameScreen};
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod screen;
 
@@ -22,23 +21,5 @@ impl GameScreen for Nereus {
 
     fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
         screen::arrow_pick(snap, selected, arrow)
-    }
-
-    // The neutral ship's row shows only at two seats (`SetupRow::shown_at`).
-    const SETUP_ROWS: &'static [SetupRow] = &[SetupRow::NeutralShip, SetupRow::Pace];
-
-    /// The set-up's options; the neutral ship only where its row shows (a
-    /// table of two, the one size the rules offer it for).
-    fn local_options(config: &LocalConfig) -> Options {
-        Options {
-            neutral_ship: config.nereus.neutral_ship
-                && SetupRow::NeutralShip.shown_at(config.seats),
-        }
-    }
-
-    fn change_option(config: &mut LocalConfig, row: SetupRow, _change: Change) {
-        if row == SetupRow::NeutralShip {
-            config.nereus.neutral_ship = !config.nereus.neutral_ship;
-        }
     }
 }

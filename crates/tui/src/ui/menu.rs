@@ -11,7 +11,7 @@ use roundtable_games::GameId;
 
 use crate::app::{App, MENU, MENU_NAME, Screen};
 use crate::saved::SavedGame;
-use crate::setup::{BOT_NAMES, LocalConfig, SetupRow};
+use crate::setup::{LocalConfig, SetupRow};
 
 pub(super) fn menu(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
@@ -88,7 +88,7 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
         .into_iter()
         .map(|row| match row {
             SetupRow::Seats => (
-                format!("Seats               < {} >", s.seats),
+                labelled("Seats", &format!("< {} >", s.seats)),
                 format!("you and {bots} bot{}", if bots == 1 { "" } else { "s" }),
             ),
             SetupRow::Start => ("Start the game".into(), String::new()),
@@ -114,13 +114,13 @@ pub(super) fn setup(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// A set-up row over `s` (the local game, or the table to host) and its
-/// note, in the words both set-ups use.
+/// note, in the words both set-ups use. A game's own rows are its data in
+/// the list of games: its label, its value in the row's words, its note.
 fn table_row_words(row: SetupRow, s: &LocalConfig) -> (String, String) {
-    let toggle = |on: bool| if on { "[x] on" } else { "[ ] off" };
     let think = think_words(s.think);
     match row {
         SetupRow::Game => (
-            format!("Game                < {} >", s.game.title()),
+            labelled("Game", &format!("< {} >", s.game.title())),
             format!(
                 "game {} of {}: {} to {} players",
                 GameId::ALL.iter().position(|g| *g == s.game).unwrap_or(0) + 1,
@@ -130,83 +130,51 @@ fn table_row_words(row: SetupRow, s: &LocalConfig) -> (String, String) {
             ),
         ),
         SetupRow::Seats => (
-            format!("Seats               < {} >", s.seats),
+            labelled("Seats", &format!("< {} >", s.seats)),
             String::new(),
         ),
-        SetupRow::VictoryPoints => (
-            format!("Victory points      < {} >", s.options.victory_points),
-            "the round ends the game once someone has them".into(),
-        ),
-        SetupRow::PassAutomatically => (
-            format!(
-                "Pass automatically  {}",
-                toggle(s.options.pass_automatically)
+        SetupRow::Option(at) => match s.game.option_rows().get(at) {
+            Some(option) => (
+                labelled(
+                    option.label,
+                    &option.values.words(s.chosen.value(s.game, at)),
+                ),
+                option.note.to_owned(),
             ),
-            "skip takes that earn nothing".into(),
-        ),
-        SetupRow::ExpeditionRequired => (
-            format!(
-                "Expedition required {}",
-                toggle(s.options.expedition_required)
-            ),
-            "winners need an expedition".into(),
-        ),
+            None => (String::new(), String::new()),
+        },
         SetupRow::Pace => (
-            format!("Bot pace            < {} >", s.pace.words()),
+            labelled("Bot pace", &format!("< {} >", s.pace.words())),
             "pause between bot moves".into(),
         ),
-        SetupRow::Expansion => (
-            format!(
-                "Expansion           < {} >",
-                if s.options.expansion { "on" } else { "off" }
-            ),
-            "Just One More Contract: contracts, new cards".into(),
-        ),
-        SetupRow::RefillAfterPaying => (
-            format!(
-                "Refill after paying {}",
-                toggle(s.guildhall.refill_after_paying)
-            ),
-            "Yucata: refill the centre row after paying".into(),
-        ),
-        SetupRow::LateChapterCap => (
-            format!(
-                "Late chapter cap    {}",
-                toggle(s.guildhall.late_chapter_cap)
-            ),
-            "Yucata: a 4th chapter goes at your next turn".into(),
-        ),
-        SetupRow::ChooseChapterOrder => (
-            format!(
-                "Choose chapter top  {}",
-                toggle(s.guildhall.choose_chapter_order)
-            ),
-            "Yucata: pick a shed chapter's top card".into(),
-        ),
-        SetupRow::MaxRounds => (
-            format!("Rounds at most      < {} >", s.guildhall.max_rounds),
-            "the game ends after them whatever the VP".into(),
-        ),
-        SetupRow::NeutralShip => (
-            format!("Neutral ship        {}", toggle(s.nereus.neutral_ship)),
-            "2 players: a neutral ship sails too".into(),
-        ),
         SetupRow::Bot(i) => {
-            let name = BOT_NAMES.get(i).copied().unwrap_or("Bot");
             let level = s.bot_levels.get(i).copied().unwrap_or_default();
-            let note = if level.thinks() {
-                format!("searches ahead {think} a move")
-            } else {
-                level.describe().to_owned()
-            };
-            (format!("{name:<19} < {level} >"), note)
+            (
+                labelled(s.bot_name(i), &format!("< {level} >")),
+                level_note(level, &think),
+            )
         }
         SetupRow::Think => (
-            format!("Think time          < {think} >"),
-            "how long a hard bot searches a move".into(),
+            labelled("Think time", &format!("< {think} >")),
+            "the most a hard bot thinks on one decision".into(),
         ),
         // The rows of one set-up only, worded by it.
         SetupRow::Bots | SetupRow::BotLevel | SetupRow::Start => (String::new(), String::new()),
+    }
+}
+
+/// A row's label and value, the values of a form's rows lined up.
+fn labelled(label: &str, value: &str) -> String {
+    format!("{label:<19} {value}")
+}
+
+/// What a bot of `level` does, in a note: a thinking bot's most time a
+/// decision (the bots take none where one move is legal).
+fn level_note(level: roundtable_games::Level, think: &str) -> String {
+    if level.thinks() {
+        format!("up to {think} a decision (none when forced)")
+    } else {
+        level.describe().to_owned()
     }
 }
 
@@ -232,11 +200,11 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
         .into_iter()
         .map(|row| match row {
             SetupRow::Seats => (
-                format!("Seats               < {seats} >"),
+                labelled("Seats", &format!("< {seats} >")),
                 "yours included".into(),
             ),
             SetupRow::Bots => (
-                format!("Bots                < {} >", h.bots),
+                labelled("Bots", &format!("< {} >", h.bots)),
                 format!(
                     "run here; {} seat{} for people who join",
                     people - 1,
@@ -244,15 +212,8 @@ pub(super) fn host_setup(app: &App, area: Rect, buf: &mut Buffer) {
                 ),
             ),
             SetupRow::BotLevel => (
-                format!("Bot level           < {} >", h.bot_level),
-                if h.bot_level.thinks() {
-                    format!(
-                        "searches ahead {} a move",
-                        think_words(roundtable_games::DEFAULT_THINK)
-                    )
-                } else {
-                    h.bot_level.describe().to_owned()
-                },
+                labelled("Bot level", &format!("< {} >", h.bot_level)),
+                level_note(h.bot_level, &think_words(roundtable_games::DEFAULT_THINK)),
             ),
             SetupRow::Start => ("Open the table".into(), String::new()),
             row => table_row_words(row, &h.table),
@@ -459,7 +420,7 @@ pub(super) fn replay_prompt(app: &App, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
-/// A saved game in one line: when (UTC), where, who.
+/// A saved game in one line: when (UTC), where, which game, who.
 fn saved_line(game: &SavedGame) -> String {
     let when = game.modified.map_or_else(
         || "????-??-?? ??:??".to_owned(),
@@ -484,7 +445,14 @@ fn saved_line(game: &SavedGame) -> String {
     } else {
         game.players.join(", ")
     };
-    format!("{when}  {kind}  {who}")
+    // A game this build does not know is named as its transcript names it.
+    let game = match &game.game {
+        Some(name) => {
+            GameId::from_name(name).map_or_else(|_| name.clone(), |g| g.title().to_owned())
+        }
+        None => "?".to_owned(),
+    };
+    format!("{when} {kind} {game}: {who}")
 }
 
 pub(super) fn name_prompt(app: &App, area: Rect, buf: &mut Buffer) {

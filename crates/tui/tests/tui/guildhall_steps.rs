@@ -21,7 +21,10 @@ use roundtable_tui::{
 /// The seed of a two-seat game against easy bots in which the player, played
 /// by its own easy bot, may play a Weaver at level 2 in round 2 (of seeds 1
 /// to 39, one of the two earliest).
-const SEED: u64 = 21;
+// The bots' names are in the genesis, so they steer the deal: with
+// Guildhall's own bot names, seed 33 reaches what these tests need (a
+// Weaver at level 2 as the turn's first action, a VP card to buy).
+const SEED: u64 = 33;
 
 fn session(seed: u64) -> LocalSession<Guildhall> {
     let config = LocalConfig {

@@ -109,7 +109,7 @@ fn host_set_up_chooses_seats_bots_and_options() {
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
-    assert_eq!(app.host.table.options.victory_points, 11);
+    assert_eq!(app.host.table.options::<PortRoyal>().victory_points, 11);
     // Fewer seats take bots away with them.
     app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
@@ -133,7 +133,7 @@ fn host_set_up_chooses_seats_bots_and_options() {
     let expected = HostConfig {
         table: LocalConfig {
             seats: 4,
-            options: app.host.table.options.clone(),
+            chosen: app.host.table.chosen.clone(),
             ..HostConfig::default().table
         },
         bots: 1,
@@ -162,15 +162,20 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
     app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.game, GameId::Guildhall);
     let rows = app.host_rows();
-    for (row, shown) in [
-        (SetupRow::MaxRounds, true),
-        (SetupRow::RefillAfterPaying, true),
-        (SetupRow::VictoryPoints, false),
-        (SetupRow::Expansion, false),
-        (SetupRow::Pace, false),
-    ] {
-        assert_eq!(rows.contains(&row), shown, "{row:?} in {rows:?}");
-    }
+    let guildhall = GameId::Guildhall.option_rows();
+    assert_eq!(
+        rows.iter()
+            .filter(|r| matches!(r, SetupRow::Option(_)))
+            .count(),
+        guildhall.len(),
+        "Guildhall's options, and no other game's: {rows:?}"
+    );
+    assert!(!rows.contains(&SetupRow::Pace), "{rows:?}");
+    let max_rounds = guildhall
+        .iter()
+        .position(|r| r.key == "max_rounds")
+        .map(SetupRow::Option)
+        .unwrap_or_else(|| panic!("Guildhall has no round limit"));
     // Seats stop at Guildhall's four.
     app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     for _ in 0..3 {
@@ -180,11 +185,17 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
     // Two bots; the round limit down from 100 to 20.
     app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
-    while app.host_rows()[app.host_selected] != SetupRow::MaxRounds {
+    while app.host_rows()[app.host_selected] != max_rounds {
         app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
-    assert_eq!(app.host.table.guildhall.max_rounds, 20);
+    assert_eq!(
+        app.host
+            .table
+            .options::<roundtable_guildhall::Guildhall>()
+            .max_rounds,
+        20
+    );
     let t = render(&app, None, 80, 24);
     let text = screen_text(&t);
     for expected in [
@@ -216,7 +227,8 @@ fn host_set_up_picks_the_game_and_its_rows_follow() {
     app.host_selected = 0;
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.host.table.game, GameId::PortRoyal);
-    assert!(app.host_rows().contains(&SetupRow::VictoryPoints));
+    let text = screen_text(&render(&app, None, 80, 24));
+    assert!(text.contains("Victory points"), "{text}");
     assert_eq!(app.host.table.seats, 4);
 }
 

@@ -159,7 +159,7 @@ fn the_start_menu_offers_the_saved_games_and_takes_a_path() {
     let t = screen(&runner, 80, 24);
     let text = screen_text(&t);
     assert!(
-        text.contains("2026-11-30 00:53  local    Anne Bonny, Mary Read, Calico Jack"),
+        text.contains("2026-11-30 00:53 local   Port Royal: Anne Bonny, Mary Read, Calico Jack"),
         "{text}"
     );
     assert!(text.contains("network"), "{text}");

@@ -36,10 +36,6 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
     for _ in 0..3 {
         press(&mut runner, KeyCode::Down);
     }
-    for _ in 0..2 {
-        press(&mut runner, KeyCode::Left); // normal pace -> instant
-    }
-    press(&mut runner, KeyCode::Down);
     press(&mut runner, KeyCode::Enter); // the expansion, on
     assert_eq!(
         runner.app.screen,
@@ -47,6 +43,10 @@ fn a_game_from_the_start_menu_to_the_result_by_keys() {
         "Enter on a setting starts nothing"
     );
     press(&mut runner, KeyCode::Enter); // and off again
+    press(&mut runner, KeyCode::Down);
+    for _ in 0..2 {
+        press(&mut runner, KeyCode::Left); // normal pace -> instant
+    }
     for _ in 0..3 {
         press(&mut runner, KeyCode::Down); // the bot's level, the think time
     }
@@ -121,14 +121,27 @@ fn guildhall_from_the_start_menu_to_the_result_by_keys() {
     press(&mut runner, KeyCode::Left); // 4 seats -> 3
     press(&mut runner, KeyCode::Down);
     press(&mut runner, KeyCode::Enter); // Yucata 1 off
-    assert!(!runner.app.setup.guildhall.refill_after_paying);
+    assert!(
+        !runner
+            .app
+            .setup
+            .options::<roundtable_guildhall::Guildhall>()
+            .refill_after_paying
+    );
     for _ in 0..3 {
         press(&mut runner, KeyCode::Down);
     }
     for _ in 0..3 {
         press(&mut runner, KeyCode::Left); // 100 rounds at most -> 5
     }
-    assert_eq!(runner.app.setup.guildhall.max_rounds, 5);
+    assert_eq!(
+        runner
+            .app
+            .setup
+            .options::<roundtable_guildhall::Guildhall>()
+            .max_rounds,
+        5
+    );
     press(&mut runner, KeyCode::Down);
     for _ in 0..2 {
         press(&mut runner, KeyCode::Left); // normal pace -> instant

@@ -50,7 +50,7 @@ fn local_game_setup() {
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.screen, Screen::Setup);
     assert_eq!(app.setup.seats, 3);
-    assert_eq!(app.setup.options.victory_points, 11);
+    assert_eq!(app.setup.options::<PortRoyal>().victory_points, 11);
     // The second bot hard: its row says how long it thinks.
     for _ in 0..6 {
         app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
@@ -83,7 +83,11 @@ fn local_game_setup_guildhall() {
         app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     }
     app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
-    assert!(!app.setup.guildhall.late_chapter_cap);
+    assert!(
+        !app.setup
+            .options::<roundtable_guildhall::Guildhall>()
+            .late_chapter_cap
+    );
     assert_snapshot!(
         "setup_guildhall_80x24",
         render(&app, None, 80, 24).backend()
@@ -100,9 +104,15 @@ fn local_game_setup_guildhall() {
 /// as it was left, at two seats again.
 #[test]
 fn local_game_setup_nereus_neutral_ship() {
+    use roundtable_games::GameId;
     use roundtable_nereus::Nereus;
-    use roundtable_tui::GameScreen;
     use roundtable_tui::app::SetupRow;
+    let neutral_ship = GameId::Nereus
+        .option_rows()
+        .iter()
+        .position(|r| r.key == "neutral_ship")
+        .map(SetupRow::Option)
+        .unwrap_or_else(|| panic!("Nereus has no neutral ship row"));
     let mut app = menu_app();
     app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
     for _ in 0..2 {
@@ -111,7 +121,7 @@ fn local_game_setup_nereus_neutral_ship() {
     assert_eq!(app.setup.game, roundtable_games::GameId::Nereus);
     assert_eq!(app.setup.seats, 4);
     assert!(
-        !app.setup_rows().contains(&SetupRow::NeutralShip),
+        !app.setup_rows().contains(&neutral_ship),
         "four seats: no neutral ship"
     );
     app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
@@ -119,11 +129,11 @@ fn local_game_setup_nereus_neutral_ship() {
         app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
     }
     assert_eq!(app.setup.seats, 2);
-    assert_eq!(app.setup_rows()[2], SetupRow::NeutralShip);
+    assert_eq!(app.setup_rows()[2], neutral_ship);
     app.update(Msg::Down, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Confirm, None::<&Snapshot<PortRoyal>>);
-    assert!(app.setup.nereus.neutral_ship);
-    assert!(Nereus::local_options(&app.setup).neutral_ship);
+    assert_eq!(app.setup.chosen.value(GameId::Nereus, 0), 1);
+    assert!(app.setup.options::<Nereus>().neutral_ship);
     assert_snapshot!(
         "setup_nereus_neutral_80x24",
         render(&app, None, 80, 24).backend()
@@ -132,10 +142,10 @@ fn local_game_setup_nereus_neutral_ship() {
     app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
     assert_eq!(app.setup.seats, 3);
-    assert!(!app.setup_rows().contains(&SetupRow::NeutralShip));
-    assert!(!Nereus::local_options(&app.setup).neutral_ship);
+    assert!(!app.setup_rows().contains(&neutral_ship));
+    assert!(!app.setup.options::<Nereus>().neutral_ship);
     app.update(Msg::Left, None::<&Snapshot<PortRoyal>>);
-    assert!(Nereus::local_options(&app.setup).neutral_ship);
+    assert!(app.setup.options::<Nereus>().neutral_ship);
 }
 
 #[test]
@@ -721,4 +731,44 @@ fn the_side_log_stops_at_its_oldest_row() {
         let after = screen_text(&render(&app, Some(&snap), w, h));
         assert_ne!(oldest, after, "the first page forward did not move");
     }
+}
+
+/// The name box's cursor sits right after the name however wide its
+/// characters are (accents, an emoji two cells wide), and a character
+/// that would take the name past its 32 bytes is left out, whole, with a
+/// notice that says where the name stops.
+#[test]
+fn the_name_box_cursor_follows_wide_characters_and_says_where_it_cuts() {
+    let mut app = menu_app();
+    app.update(Msg::Pick(7), None::<&Snapshot<PortRoyal>>);
+    app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
+    for c in "Ünïcødé😀 name that is really much too long".chars() {
+        app.update(Msg::Type(c), None::<&Snapshot<PortRoyal>>);
+    }
+    assert_eq!(app.name_draft, "Ünïcødé😀 name that is rea");
+    let t = render(&app, None, 80, 24);
+    let buf = t.backend().buffer();
+    let (row, prompt) = (0..buf.area.height)
+        .find_map(|y| {
+            (0..buf.area.width)
+                .find(|&x| buf[(x, y)].symbol() == ">")
+                .map(|x| (y, x))
+        })
+        .unwrap_or_else(|| panic!("no name field:\n{}", screen_text(&t)));
+    let cursor = (prompt..buf.area.width)
+        .find(|&x| buf[(x, row)].symbol() == "_")
+        .unwrap_or_else(|| panic!("no cursor:\n{}", screen_text(&t)));
+    // "> " then the name: 😀 takes two cells, every other character one.
+    let name_cells = app.name_draft.chars().count() as u16 + 1;
+    assert_eq!(cursor, prompt + 2 + name_cells, "{}", screen_text(&t));
+    let text = screen_text(&t);
+    assert!(
+        text.contains("A name holds at most 32 bytes; the rest is left out."),
+        "{text}"
+    );
+    assert_snapshot!("name_prompt_wide_80x24", t.backend());
+    assert_snapshot!(
+        "name_prompt_wide_200x60",
+        render(&app, None, 200, 60).backend()
+    );
 }

@@ -1,13 +1,12 @@
-//! Port Royal's screen: its board ([`board`]) and its set-up rows.
+//! Port Royal's screen: its board ([`board`]).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use roundtable_port_royal::{Options, PortRoyal, VICTORY_POINTS};
+use roundtable_port_royal::PortRoyal;
 
 use super::GameScreen;
 use crate::app::App;
 use crate::session::Snapshot;
-use crate::setup::{Change, LocalConfig, SetupRow};
 
 pub mod board;
 
@@ -18,38 +17,5 @@ impl GameScreen for PortRoyal {
 
     fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
         board::side_log_max_scroll(app, snap, width, height)
-    }
-
-    const SETUP_ROWS: &'static [SetupRow] = &[
-        SetupRow::VictoryPoints,
-        SetupRow::PassAutomatically,
-        SetupRow::ExpeditionRequired,
-        SetupRow::Pace,
-        SetupRow::Expansion,
-    ];
-
-    fn local_options(config: &LocalConfig) -> Options {
-        config.options.clone()
-    }
-
-    fn change_option(config: &mut LocalConfig, row: SetupRow, change: Change) {
-        let options = &mut config.options;
-        match row {
-            // Kept in the range the game accepts (the same range `play`
-            // and `host` check).
-            SetupRow::VictoryPoints => {
-                let (lo, hi) = (*VICTORY_POINTS.start(), *VICTORY_POINTS.end());
-                options.victory_points =
-                    change.apply(options.victory_points.into(), lo.into(), hi.into()) as u32;
-            }
-            SetupRow::PassAutomatically => {
-                options.pass_automatically = !options.pass_automatically;
-            }
-            SetupRow::ExpeditionRequired => {
-                options.expedition_required = !options.expedition_required;
-            }
-            SetupRow::Expansion => options.expansion = !options.expansion,
-            _ => {}
-        }
     }
 }

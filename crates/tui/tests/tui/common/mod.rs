@@ -302,12 +302,12 @@ pub fn session(seats: u8, seed: u64, victory_points: u32) -> LocalSession<PortRo
         seats,
         seed: Some(seed),
         pace: Pace::Instant,
-        options: Options {
-            victory_points,
-            ..Options::default()
-        },
         ..LocalConfig::default()
-    };
+    }
+    .with_options::<PortRoyal>(&Options {
+        victory_points,
+        ..Options::default()
+    });
     let mut s = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
     s.poll(Instant::now());
     s
