@@ -41,7 +41,7 @@ impl BotsSetup<'_> {
     /// Check the options and the seats against the game's terms, seat the
     /// bots and found the game.
     pub(crate) fn start<G: Listed>(&self) -> Result<BotsGame<G>> {
-        let options: G::Options = crate::parse_options(self.options)?;
+        let options: G::Options = crate::parse_options::<G>(self.options)?;
         let kinds = lineup_for_seats(self.seats, self.lineup, self.bots)?;
         let seats = u8::try_from(kinds.len()).unwrap_or(u8::MAX);
         roundtable_table::genesis::check_terms::<G>(seats, &options)?;

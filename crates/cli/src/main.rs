@@ -252,16 +252,15 @@ pub(crate) fn game_named(name: &str) -> Result<roundtable_games::GameId, Failure
     roundtable_games::GameId::from_name(name).map_err(|e| Failure::with_code(2, e))
 }
 
-/// Read `key=value` options over a game's default options; values are TOML
-/// literals (`true`, `12`) or else plain strings. A value of the wrong kind
-/// or a key the game does not have is named in the user's words, not the
-/// deserializer's. Starting from the defaults lets a game's options be
-/// given one at a time whether or not its type fills in missing fields.
-pub(crate) fn parse_options<O>(pairs: &[String]) -> Result<O>
-where
-    O: Default + serde::Serialize + for<'de> serde::Deserialize<'de>,
-{
-    let mut table = match toml::Value::try_from(O::default())? {
+/// Read `key=value` options over game `G`'s default options; values are
+/// TOML literals (`true`, `12`) or else plain strings. A value of the wrong
+/// kind or a key the game does not have is named in the user's words, not
+/// the deserializer's: the keys are the game's set-up rows, each told with
+/// its values and what it does, as the terminal's set-up form tells it.
+/// Starting from the defaults lets a game's options be given one at a time
+/// whether or not its type fills in missing fields.
+pub(crate) fn parse_options<G: roundtable_games::Listed>(pairs: &[String]) -> Result<G::Options> {
+    let mut table = match toml::Value::try_from(G::Options::default())? {
         toml::Value::Table(table) => table,
         other => bail!("the game's options are not a table but {other}"),
     };
@@ -272,10 +271,10 @@ where
         let key = key.trim().replace('-', "_");
         let value = value.trim();
         if !table.contains_key(&key) {
-            let known: Vec<&str> = table.keys().map(String::as_str).collect();
+            let known: Vec<String> = table.keys().map(|k| option_words::<G>(k)).collect();
             bail!(
                 "there is no option {key} (the options: {})",
-                known.join(", ")
+                known.join("; ")
             );
         }
         let parsed = toml::from_str::<toml::Table>(&format!("v = {value}"))
@@ -284,11 +283,22 @@ where
             .unwrap_or_else(|| toml::Value::String(value.to_owned()));
         table.insert(key.clone(), parsed);
         // Each option is checked as it comes, so that a refusal names it.
-        if let Err(e) = toml::Value::Table(table.clone()).try_into::<O>() {
+        if let Err(e) = toml::Value::Table(table.clone()).try_into::<G::Options>() {
             return Err(option_refused(&key, value, e.message()));
         }
     }
     Ok(toml::Value::Table(table).try_into()?)
+}
+
+/// Option `key` of game `G` for a person typing one: its key, its values
+/// and what it does, from the game's set-up row ("max_rounds (a whole
+/// number such as 1, 5, 10, 20 or 100): the game ends after them whatever
+/// the VP"); a key with no row is its key.
+fn option_words<G: roundtable_games::Listed>(key: &str) -> String {
+    match G::OPTIONS.iter().find(|field| field.row.key == key) {
+        Some(field) => format!("{key} ({}): {}", field.row.values.choices(), field.row.note),
+        None => key.to_owned(),
+    }
 }
 
 /// Why option `key=value` was refused, from the deserializer's `message`.
@@ -308,6 +318,36 @@ fn option_refused(key: &str, value: &str, message: &str) -> anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every set-up row of every game is an option `--option` takes by
+    /// its key, and the value a row shows is the value the game gets.
+    #[test]
+    fn every_set_up_row_is_an_option_by_its_key() {
+        struct Rows;
+        impl roundtable_games::Visit for Rows {
+            type Output = ();
+            fn visit<G: roundtable_games::Listed>(self) {
+                for field in G::OPTIONS {
+                    let row = field.row;
+                    let default = (field.get)(&G::Options::default());
+                    let changed = row
+                        .values
+                        .changed(default, roundtable_games::setup::Change::Cycle);
+                    let value = match row.values {
+                        roundtable_games::setup::Values::OnOff => (changed != 0).to_string(),
+                        _ => changed.to_string(),
+                    };
+                    let pair = format!("{}={value}", row.key);
+                    let options = parse_options::<G>(std::slice::from_ref(&pair))
+                        .unwrap_or_else(|e| panic!("{} {pair}: {e:#}", G::NAME));
+                    assert_eq!((field.get)(&options), changed, "{} {pair}", G::NAME);
+                }
+            }
+        }
+        for game in roundtable_games::GameId::ALL {
+            game.visit(Rows);
+        }
+    }
 
     #[test]
     fn an_error_quoting_a_peer_is_printed_with_its_escapes_escaped() {

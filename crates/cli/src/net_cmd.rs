@@ -576,7 +576,7 @@ impl VisitScreen for Host<'_> {
 fn host_game<G: GameScreen>(args: &HostArgs) -> Result<ExitCode> {
     // Every term is checked before the lobby opens: a lobby whose terms no
     // proposal can carry fills its seats and then never starts.
-    let options: G::Options = crate::parse_options(&args.options)?;
+    let options: G::Options = crate::parse_options::<G>(&args.options)?;
     roundtable_table::genesis::check_terms::<G>(args.seats, &options)?;
     if args.bots.len() >= usize::from(args.seats) {
         bail!("{} bots leave no seat for the host", args.bots.len());

@@ -267,7 +267,7 @@ impl Visit for EncodeOptions<'_> {
     type Output = Result<Vec<u8>>;
 
     fn visit<G: Listed>(self) -> Result<Vec<u8>> {
-        let options: G::Options = crate::parse_options(self.0)?;
+        let options: G::Options = crate::parse_options::<G>(self.0)?;
         Ok(roundtable_tournament::encode_options(&options)?)
     }
 }

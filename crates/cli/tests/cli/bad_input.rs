@@ -379,7 +379,17 @@ fn a_game_is_one_of_the_list_and_takes_only_its_own_options() {
         line.contains("there is no option victory_points (the options: "),
         "{line}"
     );
-    assert!(line.contains("max_rounds"), "{line}");
+    // The options are Guildhall's set-up rows, in the form's words.
+    assert!(
+        line.contains("max_rounds (a whole number such as 1, 5, 10, 20 or 100): the game ends after them whatever the VP"),
+        "{line}"
+    );
+    assert!(
+        line.contains(
+            "late_chapter_cap (true or false): Yucata: a 4th chapter goes at your next turn"
+        ),
+        "{line}"
+    );
     let line = refusal(&["play", "--game", "guildhall", "--seats", "5"]);
     assert!(line.contains("2 to 4 seats"), "{line}");
     let line = refusal(&[

@@ -57,10 +57,10 @@ fn a_whole_game_through_the_keyboard_in_tmux() {
     for _ in 0..9 {
         tmux.keys(&["h"]);
     }
-    // Down to the pace (instant), then past the expansion, the bot's level
-    // and the think time to the start row: Enter on a setting changes it,
-    // only on the last row it starts.
-    tmux.keys(&["j", "j", "j", "h", "h", "j", "j", "j", "j"]);
+    // Down past the expansion to the pace (instant), then past the bot's
+    // level and the think time to the start row: Enter on a setting
+    // changes it, only on the last row it starts.
+    tmux.keys(&["j", "j", "j", "j", "h", "h", "j", "j", "j"]);
     let (ok, screen) = tmux.wait_for(long, |s| {
         s.contains("< 2 >") && s.contains("< 3 >") && s.contains("< instant >")
     });
