@@ -16,12 +16,14 @@
 //! the game begins.
 //!
 //! Which games there are, and what every front end knows of them (titles,
-//! bots by level, log lines, ranking words, the session and replay models),
-//! is `roundtable-games`; this
-//! crate adds each game's board, how its moves are picked and its set-up
-//! rows ([`GameScreen`], one folder per game under [`games`]), and reaches
-//! them from a game's id with [`games::visit`]. The screens never build or
-//! drive a bot: a local game's session asks the list for its bots.
+//! rule options as set-up rows, bots by level and their names, log lines,
+//! ranking words, the session and replay models), is `roundtable-games`;
+//! this crate adds each game's board and how its moves are picked
+//! ([`GameScreen`], one folder per game under [`games`]), and reaches them
+//! from a game's id with [`games::visit`]. The set-up forms draw any
+//! game's option rows, with no word of their own about a game. The screens
+//! never build or drive a bot: a local game's session asks the list for
+//! its bots, and `roundtable-local`'s `DrivenGame` moves them.
 //!
 //! Colour follows <https://no-color.org> and uses the 16 ANSI colours only;
 //! whatever colour says, a letter or mark says too ([`theme`]).

@@ -5,7 +5,7 @@ use roundtable_engine::{GameResult, Seat, Standing};
 pub use roundtable_guildhall::Guildhall;
 use roundtable_guildhall::{Action, Card, Event, Options, VP_TABLE, View};
 
-use crate::setup::{OptionField, OptionRow, Values};
+use crate::setup::{OptionField, Values, number, on_off};
 use crate::words::{seat_name, who};
 use crate::{ChartUnit, Listed, Milestone};
 
@@ -14,51 +14,28 @@ impl Listed for Guildhall {
     const TIE_BREAK: &'static str = "completed chapters";
 
     const OPTIONS: &'static [OptionField<Options>] = &[
-        OptionField {
-            row: OptionRow {
-                key: "refill_after_paying",
-                label: "Refill after paying",
-                note: "Yucata: refill the centre row after paying",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.refill_after_paying.into(),
-            set: |o, v| o.refill_after_paying = v != 0,
-        },
-        OptionField {
-            row: OptionRow {
-                key: "late_chapter_cap",
-                label: "Late chapter cap",
-                note: "Yucata: a 4th chapter goes at your next turn",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.late_chapter_cap.into(),
-            set: |o, v| o.late_chapter_cap = v != 0,
-        },
-        OptionField {
-            row: OptionRow {
-                key: "choose_chapter_order",
-                label: "Choose chapter top",
-                note: "Yucata: pick a shed chapter's top card",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.choose_chapter_order.into(),
-            set: |o, v| o.choose_chapter_order = v != 0,
-        },
-        OptionField {
-            row: OptionRow {
-                key: "max_rounds",
-                label: "Rounds at most",
-                note: "the game ends after them whatever the VP",
-                // The rules have no limit; the game's default is the last.
-                values: Values::Steps(&[1, 5, 10, 20, 100]),
-                only_at_seats: None,
-            },
-            get: |o| o.max_rounds.into(),
-            set: |o, v| o.max_rounds = u32::try_from(v).unwrap_or(o.max_rounds),
-        },
+        on_off!(
+            refill_after_paying,
+            "Refill after paying",
+            "Yucata: refill the centre row after paying"
+        ),
+        on_off!(
+            late_chapter_cap,
+            "Late chapter cap",
+            "Yucata: a 4th chapter goes at your next turn"
+        ),
+        on_off!(
+            choose_chapter_order,
+            "Choose chapter top",
+            "Yucata: pick a shed chapter's top card"
+        ),
+        number!(
+            max_rounds,
+            "Rounds at most",
+            "the game ends after them whatever the VP",
+            // The rules have no limit; the game's default is the last.
+            Values::Steps(&[1, 5, 10, 20, 100])
+        ),
     ];
 
     // Masters of the trades the guild's cards show, and a merchant.

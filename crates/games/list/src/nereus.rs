@@ -6,7 +6,7 @@ pub use roundtable_nereus::Nereus;
 use roundtable_nereus::data::science_name;
 use roundtable_nereus::{Action, Aim, Colour, Event, Half, Options, Slot, View};
 
-use crate::setup::{OptionField, OptionRow, Values};
+use crate::setup::{OptionField, on_off};
 use crate::words::{seat_name, who};
 use crate::{Listed, Milestone};
 
@@ -14,18 +14,13 @@ impl Listed for Nereus {
     const TITLE: &'static str = "Waters of Nereus";
     const TIE_BREAK: &'static str = "completed holds";
 
-    const OPTIONS: &'static [OptionField<Options>] = &[OptionField {
-        row: OptionRow {
-            key: "neutral_ship",
-            label: "Neutral ship",
-            note: "2 players: a neutral ship sails too",
-            values: Values::OnOff,
-            // The rules offer it to two players only.
-            only_at_seats: Some(2),
-        },
-        get: |o| o.neutral_ship.into(),
-        set: |o, v| o.neutral_ship = v != 0,
-    }];
+    // The rules offer the neutral ship to two players only.
+    const OPTIONS: &'static [OptionField<Options>] = &[on_off!(
+        neutral_ship,
+        "Neutral ship",
+        "2 players: a neutral ship sails too",
+        only_at_seats: 2
+    )];
 
     // Nereus's kin and the sea's: his wife, three of his daughters, the
     // old man of the sea.

@@ -19,7 +19,8 @@ pub enum Values {
     OnOff,
     /// Every whole number from the first to the last, both included.
     Range(i64, i64),
-    /// These numbers only, smallest first.
+    /// These numbers, smallest first: what a form steps through. The
+    /// game may take others (`--option` passes any whole number on to it).
     Steps(&'static [i64]),
 }
 
@@ -33,23 +34,25 @@ impl Values {
         }
     }
 
-    /// The values in words for a person choosing one ("1 to 20",
-    /// "1, 5, 10, 20 or 100", "true or false").
+    /// The values in words for a person typing one ("1 to 20", "true or
+    /// false", "a whole number such as 1, 5, 10, 20 or 100").
     pub fn choices(self) -> String {
         match self {
             Values::OnOff => "true or false".to_owned(),
             Values::Range(lo, hi) => format!("{lo} to {hi}"),
-            Values::Steps(steps) => match steps.split_last() {
-                Some((last, rest)) if !rest.is_empty() => {
-                    let rest: Vec<String> = rest.iter().map(i64::to_string).collect();
-                    format!("{} or {last}", rest.join(", "))
+            Values::Steps(steps) => {
+                let steps: Vec<String> = steps.iter().map(i64::to_string).collect();
+                match steps.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("a whole number such as {} or {last}", rest.join(", "))
+                    }
+                    _ => "a whole number".to_owned(),
                 }
-                _ => steps.iter().map(i64::to_string).collect(),
-            },
+            }
         }
     }
 
-    /// Whether `value` is one of the values.
+    /// Whether `value` is one of the values a form steps through.
     pub fn contains(self, value: i64) -> bool {
         match self {
             Values::OnOff => value == 0 || value == 1,
@@ -144,6 +147,58 @@ pub struct OptionField<O> {
     /// Sets the option to a value of the row's [`Values`].
     pub set: fn(&mut O, i64),
 }
+
+/// An on/off option: the [`OptionField`] of field `$field` of a game's
+/// options (a `bool`), keyed by the field's name, so that the key
+/// `--option` takes is the field a transcript's genesis stores.
+macro_rules! on_off {
+    ($field:ident, $label:expr, $note:expr $(, only_at_seats: $seats:expr)?) => {
+        $crate::setup::OptionField {
+            row: $crate::setup::OptionRow {
+                key: stringify!($field),
+                label: $label,
+                note: $note,
+                values: $crate::setup::Values::OnOff,
+                only_at_seats: $crate::setup::only_at_seats!($($seats)?),
+            },
+            get: |options| options.$field.into(),
+            set: |options, value| options.$field = value != 0,
+        }
+    };
+}
+
+/// A whole-number option: the [`OptionField`] of field `$field` of a
+/// game's options (an unsigned number), keyed by the field's name, taking
+/// `$values`; a value the field cannot hold leaves it as it was.
+macro_rules! number {
+    ($field:ident, $label:expr, $note:expr, $values:expr) => {
+        $crate::setup::OptionField {
+            row: $crate::setup::OptionRow {
+                key: stringify!($field),
+                label: $label,
+                note: $note,
+                values: $values,
+                only_at_seats: None,
+            },
+            get: |options| options.$field.into(),
+            set: |options, value| {
+                options.$field = value.try_into().unwrap_or(options.$field);
+            },
+        }
+    };
+}
+
+/// `None`, or `Some(seats)` when given.
+macro_rules! only_at_seats {
+    () => {
+        None
+    };
+    ($seats:expr) => {
+        Some($seats)
+    };
+}
+
+pub(crate) use {number, on_off, only_at_seats};
 
 /// Every game's rule options as set-up forms chose them, a value per row
 /// of [`Listed::OPTIONS`], kept per game, so that a form that goes from
@@ -302,7 +357,7 @@ mod tests {
         assert_eq!(steps.changed(7, Change::Less), 5);
         assert_eq!(steps.changed(7, Change::More), 10);
         assert_eq!(steps.changed(10, Change::Cycle), 1);
-        assert_eq!(steps.choices(), "1, 5 or 10");
+        assert_eq!(steps.choices(), "a whole number such as 1, 5 or 10");
         assert_eq!(Values::Range(1, 20).changed(20, Change::More), 20);
         assert_eq!(Values::OnOff.words(1), "[x] on");
     }

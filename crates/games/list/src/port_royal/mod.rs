@@ -5,7 +5,7 @@ use roundtable_engine::{ChanceOutcome, Game, GameResult, Observer, Seat, Standin
 pub use roundtable_port_royal::PortRoyal;
 use roundtable_port_royal::{Action, CardId, ContractId, Event, Options, VICTORY_POINTS, View};
 
-use crate::setup::{OptionField, OptionRow, Values};
+use crate::setup::{OptionField, Values, number, on_off};
 use crate::words::{joined, place, seat_name, who};
 use crate::{Listed, Milestone};
 
@@ -23,51 +23,28 @@ impl Listed for PortRoyal {
     const TIE_BREAK: &'static str = "coins";
 
     const OPTIONS: &'static [OptionField<Options>] = &[
-        OptionField {
-            row: OptionRow {
-                key: "victory_points",
-                label: "Victory points",
-                note: "the round ends the game once someone has them",
-                // The range the game accepts.
-                values: Values::Range(*VICTORY_POINTS.start() as i64, *VICTORY_POINTS.end() as i64),
-                only_at_seats: None,
-            },
-            get: |o| o.victory_points.into(),
-            set: |o, v| o.victory_points = u32::try_from(v).unwrap_or(o.victory_points),
-        },
-        OptionField {
-            row: OptionRow {
-                key: "pass_automatically",
-                label: "Pass automatically",
-                note: "skip takes that earn nothing",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.pass_automatically.into(),
-            set: |o, v| o.pass_automatically = v != 0,
-        },
-        OptionField {
-            row: OptionRow {
-                key: "expedition_required",
-                label: "Expedition required",
-                note: "winners need an expedition",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.expedition_required.into(),
-            set: |o, v| o.expedition_required = v != 0,
-        },
-        OptionField {
-            row: OptionRow {
-                key: "expansion",
-                label: "Expansion",
-                note: "Just One More Contract: contracts, new cards",
-                values: Values::OnOff,
-                only_at_seats: None,
-            },
-            get: |o| o.expansion.into(),
-            set: |o, v| o.expansion = v != 0,
-        },
+        number!(
+            victory_points,
+            "Victory points",
+            "the round ends the game once someone has them",
+            // The range the game accepts.
+            Values::Range(*VICTORY_POINTS.start() as i64, *VICTORY_POINTS.end() as i64)
+        ),
+        on_off!(
+            pass_automatically,
+            "Pass automatically",
+            "skip takes that earn nothing"
+        ),
+        on_off!(
+            expedition_required,
+            "Expedition required",
+            "winners need an expedition"
+        ),
+        on_off!(
+            expansion,
+            "Expansion",
+            "Just One More Contract: contracts, new cards"
+        ),
     ];
 
     // The golden age of piracy, as the game's own cards are.
