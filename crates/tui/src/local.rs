@@ -570,31 +570,4 @@ mod tests {
         assert!(!thinking(&runner), "the bot's moves never landed");
         assert_ne!(runner.snapshot::<PortRoyal>().cloned(), before);
     }
-
-    #[test]
-    fn paced_bots_wait_between_moves() {
-        let config = LocalConfig {
-            seats: 3,
-            seed: Some(3),
-            pace: Pace::Slow,
-            ..LocalConfig::default()
-        };
-        let mut session = LocalSession::<PortRoyal>::new(&config).unwrap_or_else(|e| panic!("{e}"));
-        let t0 = Instant::now();
-        // Play my moves until a bot is to move, then check the pause.
-        for _ in 0..100 {
-            session.poll(t0);
-            if session.driven.bot_to_move().is_some() {
-                break;
-            }
-            let snap = session.snapshot();
-            session.submit(snap.legal[snap.legal.len() - 1]).ok();
-        }
-        assert!(session.driven.bot_to_move().is_some());
-        let before = session.snapshot();
-        assert!(!session.poll(t0), "no bot move before its pause");
-        assert_eq!(session.next_wakeup(), Some(t0 + Pace::Slow.delay()));
-        assert!(session.poll(t0 + Pace::Slow.delay()));
-        assert_ne!(session.snapshot(), before);
-    }
 }

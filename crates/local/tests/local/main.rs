@@ -4,5 +4,6 @@
 //! links one executable here instead of one per file.
 
 mod bot_turns;
+mod driven;
 mod secret_choices;
 mod solo;
