@@ -771,4 +771,13 @@ fn the_name_box_cursor_follows_wide_characters_and_says_where_it_cuts() {
         "name_prompt_wide_200x60",
         render(&app, None, 200, 60).backend()
     );
+    // One byte left: a two-byte character does not go in by halves.
+    app.update(Msg::Clear, None::<&Snapshot<PortRoyal>>);
+    for _ in 0..31 {
+        app.update(Msg::Type('a'), None::<&Snapshot<PortRoyal>>);
+    }
+    app.update(Msg::Type('é'), None::<&Snapshot<PortRoyal>>);
+    assert_eq!(app.name_draft, "a".repeat(31));
+    app.update(Msg::Type('b'), None::<&Snapshot<PortRoyal>>);
+    assert_eq!(app.name_draft, format!("{}b", "a".repeat(31)));
 }
