@@ -138,6 +138,10 @@ fn local_game_setup_nereus_neutral_ship() {
         "setup_nereus_neutral_80x24",
         render(&app, None, 80, 24).backend()
     );
+    assert_snapshot!(
+        "setup_nereus_neutral_200x60",
+        render(&app, None, 200, 60).backend()
+    );
     // A third seat: the row goes and the game is set up without it.
     app.update(Msg::Up, None::<&Snapshot<PortRoyal>>);
     app.update(Msg::Right, None::<&Snapshot<PortRoyal>>);
