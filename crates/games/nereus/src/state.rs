@@ -112,7 +112,8 @@ pub struct Turn {
     pub gold: bool,
     /// Enhanced action used.
     pub enhanced: bool,
-    /// Boatswain treasure moves left.
+    /// Treasure moves left to the boatswain's open action (its basic or
+    /// gold action; each brings its own moves, none carries over).
     pub shifts: u8,
     /// Scientist's enhanced action: the science hand size before its draw
     /// (a discard is owed while the hand is larger).
