@@ -3,7 +3,7 @@
 
 use roundtable_engine::{GameResult, Seat, Standing};
 pub use roundtable_nereus::Nereus;
-use roundtable_nereus::data::science_name;
+use roundtable_nereus::data::{CHEST, HOLDS, science_name};
 use roundtable_nereus::{Action, Aim, Colour, Effect, EndScore, Event, Half, Slot, View};
 
 use crate::words::{seat_name, who};
@@ -84,6 +84,15 @@ impl Listed for Nereus {
         }
     }
 
+    fn end_scoring(
+        view: &View,
+        log: &[crate::words::LogLine],
+        names: &[String],
+        me: Option<Seat>,
+    ) -> Vec<String> {
+        end_scoring(view, log, names, me)
+    }
+
     fn own_hand(view: &View) -> Option<Vec<String>> {
         Some(
             view.my_science
@@ -92,6 +101,67 @@ impl Listed for Nereus {
                 .collect(),
         )
     }
+}
+
+/// The game-end scoring step by step: per seat what its completed holds
+/// and chest scored in play, then the game's end as its log told it (the
+/// game-end science cards, storage sold, gold turned into VP). Empty until
+/// the game is over.
+pub fn end_scoring(
+    view: &View,
+    log: &[crate::words::LogLine],
+    names: &[String],
+    me: Option<Seat>,
+) -> Vec<String> {
+    let g = &view.game;
+    if g.phase != roundtable_nereus::Phase::Over {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, cabin) in g.cabins.iter().enumerate() {
+        let holds: Vec<(&str, u32)> = roundtable_nereus::Crew::ALL
+            .into_iter()
+            .filter(|&c| cabin.is_complete(c))
+            .map(|c| (c.name(), HOLDS[c.index()].vp))
+            .collect();
+        let chest: Vec<(&str, u32)> = Colour::ALL
+            .into_iter()
+            .filter(|c| cabin.chest[c.index()].is_some())
+            .map(|c| (colour_name(c), CHEST[c.index()].vp))
+            .collect();
+        let told = |parts: &[(&str, u32)]| {
+            let total: u32 = parts.iter().map(|(_, vp)| vp).sum();
+            let each: Vec<String> = parts.iter().map(|(n, vp)| format!("{n} {vp}")).collect();
+            if each.is_empty() {
+                format!("{total} VP")
+            } else {
+                format!("{total} VP ({})", each.join(", "))
+            }
+        };
+        out.push(format!(
+            "{}: holds {}; chest {}, in play.",
+            who(names, me, Seat(i as u8)),
+            told(&holds),
+            told(&chest)
+        ));
+    }
+    // The game's end follows the last turn: its science cards, sales and
+    // conversions, in the order they were made.
+    let start = log
+        .iter()
+        .rposition(|l| l.text.starts_with("-- End of "))
+        .map_or(0, |i| i + 1);
+    out.extend(
+        log[start..]
+            .iter()
+            .filter(|l| {
+                l.text.starts_with("Game end, ")
+                    || l.text.contains(" the science card ")
+                    || l.text.contains(" sell")
+            })
+            .map(|l| l.text.clone()),
+    );
+    out
 }
 
 /// The standing's tie-break split into its two parts: completed holds, and

@@ -172,6 +172,15 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     let over = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(over.contains("Game over"), "{over}");
     assert!(over.contains("hold"), "{over}");
+    // The game-end scoring step by step: what holds and chest scored in
+    // play, then each seat's storage sold and its gold turned into VP.
+    assert!(over.contains("Game-end scoring"), "{over}");
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
+    for part in ["holds ", "chest ", "Game end, You: storage", "gold make"] {
+        assert!(wide.contains(part), "{part}: {wide}");
+    }
+    // A chart of the VP even where they are too many for a row each.
+    assert!(wide.contains("Victory points over the turns ─"), "{wide}");
     assert!(
         snap.vp_by_turn.len() > 2,
         "the chart has a row per turn: {:?}",
