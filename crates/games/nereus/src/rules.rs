@@ -1008,3 +1008,48 @@ pub(crate) struct MovePlan {
     pub(crate) gold_cost: u32,
     pub(crate) fees: Vec<Owner>,
 }
+
+#[cfg(test)]
+mod tests {
+    use roundtable_engine::Game;
+
+    use super::*;
+    use crate::Options;
+
+    /// The log tells a move before the completion it causes, with what the
+    /// move gave: it once told the completion first.
+    #[test]
+    fn a_completion_is_told_after_the_move_that_makes_it() {
+        let mut game = match Nereus::new_game(2, &Options::default()) {
+            Ok(game) => game,
+            Err(e) => panic!("{e}"),
+        };
+        let seat = Seat(0);
+        game.jobs.clear();
+        game.phase = Phase::Turns(0);
+        let mut turn = Turn::new(seat, Some(Crew::Boatswain), false);
+        turn.stage = Stage::Crew;
+        turn.space = Some(0);
+        turn.hand = game.take_from_bag(&[Colour::White.index() as u32]);
+        game.turn = Some(turn);
+        // The boatswain's hold (green, yellow, white) lacks its white.
+        let held =
+            game.take_from_bag(&[Colour::Green.index() as u32, Colour::Yellow.index() as u32]);
+        game.cabins[0].holds[Crew::Boatswain.index()] = held
+            .into_iter()
+            .map(|c| Some(Piece::Treasure(c)))
+            .chain([None])
+            .collect();
+        let mut events = Vec::new();
+        let stow = Action::Stow(Colour::White, Slot::Hold(Crew::Boatswain, 2));
+        if let Err(e) = game.apply_action(seat, &stow, &mut events) {
+            panic!("{stow}: {e}");
+        }
+        let vp = i64::from(HOLDS[Crew::Boatswain.index()].vp);
+        assert!(
+            matches!(&events[..2], [Event::Acted(s, text, effect), Event::HoldComplete(c, Crew::Boatswain)]
+                if *s == seat && *c == seat && *text == stow.to_string() && effect.vp == vp),
+            "{events:?}"
+        );
+    }
+}

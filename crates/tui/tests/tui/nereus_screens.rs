@@ -126,6 +126,14 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     app.observe(&snap);
     let turn = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(turn.contains("Sail to "), "{turn}");
+    // The log says who chose which crew once the choices are opened.
+    assert!(
+        snap.log
+            .iter()
+            .any(|l| l.text.starts_with("Crews chosen: ") && l.text.contains("you the ")),
+        "{:?}",
+        snap.log
+    );
     shoot(&app, &snap, "nereus_move");
     // The ship's destination is chosen with the arrows among the legal
     // ones: right from the ship sails east one space at a time, down from

@@ -661,7 +661,7 @@ fn page_lines(s: &Snapshot<Nereus>, app: &App) -> (String, Vec<Line<'static>>) {
                 format!("{} (v: board)", text.trim_end_matches(" (c: the next one)"))
             };
             lines.push(Line::styled(
-                "x=. a space for x, empty; ≠ all different, = all the same",
+                "c: next cabin. x=. an empty space for x; ≠ all different, = all the same",
                 theme.dim(),
             ));
             (title, lines)
