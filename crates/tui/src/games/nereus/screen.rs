@@ -7,14 +7,14 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use roundtable_engine::Seat;
-use roundtable_games::nereus::{action_words, end_turn_words};
+use roundtable_engine::{Game, Seat};
+use roundtable_games::nereus::{action_words, effect_words, end_turn_words};
 use roundtable_games::words::{seat_name, who};
 use roundtable_nereus::data::{
     self, CHEST, HOLDS, Heading, HoldRule, Icon, STORAGE, Science, science_name,
 };
 use roundtable_nereus::{
-    Action, Cell, Colour, Crew, Nereus, Owner, Phase, Piece, Slot, Space, Stage,
+    Action, Cell, Colour, Crew, Event, Nereus, Owner, Phase, Piece, Slot, Space, Stage,
 };
 
 use crate::app::App;
@@ -669,8 +669,29 @@ fn page_lines(s: &Snapshot<Nereus>, app: &App) -> (String, Vec<Line<'static>>) {
     }
 }
 
+/// What taking `action` would cost and give the deciding seat, found by
+/// taking it on a copy (" (pays 2 gold, +5 VP)"), or "" when nothing.
+fn option_effect(g: &Nereus, action: &Action) -> String {
+    let Some(seat) = g.decider() else {
+        return String::new();
+    };
+    let mut probe = g.clone();
+    let mut events = Vec::new();
+    if probe.apply_legal_action(seat, action, &mut events).is_err() {
+        return String::new();
+    }
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Acted(s, _, effect) if *s == seat => Some(effect_words(effect)),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// An option's words: a move says where the ship ends and what it costs;
-/// ending the turn says which treasures in hand it loses.
+/// ending the turn says which treasures in hand it loses; every other one
+/// what it costs and gives.
 fn option_words(g: &Nereus, action: &Action) -> String {
     let mut words = match (action, destination(g, action)) {
         (Action::Move(path), Some(to)) if !path.is_empty() => {
@@ -709,17 +730,15 @@ fn option_words(g: &Nereus, action: &Action) -> String {
                     .and_then(|c| c.store.get(usize::from(*i)).copied().flatten())
             });
             match colour {
-                Some(c) => format!(
-                    "sell the {} treasure on storage space {} (+{} gold)",
-                    c.name(),
-                    i + 1,
-                    data::TREASURE_PRICE
-                ),
+                Some(c) => format!("sell the {} treasure on storage space {}", c.name(), i + 1),
                 None => action_words(action, true),
             }
         }
         _ => action_words(action, true),
     };
+    if !matches!(action, Action::Move(_) | Action::Choose(_)) {
+        words.push_str(&option_effect(g, action));
+    }
     if let Some(first) = words.get_mut(0..1) {
         first.make_ascii_uppercase();
     }
@@ -878,7 +897,40 @@ fn treasure_cells(view: &roundtable_nereus::View) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use roundtable_engine::{Game, Observer};
+    use roundtable_engine::Observer;
+
+    /// An option says what it costs and gives, as the log will.
+    #[test]
+    fn options_say_what_they_cost_and_give() {
+        let mut g = match Nereus::new_game(4, &Default::default()) {
+            Ok(g) => g,
+            Err(e) => panic!("{e}"),
+        };
+        g.jobs.clear();
+        g.phase = Phase::Turns(0);
+        let turn = |crew: Crew| roundtable_nereus::Turn {
+            seat: Seat(0),
+            crew: Some(crew),
+            space: Some(0),
+            stage: Stage::Crew,
+            basic: false,
+            gold: false,
+            enhanced: false,
+            shifts: 0,
+            discard_over: None,
+            hand: Vec::new(),
+            fresh: 0,
+            extra: false,
+        };
+        g.turn = Some(turn(Crew::Purser));
+        let basic = roundtable_nereus::Action::Basic(roundtable_nereus::Half::Plain);
+        assert_eq!(option_words(&g, &basic), "Take the basic action (+6 gold)");
+        g.turn = Some(turn(Crew::Merchant));
+        assert_eq!(
+            option_words(&g, &basic),
+            "Take the basic action (pays 2 gold, +5 VP)"
+        );
+    }
 
     #[test]
     fn the_grid_shows_every_treasure_by_its_letter() {
