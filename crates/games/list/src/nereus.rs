@@ -103,10 +103,10 @@ impl Listed for Nereus {
     }
 }
 
-/// The game-end scoring step by step: per seat what its completed holds
-/// and chest scored in play, then the game's end as its log told it (the
-/// game-end science cards, storage sold, gold turned into VP). Empty until
-/// the game is over.
+/// The game-end scoring step by step: the game's end as its log told it
+/// (the game-end science cards, storage sold, gold turned into VP), then per
+/// seat what its completed holds and chest scored in play. Empty until the
+/// game is over.
 pub fn end_scoring(
     view: &View,
     log: &[crate::words::LogLine],
@@ -117,7 +117,21 @@ pub fn end_scoring(
     if g.phase != roundtable_nereus::Phase::Over {
         return Vec::new();
     }
-    let mut out = Vec::new();
+    // The game's end follows the last turn: its science cards, sales and
+    // conversions, in the order they were made.
+    let start = log
+        .iter()
+        .rposition(|l| l.text.starts_with("-- End of "))
+        .map_or(0, |i| i + 1);
+    let mut out: Vec<String> = log[start..]
+        .iter()
+        .filter(|l| {
+            l.text.starts_with("Game end, ")
+                || l.text.contains(" the science card ")
+                || l.text.contains(" sell")
+        })
+        .map(|l| l.text.clone())
+        .collect();
     for (i, cabin) in g.cabins.iter().enumerate() {
         let holds: Vec<(&str, u32)> = roundtable_nereus::Crew::ALL
             .into_iter()
@@ -139,28 +153,12 @@ pub fn end_scoring(
             }
         };
         out.push(format!(
-            "{}: holds {}; chest {}, in play.",
+            "{} in play: holds {}; chest {}.",
             who(names, me, Seat(i as u8)),
             told(&holds),
             told(&chest)
         ));
     }
-    // The game's end follows the last turn: its science cards, sales and
-    // conversions, in the order they were made.
-    let start = log
-        .iter()
-        .rposition(|l| l.text.starts_with("-- End of "))
-        .map_or(0, |i| i + 1);
-    out.extend(
-        log[start..]
-            .iter()
-            .filter(|l| {
-                l.text.starts_with("Game end, ")
-                    || l.text.contains(" the science card ")
-                    || l.text.contains(" sell")
-            })
-            .map(|l| l.text.clone()),
-    );
     out
 }
 
@@ -382,16 +380,22 @@ pub fn end_turn_words(hand: &[Colour], you: bool) -> String {
 
 /// A seat's game-end conversion in words.
 pub fn end_score_words(score: &EndScore) -> String {
-    let stored = format!(
-        "{} treasure{} and {} gem{}",
-        score.stored,
-        if score.stored == 1 { "" } else { "s" },
-        score.gems,
-        if score.gems == 1 { "" } else { "s" },
-    );
+    let plural = |n: u32, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    if score.stored == 0 && score.gems == 0 {
+        return format!(
+            "storage empty; {} gold make {} VP ({} left over)",
+            score.gold_before, score.vp, score.gold_left
+        );
+    }
     format!(
-        "storage ({stored}) sells for {} gold; {} + {} gold make {} VP, {} gold left over",
-        score.storage_gold, score.gold_before, score.storage_gold, score.vp, score.gold_left
+        "storage ({}, {}) sells for {} gold; {} + {} gold make {} VP ({} left over)",
+        plural(score.stored, "treasure"),
+        plural(score.gems, "gem"),
+        score.storage_gold,
+        score.gold_before,
+        score.storage_gold,
+        score.vp,
+        score.gold_left
     )
 }
 
@@ -572,7 +576,7 @@ mod tests {
         assert_eq!(
             event_line(&Event::EndScored(Seat(0), score), &names, None).as_deref(),
             Some(
-                "Game end, Ann: storage (3 treasures and 1 gem) sells for 11 gold; 3 + 11 gold make 2 VP, 4 gold left over."
+                "Game end, Ann: storage (3 treasures, 1 gem) sells for 11 gold; 3 + 11 gold make 2 VP (4 left over)."
             )
         );
     }
