@@ -930,6 +930,15 @@ mod tests {
             option_words(&g, &basic),
             "Take the basic action (pays 2 gold, +5 VP)"
         );
+        // Before the marker is placed, each space says what it does.
+        let mut before = turn(Crew::Purser);
+        before.stage = Stage::Before;
+        before.space = None;
+        g.turn = Some(before);
+        assert_eq!(
+            option_words(&g, &roundtable_nereus::Action::Place(1)),
+            "Put the action marker on space 2: 5 gold"
+        );
     }
 
     #[test]
