@@ -275,6 +275,43 @@ fn legend_lines(theme: Theme, marked: bool) -> Vec<Line<'static>> {
     lines
 }
 
+/// An action space's effect in a sentence, for the option that puts the
+/// marker there ("move the ship up to 2 spaces, diagonally").
+fn space_sentence(space: Space) -> String {
+    match space {
+        Space::Move { max, heading } => {
+            let way = match heading {
+                Heading::Any => "",
+                Heading::Diagonal => ", diagonally",
+                Heading::Orthogonal => ", orthogonally",
+            };
+            let spaces = if max == 1 { "space" } else { "spaces" };
+            format!("move the ship up to {max} {spaces}{way}")
+        }
+        Space::Shift { vp, moves } => {
+            format!("{vp} VP and move up to {moves} treasures in the cabin")
+        }
+        Space::Gold(n) => format!("take {n} gold"),
+        Space::Sell { pay, vp } => format!("pay {pay} gold for {vp} VP"),
+        Space::Research {
+            power,
+            draw,
+            either,
+        } => match (either, power, draw) {
+            (true, ..) => format!("+{power} science power or draw {draw} science card"),
+            (false, 0, _) => format!("draw {draw} science card"),
+            (false, _, 0) => format!("+{power} science power"),
+            (false, ..) => format!("+{power} science power and draw {draw} science card"),
+        },
+        Space::Pick(None) => "take a treasure of any colour next to the ship".into(),
+        Space::Pick(Some([a, b])) => format!(
+            "take a {} or {} treasure next to the ship",
+            a.name(),
+            b.name()
+        ),
+    }
+}
+
 /// An action space's effect in a few words ("move 2 diag").
 fn space_words(space: Space) -> String {
     match space {
@@ -719,7 +756,7 @@ fn option_words(g: &Nereus, action: &Action) -> String {
                 .and_then(|t| t.crew)
                 .and_then(|crew| data::spaces(crew, g.seats).get(usize::from(*n)).copied());
             match space {
-                Some(space) => format!("{}: {}", action_words(action, true), space_words(space)),
+                Some(space) => format!("{}: {}", action_words(action, true), space_sentence(space)),
                 None => action_words(action, true),
             }
         }
@@ -937,7 +974,7 @@ mod tests {
         g.turn = Some(before);
         assert_eq!(
             option_words(&g, &roundtable_nereus::Action::Place(1)),
-            "Put the action marker on space 2: 5 gold"
+            "Put the action marker on space 2: take 5 gold"
         );
     }
 
