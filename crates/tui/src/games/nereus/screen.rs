@@ -14,7 +14,7 @@ use roundtable_nereus::data::{
     self, CHEST, HOLDS, Heading, HoldRule, Icon, STORAGE, Science, science_name,
 };
 use roundtable_nereus::{
-    Action, Cell, Colour, Crew, Event, Nereus, Owner, Phase, Piece, Slot, Space, Stage,
+    Action, Cell, Colour, Crew, Event, Half, Nereus, Owner, Phase, Piece, Slot, Space, Stage,
 };
 
 use crate::app::App;
@@ -309,6 +309,21 @@ fn space_sentence(space: Space) -> String {
             a.name(),
             b.name()
         ),
+    }
+}
+
+/// What a crew's gold or enhanced action does beyond the gold, VP and
+/// power its option's price tells ("move 1 more treasure"), if anything.
+fn crew_action_sentence(crew: Crew, action: &Action) -> Option<&'static str> {
+    match (crew, action) {
+        (Crew::Boatswain, Action::Gold(_)) => Some("move 1 more treasure"),
+        (Crew::Boatswain, Action::Enhanced) => Some("draw 1 treasure from the bag"),
+        (Crew::Purser, Action::Gold(_)) => Some("draw 1 treasure from the bag"),
+        (Crew::Scientist, Action::Gold(Half::Draw) | Action::Basic(Half::Draw)) => {
+            Some("draw 1 science card")
+        }
+        (Crew::Scientist, Action::Enhanced) => Some("draw 1 science card, then discard 1"),
+        _ => None,
     }
 }
 
@@ -771,6 +786,13 @@ fn option_words(g: &Nereus, action: &Action) -> String {
                 None => action_words(action, true),
             }
         }
+        (Action::Basic(_) | Action::Gold(_) | Action::Enhanced, _) => {
+            let crew = g.turn.as_ref().and_then(|t| t.crew);
+            match crew.and_then(|c| crew_action_sentence(c, action)) {
+                Some(does) => format!("{}: {does}", action_words(action, true)),
+                None => action_words(action, true),
+            }
+        }
         _ => action_words(action, true),
     };
     if !matches!(action, Action::Move(_) | Action::Choose(_)) {
@@ -962,6 +984,12 @@ mod tests {
         g.turn = Some(turn(Crew::Purser));
         let basic = roundtable_nereus::Action::Basic(roundtable_nereus::Half::Plain);
         assert_eq!(option_words(&g, &basic), "Take the basic action (+6 gold)");
+        g.turn = Some(turn(Crew::Boatswain));
+        let gold = roundtable_nereus::Action::Gold(roundtable_nereus::Half::Plain);
+        assert_eq!(
+            option_words(&g, &gold),
+            "Take the gold action: move 1 more treasure (pays 1 gold)"
+        );
         g.turn = Some(turn(Crew::Merchant));
         assert_eq!(
             option_words(&g, &basic),
