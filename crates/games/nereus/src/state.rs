@@ -405,7 +405,10 @@ impl Nereus {
 }
 
 impl Turn {
-    pub(crate) fn new(seat: Seat, crew: Option<Crew>, extra: bool) -> Turn {
+    /// `seat`'s turn with `crew` (`None`: its row was full, so the turn
+    /// starts with the crew's actions done), before anything is taken;
+    /// `extra` for an explorer's extra turn.
+    pub fn new(seat: Seat, crew: Option<Crew>, extra: bool) -> Turn {
         Turn {
             seat,
             crew,

@@ -967,19 +967,11 @@ mod tests {
         };
         g.jobs.clear();
         g.phase = Phase::Turns(0);
-        let turn = |crew: Crew| roundtable_nereus::Turn {
-            seat: Seat(0),
-            crew: Some(crew),
-            space: Some(0),
-            stage: Stage::Crew,
-            basic: false,
-            gold: false,
-            enhanced: false,
-            shifts: 0,
-            discard_over: None,
-            hand: Vec::new(),
-            fresh: 0,
-            extra: false,
+        let turn = |crew: Crew| {
+            let mut turn = roundtable_nereus::Turn::new(Seat(0), Some(crew), false);
+            turn.stage = Stage::Crew;
+            turn.space = Some(0);
+            turn
         };
         g.turn = Some(turn(Crew::Purser));
         let basic = roundtable_nereus::Action::Basic(roundtable_nereus::Half::Plain);
