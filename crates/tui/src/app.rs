@@ -151,6 +151,14 @@ pub const THINK_TIMES: [Duration; 6] = [
 /// Lines one page of the log scrolls.
 const LOG_PAGE: usize = 5;
 
+/// The pages of a paged board (Waters of Nereus where it is short: the
+/// grid, the crew rows, a cabin).
+pub const BOARD_PAGES: usize = 3;
+
+/// The board page that shows a cabin (the grid is page 0, the crew rows
+/// page 1): the cabin key turns to it.
+pub const CABIN_PAGE: usize = 2;
+
 /// The front end's state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct App {
@@ -207,6 +215,13 @@ pub struct App {
     pub kind: GameKind,
     /// Whether this peer watches the game shown rather than plays in it.
     pub spectator: bool,
+    /// The page a paged board shows where it is short (Waters of Nereus:
+    /// the grid, the crew rows, a cabin); the game takes it modulo its
+    /// pages.
+    pub board_page: usize,
+    /// How many seats on from one's own (seat 1's, watching) the cabin
+    /// shown belongs to.
+    pub cabin_offset: u8,
     /// Whether the replay shown was opened from a game's results, which
     /// Esc then goes back to.
     replay_from_results: bool,
@@ -243,6 +258,8 @@ impl App {
             viewport: None,
             kind: GameKind::default(),
             spectator: false,
+            board_page: 0,
+            cabin_offset: 0,
             replay_from_results: false,
             last_legal: Vec::new(),
         }
@@ -476,6 +493,10 @@ impl App {
             Screen::NamePrompt => self.update_name(msg),
             Screen::Replay => match msg {
                 Msg::Seek(seek) => Some(Effect::Seek(seek)),
+                Msg::Page | Msg::Cabin => {
+                    self.turn_page(msg);
+                    None
+                }
                 Msg::Log => {
                     self.screen = Screen::Log;
                     None
@@ -897,9 +918,24 @@ impl App {
             Msg::Log => {
                 self.screen = Screen::Log;
             }
+            // The side arrows that choose nothing on the board page it.
+            Msg::Left => self.board_page = (self.board_page + BOARD_PAGES - 1) % BOARD_PAGES,
+            Msg::Right | Msg::Page | Msg::Cabin => self.turn_page(msg),
             _ => {}
         }
         None
+    }
+
+    /// The next page of a paged board; or (`Msg::Cabin`) the cabin page,
+    /// and from there the next seat's cabin.
+    fn turn_page(&mut self, msg: Msg) {
+        if msg == Msg::Cabin && self.board_page == CABIN_PAGE {
+            self.cabin_offset = self.cabin_offset.wrapping_add(1);
+        } else if msg == Msg::Cabin {
+            self.board_page = CABIN_PAGE;
+        } else {
+            self.board_page = (self.board_page + 1) % BOARD_PAGES;
+        }
     }
 
     /// Take `option` of the step shown: submit its action when it is the

@@ -55,6 +55,10 @@ pub enum Msg {
     Clear,
     /// Look again (for tables on the LAN).
     Refresh,
+    /// Show the board's next page (a board too big for the screen).
+    Page,
+    /// Show the next seat's cabin (Waters of Nereus).
+    Cabin,
 }
 
 /// Where the keys are pressed: each screen and overlay has its own bindings.
@@ -160,6 +164,12 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// Whether the binding turns a paged board (and does nothing for a
+    /// game whose board has no pages).
+    pub fn paged(&self) -> bool {
+        matches!(self.msg, Msg::Page | Msg::Cabin)
+    }
+
     /// Whether the binding is active in `ctx`.
     pub fn in_context(&self, ctx: Context) -> bool {
         self.contexts & ctx.bit() != 0
@@ -259,21 +269,22 @@ pub static KEYMAP: &[Binding] = &[
         true,
     ),
     // On a game's board the side arrows choose too (a Nereus ship's
-    // destination); a game without a board choice ignores them.
+    // destination); where they choose nothing they turn a paged board's
+    // page, and a game with neither ignores them.
     bind(
         Keys::Codes(&[KeyCode::Left]),
         "←",
-        "board: left",
+        "board: left, or its previous page",
         Msg::Left,
-        ctx(&[Table]),
+        ctx(&[Table, Watch]),
         false,
     ),
     bind(
         Keys::Codes(&[KeyCode::Right]),
         "→",
-        "board: right",
+        "board: right, or its next page",
         Msg::Right,
-        ctx(&[Table]),
+        ctx(&[Table, Watch]),
         false,
     ),
     // Letters are text where a path is typed: only the arrows choose.
@@ -586,6 +597,25 @@ pub static KEYMAP: &[Binding] = &[
         ctx(&[Table, Watch, PostGame, Replay]),
         true,
     ),
+    // A board too big for the screen shows in pages (Waters of Nereus at
+    // 80x24: the grid, the crew rows, a cabin); only such a game's hint bar
+    // shows these two ([`Binding::paged`]).
+    bind(
+        Keys::Codes(&[KeyCode::Char('v')]),
+        "v",
+        "pages",
+        Msg::Page,
+        ctx(&[Table, Watch, Replay]),
+        true,
+    ),
+    bind(
+        Keys::Codes(&[KeyCode::Char('c')]),
+        "c",
+        "cabins",
+        Msg::Cabin,
+        ctx(&[Table, Watch, Replay]),
+        true,
+    ),
     bind(
         Keys::Codes(&[KeyCode::Char('r')]),
         "r",
@@ -672,11 +702,12 @@ pub fn lookup(ctx: Context, key: &KeyEvent) -> Option<Msg> {
         .find_map(|b| b.matches(key))
 }
 
-/// The hint bar's entries for `ctx`: (keys, what they do).
-pub fn hints(ctx: Context) -> impl Iterator<Item = (&'static str, &'static str)> {
+/// The hint bar's entries for `ctx`: (keys, what they do). The keys of a
+/// paged board show only for a game whose board has pages (`paged`).
+pub fn hints(ctx: Context, paged: bool) -> impl Iterator<Item = (&'static str, &'static str)> {
     KEYMAP
         .iter()
-        .filter(move |b| b.hint && b.in_context(ctx))
+        .filter(move |b| b.hint && b.in_context(ctx) && (paged || !b.paged()))
         .map(|b| (b.label, b.desc))
 }
 
@@ -781,8 +812,14 @@ mod tests {
                 ctx,
                 Context::ConfirmQuit | Context::Prompt | Context::ReplayPrompt
             ) {
-                assert!(hints(ctx).any(|(k, _)| k == "?"), "{ctx:?} hints help");
-                assert!(hints(ctx).any(|(k, _)| k == "q"), "{ctx:?} hints quit");
+                assert!(
+                    hints(ctx, false).any(|(k, _)| k == "?"),
+                    "{ctx:?} hints help"
+                );
+                assert!(
+                    hints(ctx, false).any(|(k, _)| k == "q"),
+                    "{ctx:?} hints quit"
+                );
             }
         }
     }

@@ -5,7 +5,9 @@
 //! `roundtable audit` then accepts. The player sails with the arrow keys:
 //! on every move of the ship, Right picks a destination on the grid before
 //! Enter; every other decision (the secret crew choice included) is the
-//! first move listed.
+//! first move listed. Before the first move, the cabin key shows each
+//! seat's cabin and the page key turns back to the board; the results show
+//! the game-end scoring.
 //!
 //! Ignored by default, since it needs tmux: `.ci/run` installs tmux and runs
 //! it with `--ignored`.
@@ -33,10 +35,24 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     assert!(screen.contains("Neutral ship        [x] on"), "{screen}");
     assert!(screen.contains("> Start the game"), "{screen}");
     tmux.keys(&["Enter"]);
-    // The neutral ship sails on the board, marked N.
-    tmux.expect("the Nereus table with the neutral ship", |s| {
-        s.contains("┌ Waters of Nereus") && s.contains("|N")
+    // The neutral ship sails on the board, marked N; at 80x24 the board is
+    // one page of three, and the hint bar names the keys that turn them.
+    let table = tmux.expect("the Nereus table with the neutral ship", |s| {
+        s.contains("┌ Board (v: crews") && s.contains("|N")
     });
+    assert!(
+        table.contains("v pages") && table.contains("c cabins"),
+        "{table}"
+    );
+    // c shows one's own cabin, c again the other seat's, v the board again.
+    tmux.keys(&["c"]);
+    let own = tmux.expect("one's own cabin", |s| s.contains("┌ Your cabin"));
+    assert!(own.contains("storage") && own.contains("captain"), "{own}");
+    tmux.keys(&["c"]);
+    let other = tmux.expect("the other seat's cabin", |s| s.contains("┌ Cabin of 2"));
+    assert!(other.contains("(hidden)"), "{other}");
+    tmux.keys(&["v"]);
+    tmux.expect("the board again", |s| s.contains("┌ Board (v: crews"));
 
     // Play: Enter plays the first move listed, whenever there is one.
     let start = Instant::now();
@@ -78,6 +94,8 @@ fn nereus_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     });
     for expected in [
         "Game over",
+        "Game-end scoring",
+        "holds ",
         "Ranking (VP, then completed holds",
         "#1",
         "#2",

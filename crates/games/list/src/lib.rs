@@ -200,6 +200,19 @@ pub trait Listed:
         None
     }
 
+    /// The game-end scoring step by step in words, as the results show it
+    /// under the ranking, from the final `view` and the game's `log`; none
+    /// (the default) for a game whose score is all made in play.
+    fn end_scoring(
+        view: &Self::View,
+        log: &[words::LogLine],
+        names: &[String],
+        me: Option<Seat>,
+    ) -> Vec<String> {
+        let _ = (view, log, names, me);
+        Vec::new()
+    }
+
     /// What the post-game chart and VP table count along the game: each
     /// turn (the default; the table falls back to rounds where the turns do
     /// not fit), or each round, for a game that tells its players rounds.

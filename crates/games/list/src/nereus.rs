@@ -3,8 +3,8 @@
 
 use roundtable_engine::{GameResult, Seat, Standing};
 pub use roundtable_nereus::Nereus;
-use roundtable_nereus::data::science_name;
-use roundtable_nereus::{Action, Aim, Colour, Event, Half, Options, Slot, View};
+use roundtable_nereus::data::{CHEST, HOLDS, science_name};
+use roundtable_nereus::{Action, Aim, Colour, Effect, EndScore, Event, Half, Options, Slot, View};
 
 use crate::setup::{OptionField, on_off};
 use crate::words::{seat_name, who};
@@ -47,7 +47,7 @@ impl Listed for Nereus {
         // Nereus tells each turn's end (the seat's `end`, or its `finish` at
         // the game's end), not its start.
         match event {
-            Event::Acted(_, text) if text == "end" || text == "finish" => {
+            Event::Acted(_, text, _) if text == "end" || text == "finish" => {
                 Some(Milestone::TurnEnded)
             }
             _ => None,
@@ -56,7 +56,7 @@ impl Listed for Nereus {
 
     fn chosen_by(event: &Event) -> Option<Seat> {
         match event {
-            Event::Acted(seat, _) => Some(*seat),
+            Event::Acted(seat, _, _) => Some(*seat),
             _ => None,
         }
     }
@@ -98,6 +98,15 @@ impl Listed for Nereus {
         }
     }
 
+    fn end_scoring(
+        view: &View,
+        log: &[crate::words::LogLine],
+        names: &[String],
+        me: Option<Seat>,
+    ) -> Vec<String> {
+        end_scoring(view, log, names, me)
+    }
+
     fn own_hand(view: &View) -> Option<Vec<String>> {
         Some(
             view.my_science
@@ -106,6 +115,65 @@ impl Listed for Nereus {
                 .collect(),
         )
     }
+}
+
+/// The game-end scoring step by step: the game's end as its log told it
+/// (the game-end science cards, storage sold, gold turned into VP), then per
+/// seat what its completed holds and chest scored in play. Empty until the
+/// game is over.
+pub fn end_scoring(
+    view: &View,
+    log: &[crate::words::LogLine],
+    names: &[String],
+    me: Option<Seat>,
+) -> Vec<String> {
+    let g = &view.game;
+    if g.phase != roundtable_nereus::Phase::Over {
+        return Vec::new();
+    }
+    // The game's end follows the last turn: its science cards, sales and
+    // conversions, in the order they were made.
+    let start = log
+        .iter()
+        .rposition(|l| l.text.starts_with("-- End of "))
+        .map_or(0, |i| i + 1);
+    let mut out: Vec<String> = log[start..]
+        .iter()
+        .filter(|l| {
+            l.text.starts_with("Game end, ")
+                || l.text.contains(" the science card ")
+                || l.text.contains(" sell")
+        })
+        .map(|l| l.text.clone())
+        .collect();
+    for (i, cabin) in g.cabins.iter().enumerate() {
+        let holds: Vec<(&str, u32)> = roundtable_nereus::Crew::ALL
+            .into_iter()
+            .filter(|&c| cabin.is_complete(c))
+            .map(|c| (c.name(), HOLDS[c.index()].vp))
+            .collect();
+        let chest: Vec<(&str, u32)> = Colour::ALL
+            .into_iter()
+            .filter(|c| cabin.chest[c.index()].is_some())
+            .map(|c| (colour_name(c), CHEST[c.index()].vp))
+            .collect();
+        let told = |parts: &[(&str, u32)]| {
+            let total: u32 = parts.iter().map(|(_, vp)| vp).sum();
+            let each: Vec<String> = parts.iter().map(|(n, vp)| format!("{n} {vp}")).collect();
+            if each.is_empty() {
+                format!("{total} VP")
+            } else {
+                format!("{total} VP ({})", each.join(", "))
+            }
+        };
+        out.push(format!(
+            "{} in play: holds {}; chest {}.",
+            who(names, me, Seat(i as u8)),
+            told(&holds),
+            told(&chest)
+        ));
+    }
+    out
 }
 
 /// The standing's tie-break split into its two parts: completed holds, and
@@ -265,6 +333,86 @@ pub fn action_words(action: &Action, you: bool) -> String {
     }
 }
 
+/// What an action cost and gave, as a parenthesis after its words
+/// (" (pays 2 gold, +5 VP)"), or nothing when it changed none of them.
+pub fn effect_words(effect: &Effect) -> String {
+    let mut parts = Vec::new();
+    match effect.gold {
+        0 => {}
+        g if g > 0 => parts.push(format!("+{g} gold")),
+        g => parts.push(format!("pays {} gold", -g)),
+    }
+    if effect.vp != 0 {
+        parts.push(format!("{:+} VP", effect.vp));
+    }
+    match effect.power {
+        0 => {}
+        p if p > 0 => parts.push(format!("+{p} science power")),
+        p => parts.push(format!("uses {} science power", -p)),
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+/// Treasures by their names ("a black treasure", "a red and a white
+/// treasure").
+pub fn treasures_words(colours: &[Colour]) -> String {
+    let named: Vec<String> = colours
+        .iter()
+        .map(|c| format!("a {}", colour_name(*c)))
+        .collect();
+    let list = match named.split_last() {
+        None => return "no treasure".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    };
+    let noun = if colours.len() == 1 {
+        "treasure"
+    } else {
+        "treasures"
+    };
+    format!("{list} {noun}")
+}
+
+/// Ending the turn with treasures still in hand, in words: they are lost
+/// ("Treasures in a player's hand are lost if he ends his turn without
+/// moving them to his cabin").
+pub fn end_turn_words(hand: &[Colour], you: bool) -> String {
+    let verb = if you { "end" } else { "ends" };
+    if hand.is_empty() {
+        format!("{verb} the turn")
+    } else {
+        format!(
+            "{verb} the turn, losing {} in hand (back to the bag)",
+            treasures_words(hand)
+        )
+    }
+}
+
+/// A seat's game-end conversion in words.
+pub fn end_score_words(score: &EndScore) -> String {
+    let plural = |n: u32, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    if score.stored == 0 && score.gems == 0 {
+        return format!(
+            "storage empty; {} gold make {} VP ({} left over)",
+            score.gold_before, score.vp, score.gold_left
+        );
+    }
+    format!(
+        "storage ({}, {}) sells for {} gold; {} + {} gold make {} VP ({} left over)",
+        plural(score.stored, "treasure"),
+        plural(score.gems, "gem"),
+        score.storage_gold,
+        score.gold_before,
+        score.storage_gold,
+        score.vp,
+        score.gold_left
+    )
+}
+
 /// Treasure colours by their letters and names ("w (white), r (red)").
 fn colours_words(colours: &[Colour]) -> String {
     let named: Vec<String> = colours
@@ -280,20 +428,59 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
     let you = |s: Seat| me == Some(s);
     let name = |s: Seat| who(names, me, s);
     let line = match event {
-        Event::Acted(seat, text) if text == "end" => {
+        Event::Acted(seat, text, effect) if text == "end" => {
             let whose = if you(*seat) {
                 "your".to_owned()
             } else {
                 format!("{}'s", seat_name(names, *seat))
             };
-            format!("-- End of {whose} turn --")
+            if effect.treasures.is_empty() {
+                format!("-- End of {whose} turn --")
+            } else {
+                format!(
+                    "-- End of {whose} turn: {} in hand lost (back to the bag) --",
+                    treasures_words(&effect.treasures)
+                )
+            }
         }
-        Event::Acted(seat, text) => match Action::parse(text) {
-            Ok(action) => format!("{} {}.", name(*seat), action_words(&action, you(*seat))),
+        Event::Acted(seat, text, effect) => match Action::parse(text) {
+            Ok(Action::Sell(slot)) if !effect.treasures.is_empty() => format!(
+                "{} {} {} from {}{}.",
+                name(*seat),
+                if you(*seat) { "sell" } else { "sells" },
+                treasures_words(&effect.treasures),
+                slot_words(slot),
+                effect_words(effect)
+            ),
+            Ok(action) => format!(
+                "{} {}{}.",
+                name(*seat),
+                action_words(&action, you(*seat)),
+                effect_words(effect)
+            ),
             // The game wrote the text from one of its actions; shown as it
             // is should it ever not read back.
             Err(_) => format!("{}: {text}", name(*seat)),
         },
+        Event::CrewsChosen(crews) => {
+            let chosen: Vec<String> = crews
+                .iter()
+                .enumerate()
+                .map(|(i, crew)| {
+                    let seat = Seat(i as u8);
+                    let whom = if you(seat) {
+                        "you".to_owned()
+                    } else {
+                        seat_name(names, seat)
+                    };
+                    format!("{whom} the {crew}")
+                })
+                .collect();
+            format!("Crews chosen: {}.", chosen.join(", "))
+        }
+        Event::EndScored(seat, score) => {
+            format!("Game end, {}: {}.", name(*seat), end_score_words(score))
+        }
         Event::Drawn(colours) if colours.is_empty() => return None,
         Event::Drawn(colours) => format!("From the bag: {}.", colours_words(colours)),
         Event::Chance(text) => {
@@ -311,7 +498,8 @@ pub fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<S
         Event::Shuffled(cards) => format!("The science deck is shuffled: {cards} cards."),
         Event::HoldComplete(seat, crew) => {
             let verb = if you(*seat) { "complete" } else { "completes" };
-            format!("{} {verb} the {crew}'s hold.", name(*seat))
+            let vp = roundtable_nereus::data::HOLDS[crew.index()].vp;
+            format!("{} {verb} the {crew}'s hold ({vp} VP).", name(*seat))
         }
     };
     Some(line)
@@ -324,7 +512,7 @@ mod tests {
     #[test]
     fn moves_and_holds_read_as_sentences() {
         let names = vec!["Ann".to_owned(), "Bo".to_owned()];
-        let sail = Event::Acted(Seat(1), "move ne ne".to_owned());
+        let sail = Event::Acted(Seat(1), "move ne ne".to_owned(), Effect::default());
         assert_eq!(
             event_line(&sail, &names, Some(Seat(0))).as_deref(),
             Some("Bo sails the ship ne, ne.")
@@ -333,12 +521,12 @@ mod tests {
             event_line(&sail, &names, Some(Seat(1))).as_deref(),
             Some("You sail the ship ne, ne.")
         );
-        let stow = Event::Acted(Seat(0), "stow r captain.3".to_owned());
+        let stow = Event::Acted(Seat(0), "stow r captain.3".to_owned(), Effect::default());
         assert_eq!(
             event_line(&stow, &names, None).as_deref(),
             Some("Ann puts a red treasure on the captain's hold (space 3).")
         );
-        let end = Event::Acted(Seat(0), "end".to_owned());
+        let end = Event::Acted(Seat(0), "end".to_owned(), Effect::default());
         assert_eq!(
             event_line(&end, &names, None).as_deref(),
             Some("-- End of Ann's turn --")
@@ -347,7 +535,63 @@ mod tests {
         let done = Event::HoldComplete(Seat(1), roundtable_nereus::Crew::Purser);
         assert_eq!(
             event_line(&done, &names, Some(Seat(1))).as_deref(),
-            Some("You complete the purser's hold.")
+            Some("You complete the purser's hold (8 VP).")
+        );
+    }
+
+    #[test]
+    fn lines_tell_what_an_action_cost_and_gave() {
+        let names = vec!["Ann".to_owned(), "Bo".to_owned()];
+        let paid = Effect {
+            gold: -2,
+            vp: 5,
+            ..Effect::default()
+        };
+        let sail = Event::Acted(Seat(1), "move e e e".to_owned(), paid);
+        assert_eq!(
+            event_line(&sail, &names, None).as_deref(),
+            Some("Bo sails the ship e, e, e (pays 2 gold, +5 VP).")
+        );
+        let sold = Effect {
+            gold: 2,
+            treasures: vec![Colour::White],
+            ..Effect::default()
+        };
+        let sell = Event::Acted(Seat(0), "sell store.5".to_owned(), sold);
+        assert_eq!(
+            event_line(&sell, &names, Some(Seat(0))).as_deref(),
+            Some("You sell a white treasure from storage space 5 (+2 gold).")
+        );
+        let lost = Effect {
+            treasures: vec![Colour::Black],
+            ..Effect::default()
+        };
+        let end = Event::Acted(Seat(0), "end".to_owned(), lost);
+        assert_eq!(
+            event_line(&end, &names, None).as_deref(),
+            Some("-- End of Ann's turn: a black treasure in hand lost (back to the bag) --")
+        );
+        let chosen = Event::CrewsChosen(vec![
+            roundtable_nereus::Crew::Merchant,
+            roundtable_nereus::Crew::Captain,
+        ]);
+        assert_eq!(
+            event_line(&chosen, &names, Some(Seat(1))).as_deref(),
+            Some("Crews chosen: Ann the merchant, you the captain.")
+        );
+        let score = EndScore {
+            stored: 3,
+            gems: 1,
+            storage_gold: 11,
+            gold_before: 3,
+            vp: 2,
+            gold_left: 4,
+        };
+        assert_eq!(
+            event_line(&Event::EndScored(Seat(0), score), &names, None).as_deref(),
+            Some(
+                "Game end, Ann: storage (3 treasures, 1 gem) sells for 11 gold; 3 + 11 gold make 2 VP (4 left over)."
+            )
         );
     }
 }

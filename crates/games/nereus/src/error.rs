@@ -83,6 +83,12 @@ pub enum NereusError {
     /// No boatswain moves left.
     #[error("no treasure moves left this turn")]
     NoMovesLeft,
+    /// Another crew action while the boatswain's open action still has
+    /// treasure moves it could make.
+    #[error(
+        "the boatswain's treasure moves are not finished: a crew's basic, gold and enhanced actions are each done whole, one after the other"
+    )]
+    ActionUnfinished,
     /// Free actions wait until the crew's actions are done.
     #[error("selling, gems and science cards wait until the crew's actions are done")]
     CrewInProgress,
@@ -144,6 +150,7 @@ impl RuleError for NereusError {
             NereusError::NoSuchSlot(_) => "no-such-space",
             NereusError::Gems(_) => "gems",
             NereusError::NoMovesLeft => "no-moves-left",
+            NereusError::ActionUnfinished => "action-unfinished",
             NereusError::CrewInProgress => "crew-in-progress",
             NereusError::NoSciencePower => "no-science-power",
             NereusError::WrongTime(_) => "wrong-time",

@@ -51,6 +51,29 @@ impl Nereus {
         }
     }
 
+    /// Whether the boatswain's open action (basic or gold) has treasure
+    /// moves left that it could still make. The crew's basic, gold and
+    /// enhanced actions are each done whole, one after the other, so no
+    /// other crew action begins meanwhile; moves with nothing left to move
+    /// end when the next action begins.
+    pub(crate) fn moves_open(&self, seat: Seat, turn: &Turn) -> bool {
+        if turn.shifts == 0 {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.shift_actions(seat, &self.cabin_slots(), &mut moves);
+        !moves.is_empty()
+    }
+
+    /// What sailing `path` costs the seat whose turn it is: the gold
+    /// action's price (a captain's longer move, a pilot's turns) and the
+    /// fees for the ships it passes; `None` when the move is not allowed.
+    pub fn move_price(&self, path: &[Dir]) -> Option<(u32, u32)> {
+        let turn = self.turn.as_ref()?;
+        let plan = self.check_move(turn, path).ok()?;
+        Some((plan.gold_cost, plan.fees.len() as u32))
+    }
+
     pub(crate) fn move_actions(&self, turn: &Turn, out: &mut Vec<Action>) {
         let Some(crew) = turn.crew else { return };
         let mut paths: Vec<Vec<Dir>> = vec![Vec::new()];

@@ -52,8 +52,16 @@
 //!   basic, gold and enhanced actions follow in any order until `done`;
 //!   selling, gems-for-treasures and science cards wait before or after the
 //!   block. Placing treasures from the hand and moving a gem out of storage
-//!   are allowed at any time of one's own turn. The boatswain's basic and
-//!   gold moves share one count of treasure moves.
+//!   are allowed at any time of one's own turn. Each of the basic, gold
+//!   and enhanced actions is done whole before the next begins ("atomic
+//!   ... performed consecutively"): while the boatswain's basic or gold
+//!   action has treasure moves left that it could make, no other crew
+//!   action is taken (`action-unfinished`). Its moves end unused when the
+//!   crew's actions end, or when the next action begins once none of them
+//!   can be made.
+//! * **The list of actions** offers closing the crew's actions and ending
+//!   the turn last while a treasure waits in hand (ending the turn loses
+//!   it).
 //! * **Selling and game-end cards** happen in one's own turn, and at game
 //!   end in seat order (Final phase), not between other players' turns.
 //! * **Ties**: the standing's tie-break is completed holds x 1000 +
@@ -101,8 +109,13 @@ use state::bit;
 /// What happened, for logs and screens.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Event {
-    /// A seat acted.
-    Acted(Seat, String),
+    /// A seat acted (the action's text form), with what it cost and gave.
+    /// It comes before the events the action caused (a hold it completes).
+    Acted(Seat, String, Effect),
+    /// The crews chosen in secret this cycle, opened together, in seat order.
+    CrewsChosen(Vec<Crew>),
+    /// A seat's game-end conversion: storage sold, then gold to VP.
+    EndScored(Seat, EndScore),
     /// Treasures were drawn.
     Drawn(Vec<Colour>),
     /// A chance step.
@@ -113,6 +126,38 @@ pub enum Event {
     Shuffled(u32),
     /// A hold was completed.
     HoldComplete(Seat, Crew),
+}
+
+/// What an action cost and gave the seat that took it, for the log.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Effect {
+    /// Gold gained; negative when paid.
+    pub gold: i64,
+    /// Victory points gained.
+    pub vp: i64,
+    /// Science power gained; negative when spent.
+    pub power: i64,
+    /// Treasures the action took from the seat: the one sold, or those
+    /// still in hand when the turn ended (lost to the bag).
+    pub treasures: Vec<Colour>,
+}
+
+/// One seat's game-end conversion (its science cards were played before,
+/// each an action of its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EndScore {
+    /// Treasures in storage, sold for 2 gold each.
+    pub stored: u32,
+    /// Gems in storage, sold for 5 gold each.
+    pub gems: u32,
+    /// Gold the storage sold for.
+    pub storage_gold: u32,
+    /// Gold held before the storage was sold.
+    pub gold_before: u32,
+    /// Victory points the gold bought, 1 per 5.
+    pub vp: u32,
+    /// Gold left over.
+    pub gold_left: u32,
 }
 
 /// What one observer may see.
@@ -403,6 +448,15 @@ impl Game for Nereus {
         }
         out.sort();
         out.dedup();
+        if !turn.hand.is_empty() {
+            // A treasure waits to be placed: closing the crew's actions or
+            // the turn (which loses it) is offered last, never first.
+            let (closing, rest): (Vec<Action>, Vec<Action>) = out
+                .drain(..)
+                .partition(|a| matches!(a, Action::Done | Action::End));
+            out.extend(rest);
+            out.extend(closing);
+        }
     }
 
     fn apply_action(

@@ -7,7 +7,8 @@ use crate::data::{self, CHEST, Colour, Crew, HOLDS, HoldRule, STORAGE, Science, 
 use crate::error::NereusError as E;
 use crate::state::bit;
 use crate::{
-    Action, Aim, Cell, Dir, Event, Half, Job, Nereus, Owner, Phase, Piece, Slot, Stage, Turn,
+    Action, Aim, Cell, Dir, Effect, EndScore, Event, Half, Job, Nereus, Owner, Phase, Piece, Slot,
+    Stage, Turn,
 };
 
 impl Nereus {
@@ -52,6 +53,9 @@ impl Nereus {
                             self.played[s] |= bit(*c);
                         }
                     }
+                    events.push(Event::CrewsChosen(
+                        self.chosen.iter().flatten().copied().collect(),
+                    ));
                     if self.neutral.is_some() {
                         self.jobs.push(Job::NeutralFlip {
                             from_explorer: false,
@@ -119,14 +123,28 @@ impl Nereus {
                         let gold =
                             stored * data::TREASURE_PRICE + u32::from(cabin.gems) * data::GEM_PRICE;
                         let colours: Vec<Colour> = cabin.store.iter().flatten().copied().collect();
+                        let gems = u32::from(cabin.gems);
                         cabin.store = [None; 6];
                         cabin.gems = 0;
                         for c in colours {
                             self.return_treasure(c);
                         }
+                        let gold_before = self.gold[i];
                         self.gold[i] += gold;
-                        self.vp[i] += self.gold[i] / 5;
+                        let vp = self.gold[i] / 5;
+                        self.vp[i] += vp;
                         self.gold[i] %= 5;
+                        events.push(Event::EndScored(
+                            Seat(i as u8),
+                            EndScore {
+                                stored,
+                                gems,
+                                storage_gold: gold,
+                                gold_before,
+                                vp,
+                                gold_left: self.gold[i],
+                            },
+                        ));
                     }
                     self.phase = Phase::Over;
                 }
@@ -467,8 +485,47 @@ impl Nereus {
             return Err(E::NotYourTurn(seat));
         }
         let s = seat.index();
+        let mark = events.len();
+        let (gold, vp, power) = (self.gold[s], self.vp[s], self.power[s]);
+        let treasures = match action {
+            Action::Sell(Slot::Store(i)) => self.cabins[s]
+                .store
+                .get(usize::from(*i))
+                .copied()
+                .flatten()
+                .into_iter()
+                .collect(),
+            Action::End => self
+                .turn
+                .as_ref()
+                .map(|t| t.hand.clone())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        self.apply_seat(seat, action, revealed, events)?;
+        let effect = Effect {
+            gold: i64::from(self.gold[s]) - i64::from(gold),
+            vp: i64::from(self.vp[s]) - i64::from(vp),
+            power: i64::from(self.power[s]) - i64::from(power),
+            treasures,
+        };
+        // The action's line comes before what it caused (a completed hold).
+        events.insert(mark, Event::Acted(seat, action.to_string(), effect));
+        self.settle(events);
+        Ok(())
+    }
+
+    /// Apply a seat's decision other than a crew choice, without settling.
+    fn apply_seat(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        revealed: Option<&[Revealed]>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), E> {
+        let s = seat.index();
         if let Phase::Final(_) = self.phase {
-            return self.apply_final(seat, action, revealed, events);
+            return self.apply_final(seat, action, revealed);
         }
         if self.turn.is_none() {
             // The explorer's offer.
@@ -501,7 +558,6 @@ impl Nereus {
                 }
                 _ => return Err(E::WrongStep("only explore or decline")),
             }
-            self.settle(events);
             return Ok(());
         }
         let turn = self.turn.clone().ok_or(E::WrongStep("a turn action"))?;
@@ -523,6 +579,15 @@ impl Nereus {
             .crew
             .zip(turn.space)
             .and_then(|(c, i)| self.spaces(c).get(usize::from(i)).copied());
+        if in_crew
+            && matches!(
+                action,
+                Action::Basic(_) | Action::Gold(_) | Action::Enhanced
+            )
+            && self.moves_open(seat, &turn)
+        {
+            return Err(E::ActionUnfinished);
+        }
         match action {
             Action::Choose(_) => return Err(E::WrongStep("choosing a crew during a turn")),
             Action::Place(n) => {
@@ -570,7 +635,7 @@ impl Nereus {
                 match (space, half) {
                     (Some(Space::Shift { vp, moves }), Half::Plain) => {
                         self.vp[s] += vp;
-                        self.turn_mut()?.shifts += moves;
+                        self.turn_mut()?.shifts = moves;
                     }
                     (Some(Space::Gold(n)), Half::Plain) => self.gold[s] += n,
                     (Some(Space::Sell { pay, vp }), Half::Plain) => {
@@ -640,7 +705,7 @@ impl Nereus {
                 match (turn.crew, half) {
                     (Some(Crew::Boatswain), Half::Plain) => {
                         self.pay(seat, 1)?;
-                        self.turn_mut()?.shifts += 1;
+                        self.turn_mut()?.shifts = 1;
                     }
                     (Some(Crew::Purser), Half::Plain) => {
                         self.pay(seat, 3)?;
@@ -696,7 +761,10 @@ impl Nereus {
                         ));
                     }
                 }
-                self.turn_mut()?.enhanced = true;
+                let t = self.turn_mut()?;
+                t.enhanced = true;
+                // Moves an earlier action could not make end with it.
+                t.shifts = 0;
             }
             Action::Shift(from, to) => {
                 crew_is(Crew::Boatswain, "shift")?;
@@ -781,8 +849,6 @@ impl Nereus {
                 return Err(E::WrongStep("that action in a turn"));
             }
         }
-        events.push(Event::Acted(seat, action.to_string()));
-        self.settle(events);
         Ok(())
     }
 
@@ -889,7 +955,6 @@ impl Nereus {
         seat: Seat,
         action: &Action,
         revealed: Option<&[Revealed]>,
-        events: &mut Vec<Event>,
     ) -> Result<(), E> {
         let s = seat.index();
         match action {
@@ -919,8 +984,6 @@ impl Nereus {
             }
             _ => return Err(E::WrongStep("that action at game end")),
         }
-        events.push(Event::Acted(seat, action.to_string()));
-        self.settle(events);
         Ok(())
     }
 
@@ -944,4 +1007,49 @@ pub(crate) struct MovePlan {
     pub(crate) to: Cell,
     pub(crate) gold_cost: u32,
     pub(crate) fees: Vec<Owner>,
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_engine::Game;
+
+    use super::*;
+    use crate::Options;
+
+    /// The log tells a move before the completion it causes, with what the
+    /// move gave: it once told the completion first.
+    #[test]
+    fn a_completion_is_told_after_the_move_that_makes_it() {
+        let mut game = match Nereus::new_game(2, &Options::default()) {
+            Ok(game) => game,
+            Err(e) => panic!("{e}"),
+        };
+        let seat = Seat(0);
+        game.jobs.clear();
+        game.phase = Phase::Turns(0);
+        let mut turn = Turn::new(seat, Some(Crew::Boatswain), false);
+        turn.stage = Stage::Crew;
+        turn.space = Some(0);
+        turn.hand = game.take_from_bag(&[Colour::White.index() as u32]);
+        game.turn = Some(turn);
+        // The boatswain's hold (green, yellow, white) lacks its white.
+        let held =
+            game.take_from_bag(&[Colour::Green.index() as u32, Colour::Yellow.index() as u32]);
+        game.cabins[0].holds[Crew::Boatswain.index()] = held
+            .into_iter()
+            .map(|c| Some(Piece::Treasure(c)))
+            .chain([None])
+            .collect();
+        let mut events = Vec::new();
+        let stow = Action::Stow(Colour::White, Slot::Hold(Crew::Boatswain, 2));
+        if let Err(e) = game.apply_action(seat, &stow, &mut events) {
+            panic!("{stow}: {e}");
+        }
+        let vp = i64::from(HOLDS[Crew::Boatswain.index()].vp);
+        assert!(
+            matches!(&events[..2], [Event::Acted(s, text, effect), Event::HoldComplete(c, Crew::Boatswain)]
+                if *s == seat && *c == seat && *text == stow.to_string() && effect.vp == vp),
+            "{events:?}"
+        );
+    }
 }

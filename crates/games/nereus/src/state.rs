@@ -112,7 +112,8 @@ pub struct Turn {
     pub gold: bool,
     /// Enhanced action used.
     pub enhanced: bool,
-    /// Boatswain treasure moves left.
+    /// Treasure moves left to the boatswain's open action (its basic or
+    /// gold action; each brings its own moves, none carries over).
     pub shifts: u8,
     /// Scientist's enhanced action: the science hand size before its draw
     /// (a discard is owed while the hand is larger).
@@ -404,7 +405,10 @@ impl Nereus {
 }
 
 impl Turn {
-    pub(crate) fn new(seat: Seat, crew: Option<Crew>, extra: bool) -> Turn {
+    /// `seat`'s turn with `crew` (`None`: its row was full, so the turn
+    /// starts with the crew's actions done), before anything is taken;
+    /// `extra` for an explorer's extra turn.
+    pub fn new(seat: Seat, crew: Option<Crew>, extra: bool) -> Turn {
         Turn {
             seat,
             crew,

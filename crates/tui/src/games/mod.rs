@@ -48,10 +48,14 @@ pub trait GameScreen: Listed {
     /// what that module says).
     fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize;
 
+    /// Whether the board shows in pages where it is short ([`Msg::Page`](crate::keymap::Msg::Page),
+    /// [`Msg::Cabin`](crate::keymap::Msg::Cabin)): the hint bar offers their keys then.
+    const PAGED: bool = false;
+
     /// The move an arrow key selects when the game chooses on its board
     /// (a Nereus ship's destination) rather than down its list, from the
     /// move selected now; `None` (the default) leaves up and down to the
-    /// list of moves and the side arrows to nothing.
+    /// list of moves and the side arrows to turning a paged board's page.
     fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
         let _ = (snap, selected, arrow);
         None

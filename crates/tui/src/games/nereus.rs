@@ -19,6 +19,9 @@ impl GameScreen for Nereus {
         crate::ui::side_log::side_log_max_scroll(snap, width, height)
     }
 
+    // At 80x24 the grid, the crew rows and a cabin take turns.
+    const PAGED: bool = true;
+
     fn arrow_pick(snap: &Snapshot<Self>, selected: usize, arrow: Arrow) -> Option<usize> {
         screen::arrow_pick(snap, selected, arrow)
     }

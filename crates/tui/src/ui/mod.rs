@@ -25,6 +25,7 @@ mod menu;
 mod overlay;
 mod replay;
 mod results;
+pub(crate) mod seat_presence;
 pub(crate) mod side_log;
 pub(crate) mod widgets;
 
@@ -80,7 +81,7 @@ pub fn render<G: GameScreen>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, 
             Paragraph::new("Waiting for the game to start...").render(body, buf);
         }
     }
-    hint_bar(app.context(), hints, buf, theme);
+    hint_bar(app.context(), G::PAGED, hints, buf, theme);
     match app.overlay {
         Some(Overlay::Help { scroll }) => help(scroll, app.screen_context(), area, buf, theme),
         Some(Overlay::ConfirmQuit) => confirm_quit(app, area, buf),
@@ -100,8 +101,8 @@ pub(super) fn too_small(area: Rect, buf: &mut Buffer, theme: Theme) {
 
 /// The hint bar: the keys of this context from the keymap, help and quit
 /// kept at the right so they always show.
-pub(super) fn hint_bar(ctx: Context, area: Rect, buf: &mut Buffer, theme: Theme) {
-    let all: Vec<(&str, &str)> = keymap::hints(ctx).collect();
+pub(super) fn hint_bar(ctx: Context, paged: bool, area: Rect, buf: &mut Buffer, theme: Theme) {
+    let all: Vec<(&str, &str)> = keymap::hints(ctx, paged).collect();
     let (tail, head): (Vec<_>, Vec<_>) = all.into_iter().partition(|(k, _)| *k == "?" || *k == "q");
     let width = |items: &[(&str, &str)]| -> usize {
         items

@@ -99,13 +99,42 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
             .map(|row| Line::styled(row, theme.dim()))
             .collect(),
     };
-    let [head, ranking, chart_area, foot] = Layout::vertical([
+    // The game-end scoring step by step, where the game has one: it takes
+    // what the VP table (a row per seat) leaves.
+    let scoring: Vec<Line<'static>> = G::end_scoring(&s.view, &s.log, &names, s.me)
+        .iter()
+        .flat_map(|step| wrap(step, usize::from(area.width.saturating_sub(3))))
+        .map(|row| Line::from(format!(" {row}")))
+        .collect();
+    let fixed = 1 + rank_lines.len() as u16 + 2 + foot_lines.len() as u16;
+    let table_h = s.seats.len() as u16 + 3;
+    let scoring_h = if scoring.is_empty() {
+        0
+    } else {
+        (scoring.len() as u16 + 2).min(area.height.saturating_sub(fixed + table_h).max(3))
+    };
+    let [head, ranking, scoring_area, chart_area, foot] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(rank_lines.len() as u16 + 2),
+        Constraint::Length(scoring_h),
         Constraint::Min(4),
         Constraint::Length(foot_lines.len() as u16),
     ])
     .areas(area);
+    if !scoring.is_empty() {
+        let shown = usize::from(scoring_h.saturating_sub(2));
+        let title = if shown < scoring.len() {
+            format!(
+                "Game-end scoring (first {shown} of {} rows; L: the whole log)",
+                scoring.len()
+            )
+        } else {
+            "Game-end scoring".to_owned()
+        };
+        Paragraph::new(scoring)
+            .block(block(title, theme))
+            .render(scoring_area, buf);
+    }
     Paragraph::new(Line::styled(headline, theme.good())).render(head, buf);
     Paragraph::new(rank_lines)
         .block(block(
@@ -120,6 +149,9 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
 /// Rows the chart needs around its plot: borders, legend and turn axis.
 const CHART_FRAME: u16 = 4;
 
+/// The fewest rows a chart of more VP than rows plots on.
+const SCALED_CHART_ROWS: u16 = 20;
+
 /// The victory points over the game: a table of VP per round, which always
 /// reads, and above it, where there is a row for every victory point (so
 /// lines meet only where seats really have the same VP), the chart.
@@ -128,7 +160,12 @@ pub(super) fn vp_history<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffe
     let table_h = seats + 3;
     let max_vp = s.vp_by_turn.iter().flatten().copied().max().unwrap_or(0);
     let chart_rows = u16::try_from(max_vp).unwrap_or(u16::MAX).saturating_add(1);
-    let chart_h = chart_rows.saturating_add(CHART_FRAME);
+    // A game of many VP (Nereus's 60) gets a chart of fewer rows than VP
+    // where a row for each does not fit: lines then meet on a row at
+    // nearly the same VP, and the table under it has the exact numbers.
+    let chart_h = chart_rows
+        .min(SCALED_CHART_ROWS)
+        .saturating_add(CHART_FRAME);
     if area.height >= table_h + chart_h {
         let [chart, table] =
             Layout::vertical([Constraint::Min(chart_h), Constraint::Length(table_h)]).areas(area);
@@ -233,7 +270,13 @@ pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer,
         "* ",
         Style::new().add_modifier(Modifier::BOLD),
     ));
-    legend.push(Span::raw("several seats"));
+    let max_vp = data.iter().flatten().copied().max().unwrap_or(0).max(1);
+    let rows = inner.height.saturating_sub(2);
+    legend.push(Span::raw(if u32::from(rows) > max_vp {
+        "several seats"
+    } else {
+        "several seats at (nearly) the same VP"
+    }));
     let legend_area = Rect { height: 1, ..inner };
     Paragraph::new(Line::from(legend)).render(legend_area, buf);
     let label_w = 4u16;
@@ -243,7 +286,6 @@ pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer,
         width: inner.width - label_w,
         height: inner.height - 2,
     };
-    let max_vp = data.iter().flatten().copied().max().unwrap_or(0).max(1);
     let h = u32::from(plot.height.max(1));
     let row_of = |vp: u32| -> u16 { (h - 1 - vp.min(max_vp) * (h - 1) / max_vp) as u16 };
     // Axis labels: the top, the middle and the bottom of the scale.

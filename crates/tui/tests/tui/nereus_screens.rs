@@ -126,6 +126,14 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     app.observe(&snap);
     let turn = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(turn.contains("Sail to "), "{turn}");
+    // The log says who chose which crew once the choices are opened.
+    assert!(
+        snap.log
+            .iter()
+            .any(|l| l.text.starts_with("Crews chosen: ") && l.text.contains("you the ")),
+        "{:?}",
+        snap.log
+    );
     shoot(&app, &snap, "nereus_move");
     // The ship's destination is chosen with the arrows among the legal
     // ones: right from the ship sails east one space at a time, down from
@@ -172,6 +180,15 @@ fn nereus_crew_choice_ship_move_and_post_game_screens() {
     let over = common::screen_text(&common::draw(&app, &snap, 80, 24));
     assert!(over.contains("Game over"), "{over}");
     assert!(over.contains("hold"), "{over}");
+    // The game-end scoring step by step: what holds and chest scored in
+    // play, then each seat's storage sold and its gold turned into VP.
+    assert!(over.contains("Game-end scoring"), "{over}");
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
+    for part in ["holds ", "chest ", "Game end, You: storage", "gold make"] {
+        assert!(wide.contains(part), "{part}: {wide}");
+    }
+    // A chart of the VP even where they are too many for a row each.
+    assert!(wide.contains("Victory points over the turns ─"), "{wide}");
     assert!(
         snap.vp_by_turn.len() > 2,
         "the chart has a row per turn: {:?}",
@@ -240,5 +257,140 @@ fn a_side_arrow_from_a_ship_on_the_edge_starts_the_choice_on_the_grid() {
     assert!(
         matches!(chosen, Action::Move(p) if !p.is_empty()),
         "right from keeping still on the edge chose {chosen}"
+    );
+}
+
+/// At 80x24 the board shows in pages: the page key turns from the grid to
+/// the crew rows (what every space does) and to a cabin, and the cabin key
+/// goes on to the next seat's, live and in the wide layout alike. The hint
+/// bar names both keys.
+#[test]
+fn the_crew_rows_and_every_cabin_are_a_key_away() {
+    let mut session = session();
+    let mut app = App::at_table(Theme::plain());
+    let snap = settle(&mut session);
+    app.observe(&snap);
+    let grid = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(
+        grid.contains("v pages") && grid.contains("c cabins"),
+        "{grid}"
+    );
+    app.update(Msg::Page, Some(&snap));
+    let crews = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    for part in ["Crew rows", "captain", "explorer", "move 2", "6 gold"] {
+        assert!(crews.contains(part), "{part}: {crews}");
+    }
+    assert_snapshot!(
+        "nereus_crews_page_80x24",
+        common::draw(&app, &snap, 80, 24).backend()
+    );
+    app.update(Msg::Page, Some(&snap));
+    let own = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(own.contains("Your cabin"), "{own}");
+    assert!(own.contains("storage"), "{own}");
+    assert_snapshot!(
+        "nereus_own_cabin_80x24",
+        common::draw(&app, &snap, 80, 24).backend()
+    );
+    app.update(Msg::Cabin, Some(&snap));
+    let other = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(other.contains("Cabin of 2"), "{other}");
+    assert!(other.contains("(hidden)"), "{other}");
+    assert_snapshot!(
+        "nereus_other_cabin_80x24",
+        common::draw(&app, &snap, 80, 24).backend()
+    );
+    // Where all of the board fits, the cabin key changes the cabin shown.
+    let wide = common::screen_text(&common::draw(&app, &snap, 200, 60));
+    assert!(wide.contains("Cabin of 2"), "{wide}");
+    assert_snapshot!(
+        "nereus_other_cabin_200x60",
+        common::draw(&app, &snap, 200, 60).backend()
+    );
+    // Round the table and back to one's own.
+    for _ in 0..3 {
+        app.update(Msg::Cabin, Some(&snap));
+    }
+    let back = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(back.contains("Your cabin"), "{back}");
+}
+
+/// With a treasure in hand, its placements come first, wrapped whole (not
+/// cut into identical lines), and ending the turn says the treasure is lost.
+#[test]
+fn a_treasure_in_hand_is_placed_first_and_ending_says_it_is_lost() {
+    let mut session = session();
+    let mut app = App::at_table(Theme::plain());
+    let mut snap = settle(&mut session);
+    let mut guard = 0;
+    // Sail onto treasure, then close the crew's actions with it in hand.
+    while snap.live()
+        && !snap.view.game.turn.as_ref().is_some_and(|t| {
+            Some(t.seat) == snap.me && !t.hand.is_empty() && t.stage == Stage::After
+        })
+    {
+        guard += 1;
+        assert!(guard < 100_000, "a treasure comes to hand");
+        let g = &snap.view.game;
+        let onto_treasure = snap.legal.iter().find(|a| {
+            destination(g, a).is_some_and(|to| g.treasures_at(to).iter().sum::<u8>() > 0)
+        });
+        let holding = g.turn.as_ref().is_some_and(|t| !t.hand.is_empty());
+        match onto_treasure {
+            Some(action) => session
+                .submit(action.clone())
+                .unwrap_or_else(|e| panic!("{e}")),
+            None if holding && snap.legal.contains(&Action::Done) => session
+                .submit(Action::Done)
+                .unwrap_or_else(|e| panic!("{e}")),
+            None => play_one(&mut session, &snap),
+        }
+        snap = settle(&mut session);
+    }
+    app.observe(&snap);
+    assert!(
+        !matches!(snap.legal[0], Action::Done | Action::End),
+        "{:?}",
+        snap.legal
+    );
+    let text = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(text.contains("Put a"), "{text}");
+    app.action_selected = snap
+        .legal
+        .iter()
+        .position(|a| *a == Action::End)
+        .unwrap_or(0);
+    let text = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(text.contains("losing a"), "{text}");
+    assert_snapshot!(
+        "nereus_treasure_waits_80x24",
+        common::draw(&app, &snap, 80, 24).backend()
+    );
+}
+
+/// A seat that stops answering shows offline in its player line, with the
+/// countdown to the moment the table plays it, as Port Royal's do; its
+/// clock running low heads the moves.
+#[test]
+fn an_offline_seat_shows_with_its_countdown() {
+    let mut session = session();
+    let mut app = App::at_table(Theme::plain());
+    let mut snap = settle(&mut session);
+    app.observe(&snap);
+    snap.stall_timeout = Some(std::time::Duration::from_secs(120));
+    let bob = &mut snap.seats[1];
+    bob.kind = roundtable_tui::SeatKind::Remote;
+    bob.connection = roundtable_tui::Connection::Offline;
+    bob.clock = Some(std::time::Duration::from_secs(25));
+    let narrow = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(narrow.contains("offline 0:25"), "{narrow}");
+    assert!(narrow.contains("0:25 left"), "{narrow}");
+    assert_snapshot!(
+        "nereus_offline_seat_80x24",
+        common::draw(&app, &snap, 80, 24).backend()
+    );
+    assert_snapshot!(
+        "nereus_offline_seat_200x60",
+        common::draw(&app, &snap, 200, 60).backend()
     );
 }

@@ -214,30 +214,37 @@ fn seeking_past_either_end_stays_there() {
 /// A whole three-seat Guildhall game between easy bots at in-process
 /// tables (which release every key after the game), as a transcript.
 fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
-    use roundtable_games::Listed;
-    use roundtable_guildhall::Guildhall;
+    bots_transcript::<roundtable_guildhall::Guildhall>(name, seed, &Default::default())
+}
+
+/// A whole three-seat game of `G` between easy bots at in-process tables
+/// (which release every key after the game), as a transcript.
+fn bots_transcript<G: roundtable_games::Listed>(
+    name: &str,
+    seed: u64,
+    options: &G::Options,
+) -> std::path::PathBuf {
     use roundtable_local::{LocalGame, Player, Progress};
     let path = std::env::temp_dir().join(format!(
         "roundtable-tui-{}-{name}-{seed}.rts",
         std::process::id()
     ));
     let _ = std::fs::remove_file(&path);
-    let options = roundtable_guildhall::Options::default();
     let players = ["Ann", "Bo", "Cy"]
         .into_iter()
         .enumerate()
         .map(|(i, n)| {
-            let bot = Guildhall::bot(
+            let bot = G::bot(
                 roundtable_bots::Level::Easy,
-                &options,
+                options,
                 std::time::Duration::ZERO,
                 seed + i as u64,
             );
-            (n.to_owned(), Player::<Guildhall>::Bot(bot))
+            (n.to_owned(), Player::<G>::Bot(bot))
         })
         .collect();
-    let mut game = LocalGame::<Guildhall>::new(
-        &options,
+    let mut game = LocalGame::<G>::new(
+        options,
         seed,
         players,
         Some(&path),
@@ -249,6 +256,39 @@ fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
         Progress::Finished
     );
     path
+}
+
+/// Every cabin can be looked at in a Nereus replay: the cabin key turns
+/// the short board to seat 1's cabin (the replay watches), then seat 2's,
+/// and the page says which key shows the next.
+#[test]
+fn a_nereus_replay_shows_every_cabin() {
+    use roundtable_nereus::Nereus;
+    let path = bots_transcript::<Nereus>("nereus-cabins", 5, &Default::default());
+    let replay: Replay<Nereus> = Replay::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    let mut runner = Runner::replaying(Theme::plain(), replay);
+    for _ in 0..6 {
+        press(&mut runner, KeyCode::Char('j'));
+    }
+    let draw = |runner: &Runner, w, h| match runner.snapshot::<Nereus>() {
+        Some(snap) => draw(&runner.app, snap, w, h),
+        None => panic!("the replay shows a Nereus game"),
+    };
+    press(&mut runner, KeyCode::Char('c'));
+    let first = screen_text(&draw(&runner, 80, 24));
+    assert!(first.contains("Cabin of 1 "), "{first}");
+    assert!(first.contains("c: next cabin"), "{first}");
+    press(&mut runner, KeyCode::Char('c'));
+    let second = screen_text(&draw(&runner, 80, 24));
+    assert!(second.contains("Cabin of 2 "), "{second}");
+    assert_snapshot!("nereus_replay_cabin_80x24", draw(&runner, 80, 24).backend());
+    let wide = screen_text(&draw(&runner, 200, 60));
+    assert!(wide.contains("Cabin of 2 "), "{wide}");
+    assert_snapshot!(
+        "nereus_replay_cabin_200x60",
+        draw(&runner, 200, 60).backend()
+    );
 }
 
 /// What seat `seat` holds in the spectator's view at the replay's position,

@@ -134,6 +134,7 @@ fn play(seats: u8, seed: u64, options: &Options) -> (Nereus, Vec<Input>) {
                     );
                     assert_eq!(probe.state_hash(), before);
                 }
+                listed_in_the_rules_order(&game, &legal, seed);
                 determinized_consistently(&game, seat, &knowledge, &mut picks);
                 let i = pick(&legal, &mut picks);
                 let action = legal[i].clone();
@@ -147,6 +148,32 @@ fn play(seats: u8, seed: u64, options: &Options) -> (Nereus, Vec<Input>) {
         views_hide_unseen(&game, &dealer);
     }
     (game, log)
+}
+
+/// What the list offers follows the rules' words: while a treasure waits
+/// in hand, closing the crew's actions or the turn (which loses it) is not
+/// the first offer; and while the boatswain's open action has moves it can
+/// make, no other crew action is offered ("the basic, gold and enhanced
+/// crew actions are atomic ... performed consecutively").
+fn listed_in_the_rules_order(game: &Nereus, legal: &[Action], seed: u64) {
+    let Some(turn) = &game.turn else { return };
+    let closing = |a: &Action| matches!(a, Action::Done | Action::End);
+    if !turn.hand.is_empty() && legal.iter().any(|a| !closing(a)) {
+        assert!(
+            !closing(&legal[0]),
+            "seed {seed}: {} offered first with {:?} in hand",
+            legal[0],
+            turn.hand
+        );
+    }
+    if legal.iter().any(|a| matches!(a, Action::Shift(..))) {
+        assert!(
+            !legal
+                .iter()
+                .any(|a| matches!(a, Action::Basic(_) | Action::Gold(_) | Action::Enhanced)),
+            "seed {seed}: another crew action offered amid the boatswain's moves: {legal:?}"
+        );
+    }
 }
 
 /// Prefer ending steps less often, so random games reach deep states.

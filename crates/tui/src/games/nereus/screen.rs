@@ -7,19 +7,23 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use roundtable_engine::Seat;
-use roundtable_games::nereus::action_words;
+use roundtable_engine::{Game, Seat};
+use roundtable_games::nereus::{action_words, effect_words, end_turn_words};
 use roundtable_games::words::{seat_name, who};
 use roundtable_nereus::data::{
     self, CHEST, HOLDS, Heading, HoldRule, Icon, STORAGE, Science, science_name,
 };
-use roundtable_nereus::{Action, Cell, Colour, Crew, Nereus, Owner, Phase, Piece, Space, Stage};
+use roundtable_nereus::{
+    Action, Cell, Colour, Crew, Event, Half, Nereus, Owner, Phase, Piece, Slot, Space, Stage,
+};
 
 use crate::app::App;
 use crate::games::Arrow;
 use crate::session::Snapshot;
 use crate::theme::Theme;
+use crate::ui::seat_presence::seat_presence;
 use crate::ui::side_log::board_and_log;
+use crate::ui::widgets::wrap;
 
 /// A board area at least this tall shows the crew rows and the cabin above
 /// the moves; a shorter one puts the moves beside the grid.
@@ -88,8 +92,14 @@ fn phase_words(g: &Nereus, names: &[String], me: Option<Seat>) -> String {
 }
 
 /// Every player's line: VP, gold, science power and cards, completed
-/// holds, the ship's space, and who holds the sun and hourglass.
-fn player_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
+/// holds, the ship's space (`ship`; the grid shows it too), and who holds
+/// the sun and hourglass. A line wraps rather than lose its end.
+fn player_lines(
+    s: &Snapshot<Nereus>,
+    theme: Theme,
+    ship: bool,
+    replay: bool,
+) -> Vec<Line<'static>> {
     let g = &s.view.game;
     let names = s.names();
     (0..usize::from(g.seats))
@@ -108,12 +118,22 @@ fn player_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
             if g.hourglass == seat {
                 marks.push_str(" hourglass");
             }
+            // Who plays the seat (a remote one offline) and its clock; one's
+            // own line has its name.
+            let presence = match seat_presence(s, seat, replay) {
+                p if p.is_empty() || s.me == Some(seat) && p == "you" => String::new(),
+                p => format!(", {p}"),
+            };
             let holds = g.cabins[i].complete.count_ones();
-            let ship = g.ships.get(i).map(ToString::to_string).unwrap_or_default();
+            let ship = if ship {
+                g.ships.get(i).map(|c| format!("{c} ")).unwrap_or_default()
+            } else {
+                String::new()
+            };
             Line::from(vec![
                 Span::styled(format!("{} {name}{you}", seat.number()), theme.seat(i)),
                 Span::raw(format!(
-                    ": {} VP {} gold {ship} P{} S{} H{holds}{marks}",
+                    ": {} VP {} gold {ship}P{} S{} H{holds}{marks}{presence}",
                     g.vp[i],
                     g.gold[i],
                     g.power[i],
@@ -255,6 +275,58 @@ fn legend_lines(theme: Theme, marked: bool) -> Vec<Line<'static>> {
     lines
 }
 
+/// An action space's effect in a sentence, for the option that puts the
+/// marker there ("move the ship up to 2 spaces, diagonally").
+fn space_sentence(space: Space) -> String {
+    match space {
+        Space::Move { max, heading } => {
+            let way = match heading {
+                Heading::Any => "",
+                Heading::Diagonal => ", diagonally",
+                Heading::Orthogonal => ", orthogonally",
+            };
+            let spaces = if max == 1 { "space" } else { "spaces" };
+            format!("move the ship up to {max} {spaces}{way}")
+        }
+        Space::Shift { vp, moves } => {
+            format!("{vp} VP and move up to {moves} treasures in the cabin")
+        }
+        Space::Gold(n) => format!("take {n} gold"),
+        Space::Sell { pay, vp } => format!("pay {pay} gold for {vp} VP"),
+        Space::Research {
+            power,
+            draw,
+            either,
+        } => match (either, power, draw) {
+            (true, ..) => format!("+{power} science power or draw {draw} science card"),
+            (false, 0, _) => format!("draw {draw} science card"),
+            (false, _, 0) => format!("+{power} science power"),
+            (false, ..) => format!("+{power} science power and draw {draw} science card"),
+        },
+        Space::Pick(None) => "take a treasure of any colour next to the ship".into(),
+        Space::Pick(Some([a, b])) => format!(
+            "take a {} or {} treasure next to the ship",
+            a.name(),
+            b.name()
+        ),
+    }
+}
+
+/// What a crew's gold or enhanced action does beyond the gold, VP and
+/// power its option's price tells ("move 1 more treasure"), if anything.
+fn crew_action_sentence(crew: Crew, action: &Action) -> Option<&'static str> {
+    match (crew, action) {
+        (Crew::Boatswain, Action::Gold(_)) => Some("move 1 more treasure"),
+        (Crew::Boatswain, Action::Enhanced) => Some("draw 1 treasure from the bag"),
+        (Crew::Purser, Action::Gold(_)) => Some("draw 1 treasure from the bag"),
+        (Crew::Scientist, Action::Gold(Half::Draw) | Action::Basic(Half::Draw)) => {
+            Some("draw 1 science card")
+        }
+        (Crew::Scientist, Action::Enhanced) => Some("draw 1 science card, then discard 1"),
+        _ => None,
+    }
+}
+
 /// An action space's effect in a few words ("move 2 diag").
 fn space_words(space: Space) -> String {
     match space {
@@ -266,7 +338,7 @@ fn space_words(space: Space) -> String {
             };
             format!("move {max}{way}")
         }
-        Space::Shift { vp, moves } => format!("{vp} VP, shift {moves}"),
+        Space::Shift { vp, moves } => format!("{vp}VP shift {moves}"),
         Space::Gold(n) => format!("{n} gold"),
         Space::Sell { pay, vp } => format!("{pay} gold: {vp} VP"),
         Space::Research {
@@ -276,6 +348,8 @@ fn space_words(space: Space) -> String {
         } => {
             if either {
                 format!("+{power} power or {draw} card")
+            } else if power == 0 {
+                format!("{draw} card")
             } else if draw == 0 {
                 format!("+{power} power")
             } else {
@@ -289,11 +363,16 @@ fn space_words(space: Space) -> String {
 
 /// The crew rows: each space's effect and the marker on it (a seat's
 /// number, `N` neutral, `.` free).
-fn crew_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
+fn crew_lines(s: &Snapshot<Nereus>, theme: Theme, compact: bool) -> Vec<Line<'static>> {
     let g = &s.view.game;
     let mut lines = vec![Line::styled("Crew rows", theme.title())];
     for crew in Crew::ALL {
-        let mut spans = vec![Span::raw(format!("{:<10}", crew.name()))];
+        let name = if compact {
+            crew.name().to_owned()
+        } else {
+            format!("{:<10}", crew.name())
+        };
+        let mut spans = vec![Span::raw(name)];
         let markers = &g.markers[crew.index()];
         for (i, space) in data::spaces(crew, g.seats).into_iter().enumerate() {
             let (mark, style) = match markers.get(i).copied().flatten() {
@@ -306,12 +385,18 @@ fn crew_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
             };
             spans.push(Span::raw(" ["));
             spans.push(Span::styled(mark, style));
-            spans.push(Span::raw(format!("] {}", space_words(space))));
+            let gap = if compact { "" } else { " " };
+            spans.push(Span::raw(format!("]{gap}{}", space_words(space))));
         }
         if let Some(me) = s.me
             && g.played[me.index()] & (1 << crew.index()) != 0
         {
-            spans.push(Span::styled("  (played today)", theme.dim()));
+            let played = if compact {
+                " (played)"
+            } else {
+                "  (played today)"
+            };
+            spans.push(Span::styled(played, theme.dim()));
         }
         lines.push(Line::from(spans));
     }
@@ -336,17 +421,38 @@ fn piece_mark(piece: Option<Piece>) -> String {
     }
 }
 
-/// Your cabin: every hold with what each space needs and holds, the chest,
-/// the storage, gems, and your science power and hand.
-fn cabin_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
-    let Some(me) = s.me else {
-        return Vec::new();
-    };
+/// The seat whose cabin shows: one's own (seat 1's, watching), then as
+/// many seats on as the cabin key was pressed.
+pub fn cabin_seat(s: &Snapshot<Nereus>, app: &App) -> Seat {
+    let seats = s.view.game.seats.max(1);
+    let base = s.me.map_or(0, |m| m.0);
+    Seat((base + app.cabin_offset % seats) % seats)
+}
+
+/// A seat's cabin: every hold with what each space needs and holds, the
+/// chest, the storage, gems, and science power and cards (their names
+/// only for one's own).
+fn cabin_lines(
+    s: &Snapshot<Nereus>,
+    theme: Theme,
+    seat: Seat,
+    compact: bool,
+) -> Vec<Line<'static>> {
     let g = &s.view.game;
-    let Some(cabin) = g.cabins.get(me.index()) else {
+    let Some(cabin) = g.cabins.get(seat.index()) else {
         return Vec::new();
     };
-    let mut lines = vec![Line::styled("Your cabin", theme.title())];
+    let mine = s.me == Some(seat);
+    let title = if mine {
+        "Your cabin (c: the next one)".to_owned()
+    } else {
+        format!(
+            "Cabin of {} {} (c: the next one)",
+            seat.number(),
+            seat_name(&s.names(), seat)
+        )
+    };
+    let mut lines = vec![Line::styled(title, theme.title())];
     for (crew, hold) in Crew::ALL.iter().zip(HOLDS.iter()) {
         let held = &cabin.holds[crew.index()];
         let spaces: Vec<String> = hold
@@ -357,21 +463,35 @@ fn cabin_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
             .collect();
         let rule = match hold.rule {
             HoldRule::Icons => "",
+            HoldRule::AllDifferent if compact => " ≠",
+            HoldRule::AllSame if compact => " =",
             HoldRule::AllDifferent => ", all different",
             HoldRule::AllSame => ", all the same",
         };
-        let state = if cabin.is_complete(*crew) {
+        let complete = cabin.is_complete(*crew);
+        let state = if complete {
             "complete".to_owned()
         } else {
             let missing = held.iter().filter(|p| p.is_none()).count();
             format!("needs {missing}")
         };
-        lines.push(Line::from(format!(
-            "  {:<10} {} ({} VP{rule}): {state}",
-            crew.name(),
-            spaces.join(" "),
-            hold.vp
-        )));
+        lines.push(Line::from(if compact && complete {
+            format!("{:<10}{:>2}VP complete", crew.name(), hold.vp)
+        } else if compact {
+            format!(
+                "{:<10}{:>2}VP {}{rule}",
+                crew.name(),
+                hold.vp,
+                spaces.join(" ")
+            )
+        } else {
+            format!(
+                "  {:<10} {} ({} VP{rule}): {state}",
+                crew.name(),
+                spaces.join(" "),
+                hold.vp
+            )
+        }));
     }
     let chest: Vec<String> = Colour::ALL
         .iter()
@@ -395,7 +515,13 @@ fn cabin_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
             )
         })
         .collect();
-    lines.push(Line::from(format!("  chest      {}", chest.join(" "))));
+    if compact {
+        let (first, rest) = chest.split_at(3);
+        lines.push(Line::from(format!("chest     {}", first.join(" "))));
+        lines.push(Line::from(format!("          {}", rest.join(" "))));
+    } else {
+        lines.push(Line::from(format!("  chest      {}", chest.join(" "))));
+    }
     let store: Vec<String> = STORAGE
         .iter()
         .zip(cabin.store.iter())
@@ -408,35 +534,55 @@ fn cabin_lines(s: &Snapshot<Nereus>, theme: Theme) -> Vec<Line<'static>> {
             )
         })
         .collect();
-    lines.push(Line::from(format!(
-        "  storage    {}  gems {}/{}",
-        store.join(" "),
-        cabin.gems,
-        data::GEM_SPACES
-    )));
-    let hand: Vec<String> = s
-        .view
-        .my_science
-        .iter()
-        .map(|(_, card)| card.map_or_else(|| "?".to_owned(), science_words))
-        .collect();
-    lines.push(Line::from(format!(
-        "  science    power {}/{}; hand: {}",
-        g.power[me.index()],
-        data::MAX_POWER,
-        if hand.is_empty() {
+    if compact {
+        lines.push(Line::from(format!("storage   {}", store.join(" "))));
+    } else {
+        lines.push(Line::from(format!(
+            "  storage    {}  gems {}/{}",
+            store.join(" "),
+            cabin.gems,
+            data::GEM_SPACES
+        )));
+    }
+    let hand = if mine {
+        let named: Vec<String> = s
+            .view
+            .my_science
+            .iter()
+            .map(|(_, card)| card.map_or_else(|| "?".to_owned(), science_words))
+            .collect();
+        if named.is_empty() {
             "none".to_owned()
         } else {
-            hand.join(", ")
+            named.join(", ")
         }
-    )));
+    } else {
+        let held = g.science.get(seat.index()).map_or(0, Vec::len);
+        format!("{held} card{} (hidden)", if held == 1 { "" } else { "s" })
+    };
+    let power = g.power.get(seat.index()).copied().unwrap_or(0);
+    if compact {
+        lines.push(Line::from(format!(
+            "gems {}/{}, science power {power}/{}",
+            cabin.gems,
+            data::GEM_SPACES,
+            data::MAX_POWER
+        )));
+        lines.push(Line::from(format!("science   {hand}")));
+    } else {
+        lines.push(Line::from(format!(
+            "  science    power {power}/{}; hand: {hand}",
+            data::MAX_POWER,
+        )));
+    }
     if let Some(turn) = g
         .turn
         .as_ref()
-        .filter(|t| t.seat == me && !t.hand.is_empty())
+        .filter(|t| t.seat == seat && !t.hand.is_empty())
     {
         lines.push(Line::from(format!(
-            "  to place   {}",
+            "{}to place   {}",
+            if compact { "" } else { "  " },
             turn.hand
                 .iter()
                 .map(|c| c.letter().to_string())
@@ -468,13 +614,10 @@ fn science_words(card: u32) -> String {
     format!("{} ({what})", science_name(card))
 }
 
-/// The board's panel: phase, grid, players, and (`all`) crew rows and
-/// cabin.
-fn top_lines(s: &Snapshot<Nereus>, app: &App, all: bool) -> Vec<Line<'static>> {
-    let theme = app.theme;
+/// The legal moves' destinations on the grid: `*` the selected one, `+`
+/// the others.
+fn move_marks(s: &Snapshot<Nereus>, app: &App) -> Vec<(Cell, char)> {
     let g = &s.view.game;
-    let names = s.names();
-    // The legal moves' destinations, the selected one apart.
     let mut marks: Vec<(Cell, char)> = Vec::new();
     let chosen = s
         .legal
@@ -492,67 +635,233 @@ fn top_lines(s: &Snapshot<Nereus>, app: &App, all: bool) -> Vec<Line<'static>> {
         marks.retain(|(c, _)| *c != to);
         marks.push((to, '*'));
     }
-    let mut lines = vec![Line::styled(phase_words(g, &names, s.me), theme.title())];
+    marks
+}
+
+/// The board's panel where there is room for all of it: phase, grid,
+/// players, legend, crew rows and a cabin.
+fn tall_lines(s: &Snapshot<Nereus>, app: &App) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let g = &s.view.game;
+    let marks = move_marks(s, app);
+    let mut lines = vec![Line::styled(
+        phase_words(g, &s.names(), s.me),
+        theme.title(),
+    )];
     lines.extend(board_lines(g, theme, &marks));
-    lines.extend(player_lines(s, theme));
+    lines.extend(player_lines(
+        s,
+        theme,
+        true,
+        crate::ui::replay_status(app).is_some(),
+    ));
     lines.extend(legend_lines(theme, !marks.is_empty()));
-    if all {
-        lines.extend(crew_lines(s, theme));
-        lines.extend(cabin_lines(s, theme));
-    }
+    lines.extend(crew_lines(s, theme, false));
+    lines.extend(cabin_lines(s, theme, cabin_seat(s, app), false));
     lines
 }
 
-/// The moves, numbered, in words.
-fn move_lines(app: &App, s: &Snapshot<Nereus>) -> Vec<Line<'static>> {
+/// What a short board shows at a time: the page key turns them in this
+/// order, the cabin key goes to the cabin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    /// The grid and the players.
+    Grid,
+    /// The crew rows, what each space does, and the legend.
+    Crews,
+    /// A seat's cabin.
+    Cabin,
+}
+
+/// The page `app` shows of a short board.
+fn page(app: &App) -> Page {
+    match app.board_page % crate::app::BOARD_PAGES {
+        0 => Page::Grid,
+        1 => Page::Crews,
+        _ => Page::Cabin,
+    }
+}
+
+/// A short board's page: its title and lines.
+fn page_lines(s: &Snapshot<Nereus>, app: &App) -> (String, Vec<Line<'static>>) {
+    let theme = app.theme;
+    let g = &s.view.game;
+    match page(app) {
+        Page::Grid => {
+            let mut lines = board_lines(g, theme, &move_marks(s, app));
+            lines.extend(player_lines(
+                s,
+                theme,
+                false,
+                crate::ui::replay_status(app).is_some(),
+            ));
+            ("Board (v: crews, c: cabin)".to_owned(), lines)
+        }
+        Page::Crews => {
+            let mut lines = crew_lines(s, theme, true);
+            lines.remove(0);
+            lines.extend(legend_lines(theme, false).into_iter().take(2));
+            ("Crew rows (v: cabin)".to_owned(), lines)
+        }
+        Page::Cabin => {
+            let mut lines = cabin_lines(s, theme, cabin_seat(s, app), true);
+            let title = if lines.is_empty() {
+                "Cabin".to_owned()
+            } else {
+                let head = lines.remove(0);
+                let text: String = head.spans.iter().map(|x| x.content.as_ref()).collect();
+                format!("{} (v: board)", text.trim_end_matches(" (c: the next one)"))
+            };
+            lines.push(Line::styled(
+                "c: next cabin. x=. an empty space for x; ≠ all different, = all the same",
+                theme.dim(),
+            ));
+            (title, lines)
+        }
+    }
+}
+
+/// What taking `action` would cost and give the deciding seat, found by
+/// taking it on a copy (" (pays 2 gold, +5 VP)"), or "" when nothing.
+fn option_effect(g: &Nereus, action: &Action) -> String {
+    let Some(seat) = g.decider() else {
+        return String::new();
+    };
+    let mut probe = g.clone();
+    let mut events = Vec::new();
+    if probe.apply_legal_action(seat, action, &mut events).is_err() {
+        return String::new();
+    }
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Acted(s, _, effect) if *s == seat => Some(effect_words(effect)),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// An option's words: a move says where the ship ends and what it costs;
+/// ending the turn says which treasures in hand it loses; every other one
+/// what it costs and gives.
+fn option_words(g: &Nereus, action: &Action) -> String {
+    let mut words = match (action, destination(g, action)) {
+        (Action::Move(path), Some(to)) if !path.is_empty() => {
+            let steps: Vec<String> = path.iter().map(ToString::to_string).collect();
+            let price = match g.move_price(path) {
+                Some((0, 0)) | None => String::new(),
+                Some((gold, 0)) => format!(", {gold} gold (gold action)"),
+                Some((0, fees)) => format!(", {fees} gold to pass ships"),
+                Some((gold, fees)) => format!(
+                    ", {} gold ({gold} gold action, {fees} to pass ships)",
+                    gold + fees
+                ),
+            };
+            format!("sail to {to} ({}){price}", steps.join(" "))
+        }
+        (Action::End, _) => {
+            let hand = g.turn.as_ref().map(|t| t.hand.clone()).unwrap_or_default();
+            end_turn_words(&hand, true)
+        }
+        // The space's effect, so the choice needs no other page.
+        (Action::Place(n), _) => {
+            let space = g
+                .turn
+                .as_ref()
+                .and_then(|t| t.crew)
+                .and_then(|crew| data::spaces(crew, g.seats).get(usize::from(*n)).copied());
+            match space {
+                Some(space) => format!("{}: {}", action_words(action, true), space_sentence(space)),
+                None => action_words(action, true),
+            }
+        }
+        (Action::Sell(Slot::Store(i)), _) => {
+            let colour = g.turn.as_ref().and_then(|t| {
+                g.cabins
+                    .get(t.seat.index())
+                    .and_then(|c| c.store.get(usize::from(*i)).copied().flatten())
+            });
+            match colour {
+                Some(c) => format!("sell the {} treasure on storage space {}", c.name(), i + 1),
+                None => action_words(action, true),
+            }
+        }
+        (Action::Basic(_) | Action::Gold(_) | Action::Enhanced, _) => {
+            let crew = g.turn.as_ref().and_then(|t| t.crew);
+            match crew.and_then(|c| crew_action_sentence(c, action)) {
+                Some(does) => format!("{}: {does}", action_words(action, true)),
+                None => action_words(action, true),
+            }
+        }
+        _ => action_words(action, true),
+    };
+    if !matches!(action, Action::Move(_) | Action::Choose(_)) {
+        words.push_str(&option_effect(g, action));
+    }
+    if let Some(first) = words.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    words
+}
+
+/// The moves, numbered, in words, each wrapped to `width` columns under
+/// its number (never cut); with the rows the selected one takes.
+fn move_lines(
+    app: &App,
+    s: &Snapshot<Nereus>,
+    width: usize,
+) -> (Vec<Line<'static>>, std::ops::Range<usize>) {
     let theme = app.theme;
     if s.legal.is_empty() {
         let status = s
             .status
             .clone()
             .unwrap_or_else(|| "Waiting for the other players".into());
-        return vec![Line::styled(status, theme.dim())];
+        let rows: Vec<Line<'static>> = wrap(&status, width)
+            .into_iter()
+            .map(|r| Line::styled(r, theme.dim()))
+            .collect();
+        let n = rows.len();
+        return (rows, n..n);
     }
-    s.legal
-        .iter()
-        .enumerate()
-        .map(|(i, action)| {
-            let mut words = match (action, destination(&s.view.game, action)) {
-                (Action::Move(path), Some(to)) if !path.is_empty() => {
-                    let steps: Vec<String> = path.iter().map(ToString::to_string).collect();
-                    format!("sail to {to} ({})", steps.join(" "))
-                }
-                _ => action_words(action, true),
+    let mut rows = Vec::new();
+    let mut selected = 0..0;
+    for (i, action) in s.legal.iter().enumerate() {
+        let words = option_words(&s.view.game, action);
+        let chosen = i == app.action_selected;
+        let start = rows.len();
+        // "> 12 " before the first row, five spaces before the others.
+        for (k, row) in wrap(&words, width.saturating_sub(5).max(8))
+            .into_iter()
+            .enumerate()
+        {
+            let text = match (k, chosen) {
+                (0, true) => format!("> {:>2} {row}", i + 1),
+                (0, false) => format!("  {:>2} {row}", i + 1),
+                _ => format!("   {row}"),
             };
-            if let Some(first) = words.get_mut(0..1) {
-                first.make_ascii_uppercase();
-            }
-            let text = format!("{:>2} {words}", i + 1);
-            if i == app.action_selected {
-                Line::styled(format!("> {text}"), theme.selected())
+            rows.push(if chosen {
+                Line::styled(text, theme.selected())
             } else {
-                Line::from(format!("  {text}"))
-            }
-        })
-        .collect()
+                Line::from(text)
+            });
+        }
+        if chosen {
+            selected = start..rows.len();
+        }
+    }
+    (rows, selected)
 }
 
 /// Draw Waters of Nereus's table. A tall board area shows everything
 /// above the moves; a short one puts the moves (or the replay's panel)
-/// beside the grid and the players, and the crew rows and cabin under them
-/// where there is room.
+/// beside one page of the board: the grid and the players, the crew rows,
+/// or a cabin (the page and cabin keys turn them).
 pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
     let (board, log) = board_and_log(area);
-    let title = "Waters of Nereus".to_owned();
     let replay = crate::ui::replay_status(app);
-    let mut lower = Vec::new();
-    if replay.is_none() {
-        lower = move_lines(app, s);
-        if let Some(notice) = &app.notice {
-            lower.push(Line::styled(notice.clone(), app.theme.warn()));
-        }
-    }
     let tall = board.height >= TALL_BOARD;
+    let g = &s.view.game;
     let (top, bottom) = if tall {
         let rows = match replay {
             Some(r) => {
@@ -560,28 +869,62 @@ pub fn table(app: &App, s: &Snapshot<Nereus>, area: Rect, buf: &mut Buffer) {
                 crate::ui::replay_lines(s, r, width, app.theme).len() as u16
                     + u16::from(app.notice.is_some())
             }
-            None => lower.len() as u16,
+            None => {
+                let width = usize::from(board.width.saturating_sub(2));
+                move_lines(app, s, width).0.len() as u16 + u16::from(app.notice.is_some())
+            }
         };
         let lower_h = (rows + 2).min(board.height / 2);
         let [top, bottom] =
             Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
         (top, bottom)
     } else {
-        let grid = Constraint::Length(u16::from(s.view.game.size) * 5 + 6);
-        let [top, bottom] = Layout::horizontal([grid, Constraint::Min(20)]).areas(board);
+        // The grid's page is as wide as the grid; the crew rows and a
+        // cabin take half the width, their lines being longer.
+        let left = match page(app) {
+            Page::Grid => Constraint::Length(u16::from(g.size) * 5 + 6),
+            _ => Constraint::Percentage(50),
+        };
+        let [top, bottom] = Layout::horizontal([left, Constraint::Min(20)]).areas(board);
         (top, bottom)
     };
-    Paragraph::new(top_lines(s, app, tall))
+    let (title, lines) = if tall {
+        ("Waters of Nereus".to_owned(), tall_lines(s, app))
+    } else {
+        page_lines(s, app)
+    };
+    Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(crate::ui::widgets::block(title, app.theme))
         .render(top, buf);
     match replay {
         Some(r) => crate::ui::replay_panel(app, s, r, bottom, buf, false),
         None => {
+            let width = usize::from(bottom.width.saturating_sub(2));
+            // A clock running low, this seat's or another's, heads the moves.
+            let mut rows = crate::ui::clock_lines(s, width, app.theme);
+            if !tall {
+                // The phase line is the grid page's no longer: it heads the moves.
+                rows.extend(
+                    wrap(&phase_words(g, &s.names(), s.me), width)
+                        .into_iter()
+                        .map(|r| Line::styled(r, app.theme.title())),
+                );
+            }
+            let head = rows.len();
+            let (moves, selected) = move_lines(app, s, width);
+            rows.extend(moves);
+            if let Some(notice) = &app.notice {
+                rows.extend(
+                    wrap(notice, width)
+                        .into_iter()
+                        .map(|r| Line::styled(r, app.theme.warn())),
+                );
+            }
             // Keep the selected move in sight in a short panel.
-            let inner = bottom.height.saturating_sub(2) as usize;
-            let skip = app.action_selected.saturating_sub(inner.saturating_sub(1));
-            Paragraph::new(lower.into_iter().skip(skip).collect::<Vec<_>>())
+            let inner = usize::from(bottom.height.saturating_sub(2));
+            let skip = (head + selected.end).saturating_sub(inner);
+            Paragraph::new(rows.into_iter().skip(skip).collect::<Vec<_>>())
                 .block(crate::ui::widgets::block("Moves".to_owned(), app.theme))
                 .render(bottom, buf);
         }
@@ -613,7 +956,47 @@ fn treasure_cells(view: &roundtable_nereus::View) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use roundtable_engine::{Game, Observer};
+    use roundtable_engine::Observer;
+
+    /// An option says what it costs and gives, as the log will.
+    #[test]
+    fn options_say_what_they_cost_and_give() {
+        let mut g = match Nereus::new_game(4, &Default::default()) {
+            Ok(g) => g,
+            Err(e) => panic!("{e}"),
+        };
+        g.jobs.clear();
+        g.phase = Phase::Turns(0);
+        let turn = |crew: Crew| {
+            let mut turn = roundtable_nereus::Turn::new(Seat(0), Some(crew), false);
+            turn.stage = Stage::Crew;
+            turn.space = Some(0);
+            turn
+        };
+        g.turn = Some(turn(Crew::Purser));
+        let basic = roundtable_nereus::Action::Basic(roundtable_nereus::Half::Plain);
+        assert_eq!(option_words(&g, &basic), "Take the basic action (+6 gold)");
+        g.turn = Some(turn(Crew::Boatswain));
+        let gold = roundtable_nereus::Action::Gold(roundtable_nereus::Half::Plain);
+        assert_eq!(
+            option_words(&g, &gold),
+            "Take the gold action: move 1 more treasure (pays 1 gold)"
+        );
+        g.turn = Some(turn(Crew::Merchant));
+        assert_eq!(
+            option_words(&g, &basic),
+            "Take the basic action (pays 2 gold, +5 VP)"
+        );
+        // Before the marker is placed, each space says what it does.
+        let mut before = turn(Crew::Purser);
+        before.stage = Stage::Before;
+        before.space = None;
+        g.turn = Some(before);
+        assert_eq!(
+            option_words(&g, &roundtable_nereus::Action::Place(1)),
+            "Put the action marker on space 2: take 5 gold"
+        );
+    }
 
     #[test]
     fn the_grid_shows_every_treasure_by_its_letter() {

@@ -17,9 +17,9 @@ use roundtable_games::words::seat_name;
 use roundtable_port_royal::PortRoyal;
 
 use crate::app::App;
-use crate::session::SeatKind;
 use crate::theme::Theme;
 use crate::ui::log::{log_max_scroll, log_panel};
+use crate::ui::seat_presence::seat_presence;
 use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap};
 use crate::ui::{clock_lines, replay_lines, replay_panel, replay_status, waiting_lines};
 
@@ -572,11 +572,6 @@ pub fn contract_details(p: &PlayerView, x: &ExpansionView, seat: usize) -> Strin
     parts.join(", ")
 }
 
-pub(super) fn clock(d: std::time::Duration) -> String {
-    let secs = d.as_secs();
-    format!("{}:{:02}", secs / 60, secs % 60)
-}
-
 /// The players' lines: seat, name, coins and points, then (wrapped to
 /// `width`, or in a cramped terminal on the same line) who plays the seat,
 /// its abilities and its contracts.
@@ -605,20 +600,12 @@ pub(super) fn player_lines(
         });
     for (i, p) in v.players.iter().enumerate() {
         let seat = Seat(i as u8);
-        let info = s.seats.get(i);
         // Before the start player is drawn, and after the end, no one is.
         let active = v.active.0 == seat && !matches!(v.phase, "setup" | "over");
         let taking = v.taker.is_some_and(|t| t.0 == seat);
         let marker = if active { '>' } else { ' ' };
         let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
-        let who = match info.map(|x| (x.kind, x.connection)) {
-            // Whoever sat there, the table plays the seat now.
-            _ if info.is_some_and(|x| x.forfeited) => "auto".to_owned(),
-            Some((SeatKind::You, _)) => "you".to_owned(),
-            Some((SeatKind::Bot, _)) => "bot".to_owned(),
-            Some((SeatKind::Remote, c)) => c.words().to_owned(),
-            None => String::new(),
-        };
+
         let mut spans = vec![
             Span::raw(format!("{marker}")),
             Span::styled(format!("{} {name:<name_w$}", seat.number()), theme.seat(i)),
@@ -630,11 +617,7 @@ pub(super) fn player_lines(
             (false, true) => "TAKING",
             _ => "",
         };
-        let mut about = who;
-        // Nobody waits for a seat the table plays: its clock means nothing.
-        if let Some(t) = info.filter(|x| !x.forfeited).and_then(|x| x.clock) {
-            about.push_str(&format!(" {}", clock(t)));
-        }
+        let about = seat_presence(s, seat, false);
         let mut summary = abilities(p);
         if let Some(needed) = text::expedition_needed(v, p) {
             summary.push_str(&format!(", {needed}"));
