@@ -9,7 +9,7 @@
 use roundtable_engine::{CardHandle, DeckSlots, EpochId, Seat};
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, HandCard};
+use crate::action::{Action, ChapterOrder, HandCard, chapter_order};
 use crate::catalog::{COLOURS, Card, Colour, PROFESSIONS, Profession, VP_TABLE, VpAbility};
 use crate::error::GuildhallError as E;
 
@@ -284,34 +284,34 @@ impl Guildhall {
         Ok(())
     }
 
-    /// Lay a completed chapter's five cards on the discard pile, `top` last.
+    /// Lay a completed chapter's five cards on the discard pile in `order`
+    /// (from the top down), or in catalog order with purple on top when the
+    /// order is not chosen.
     pub(crate) fn discard_chapter(
         &mut self,
         seat: Seat,
         profession: Profession,
-        top: Option<Colour>,
+        order: Option<ChapterOrder>,
     ) -> Result<(), E> {
-        match (self.options.choose_chapter_order, top) {
+        let order = match (self.options.choose_chapter_order, order) {
             (true, None) => return Err(E::ChapterOrder("must be chosen (Yucata's third change)")),
             (false, Some(_)) => return Err(E::ChapterOrder("is not chosen with this option off")),
-            _ => {}
-        }
+            (true, Some(order)) => chapter_order(&order)
+                .ok_or(E::ChapterOrder("names each of the five colours once"))?,
+            (false, None) => chapter_order(&[]).ok_or(E::ChapterOrder("of the catalog"))?,
+        };
         let chapters = &mut self.completed[seat.index()];
         let at = chapters
             .iter()
             .position(|&p| p == profession)
             .ok_or(E::NoCompletedChapter { seat, profession })?;
         chapters.remove(at);
-        let top = top.unwrap_or(Colour::Purple);
-        for colour in COLOURS.iter().filter(|&&c| c != top).chain([&top]) {
-            self.discard.push(
-                Card {
-                    profession,
-                    colour: *colour,
-                }
-                .index(),
-            );
-        }
+        self.discard.extend(
+            order
+                .iter()
+                .rev()
+                .map(|&colour| Card { profession, colour }.index()),
+        );
         Ok(())
     }
 
@@ -416,17 +416,11 @@ impl Guildhall {
             // The one-target steps are counted, not searched: taking a card
             // never makes another target of the same kind impossible.
             Pending::Return { left } => self.hall_count(seat) >= u32::from(left),
-            Pending::Search { left } => {
-                let mut kinds = [false; 30];
-                for &c in &self.discard {
-                    if let Some(card) = Card::from_index(c)
-                        && !self.holds(seat, card)
-                    {
-                        kinds[c as usize] = true;
-                    }
-                }
-                kinds.iter().filter(|&&k| k).count() >= usize::from(left)
-            }
+            // Enough distinct cards to take settles it at once: taking one
+            // never makes another illegal. Short of that, a card taken may
+            // complete a chapter, which turns face down and makes its
+            // colours legal again, so the steps themselves are tried.
+            Pending::Search { left } if self.searchable_kinds(seat) >= usize::from(left) => true,
             Pending::Swap { with, left } => (0..self.seats).map(Seat).any(|o| {
                 if o == seat || with.is_some_and(|w| w != o) {
                     return false;
@@ -480,6 +474,19 @@ impl Guildhall {
                 })
             }
         }
+    }
+
+    /// Distinct cards of the discard pile `seat`'s guildhall could take.
+    fn searchable_kinds(&self, seat: Seat) -> usize {
+        let mut kinds = [false; 30];
+        for &c in &self.discard {
+            if let Some(card) = Card::from_index(c)
+                && !self.holds(seat, card)
+            {
+                kinds[c as usize] = true;
+            }
+        }
+        kinds.iter().filter(|&&k| k).count()
     }
 
     /// The targeted steps of the pending ability (not hand placements),
@@ -1123,7 +1130,7 @@ mod tests {
         );
         let shed = Action::Shed {
             profession: Profession::Assassin,
-            top: Some(Colour::Blue),
+            order: chapter_order(&[Colour::Blue]),
         };
         game.apply_action(Seat(0), &shed, &mut Vec::new())
             .expect("shed a chapter");
@@ -1181,7 +1188,7 @@ mod tests {
             Action::Buy { kind },
             Action::Pay {
                 profession: Profession::Dancer,
-                top: Some(Colour::Red),
+                order: chapter_order(&[Colour::Red]),
             },
         ] {
             game.apply_action(Seat(0), &action, &mut Vec::new())

@@ -311,8 +311,18 @@ fn a_vp_card_is_bought_card_then_each_chapter_paid_and_its_top_then_its_ability(
         shown.contains("goes on top of the discard pile") && shown.contains("red on top"),
         "{shown}"
     );
+    // Then each card under it, from the top down; the fifth is what is left.
+    for place in ["2nd", "3rd"] {
+        assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
+        let shown = common::screen_text(&common::draw(&app, &snap, 80, 24));
+        assert!(
+            shown.contains(&format!("(the {place} from the top)")),
+            "{shown}"
+        );
+    }
+    assert_eq!(app.update(Msg::Confirm, Some(&snap)), None);
     let (paid, snap) = play_selected(&mut app, &mut session, &snap);
-    assert!(matches!(paid, Action::Pay { top: Some(_), .. }), "{paid}");
+    assert!(matches!(paid, Action::Pay { order: Some(_), .. }), "{paid}");
 
     // The card's ability: used step by step, or skipped.
     assert!(
