@@ -70,6 +70,13 @@ pub trait GameScreen: Listed {
     /// other than the pace) of `config` as `change` says.
     fn change_option(config: &mut LocalConfig, row: SetupRow, change: Change);
 
+    /// What the abbreviations on the table mean, for the help screen's "On
+    /// the table" section: lines of at most 60 characters. The default,
+    /// none, leaves the section out.
+    fn legend() -> Vec<String> {
+        Vec::new()
+    }
+
     /// How a player picks `action` (one of `snap`'s legal actions) step by
     /// step, the way the player thinks of it: a card, then its level, then
     /// each target. Legal actions whose first picks read the same are one

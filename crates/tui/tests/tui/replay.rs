@@ -213,7 +213,7 @@ fn seeking_past_either_end_stays_there() {
 
 /// A whole three-seat Guildhall game between easy bots at in-process
 /// tables (which release every key after the game), as a transcript.
-fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
+pub(crate) fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
     use roundtable_games::Listed;
     use roundtable_guildhall::Guildhall;
     use roundtable_local::{LocalGame, Player, Progress};

@@ -17,11 +17,12 @@ use roundtable_games::words::seat_name;
 use roundtable_port_royal::PortRoyal;
 
 use crate::app::App;
-use crate::session::SeatKind;
 use crate::theme::Theme;
 use crate::ui::log::{log_max_scroll, log_panel};
-use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap};
-use crate::ui::{clock_lines, replay_lines, replay_panel, replay_status, waiting_lines};
+use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap, wrap_list};
+use crate::ui::{
+    clock_lines, replay_lines, replay_panel, replay_status, seat_presence, waiting_lines,
+};
 
 /// The board draws a game of Port Royal only.
 type Snapshot = crate::session::Snapshot<PortRoyal>;
@@ -572,11 +573,6 @@ pub fn contract_details(p: &PlayerView, x: &ExpansionView, seat: usize) -> Strin
     parts.join(", ")
 }
 
-pub(super) fn clock(d: std::time::Duration) -> String {
-    let secs = d.as_secs();
-    format!("{}:{:02}", secs / 60, secs % 60)
-}
-
 /// The players' lines: seat, name, coins and points, then (wrapped to
 /// `width`, or in a cramped terminal on the same line) who plays the seat,
 /// its abilities and its contracts.
@@ -611,14 +607,7 @@ pub(super) fn player_lines(
         let taking = v.taker.is_some_and(|t| t.0 == seat);
         let marker = if active { '>' } else { ' ' };
         let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
-        let who = match info.map(|x| (x.kind, x.connection)) {
-            // Whoever sat there, the table plays the seat now.
-            _ if info.is_some_and(|x| x.forfeited) => "auto".to_owned(),
-            Some((SeatKind::You, _)) => "you".to_owned(),
-            Some((SeatKind::Bot, _)) => "bot".to_owned(),
-            Some((SeatKind::Remote, c)) => c.words().to_owned(),
-            None => String::new(),
-        };
+        let about = info.map(seat_presence).unwrap_or_default();
         let mut spans = vec![
             Span::raw(format!("{marker}")),
             Span::styled(format!("{} {name:<name_w$}", seat.number()), theme.seat(i)),
@@ -630,11 +619,6 @@ pub(super) fn player_lines(
             (false, true) => "TAKING",
             _ => "",
         };
-        let mut about = who;
-        // Nobody waits for a seat the table plays: its clock means nothing.
-        if let Some(t) = info.filter(|x| !x.forfeited).and_then(|x| x.clock) {
-            about.push_str(&format!(" {}", clock(t)));
-        }
         let mut summary = abilities(p);
         if let Some(needed) = text::expedition_needed(v, p) {
             summary.push_str(&format!(", {needed}"));
@@ -693,29 +677,6 @@ pub(super) fn player_lines(
         }
     }
     lines
-}
-
-/// A list ("1sw, 2 anchors, gov") wrapped to `width` between its items, so
-/// that "2 anchors" never breaks in two; an item wider than a row is
-/// word-wrapped. Continuation rows are indented by two, as [`wrap`]'s are.
-fn wrap_list(text: &str, width: usize) -> Vec<String> {
-    let mut rows: Vec<String> = vec![String::new()];
-    for item in text.split_inclusive(", ") {
-        let len = item.trim_end().chars().count();
-        let row = rows.last().map_or(0, |r| r.chars().count());
-        if row > 0 && row + len > width {
-            rows.push("  ".to_owned());
-        }
-        let row = rows.last().map_or(0, |r| r.chars().count());
-        if row + len > width {
-            // Too wide for a row of its own: words, as everywhere else.
-            let start = rows.pop().unwrap_or_default();
-            rows.extend(wrap(&format!("{}{item}", start.trim()), width));
-        } else if let Some(last) = rows.last_mut() {
-            last.push_str(item);
-        }
-    }
-    rows.iter().map(|r| r.trim_end().to_owned()).collect()
 }
 
 pub(super) fn players_panel(

@@ -20,6 +20,10 @@ impl GameScreen for PortRoyal {
         board::side_log_max_scroll(app, snap, width, height)
     }
 
+    fn legend() -> Vec<String> {
+        roundtable_games::port_royal::legend()
+    }
+
     const SETUP_ROWS: &'static [SetupRow] = &[
         SetupRow::VictoryPoints,
         SetupRow::PassAutomatically,
