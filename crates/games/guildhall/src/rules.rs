@@ -215,7 +215,8 @@ impl Guildhall {
         }
     }
 
-    pub(crate) fn discard_from_hand(
+    /// Take the claimed card out of `seat`'s hand, once checked.
+    fn take_from_hand(
         &mut self,
         seat: Seat,
         from: HandCard,
@@ -224,6 +225,17 @@ impl Guildhall {
     ) -> Result<(), E> {
         let (at, _) = self.check_hand_card(seat, from, card, opened)?;
         self.hands[seat.index()].remove(at);
+        Ok(())
+    }
+
+    pub(crate) fn discard_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        self.take_from_hand(seat, from, card, opened)?;
         self.discard.push(card);
         Ok(())
     }
@@ -250,8 +262,7 @@ impl Guildhall {
         card: u32,
         opened: Option<u32>,
     ) -> Result<(), E> {
-        let (at, _) = self.check_hand_card(seat, from, card, opened)?;
-        self.hands[seat.index()].remove(at);
+        self.take_from_hand(seat, from, card, opened)?;
         self.hands[seat.index()].push(HandCard::Open(card));
         Ok(())
     }

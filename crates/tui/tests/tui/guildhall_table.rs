@@ -226,13 +226,7 @@ fn a_replay_at_input_0_shows_the_set_up_before_the_deal() {
     assert_eq!(replay.position(), 0);
     let app = App::at_replay(Theme::plain(), replay.status());
     let snap = replay.snapshot();
-    let draw = |w: u16, h: u16| {
-        let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h))
-            .unwrap_or_else(|e| match e {});
-        t.draw(|f| roundtable_tui::ui::render(&app, Some(&snap), f.area(), f.buffer_mut()))
-            .unwrap_or_else(|e| match e {});
-        t
-    };
+    let draw = |w: u16, h: u16| common::draw(&app, &snap, w, h);
     let narrow = draw(80, 24);
     let text = common::screen_text(&narrow);
     assert!(
