@@ -93,8 +93,10 @@
 //!   completes a chapter, which turns face down and makes its colours legal
 //!   again), the check tries the steps themselves, so it offers exactly the
 //!   levels some sequence of steps completes
-//!   (`historian-level-4-completion-frees-the-second`, property
-//!   `historian_levels_offered_iff_steps_complete_them`).
+//!   (`historian-level-4-completion-frees-the-second`, the proptest
+//!   `historian_levels_are_offered_iff_their_steps_complete_them` over any
+//!   guildhall and discard pile, and the property
+//!   `historian_levels_offered_iff_steps_complete_them` over random games).
 //! * **Identical cards swap between hand and guildhall at Weaver 2 and 4**
 //!   (rules, "Duplicates"): a placed card the guildhall already holds goes
 //!   over its twin, and the twin goes back to the hand at once, open, as one

@@ -1176,6 +1176,57 @@ mod tests {
         assert_eq!(game.decider(), Some(Seat(1)));
     }
 
+    /// Whether some sequence of the pending Historian's steps, each one
+    /// the step alone accepts, takes every card it owes.
+    fn search_steps_complete(game: &Guildhall, seat: Seat) -> bool {
+        game.pending.is_none()
+            || (0..30).any(|card| {
+                let mut next = game.clone();
+                next.apply_step(seat, &Action::Search { card }).is_ok()
+                    && search_steps_complete(&next, seat)
+            })
+    }
+
+    proptest::proptest! {
+        /// A Historian level is offered exactly when some sequence of its
+        /// steps completes it: with four Historians in the guildhall and
+        /// any other chapters and discard pile, including a first card
+        /// that completes a chapter (face down at once) and so makes the
+        /// second legal.
+        #[test]
+        fn historian_levels_are_offered_iff_their_steps_complete_them(
+            masks in proptest::array::uniform6(0u8..0b1_1111),
+            discard in proptest::collection::vec(0u32..30, 0..8),
+        ) {
+            let mut game = mid_game(2);
+            let historian = Profession::Historian;
+            game.halls[0] = masks;
+            game.halls[0][historian.index()] = 0b0_1111;
+            game.discard = discard;
+            let purple = Card {
+                profession: historian,
+                colour: Colour::Purple,
+            }
+            .index();
+            let from = HandCard::Open(purple);
+            game.hands[0] = vec![from];
+            let mut legal = Vec::new();
+            game.legal_actions(Seat(0), &mut legal);
+            for (level, left) in [(2u8, 1u8), (4, 2)] {
+                let offered = legal.contains(&Action::Play {
+                    from,
+                    card: purple,
+                    level: Some(level),
+                });
+                let mut played = game.clone();
+                played.hands[0].clear();
+                played.area.push(AreaCard::Profession(purple));
+                played.pending = Some(Pending::Search { left });
+                proptest::prop_assert_eq!(offered, search_steps_complete(&played, Seat(0)));
+            }
+        }
+    }
+
     /// RECONSTRUCTION: once the VP deck is empty, a card bought from the
     /// centre row is not replaced and the row shrinks.
     #[test]
