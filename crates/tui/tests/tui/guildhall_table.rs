@@ -240,3 +240,39 @@ fn a_replay_at_input_0_shows_the_set_up_before_the_deal() {
     assert_snapshot!("guildhall_replay_input_0_80x24", narrow.backend());
     assert_snapshot!("guildhall_replay_input_0_160x48", draw(160, 48).backend());
 }
+
+#[test]
+fn placing_a_card_over_its_twin_says_the_twin_comes_back() {
+    use roundtable_guildhall::{HandCard, Pending};
+    use roundtable_tui::GameScreen;
+    let mut snap = first_turn();
+    let me = snap.me.unwrap_or_else(|| panic!("a seat"));
+    let held = roundtable_guildhall::PROFESSIONS
+        .iter()
+        .find_map(|p| {
+            let mask = snap.view.halls[me.index()][p.index()];
+            (mask != 0).then(|| p.index() as u32 * 5 + mask.trailing_zeros())
+        })
+        .unwrap_or_else(|| panic!("the set-up placed three cards"));
+    let place = Action::Place {
+        from: HandCard::Open(held),
+        card: held,
+    };
+    let answer = |snap: &Snapshot<Guildhall>| {
+        Guildhall::picks(snap, &place)
+            .last()
+            .map(|p| p.answer.clone())
+            .unwrap_or_default()
+    };
+    snap.view.pending = Some(Pending::Place {
+        left: Some(2),
+        then_return: 1,
+    });
+    assert!(answer(&snap).contains("over its twin"), "{}", answer(&snap));
+    // With no return left (Weaver 0) it is a plain placement, refused.
+    snap.view.pending = Some(Pending::Place {
+        left: Some(1),
+        then_return: 0,
+    });
+    assert!(!answer(&snap).contains("twin"), "{}", answer(&snap));
+}

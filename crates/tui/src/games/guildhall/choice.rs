@@ -183,6 +183,10 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
         (Action::Place { .. }, pending) | (Action::Stop, pending @ Some(_)) => {
             let question = place_question(view, pending);
             let answer = match *action {
+                Action::Place { card: c, .. } if is_twin(view, me, c, pending) => format!(
+                    "Place {} over its twin, which comes back to your hand (seen by all)",
+                    card_words(c)
+                ),
                 Action::Place { card: c, .. } => format!("Place {}", card_words(c)),
                 _ => match pending {
                     Some(Pending::Place { left: Some(_), .. }) => {
@@ -408,6 +412,19 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
         out.push(Pick::new("Choose", action.to_string(), "a move"));
     }
     out
+}
+
+/// Whether placing `card` now swaps it for the identical card `me`'s
+/// guildhall holds (a Weaver level with a return still to make).
+fn is_twin(view: &View, me: Seat, card: u32, pending: Option<Pending>) -> bool {
+    let returns = matches!(pending, Some(Pending::Place { then_return, .. }) if then_return > 0);
+    returns
+        && roundtable_guildhall::Card::from_index(card).is_some_and(|c| {
+            view.halls
+                .get(me.index())
+                .and_then(|hall| hall.get(c.profession.index()))
+                .is_some_and(|held| held & (1 << c.colour.index()) != 0)
+        })
 }
 
 /// The question of a bought VP card's ability, naming it.
