@@ -215,6 +215,22 @@ fn a_seat_that_stops_answering_shows_offline_and_its_countdown() {
         common::screen_text(&narrow)
     );
     assert_snapshot!("guildhall_offline_seat_80x24", narrow.backend());
+
+    // A clock running low warns above the moves, yours and another's.
+    snap.seats[me.index()].clock = Some(Duration::from_secs(5));
+    let text = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(
+        text.contains("Your move: 0:05 left, then your seat is played"),
+        "{text}"
+    );
+    snap.legal.clear();
+    snap.status = Some("Waiting for a move".to_owned());
+    snap.seats[gone.index()].clock = Some(Duration::from_secs(3));
+    let text = common::screen_text(&common::draw(&app, &snap, 80, 24));
+    assert!(
+        text.contains(": 0:03 left, then the seat is played"),
+        "{text}"
+    );
 }
 
 #[test]

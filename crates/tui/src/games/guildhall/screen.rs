@@ -380,19 +380,23 @@ struct MovesPanel {
 
 fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     let theme = app.theme;
+    // A clock running low warns above everything, as at every table.
+    let clock = crate::ui::clock_lines(s, width, theme);
     if s.legal.is_empty() {
-        let status = s
-            .status
-            .clone()
-            .unwrap_or_else(|| "Waiting for the other players".into());
+        let mut list = clock;
+        list.extend(if s.status.is_some() {
+            crate::ui::waiting_lines(s, width, theme)
+        } else {
+            vec![Line::styled("Waiting for the other players", theme.dim())]
+        });
         return MovesPanel {
             header: Vec::new(),
-            list: vec![Line::styled(status, theme.dim())],
+            list,
             selected: 0..0,
         };
     }
     let step = steps::step(s, &app.choice);
-    let mut header: Vec<Line<'static>> = Vec::new();
+    let mut header: Vec<Line<'static>> = clock;
     if let Some(question) = &step.question {
         header.extend(
             crate::ui::widgets::wrap(question, width)
