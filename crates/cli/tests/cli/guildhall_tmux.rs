@@ -5,7 +5,9 @@
 //! keyboard to the post-game screen, whose transcript `roundtable audit`
 //! then accepts. Moves are chosen step by step: Enter takes the first choice
 //! of each step (a card, then its first level, then each target), and once
-//! the player goes into a card's levels and back out with Esc.
+//! the player goes into a card's levels and back out with Esc. On each of
+//! the player's turns the terminal (80x24) shows its guildhall and the
+//! whole centre row.
 //!
 //! Ignored by default, since it needs tmux: `.ci/run` installs tmux and runs
 //! it with `--ignored`.
@@ -42,6 +44,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     let mut moves = 0;
     let mut level_steps = 0;
     let mut went_back = false;
+    let mut turns_seen = 0;
     loop {
         let screen = tmux.expect("a move or the result", |s| {
             s.contains("│>  1 ") || s.contains("Game over")
@@ -55,6 +58,25 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
         );
         if screen.contains("use which level?") {
             level_steps += 1;
+        }
+        // On your turn at 80x24 your guildhall and the whole centre row
+        // stay on screen: the board gives its rows to them before the log.
+        if screen.contains("Your action (") {
+            assert!(
+                screen.contains(" ann (you)") && screen.contains("Centre row:"),
+                "your guildhall or the centre row is off screen:\n{screen}"
+            );
+            // The legend's example names a VP card too: it is not one of the row.
+            let row_cards: usize = screen
+                .lines()
+                .filter(|l| !l.contains(" = "))
+                .map(|l| l.matches(" VP for ").count())
+                .sum();
+            assert!(
+                row_cards >= 5,
+                "the centre row shows {row_cards} cards:\n{screen}"
+            );
+            turns_seen += 1;
         }
         // Once: a card's levels, each saying what it does, and Esc back to
         // the turn's actions with that card still selected.
@@ -84,6 +106,7 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
     assert!(moves > 0, "the game ended before the player moved");
     assert!(went_back, "the player never chose a card to play");
     assert!(level_steps > 0, "no card's levels were chosen step by step");
+    assert!(turns_seen > 0, "no turn of yours was seen");
 
     let screen = tmux.expect("the post-game screen", |s| {
         s.contains("Victory points over the turns")

@@ -702,7 +702,7 @@ fn a_guildhall_table_hosted_in_the_terminal_ui() {
 
     // The set-up: the hand is dealt, named, and its cards can be discarded.
     let screen = wait(&tmux, "the hand at the set-up", |s| {
-        s.contains("Your hand (9)") && s.contains("1 Discard ")
+        s.contains("your hand (9)") && s.contains("1 Discard ")
     });
     assert!(screen.contains("┌ Guildhall"), "{screen}");
     assert!(!screen.contains("?, ?"), "the hand is not named:\n{screen}");

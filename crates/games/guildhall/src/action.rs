@@ -6,7 +6,7 @@ use std::fmt;
 use roundtable_engine::{CardHandle, EpochId, ParseError, Seat};
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::{Card, Colour, Profession, VP_TABLE, vp_kind};
+use crate::catalog::{COLOURS, Card, Colour, Profession, VP_TABLE, vp_kind};
 
 /// Where a card in a hand is: a dealt slot only its holder has opened, or a
 /// card everyone knows (one taken back from a guildhall).
@@ -16,6 +16,28 @@ pub enum HandCard {
     Dealt(CardHandle),
     /// A card known to everyone (its catalog index).
     Open(u32),
+}
+
+/// A discarded chapter's five colours from the top of the discard pile
+/// down: the first is the card a Historian at level 0 takes, the next the
+/// one under it (rules, "Completed Chapters": "the player can rearrange the
+/// cards of a completed chapter he has to discard").
+pub type ChapterOrder = [Colour; 5];
+
+/// The order `top` names, from the top down: the colours it names first,
+/// then the others as they lie when nobody chooses (catalog order from the
+/// bottom up, so purple nearest the top). `None` if a colour is named twice
+/// or more than five are named.
+pub fn chapter_order(top: &[Colour]) -> Option<ChapterOrder> {
+    let mut order = Vec::with_capacity(COLOURS.len());
+    for &c in top {
+        if order.contains(&c) {
+            return None;
+        }
+        order.push(c);
+    }
+    order.extend(COLOURS.iter().rev().filter(|c| !top.contains(c)));
+    order.try_into().ok()
 }
 
 /// A decision. Abilities are chosen step by step: `play` names the level,
@@ -92,20 +114,20 @@ pub enum Action {
         /// The card.
         card: u32,
     },
-    /// Pay for the VP card with a completed chapter; `top` is the colour
-    /// laid last on the discard pile (Yucata's third change).
+    /// Pay for the VP card with a completed chapter, laid on the discard
+    /// pile in `order` (Yucata's third change).
     Pay {
         /// The chapter.
         profession: Profession,
-        /// The card on top, when the order is chosen.
-        top: Option<Colour>,
+        /// The order of its five cards, when the seat chooses it.
+        order: Option<ChapterOrder>,
     },
     /// Discard a completed chapter beyond the third.
     Shed {
         /// The chapter.
         profession: Profession,
-        /// The card on top, when the order is chosen.
-        top: Option<Colour>,
+        /// The order of its five cards, when the seat chooses it.
+        order: Option<ChapterOrder>,
     },
     /// Use the bought VP card's ability (for those with no target).
     Use,
@@ -151,8 +173,11 @@ impl fmt::Display for HandCard {
     }
 }
 
-fn top_suffix(top: Option<Colour>) -> String {
-    top.map_or_else(String::new, |c| format!(" top {}", c.name()))
+fn order_suffix(order: Option<ChapterOrder>) -> String {
+    order.map_or_else(String::new, |order| {
+        let names: Vec<&str> = order.iter().map(|c| c.name()).collect();
+        format!(" top {}", names.join(" "))
+    })
 }
 
 /// Seats are written from 1, as people count them.
@@ -191,11 +216,11 @@ impl fmt::Display for Action {
                 theirs.name()
             ),
             Action::Return { card } => write!(f, "return {}", card_name(card)),
-            Action::Pay { profession, top } => {
-                write!(f, "pay {}{}", profession.name(), top_suffix(top))
+            Action::Pay { profession, order } => {
+                write!(f, "pay {}{}", profession.name(), order_suffix(order))
             }
-            Action::Shed { profession, top } => {
-                write!(f, "shed {}{}", profession.name(), top_suffix(top))
+            Action::Shed { profession, order } => {
+                write!(f, "shed {}{}", profession.name(), order_suffix(order))
             }
             Action::Use => f.write_str("use"),
             Action::Skip => f.write_str("skip"),
@@ -222,8 +247,8 @@ impl fmt::Display for Action {
 
 const GRAMMAR: &str = "see tests/scenarios/guildhall/GRAMMAR.md: play CARD WHERE level N|none, refill, \
      buy VP, discard CARD WHERE, draw, place CARD WHERE, stop, assassinate SEAT CARD, search CARD, \
-     swap CARD SEAT CARD, swap-chapter PROF SEAT PROF, return CARD, pay PROF [top COLOUR], \
-     shed PROF [top COLOUR], use, skip, move-chapter SEAT PROF, take SEAT CARD, \
+     swap CARD SEAT CARD, swap-chapter PROF SEAT PROF, return CARD, pay PROF [top COLOUR...], \
+     shed PROF [top COLOUR...], use, skip, move-chapter SEAT PROF, take SEAT CARD, \
      swap-one-for-two CARD SEAT CARD CARD";
 
 impl Action {
@@ -257,13 +282,23 @@ impl Action {
                 .map_err(|_| bad(&format!("slot {slot:?} is not a number")))?;
             Ok(HandCard::Dealt(CardHandle::new(EpochId(epoch), slot)))
         };
-        let top = |words: &[&str]| -> Result<Option<Colour>, ParseError> {
+        let order = |words: &[&str]| -> Result<Option<ChapterOrder>, ParseError> {
             match words {
                 [] => Ok(None),
-                ["top", c] => Colour::parse(c)
-                    .map(Some)
-                    .ok_or_else(|| bad(&format!("{c:?} is not a colour"))),
-                _ => Err(bad("expected `top COLOUR` or nothing")),
+                ["top", colours @ ..] if !colours.is_empty() => {
+                    let colours = colours
+                        .iter()
+                        .map(|c| {
+                            Colour::parse(c).ok_or_else(|| bad(&format!("{c:?} is not a colour")))
+                        })
+                        .collect::<Result<Vec<Colour>, ParseError>>()?;
+                    chapter_order(&colours)
+                        .map(Some)
+                        .ok_or_else(|| bad("a chapter's colours are named at most once each"))
+                }
+                _ => Err(bad(
+                    "expected `top COLOUR...` (from the top down) or nothing",
+                )),
             }
         };
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -321,11 +356,11 @@ impl Action {
             ["return", c] => Action::Return { card: card(c)? },
             ["pay", p, rest @ ..] => Action::Pay {
                 profession: profession(p)?,
-                top: top(rest)?,
+                order: order(rest)?,
             },
             ["shed", p, rest @ ..] => Action::Shed {
                 profession: profession(p)?,
-                top: top(rest)?,
+                order: order(rest)?,
             },
             ["use"] => Action::Use,
             ["skip"] => Action::Skip,

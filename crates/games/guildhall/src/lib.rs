@@ -74,9 +74,12 @@
 //!   `without_yucatas_change_a_fourth_chapter_is_shed_at_once`, where the
 //!   cap falls in another seat's turn), and
 //!   `pay-order-must-be-chosen` / `pay-order-fixed-without-yucata-3`.
-//! * **A chapter's order is chosen by its top card**: the seat names the
-//!   colour laid last; the other four go down in catalog colour order. The
-//!   top card is the one a Historian at level 0 reads.
+//! * **A discarded chapter's order is chosen card by card** ("the player can
+//!   rearrange the cards of a completed chapter he has to discard"): `pay`
+//!   and `shed` name all five colours from the top of the discard pile down
+//!   ([`ChapterOrder`]), so a Historian at level 0 takes the first and the
+//!   next one the second (`chapter-discarded-in-the-order-chosen`). Every
+//!   one of the 120 orders is a legal action.
 //! * **Searching the discard pile takes the topmost copy** of the card
 //!   named, so the rest of the pile keeps its order.
 //! * **Abilities are chosen step by step**: `play` names the level, then each
@@ -85,6 +88,22 @@
 //!   (rule `ability-incomplete`), so a level is never done in part. Steps
 //!   that place hand cards are judged from the hand's size (the cards are
 //!   private); a seat's own legal list checks its actual cards.
+//! * **Whether a level can be done is decided by its steps**: where counting
+//!   targets is not enough (a Historian at level 4 whose first card
+//!   completes a chapter, which turns face down and makes its colours legal
+//!   again), the check tries the steps themselves, so it offers exactly the
+//!   levels some sequence of steps completes
+//!   (`historian-level-4-completion-frees-the-second`, the proptest
+//!   `historian_levels_are_offered_iff_their_steps_complete_them` over any
+//!   guildhall and discard pile, and the property
+//!   `historian_levels_offered_iff_steps_complete_them` over random games).
+//! * **Identical cards swap between hand and guildhall at Weaver 2 and 4**
+//!   (rules, "Duplicates"): a placed card the guildhall already holds goes
+//!   over its twin, and the twin goes back to the hand at once, open, as one
+//!   of the level's returns; the guildhall is unchanged
+//!   (`weaver-level-2-swaps-identical-cards`,
+//!   `weaver-level-4-swaps-identical-cards`). Where a level has no returns
+//!   (Weaver 0, VP 3-b, the set-up) a duplicate is refused.
 //! * **A Weaver level can always be given up.** The level is named when the
 //!   card is played, before the hand is shown, so the engine can judge it
 //!   only by the hand's size: a seat may name a level whose placements its
@@ -163,7 +182,7 @@ use roundtable_engine::{
 };
 use serde::{Deserialize, Serialize};
 
-pub use action::{Action, HandCard};
+pub use action::{Action, ChapterOrder, HandCard, chapter_order};
 pub use error::GuildhallError;
 pub use state::{
     AreaCard, CHAPTER_CAP, Guildhall, Options, Pending, Phase, REFILL_HAND, ROW_SIZE, SETUP_HAND,

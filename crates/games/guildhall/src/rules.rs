@@ -3,12 +3,32 @@
 
 use roundtable_engine::{Game, Knowledge, Revealed, Seat};
 
-use crate::catalog;
 use crate::error::GuildhallError as E;
+use crate::state::card_of;
 use crate::{
-    Action, AreaCard, COLOURS, Card, Event, Guildhall, HandCard, Pending, Phase, Profession,
-    REFILL_HAND, SETUP_HAND, SETUP_PLACE, VP_TABLE, VpAbility,
+    Action, AreaCard, COLOURS, Card, ChapterOrder, Event, Guildhall, HandCard, Pending, Phase,
+    Profession, REFILL_HAND, SETUP_HAND, SETUP_PLACE, VP_TABLE, VpAbility,
 };
+
+/// The 120 orders a discarded chapter's five cards can lie in.
+fn every_order() -> Vec<ChapterOrder> {
+    let mut orders = Vec::with_capacity(120);
+    let mut order = COLOURS;
+    permute(&mut order, 0, &mut orders);
+    orders
+}
+
+fn permute(order: &mut ChapterOrder, from: usize, out: &mut Vec<ChapterOrder>) {
+    if from == order.len() {
+        out.push(*order);
+        return;
+    }
+    for i in from..order.len() {
+        order.swap(from, i);
+        permute(order, from + 1, out);
+        order.swap(from, i);
+    }
+}
 
 impl Guildhall {
     pub(crate) fn waiting(&self) -> bool {
@@ -68,25 +88,29 @@ impl Guildhall {
         }
     }
 
-    /// Distinct cards of `seat`'s hand, known by `knowledge` or public,
-    /// that its guildhall does not hold.
-    pub(crate) fn known_placeable(&self, seat: Seat, knowledge: &Knowledge) -> u32 {
+    /// Placements `seat`'s hand, known by `knowledge` or public, can make:
+    /// its distinct cards its guildhall does not hold, and up to `twins`
+    /// cards identical to one it holds (each swapped for its twin).
+    pub(crate) fn known_placeable(&self, seat: Seat, knowledge: &Knowledge, twins: u8) -> u32 {
         let mut kinds = 0u32;
+        let mut held = 0u32;
         let mut seen = [false; 30];
         for &h in &self.hands[seat.index()] {
             let card = match h {
                 HandCard::Dealt(handle) => knowledge.card(handle),
                 HandCard::Open(c) => Some(c),
             };
-            if let Some(c) = card.and_then(Card::from_index)
-                && !seen[c.index() as usize]
-                && !self.holds(seat, c)
-            {
+            let Some(c) = card.and_then(Card::from_index) else {
+                continue;
+            };
+            if self.holds(seat, c) {
+                held += 1;
+            } else if !seen[c.index() as usize] {
                 seen[c.index() as usize] = true;
                 kinds += 1;
             }
         }
-        kinds
+        kinds + held.min(u32::from(twins))
     }
 
     /// Whether the pending step can be finished by `seat`, knowing its hand.
@@ -96,9 +120,8 @@ impl Guildhall {
             then_return,
         }) = self.pending
         {
-            return self.known_placeable(seat, knowledge) >= u32::from(n)
-                && self.completable(seat, 3)
-                && (then_return == 0 || n > 0 || self.completable(seat, 3));
+            return self.known_placeable(seat, knowledge, then_return) >= u32::from(n)
+                && self.completable(seat, 3);
         }
         self.completable(seat, 3)
     }
@@ -117,17 +140,17 @@ impl Guildhall {
         let mut professions = self.completed[seat.index()].clone();
         professions.sort();
         professions.dedup();
-        let tops: Vec<Option<catalog::Colour>> = if self.options.choose_chapter_order {
-            COLOURS.iter().copied().map(Some).collect()
+        let orders: Vec<Option<ChapterOrder>> = if self.options.choose_chapter_order {
+            every_order().into_iter().map(Some).collect()
         } else {
             vec![None]
         };
         for profession in professions {
-            for &top in &tops {
+            for &order in &orders {
                 out.push(if shed {
-                    Action::Shed { profession, top }
+                    Action::Shed { profession, order }
                 } else {
-                    Action::Pay { profession, top }
+                    Action::Pay { profession, order }
                 });
             }
         }
@@ -153,7 +176,7 @@ impl Guildhall {
     ) -> Result<(), E> {
         if self.shedding_seat() == Some(seat) {
             return match *action {
-                Action::Shed { profession, top } => self.discard_chapter(seat, profession, top),
+                Action::Shed { profession, order } => self.discard_chapter(seat, profession, order),
                 _ => Err(E::WrongStep(
                     "anything but shedding chapters beyond the third",
                 )),
@@ -192,7 +215,8 @@ impl Guildhall {
         }
     }
 
-    pub(crate) fn discard_from_hand(
+    /// Take the claimed card out of `seat`'s hand, once checked.
+    fn take_from_hand(
         &mut self,
         seat: Seat,
         from: HandCard,
@@ -201,6 +225,17 @@ impl Guildhall {
     ) -> Result<(), E> {
         let (at, _) = self.check_hand_card(seat, from, card, opened)?;
         self.hands[seat.index()].remove(at);
+        Ok(())
+    }
+
+    pub(crate) fn discard_from_hand(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        self.take_from_hand(seat, from, card, opened)?;
         self.discard.push(card);
         Ok(())
     }
@@ -215,6 +250,20 @@ impl Guildhall {
         let (at, c) = self.check_hand_card(seat, from, card, opened)?;
         self.add_to_hall(seat, c)?;
         self.hands[seat.index()].remove(at);
+        Ok(())
+    }
+
+    /// Swap a hand card for its identical twin in `seat`'s guildhall: the
+    /// guildhall is unchanged and the hand card becomes one everyone knows.
+    pub(crate) fn swap_twin(
+        &mut self,
+        seat: Seat,
+        from: HandCard,
+        card: u32,
+        opened: Option<u32>,
+    ) -> Result<(), E> {
+        self.take_from_hand(seat, from, card, opened)?;
+        self.hands[seat.index()].push(HandCard::Open(card));
         Ok(())
     }
 
@@ -240,20 +289,39 @@ impl Guildhall {
             Some(Pending::Place { left, then_return }) => {
                 match *action {
                     Action::Place { from, card } => {
-                        self.place_from_hand(seat, from, card, opened)?;
+                        // Rules, "Duplicates": two identical cards may be
+                        // swapped between hand and guildhall. A card the
+                        // guildhall holds is placed over its twin, which is
+                        // taken back at once as one of the level's returns
+                        // (nothing else could be returned in its place
+                        // without leaving a duplicate).
+                        let twin = then_return > 0 && self.holds(seat, card_of(card)?);
+                        if twin {
+                            self.swap_twin(seat, from, card, opened)?;
+                        } else {
+                            self.place_from_hand(seat, from, card, opened)?;
+                        }
+                        let then_return = then_return - u8::from(twin);
                         self.pending = match left {
                             Some(n) if n <= 1 => {
                                 self.placed_by_ability.clear();
                                 (then_return > 0).then_some(Pending::Return { left: then_return })
                             }
                             Some(n) => {
-                                self.placed_by_ability.push(card);
+                                // A twin swap leaves the guildhall as it was:
+                                // giving the level up has nothing to undo.
+                                if !twin {
+                                    self.placed_by_ability.push(card);
+                                }
                                 Some(Pending::Place {
                                     left: Some(n - 1),
                                     then_return,
                                 })
                             }
-                            None => self.pending,
+                            None => Some(Pending::Place {
+                                left: None,
+                                then_return,
+                            }),
                         };
                     }
                     Action::Stop if left.is_none() => {
@@ -275,8 +343,8 @@ impl Guildhall {
                 Ok(())
             }
             Some(Pending::Pay { kind, left }) => match *action {
-                Action::Pay { profession, top } => {
-                    self.discard_chapter(seat, profession, top)?;
+                Action::Pay { profession, order } => {
+                    self.discard_chapter(seat, profession, order)?;
                     if left > 1 {
                         self.pending = Some(Pending::Pay {
                             kind,

@@ -9,7 +9,7 @@
 use roundtable_engine::{CardHandle, DeckSlots, EpochId, Seat};
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, HandCard};
+use crate::action::{Action, ChapterOrder, HandCard, chapter_order};
 use crate::catalog::{COLOURS, Card, Colour, PROFESSIONS, Profession, VP_TABLE, VpAbility};
 use crate::error::GuildhallError as E;
 
@@ -284,34 +284,34 @@ impl Guildhall {
         Ok(())
     }
 
-    /// Lay a completed chapter's five cards on the discard pile, `top` last.
+    /// Lay a completed chapter's five cards on the discard pile in `order`
+    /// (from the top down), or in catalog order with purple on top when the
+    /// order is not chosen.
     pub(crate) fn discard_chapter(
         &mut self,
         seat: Seat,
         profession: Profession,
-        top: Option<Colour>,
+        order: Option<ChapterOrder>,
     ) -> Result<(), E> {
-        match (self.options.choose_chapter_order, top) {
+        let order = match (self.options.choose_chapter_order, order) {
             (true, None) => return Err(E::ChapterOrder("must be chosen (Yucata's third change)")),
             (false, Some(_)) => return Err(E::ChapterOrder("is not chosen with this option off")),
-            _ => {}
-        }
+            (true, Some(order)) => chapter_order(&order)
+                .ok_or(E::ChapterOrder("names each of the five colours once"))?,
+            (false, None) => chapter_order(&[]).ok_or(E::ChapterOrder("of the catalog"))?,
+        };
         let chapters = &mut self.completed[seat.index()];
         let at = chapters
             .iter()
             .position(|&p| p == profession)
             .ok_or(E::NoCompletedChapter { seat, profession })?;
         chapters.remove(at);
-        let top = top.unwrap_or(Colour::Purple);
-        for colour in COLOURS.iter().filter(|&&c| c != top).chain([&top]) {
-            self.discard.push(
-                Card {
-                    profession,
-                    colour: *colour,
-                }
-                .index(),
-            );
-        }
+        self.discard.extend(
+            order
+                .iter()
+                .rev()
+                .map(|&colour| Card { profession, colour }.index()),
+        );
         Ok(())
     }
 
@@ -416,17 +416,11 @@ impl Guildhall {
             // The one-target steps are counted, not searched: taking a card
             // never makes another target of the same kind impossible.
             Pending::Return { left } => self.hall_count(seat) >= u32::from(left),
-            Pending::Search { left } => {
-                let mut kinds = [false; 30];
-                for &c in &self.discard {
-                    if let Some(card) = Card::from_index(c)
-                        && !self.holds(seat, card)
-                    {
-                        kinds[c as usize] = true;
-                    }
-                }
-                kinds.iter().filter(|&&k| k).count() >= usize::from(left)
-            }
+            // Enough distinct cards to take settles it at once: taking one
+            // never makes another illegal. Short of that, a card taken may
+            // complete a chapter, which turns face down and makes its
+            // colours legal again, so the steps themselves are tried.
+            Pending::Search { left } if self.searchable_kinds(seat) >= usize::from(left) => true,
             Pending::Swap { with, left } => (0..self.seats).map(Seat).any(|o| {
                 if o == seat || with.is_some_and(|w| w != o) {
                     return false;
@@ -480,6 +474,19 @@ impl Guildhall {
                 })
             }
         }
+    }
+
+    /// Distinct cards of the discard pile `seat`'s guildhall could take.
+    fn searchable_kinds(&self, seat: Seat) -> usize {
+        let mut kinds = [false; 30];
+        for &c in &self.discard {
+            if let Some(card) = Card::from_index(c)
+                && !self.holds(seat, card)
+            {
+                kinds[c as usize] = true;
+            }
+        }
+        kinds.iter().filter(|&&k| k).count()
     }
 
     /// The targeted steps of the pending ability (not hand placements),
@@ -1123,7 +1130,7 @@ mod tests {
         );
         let shed = Action::Shed {
             profession: Profession::Assassin,
-            top: Some(Colour::Blue),
+            order: chapter_order(&[Colour::Blue]),
         };
         game.apply_action(Seat(0), &shed, &mut Vec::new())
             .expect("shed a chapter");
@@ -1169,6 +1176,57 @@ mod tests {
         assert_eq!(game.decider(), Some(Seat(1)));
     }
 
+    /// Whether some sequence of the pending Historian's steps, each one
+    /// the step alone accepts, takes every card it owes.
+    fn search_steps_complete(game: &Guildhall, seat: Seat) -> bool {
+        game.pending.is_none()
+            || (0..30).any(|card| {
+                let mut next = game.clone();
+                next.apply_step(seat, &Action::Search { card }).is_ok()
+                    && search_steps_complete(&next, seat)
+            })
+    }
+
+    proptest::proptest! {
+        /// A Historian level is offered exactly when some sequence of its
+        /// steps completes it: with four Historians in the guildhall and
+        /// any other chapters and discard pile, including a first card
+        /// that completes a chapter (face down at once) and so makes the
+        /// second legal.
+        #[test]
+        fn historian_levels_are_offered_iff_their_steps_complete_them(
+            masks in proptest::array::uniform6(0u8..0b1_1111),
+            discard in proptest::collection::vec(0u32..30, 0..8),
+        ) {
+            let mut game = mid_game(2);
+            let historian = Profession::Historian;
+            game.halls[0] = masks;
+            game.halls[0][historian.index()] = 0b0_1111;
+            game.discard = discard;
+            let purple = Card {
+                profession: historian,
+                colour: Colour::Purple,
+            }
+            .index();
+            let from = HandCard::Open(purple);
+            game.hands[0] = vec![from];
+            let mut legal = Vec::new();
+            game.legal_actions(Seat(0), &mut legal);
+            for (level, left) in [(2u8, 1u8), (4, 2)] {
+                let offered = legal.contains(&Action::Play {
+                    from,
+                    card: purple,
+                    level: Some(level),
+                });
+                let mut played = game.clone();
+                played.hands[0].clear();
+                played.area.push(AreaCard::Profession(purple));
+                played.pending = Some(Pending::Search { left });
+                proptest::prop_assert_eq!(offered, search_steps_complete(&played, Seat(0)));
+            }
+        }
+    }
+
     /// RECONSTRUCTION: once the VP deck is empty, a card bought from the
     /// centre row is not replaced and the row shrinks.
     #[test]
@@ -1181,7 +1239,7 @@ mod tests {
             Action::Buy { kind },
             Action::Pay {
                 profession: Profession::Dancer,
-                top: Some(Colour::Red),
+                order: chapter_order(&[Colour::Red]),
             },
         ] {
             game.apply_action(Seat(0), &action, &mut Vec::new())

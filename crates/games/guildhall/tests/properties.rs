@@ -7,7 +7,7 @@ use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{
     CardHandle, ChanceOutcome, Game, Knowledge, Next, Observer, PrivateRequest, Seat, sim,
 };
-use roundtable_guildhall::{Action, AreaCard, Guildhall, HandCard, Options, Pending};
+use roundtable_guildhall::{Action, AreaCard, Guildhall, HandCard, Options, Pending, Profession};
 
 fn games() -> u64 {
     std::env::var("GUILDHALL_GAMES")
@@ -334,6 +334,119 @@ fn legal_lists_match_what_apply_accepts() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
     }
+}
+
+/// Whether a Historian can take `left` cards from `discard` into a
+/// guildhall of `masks` (bit = colour, per profession), one after another,
+/// as the rules say: never a duplicate, and a fifth colour completes the
+/// chapter, which turns face down and leaves the profession empty. Written
+/// from the rules alone, as the judge of the game's own check.
+fn historian_can_take(masks: [u8; 6], discard: &[u32], left: u8) -> bool {
+    if left == 0 {
+        return true;
+    }
+    discard.iter().enumerate().any(|(at, &index)| {
+        // Copies of one card are one choice: the first stands for all.
+        if discard[..at].contains(&index) {
+            return false;
+        }
+        let (profession, colour) = (index as usize / 5, index % 5);
+        let mut after = masks;
+        if after[profession] & (1 << colour) != 0 {
+            return false;
+        }
+        after[profession] |= 1 << colour;
+        if after[profession] == 0b1_1111 {
+            after[profession] = 0;
+        }
+        let mut rest = discard.to_vec();
+        rest.remove(at);
+        historian_can_take(after, &rest, left - 1)
+    })
+}
+
+/// A Historian level is offered exactly when some sequence of its steps
+/// completes it (the rules' model above), including a first card that
+/// completes a chapter and so makes the second legal. The random seats
+/// favour Historians, so that levels 2 and 4 come up often.
+#[test]
+fn historian_levels_offered_iff_steps_complete_them() {
+    let mut judged = 0u32;
+    for seed in 0..games() / 3 {
+        let seats = 2 + (seed % 3) as u8;
+        let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut picks = ChaCha20Rng::seed_from_u64(seed + 13);
+        let historian = |card: u32| card / 5 == Profession::Historian.index() as u32;
+        sim::play_private(
+            &mut game,
+            &mut dealer,
+            200_000,
+            &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+            &mut |_, _, _, legal| {
+                let favoured: Vec<usize> = (0..legal.len())
+                    .filter(|&i| match legal[i] {
+                        Action::Play { card, .. } => historian(card),
+                        Action::Search { .. } => true,
+                        _ => false,
+                    })
+                    .collect();
+                let roll = picks.next_u64();
+                if !favoured.is_empty() && roll % 3 != 0 {
+                    favoured[(roll / 3 % favoured.len() as u64) as usize]
+                } else {
+                    (roll % legal.len() as u64) as usize
+                }
+            },
+            &mut |state: &Guildhall, dealer| {
+                let Next::Decision(seat) = state.next() else {
+                    return;
+                };
+                if state.pending_step().is_some() {
+                    return;
+                }
+                let mut legal = Vec::new();
+                state.legal_actions_with(seat, dealer.knowledge(seat), &mut legal);
+                let view = state.view(Observer::Spectator);
+                let masks = view.halls[seat.index()];
+                for action in &legal {
+                    let Action::Play {
+                        from,
+                        card,
+                        level: None,
+                    } = *action
+                    else {
+                        continue;
+                    };
+                    if !historian(card) {
+                        continue;
+                    }
+                    let has = state.chapter_size(seat, Profession::Historian);
+                    for (level, left) in [(2u8, 1u8), (4, 2)] {
+                        if has < level {
+                            continue;
+                        }
+                        let offered = legal.contains(&Action::Play {
+                            from,
+                            card,
+                            level: Some(level),
+                        });
+                        let possible = historian_can_take(masks, &view.discard, left);
+                        assert_eq!(
+                            offered, possible,
+                            "seed {seed}: Historian level {level} offered {offered}, \
+                             the rules say {possible}; guildhall {masks:?}, discard {:?}",
+                            view.discard
+                        );
+                        judged += 1;
+                    }
+                }
+            },
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+    assert!(judged > 0, "no Historian level 2 or 4 came up");
 }
 
 /// Play one game to its end: each decision is, half the time, a random

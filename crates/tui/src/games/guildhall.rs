@@ -16,8 +16,12 @@ impl GameScreen for Guildhall {
         screen::table(app, snap, area, buf);
     }
 
-    fn side_log_max_scroll(_app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
-        crate::ui::side_log::side_log_max_scroll(snap, width, height)
+    fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
+        screen::side_log_max_scroll(app, snap, width, height)
+    }
+
+    fn legend() -> Vec<String> {
+        screen::legend(60)
     }
 
     fn picks(snap: &Snapshot<Self>, action: &Action) -> Vec<Pick> {

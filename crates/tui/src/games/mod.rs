@@ -61,6 +61,13 @@ pub trait GameScreen: Listed {
         None
     }
 
+    /// What the abbreviations on the table mean, for the help screen's "On
+    /// the table" section: lines of at most 60 characters. The default,
+    /// none, leaves the section out.
+    fn legend() -> Vec<String> {
+        Vec::new()
+    }
+
     /// How a player picks `action` (one of `snap`'s legal actions) step by
     /// step, the way the player thinks of it: a card, then its level, then
     /// each target. Legal actions whose first picks read the same are one

@@ -30,7 +30,7 @@ pub fn warning_threshold(stall_timeout: Option<Duration>) -> Duration {
 }
 
 /// Minutes and seconds, "0:08".
-pub(super) fn clock_words(left: Duration) -> String {
+pub(crate) fn clock_words(left: Duration) -> String {
     let secs = left.as_secs();
     format!("{}:{:02}", secs / 60, secs % 60)
 }

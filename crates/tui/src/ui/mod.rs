@@ -34,6 +34,7 @@ pub(crate) use clock::{clock_lines, waiting_lines};
 pub use log::log_screen_max_scroll;
 pub use overlay::help_lines;
 pub(crate) use replay::{replay_lines, replay_panel, replay_status};
+pub use seat_presence::seat_presence;
 
 /// The smallest terminal the screens are laid out for.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
@@ -83,7 +84,9 @@ pub fn render<G: GameScreen>(app: &App, snap: Option<&Snapshot<G>>, area: Rect, 
     }
     hint_bar(app.context(), G::PAGED, hints, buf, theme);
     match app.overlay {
-        Some(Overlay::Help { scroll }) => help(scroll, app.screen_context(), area, buf, theme),
+        Some(Overlay::Help { scroll }) => {
+            help(scroll, app.screen_context(), &G::legend(), area, buf, theme)
+        }
         Some(Overlay::ConfirmQuit) => confirm_quit(app, area, buf),
         None => {}
     }

@@ -11,8 +11,8 @@ use crate::keymap::{self, Context};
 use crate::theme::Theme;
 
 /// The help screen's text: every key from the keymap, then what the
-/// abbreviations on the table mean.
-pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
+/// abbreviations on the game's table mean (`legend`, the game's own).
+pub fn help_lines(theme: Theme, current: Context, legend: &[String]) -> Vec<Line<'static>> {
     let sections = keymap::help_sections(current);
     // One key column for every section, as wide as the widest keys and a
     // space, so that no keys run into what they do.
@@ -34,16 +34,25 @@ pub fn help_lines(theme: Theme, current: Context) -> Vec<Line<'static>> {
             ]));
         }
     }
-    lines.push(Line::styled("On the table", theme.title()));
-    for text in roundtable_games::port_royal::legend() {
+    if !legend.is_empty() {
+        lines.push(Line::styled("On the table", theme.title()));
+    }
+    for text in legend {
         lines.push(Line::from(format!("  {text}")));
     }
     lines
 }
 
-pub(super) fn help(scroll: u16, current: Context, area: Rect, buf: &mut Buffer, theme: Theme) {
+pub(super) fn help(
+    scroll: u16,
+    current: Context,
+    legend: &[String],
+    area: Rect,
+    buf: &mut Buffer,
+    theme: Theme,
+) {
     let rect = centered(area, 64, area.height.saturating_sub(2));
-    let lines = help_lines(theme, current);
+    let lines = help_lines(theme, current, legend);
     let max = (lines.len() as u16).saturating_sub(rect.height.saturating_sub(2));
     Clear.render(rect, buf);
     Paragraph::new(lines)

@@ -1,21 +1,17 @@
-//! Who plays a seat and how long it has left, as every game's player
-//! lines end: a seat that stops answering shows offline, and the countdown
-//! to the moment the table plays it.
+//! Who plays a seat and how long the table waits for it, in the words every
+//! game's table shows beside the seat: a seat that stops answering must be
+//! seen going, with the time left before the table claims it.
 
-use roundtable_engine::Seat;
-use roundtable_games::Listed;
+use super::clock::clock_words;
+use crate::session::{SeatInfo, SeatKind};
 
-use crate::session::{SeatKind, Snapshot};
-
-/// A seat's presence in a few words: "you", "bot", "auto" (the table plays
-/// it now), or a remote seat's connection ("online", "offline"), then the
-/// time left on its turn clock ("1:55") while one runs. A replay's seats are
-/// names in a file: nobody is here or online, so it gives "".
-pub(crate) fn seat_presence<G: Listed>(s: &Snapshot<G>, seat: Seat, replay: bool) -> String {
-    let Some(info) = s.seats.get(seat.index()).filter(|_| !replay) else {
-        return String::new();
-    };
-    // Nobody waits for a seat the table plays: its clock means nothing.
+/// `info`'s seat in a few words: who plays it ("you", "bot", or a remote
+/// seat's connection: "online", "reconnecting", "offline"), then, when the
+/// table keeps a turn clock for it, the time left before the seat is played
+/// automatically ("offline 0:42"). A forfeited seat is "auto" with no
+/// clock: nobody waits for it any more. A replay's seats are names in a
+/// file, so a replay shows none of this.
+pub fn seat_presence(info: &SeatInfo) -> String {
     if info.forfeited {
         return "auto".to_owned();
     }
@@ -25,7 +21,43 @@ pub(crate) fn seat_presence<G: Listed>(s: &Snapshot<G>, seat: Seat, replay: bool
         SeatKind::Remote => info.connection.words().to_owned(),
     };
     if let Some(left) = info.clock {
-        words.push_str(&format!(" {}", super::clock::clock_words(left)));
+        words.push(' ');
+        words.push_str(&clock_words(left));
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::session::Connection;
+
+    fn seat(kind: SeatKind, connection: Connection) -> SeatInfo {
+        SeatInfo {
+            name: "bob".to_owned(),
+            kind,
+            connection,
+            clock: None,
+            forfeited: false,
+        }
+    }
+
+    #[test]
+    fn an_offline_seat_shows_the_time_left_before_its_claim() {
+        let mut info = seat(SeatKind::Remote, Connection::Offline);
+        info.clock = Some(Duration::from_secs(115));
+        assert_eq!(seat_presence(&info), "offline 1:55");
+        info.forfeited = true;
+        assert_eq!(seat_presence(&info), "auto");
+        assert_eq!(
+            seat_presence(&seat(SeatKind::You, Connection::Local)),
+            "you"
+        );
+        assert_eq!(
+            seat_presence(&seat(SeatKind::Bot, Connection::Local)),
+            "bot"
+        );
+    }
 }

@@ -93,6 +93,35 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// A list ("1sw, 2 anchors, gov") wrapped to `width` between its items, so
+/// that "2 anchors" never breaks in two; an item wider than a row is
+/// word-wrapped. Continuation rows are indented by two, as [`wrap`]'s are.
+pub(crate) fn wrap_list(text: &str, width: usize) -> Vec<String> {
+    wrap_items(text, ", ", width)
+}
+
+/// [`wrap_list`] for items joined by `separator` (" | " where an item has
+/// commas of its own).
+pub(crate) fn wrap_items(text: &str, separator: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = vec![String::new()];
+    for item in text.split_inclusive(separator) {
+        let len = item.trim_end().chars().count();
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row > 0 && row + len > width {
+            rows.push("  ".to_owned());
+        }
+        let row = rows.last().map_or(0, |r| r.chars().count());
+        if row + len > width {
+            // Too wide for a row of its own: words, as everywhere else.
+            let start = rows.pop().unwrap_or_default();
+            rows.extend(wrap(&format!("{}{item}", start.trim()), width));
+        } else if let Some(last) = rows.last_mut() {
+            last.push_str(item);
+        }
+    }
+    rows.iter().map(|r| r.trim_end().to_owned()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,7 +59,7 @@ fn guildhall_set_up_mid_game_and_post_game_screens() {
     );
     let setup = common::draw(&app, &snap, 80, 24);
     assert!(
-        common::screen_text(&setup).contains("Your hand (9)"),
+        common::screen_text(&setup).contains("your hand (9)"),
         "{}",
         common::screen_text(&setup)
     );

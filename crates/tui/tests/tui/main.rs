@@ -7,6 +7,7 @@ mod clocks_and_results;
 mod common;
 mod guildhall_screens;
 mod guildhall_steps;
+mod guildhall_table;
 mod nereus_screens;
 mod network_screens;
 mod replay;

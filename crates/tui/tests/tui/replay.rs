@@ -213,7 +213,7 @@ fn seeking_past_either_end_stays_there() {
 
 /// A whole three-seat Guildhall game between easy bots at in-process
 /// tables (which release every key after the game), as a transcript.
-fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
+pub(crate) fn guildhall_transcript(name: &str, seed: u64) -> std::path::PathBuf {
     bots_transcript::<roundtable_guildhall::Guildhall>(name, seed, &Default::default())
 }
 

@@ -641,10 +641,14 @@ fn the_first_page_down_after_home_moves_the_log() {
 fn help_keys_never_run_into_their_text() {
     use roundtable_tui::keymap::{Context, KEYMAP};
     for ctx in Context::ALL {
-        let lines: Vec<String> = roundtable_tui::ui::help_lines(Theme::default(), ctx)
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect();
+        let lines: Vec<String> = roundtable_tui::ui::help_lines(
+            Theme::default(),
+            ctx,
+            &roundtable_games::port_royal::legend(),
+        )
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
         for b in KEYMAP.iter().filter(|b| b.in_context(ctx)) {
             let glued = format!("{}{}", b.label, b.desc);
             assert!(
@@ -654,7 +658,11 @@ fn help_keys_never_run_into_their_text() {
         }
         assert!(!lines.iter().any(|l| l.contains("Backspaceerase")));
     }
-    let help = roundtable_tui::ui::help_lines(Theme::default(), Context::Help);
+    let help = roundtable_tui::ui::help_lines(
+        Theme::default(),
+        Context::Help,
+        &roundtable_games::port_royal::legend(),
+    );
     let text: Vec<String> = help
         .iter()
         .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())

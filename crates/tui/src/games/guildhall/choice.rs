@@ -1,13 +1,13 @@
 //! Guildhall's moves as a player picks them, step by step: a card, then
 //! its level with what the level does; a VP card, then each chapter paid
-//! and which of its cards goes on top; an ability's targets one by one
-//! (whose guildhall, then which card), each step saying what it does and
-//! what is still to pick.
+//! and the order of its cards on the discard pile, from the top down; an
+//! ability's targets one by one (whose guildhall, then which card), each
+//! step saying what it does and what is still to pick.
 
 use roundtable_engine::Seat;
 use roundtable_guildhall::{
-    Action, AreaCard, Guildhall, Pending, Phase, Profession, REFILL_HAND, SETUP_HAND, VP_TABLE,
-    View,
+    Action, AreaCard, ChapterOrder, Guildhall, Pending, Phase, Profession, REFILL_HAND, SETUP_HAND,
+    VP_TABLE, View,
 };
 
 use super::screen::{chapter_level, title};
@@ -120,18 +120,29 @@ fn seat_then(names: &[String], seat: Seat, question: &str) -> Pick {
     Pick::new(question, seat_name(names, seat), "a player")
 }
 
-/// Which colour of a discarded chapter goes on top, when the seat chooses.
-fn top_pick(profession: Profession, top: Option<roundtable_guildhall::Colour>) -> Option<Pick> {
-    top.map(|colour| {
-        Pick::new(
+/// The order of a discarded chapter's cards, when the seat chooses it: the
+/// top card, then each card under it; the fifth is what is left.
+fn order_picks(profession: Profession, order: Option<ChapterOrder>) -> Vec<Pick> {
+    let Some(order) = order else {
+        return Vec::new();
+    };
+    let name = title(profession);
+    let mut picks = vec![Pick::new(
+        format!("Which {name} goes on top of the discard pile (a Historian at level 0 takes it)?"),
+        format!("{} on top", order[0].name()),
+        "the top card",
+    )];
+    for (place, pair) in ["2nd", "3rd", "4th"].iter().zip(order.windows(2)) {
+        picks.push(Pick::new(
             format!(
-                "Which {} goes on top of the discard pile (a Historian at level 0 takes it)?",
-                title(profession)
+                "Which {name} goes under the {} (the {place} from the top)?",
+                pair[0].name()
             ),
-            format!("{} on top", colour.name()),
-            "the top card",
-        )
-    })
+            format!("{} {place}", pair[1].name()),
+            format!("the {place} card"),
+        ));
+    }
+    picks
 }
 
 /// How `snap`'s seat picks `action`, step by step.
@@ -172,6 +183,10 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
         (Action::Place { .. }, pending) | (Action::Stop, pending @ Some(_)) => {
             let question = place_question(view, pending);
             let answer = match *action {
+                Action::Place { card: c, .. } if is_twin(view, me, c, pending) => format!(
+                    "Place {} over its twin, which comes back to your hand (seen by all)",
+                    card_words(c)
+                ),
                 Action::Place { card: c, .. } => format!("Place {}", card_words(c)),
                 _ => match pending {
                     Some(Pending::Place { left: Some(_), .. }) => {
@@ -298,7 +313,7 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
                 "their chapter",
             ),
         ],
-        (Action::Pay { profession, top }, pending) => {
+        (Action::Pay { profession, order }, pending) => {
             let (kind, left) = match pending {
                 Some(Pending::Pay { kind, left }) => (Some(kind), left),
                 _ => (None, 1),
@@ -313,16 +328,16 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
                 title(profession),
                 "a chapter",
             )];
-            picks.extend(top_pick(profession, top));
+            picks.extend(order_picks(profession, order));
             picks
         }
-        (Action::Shed { profession, top }, _) => {
+        (Action::Shed { profession, order }, _) => {
             let mut picks = vec![Pick::new(
                 "You hold more than three completed chapters: discard which?",
                 title(profession),
                 "a chapter",
             )];
-            picks.extend(top_pick(profession, top));
+            picks.extend(order_picks(profession, order));
             picks
         }
         (Action::Use | Action::Skip, pending) => {
@@ -397,6 +412,19 @@ pub fn picks(snap: &Snapshot<Guildhall>, action: &Action) -> Vec<Pick> {
         out.push(Pick::new("Choose", action.to_string(), "a move"));
     }
     out
+}
+
+/// Whether placing `card` now swaps it for the identical card `me`'s
+/// guildhall holds (a Weaver level with a return still to make).
+fn is_twin(view: &View, me: Seat, card: u32, pending: Option<Pending>) -> bool {
+    let returns = matches!(pending, Some(Pending::Place { then_return, .. }) if then_return > 0);
+    returns
+        && roundtable_guildhall::Card::from_index(card).is_some_and(|c| {
+            view.halls
+                .get(me.index())
+                .and_then(|hall| hall.get(c.profession.index()))
+                .is_some_and(|held| held & (1 << c.colour.index()) != 0)
+        })
 }
 
 /// The question of a bought VP card's ability, naming it.

@@ -3,19 +3,22 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
 use roundtable_engine::Seat;
-use roundtable_games::guildhall::{card_words, chapters};
+use roundtable_games::guildhall::card_words;
 use roundtable_games::words::seat_name;
 use roundtable_guildhall::{
-    AreaCard, Guildhall, HandCard, PROFESSIONS, Phase, Profession, VP_TABLE, View, VpAbility,
+    AreaCard, Guildhall, HandCard, PROFESSIONS, Phase, Profession, SETUP_HAND, VP_TABLE, View,
+    VpAbility,
 };
 
 use crate::app::App;
 use crate::games::steps;
 use crate::session::Snapshot;
-use crate::ui::side_log::board_and_log;
+use crate::ui::side_log::{SIDE_LOG_WIDTH, board_and_log};
+use crate::ui::widgets::{wrap_items, wrap_list};
 
 /// The colour letters of a chapter's cards ("r.g.p" for red, green and
 /// purple held), in catalog colour order, so they read without colour.
@@ -63,6 +66,15 @@ fn vp_ability(ability: VpAbility) -> String {
     }
 }
 
+/// Whether the game is still before its first deal: the deck not yet
+/// shuffled (the whole catalog lies where the discard pile will be) and no
+/// hand dealt, as a replay shows it at input 0.
+fn before_the_deal(v: &View) -> bool {
+    matches!(v.phase, Phase::SetupDiscard(_))
+        && v.deciding.is_none()
+        && v.hands.iter().all(Vec::is_empty)
+}
+
 /// What the game waits for, in words.
 fn phase_words(v: &View, names: &[String], me: Option<Seat>) -> String {
     let who = |s: Seat| {
@@ -72,6 +84,12 @@ fn phase_words(v: &View, names: &[String], me: Option<Seat>) -> String {
             seat_name(names, s)
         }
     };
+    if before_the_deal(v) {
+        return format!(
+            "Set-up: the {} profession cards are shuffled, then {SETUP_HAND} dealt to each player",
+            v.discard.len() as u32 + v.deck_left
+        );
+    }
     match v.phase {
         Phase::SetupDiscard(s) => format!("Set-up: {} discard and draw back to 9", who(s)),
         Phase::SetupPlace(s, left) => format!("Set-up: {} place {left} more", who(s)),
@@ -90,95 +108,194 @@ fn phase_words(v: &View, names: &[String], me: Option<Seat>) -> String {
     }
 }
 
-/// The board's lines: piles, your hand, each guildhall, the action area and
-/// the centre row.
-fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
-    let theme = app.theme;
-    let v = &s.view;
-    let names = s.names();
-    let mut lines = vec![Line::styled(phase_words(v, &names, s.me), theme.title())];
+/// The status rows: where the game stands, then the piles.
+fn status_text(v: &View, names: &[String], me: Option<Seat>) -> String {
+    let phase = phase_words(v, names, me);
+    if before_the_deal(v) {
+        return format!("{phase} | VP deck {}", v.vp_deck_left);
+    }
     let top = v
         .discard
         .last()
         .map_or_else(|| "empty".to_owned(), |&c| card_words(c));
-    lines.push(Line::from(format!(
-        "Deck {} | discard {} (top: {top}) | VP deck {}",
+    format!(
+        "{phase} | deck {} | discard {} (top: {top}) | VP deck {}",
         v.deck_left,
         v.discard.len(),
         v.vp_deck_left
-    )));
-    if s.me.is_some() {
-        let hand: Vec<String> = v
-            .my_hand
-            .iter()
-            .map(|(_, card)| card.map_or_else(|| "?".to_owned(), card_words))
-            .collect();
-        lines.push(Line::styled(
-            format!("Your hand ({})", hand.len()),
-            theme.title(),
-        ));
-        lines.push(Line::from(format!("  {}", hand.join(", "))));
+    )
+}
+
+/// A seat's chapters in the notation the legend explains: "Farmer r...p L1
+/// | Trader rbg.. L2", or "empty".
+fn chapters_text(v: &View, seat: usize) -> String {
+    let chapters: Vec<String> = PROFESSIONS
+        .iter()
+        .filter_map(|&p| {
+            let held = v.halls.get(seat)?.get(p.index()).copied()?;
+            let size = held.count_ones();
+            (size > 0).then(|| {
+                format!(
+                    "{} {} L{}",
+                    title(p),
+                    colour_marks(held),
+                    chapter_level(p, size)
+                )
+            })
+        })
+        .collect();
+    if chapters.is_empty() {
+        "empty".to_owned()
+    } else {
+        chapters.join(" | ")
     }
-    for seat in 0..usize::from(v.seats) {
-        let at = Seat(seat as u8);
-        let you = if s.me == Some(at) { " (you)" } else { "" };
-        let hand = v.hands.get(seat).map_or(0, Vec::len);
-        let open = v.hands.get(seat).map_or(0, |h| {
-            h.iter().filter(|c| matches!(c, HandCard::Open(_))).count()
-        });
-        let done: Vec<String> = v
-            .completed
-            .get(seat)
-            .map(|c| c.iter().map(|p| title(*p)).collect())
-            .unwrap_or_default();
-        let mut head = vec![Span::styled(
+}
+
+/// A seat's heading: number, name, VP, hand, completed chapters and, at a
+/// live table, who plays it and its clock ("offline 0:42").
+fn seat_heading(
+    s: &Snapshot<Guildhall>,
+    seat: usize,
+    live: bool,
+    theme: crate::theme::Theme,
+) -> Vec<Span<'static>> {
+    let v = &s.view;
+    let names = s.names();
+    let at = Seat(seat as u8);
+    let you = if s.me == Some(at) { " (you)" } else { "" };
+    let hand = v.hands.get(seat).map_or(0, Vec::len);
+    let open = v.hands.get(seat).map_or(0, |h| {
+        h.iter().filter(|c| matches!(c, HandCard::Open(_))).count()
+    });
+    let count = v.completed_count.get(seat).copied().unwrap_or(0);
+    let done: Vec<String> = v
+        .completed
+        .get(seat)
+        .map(|c| c.iter().map(|p| title(*p)).collect())
+        .unwrap_or_default();
+    let completed = match (count, done.is_empty()) {
+        (0, _) => "completed none".to_owned(),
+        (n, true) => format!("completed {n}"),
+        (_, false) => format!("completed {}", done.join(", ")),
+    };
+    // Your own seat says so in its name; its clock, when it runs, shows.
+    let presence = s
+        .seats
+        .get(seat)
+        .filter(|info| live && (s.me != Some(at) || info.clock.is_some()))
+        .map(|info| format!(" | {}", crate::ui::seat_presence(info)))
+        .unwrap_or_default();
+    vec![
+        Span::styled(
             format!("{} {}{you}", at.number(), seat_name(&names, at)),
             theme.seat(seat),
-        )];
-        head.push(Span::raw(format!(
-            "  {} VP | hand {hand}{} | completed {}",
+        ),
+        Span::raw(format!(
+            "  {} VP | hand {hand}{} | {completed}{presence}",
             v.vp.get(seat).copied().unwrap_or(0),
             if open > 0 {
                 format!(" ({open} known)")
             } else {
                 String::new()
             },
-            if done.is_empty() {
-                "none".to_owned()
-            } else {
-                done.join(", ")
-            }
-        )));
-        lines.push(Line::from(head));
-        // A replay whose every key was released shows every seat's hand.
-        if let Some(shown) =
-            crate::ui::replay_status(app).and_then(|r| r.hands.iter().find(|h| h.seat == at))
-        {
-            lines.push(Line::from(format!("  hand: {}", shown.cards.join(", "))));
+        )),
+    ]
+}
+
+/// What the other seats did to you since your last turn ended, in the log's
+/// words: the lines of their moves that name your cards.
+fn done_to_you(s: &Snapshot<Guildhall>) -> Vec<String> {
+    if s.me.is_none() {
+        return Vec::new();
+    }
+    let since = s
+        .log
+        .iter()
+        .rposition(|l| l.text.starts_with("-- End of your turn"))
+        .map_or(0, |at| at + 1);
+    s.log[since..]
+        .iter()
+        .filter(|l| !l.text.starts_with("You ") && !l.text.starts_with("--"))
+        .filter(|l| l.text.contains(" your "))
+        .map(|l| l.text.clone())
+        .collect()
+}
+
+/// The notation of the board, in words.
+pub const LEGEND: &str = "Legend: r b g y p = the colours a chapter holds (. = missing) | \
+     L2 = the level its next card of that profession may use | \
+     hand 4 (1 known) = cards in hand, 1 of them seen by everyone | \
+     4-c: 4 VP for 1 ch. = a VP card, its VP and the completed chapters it costs | \
+     completed chapters lie face down: others see only how many";
+
+/// The legend's lines for the help screen, at most `width` columns each.
+pub fn legend(width: usize) -> Vec<String> {
+    wrap_items(LEGEND.trim_start_matches("Legend: "), " | ", width)
+}
+
+/// Rows wrapped to `width` between items as one style (a row ends with
+/// its item, not with the " | " after it).
+fn rows(text: &str, separator: &str, width: usize, style: Style) -> Vec<Line<'static>> {
+    wrap_items(text, separator, width)
+        .into_iter()
+        .map(|row| Line::styled(row.trim_end_matches(" |").to_owned(), style))
+        .collect()
+}
+
+/// The board's rows at `width` columns, what every decision needs first:
+/// where the game stands, your guildhall and hand, the centre row, the
+/// action area and what was done to you since your turn; then the other
+/// seats and the legend. A short terminal cuts the board from its end, so
+/// your guildhall and the centre row always show.
+fn board_lines(s: &Snapshot<Guildhall>, app: &App, width: usize) -> Board {
+    let theme = app.theme;
+    let v = &s.view;
+    let names = s.names();
+    let replay = crate::ui::replay_status(app);
+    let live = replay.is_none() && s.live();
+    let inner = width.saturating_sub(2);
+    let mut lines = rows(&status_text(v, &names, s.me), " | ", width, theme.title());
+    let seat_lines = |seat: usize, lines: &mut Vec<Line<'static>>| {
+        let at = Seat(seat as u8);
+        let head = seat_heading(s, seat, live, theme);
+        let text: String = head.iter().map(|span| span.content.as_ref()).collect();
+        if text.chars().count() <= width {
+            lines.push(Line::from(head));
+        } else {
+            lines.extend(rows(&text, " | ", width, Style::default()));
         }
-        let chapters: Vec<String> = PROFESSIONS
+        // A replay whose every key was released shows every seat's hand.
+        if let Some(shown) = replay
+            .and_then(|r| r.hands.iter().find(|h| h.seat == at))
+            .filter(|shown| !shown.cards.is_empty())
+        {
+            lines.extend(rows(
+                &format!("  hand: {}", shown.cards.join(", ")),
+                ", ",
+                width,
+                Style::default(),
+            ));
+        }
+        for row in wrap_items(&chapters_text(v, seat), " | ", inner) {
+            lines.push(Line::from(format!("  {}", row.trim_end_matches(" |"))));
+        }
+    };
+    if let Some(me) = s.me {
+        seat_lines(me.index(), &mut lines);
+        let hand: Vec<String> = v
+            .my_hand
             .iter()
-            .filter_map(|&p| {
-                let held = v.halls.get(seat)?.get(p.index()).copied()?;
-                let size = held.count_ones();
-                (size > 0).then(|| {
-                    format!(
-                        "{} {} L{}",
-                        title(p),
-                        colour_marks(held),
-                        chapter_level(p, size)
-                    )
-                })
-            })
+            .map(|(_, card)| card.map_or_else(|| "?".to_owned(), card_words))
             .collect();
-        lines.push(Line::from(format!(
-            "  guildhall: {}",
-            if chapters.is_empty() {
-                "empty".to_owned()
-            } else {
-                chapters.join(" | ")
-            }
-        )));
+        let count = hand.len();
+        let hand = if hand.is_empty() {
+            "none".to_owned()
+        } else {
+            hand.join(", ")
+        };
+        for row in wrap_list(&format!("your hand ({count}): {hand}"), inner) {
+            lines.push(Line::from(format!("  {row}")));
+        }
     }
     if !v.area.is_empty() {
         let area: Vec<String> = v
@@ -191,21 +308,62 @@ fn board_lines(s: &Snapshot<Guildhall>, app: &App) -> Vec<Line<'static>> {
                     .map_or_else(|| format!("VP card #{kind}"), |k| k.name.to_owned()),
             })
             .collect();
-        lines.push(Line::from(format!("Action area: {}", area.join(", "))));
+        lines.extend(rows(
+            &format!("Action area: {}", area.join(", ")),
+            ", ",
+            width,
+            Style::default(),
+        ));
     }
-    lines.push(Line::styled("Centre row", theme.title()));
-    for &kind in &v.row {
-        if let Some(spec) = VP_TABLE.get(usize::from(kind)) {
-            lines.push(Line::from(format!(
-                "  {}: {} VP for {}, {}",
-                spec.name,
-                spec.vp,
-                chapters(u64::from(spec.chapters)),
-                vp_ability(spec.ability)
-            )));
-        }
+    let row: Vec<String> = v
+        .row
+        .iter()
+        .filter_map(|&kind| VP_TABLE.get(usize::from(kind)))
+        .map(|spec| {
+            let ability = match spec.ability {
+                VpAbility::None => String::new(),
+                other => format!(", {}", vp_ability(other)),
+            };
+            format!(
+                "{}: {} VP for {} ch.{ability}",
+                spec.name, spec.vp, spec.chapters
+            )
+        })
+        .collect();
+    let row = if row.is_empty() {
+        "not dealt yet".to_owned()
+    } else {
+        row.join(" | ")
+    };
+    lines.extend(rows(
+        &format!("Centre row: {row}"),
+        " | ",
+        width,
+        theme.title(),
+    ));
+    let done = done_to_you(s);
+    if !done.is_empty() {
+        lines.extend(rows(
+            &format!("Since your turn: {}", done.join(" ")),
+            " ",
+            width,
+            theme.warn(),
+        ));
     }
-    lines
+    let essential = lines.len();
+    for seat in (0..usize::from(v.seats)).filter(|&seat| s.me != Some(Seat(seat as u8))) {
+        seat_lines(seat, &mut lines);
+    }
+    lines.extend(rows(LEGEND, " | ", width, theme.dim()));
+    Board { lines, essential }
+}
+
+/// The board's rows, and how many of the first must show whatever the
+/// terminal's height (your guildhall and hand, the centre row, what was
+/// done to you).
+struct Board {
+    lines: Vec<Line<'static>>,
+    essential: usize,
 }
 
 /// The moves panel's lines at `width` columns: the step's question and
@@ -222,19 +380,23 @@ struct MovesPanel {
 
 fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     let theme = app.theme;
+    // A clock running low warns above everything, as at every table.
+    let clock = crate::ui::clock_lines(s, width, theme);
     if s.legal.is_empty() {
-        let status = s
-            .status
-            .clone()
-            .unwrap_or_else(|| "Waiting for the other players".into());
+        let mut list = clock;
+        list.extend(if s.status.is_some() {
+            crate::ui::waiting_lines(s, width, theme)
+        } else {
+            vec![Line::styled("Waiting for the other players", theme.dim())]
+        });
         return MovesPanel {
             header: Vec::new(),
-            list: vec![Line::styled(status, theme.dim())],
+            list,
             selected: 0..0,
         };
     }
     let step = steps::step(s, &app.choice);
-    let mut header: Vec<Line<'static>> = Vec::new();
+    let mut header: Vec<Line<'static>> = clock;
     if let Some(question) = &step.question {
         header.extend(
             crate::ui::widgets::wrap(question, width)
@@ -294,26 +456,127 @@ fn moves_panel(app: &App, s: &Snapshot<Guildhall>, width: usize) -> MovesPanel {
     }
 }
 
+/// Rows of the board and the panel under it in a column `height` rows
+/// high, in order of need: the board's essential rows and what the panel
+/// needs (its question and selected choice); then the panel up to what it
+/// wants or half the column; then the rest of the board; then the rest of
+/// the panel.
+fn split(height: u16, essential: u16, full: u16, needed: u16, wanted: u16) -> (u16, u16) {
+    let (essential, full) = (essential + 2, full + 2);
+    let needed = needed.max(3).min(wanted.max(3));
+    if essential + needed >= height {
+        let lower = needed.min(height.saturating_sub(4));
+        return (height - lower, lower);
+    }
+    let mut lower = needed;
+    let mut left = height - essential - lower;
+    let grow = wanted.min(height / 2).saturating_sub(lower).min(left);
+    lower += grow;
+    left -= grow;
+    // The rest of the board comes next; what it leaves goes to the panel.
+    left -= full.saturating_sub(essential).min(left);
+    lower += wanted.saturating_sub(lower).min(left);
+    (height - lower, lower)
+}
+
+/// Where the board, the panel under it and the log go: the log beside a
+/// wide board; under a narrow one only when the board and what the panel
+/// needs still fit (a short terminal gives its rows to your guildhall and
+/// the centre row, and the log is one key away).
+fn areas(area: Rect, board: &Board, needed: u16, wanted: u16) -> (Rect, Rect, Option<Rect>) {
+    let board_rows = board.lines.len() as u16;
+    let (column, log) = if area.width >= SIDE_LOG_WIDTH {
+        let (board, log) = board_and_log(area);
+        (board, Some(log))
+    } else {
+        let log_h = area.height / 4;
+        if area.height.saturating_sub(log_h)
+            >= board_rows + 2 + wanted.min(area.height / 2).max(needed)
+        {
+            let [column, log] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(log_h)]).areas(area);
+            (column, Some(log))
+        } else {
+            (area, None)
+        }
+    };
+    let (board_h, lower_h) = split(
+        column.height,
+        board.essential as u16,
+        board_rows,
+        needed,
+        wanted,
+    );
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(board_h), Constraint::Length(lower_h)]).areas(column);
+    (top, bottom, log)
+}
+
+/// How far back the log of the table scrolls in a terminal of `width` x
+/// `height` (none when a short one leaves it out).
+pub fn side_log_max_scroll(app: &App, s: &Snapshot<Guildhall>, width: u16, height: u16) -> usize {
+    let body = crate::ui::widgets::body_area(Rect::new(0, 0, width, height));
+    match layout(app, s, body).2 {
+        Some(log) => crate::ui::log::log_max_scroll(
+            s,
+            log.width.saturating_sub(2),
+            log.height.saturating_sub(2),
+        ),
+        None => 0,
+    }
+}
+
+/// The board's rows and the table's areas in `area`.
+fn layout(
+    app: &App,
+    s: &Snapshot<Guildhall>,
+    area: Rect,
+) -> (Vec<Line<'static>>, (Rect, Rect), Option<Rect>) {
+    let column_width = if area.width >= SIDE_LOG_WIDTH {
+        board_and_log(area).0.width
+    } else {
+        area.width
+    };
+    let width = usize::from(column_width.saturating_sub(2));
+    let board = board_lines(s, app, width);
+    let (needed, wanted) = match crate::ui::replay_status(app) {
+        Some(r) => {
+            let rows = crate::ui::replay_lines(s, r, width, app.theme).len() as u16
+                + u16::from(app.notice.is_some())
+                + 2;
+            (rows.min(area.height / 2), rows.min(area.height / 2))
+        }
+        None => {
+            let panel = moves_panel(app, s, width);
+            let notice = app
+                .notice
+                .as_ref()
+                .map_or(0, |n| crate::ui::widgets::wrap(n, width).len());
+            (
+                (panel.header.len() + panel.selected.len()) as u16 + 2,
+                (panel.header.len() + panel.list.len() + notice) as u16 + 2,
+            )
+        }
+    };
+    let (top, bottom, log) = areas(area, &board, needed, wanted);
+    (board.lines, (top, bottom), log)
+}
+
 /// Draw Guildhall's table.
 pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
-    let (board, log) = board_and_log(area);
+    let (board, (top, bottom), log) = layout(app, s, area);
+    Paragraph::new(board)
+        .block(crate::ui::widgets::block("Guildhall".to_owned(), app.theme))
+        .render(top, buf);
+    if let Some(log) = log {
+        crate::ui::log::log_panel(app, s, log, buf, false);
+    }
     // A replay shows where it stands where the moves would be.
     if let Some(r) = crate::ui::replay_status(app) {
-        let width = usize::from(board.width.saturating_sub(2));
-        let rows = crate::ui::replay_lines(s, r, width, app.theme).len() as u16
-            + u16::from(app.notice.is_some());
-        let lower_h = (rows + 2).min(board.height / 2);
-        let [top, bottom] =
-            Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
-        Paragraph::new(board_lines(s, app))
-            .wrap(Wrap { trim: false })
-            .block(crate::ui::widgets::block("Guildhall".to_owned(), app.theme))
-            .render(top, buf);
         crate::ui::replay_panel(app, s, r, bottom, buf, false);
-        crate::ui::log::log_panel(app, s, log, buf, false);
         return;
     }
-    let width = usize::from(board.width.saturating_sub(2));
+    let width = usize::from(bottom.width.saturating_sub(2));
     let panel = moves_panel(app, s, width);
     let mut list = panel.list;
     if let Some(notice) = &app.notice {
@@ -321,20 +584,6 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
             list.push(Line::styled(row, app.theme.warn()));
         }
     }
-    let wanted = (panel.header.len() + list.len()) as u16 + 2;
-    // Half the board, or more when the question and the selected choice
-    // need it (a level's words, wrapped in a narrow terminal).
-    let needed = (panel.header.len() + panel.selected.len()) as u16 + 2;
-    let lower_h = wanted
-        .min((board.height / 2).max(needed))
-        .min(board.height.saturating_sub(4))
-        .max(3);
-    let [top, bottom] =
-        Layout::vertical([Constraint::Min(4), Constraint::Length(lower_h)]).areas(board);
-    Paragraph::new(board_lines(s, app))
-        .wrap(Wrap { trim: false })
-        .block(crate::ui::widgets::block("Guildhall".to_owned(), app.theme))
-        .render(top, buf);
     let outer = crate::ui::widgets::block("Moves".to_owned(), app.theme);
     let inner = outer.inner(bottom);
     outer.render(bottom, buf);
@@ -356,5 +605,4 @@ pub fn table(app: &App, s: &Snapshot<Guildhall>, area: Rect, buf: &mut Buffer) {
     let skip = panel.selected.end.saturating_sub(rows);
     let skip = skip.min(panel.selected.start);
     Paragraph::new(list.into_iter().skip(skip).collect::<Vec<_>>()).render(rest, buf);
-    crate::ui::log::log_panel(app, s, log, buf, false);
 }

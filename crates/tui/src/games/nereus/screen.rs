@@ -21,7 +21,7 @@ use crate::app::App;
 use crate::games::Arrow;
 use crate::session::Snapshot;
 use crate::theme::Theme;
-use crate::ui::seat_presence::seat_presence;
+use crate::ui::seat_presence;
 use crate::ui::side_log::board_and_log;
 use crate::ui::widgets::wrap;
 
@@ -120,7 +120,13 @@ fn player_lines(
             }
             // Who plays the seat (a remote one offline) and its clock; one's
             // own line has its name.
-            let presence = match seat_presence(s, seat, replay) {
+            let presence = match s
+                .seats
+                .get(seat.index())
+                .filter(|_| !replay)
+                .map(seat_presence)
+                .unwrap_or_default()
+            {
                 p if p.is_empty() || s.me == Some(seat) && p == "you" => String::new(),
                 p => format!(", {p}"),
             };

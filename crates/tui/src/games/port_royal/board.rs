@@ -19,9 +19,10 @@ use roundtable_port_royal::PortRoyal;
 use crate::app::App;
 use crate::theme::Theme;
 use crate::ui::log::{log_max_scroll, log_panel};
-use crate::ui::seat_presence::seat_presence;
-use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap};
-use crate::ui::{clock_lines, replay_lines, replay_panel, replay_status, waiting_lines};
+use crate::ui::widgets::{TWO_COLUMNS, choice, panel, wrap, wrap_list};
+use crate::ui::{
+    clock_lines, replay_lines, replay_panel, replay_status, seat_presence, waiting_lines,
+};
 
 /// The board draws a game of Port Royal only.
 type Snapshot = crate::session::Snapshot<PortRoyal>;
@@ -600,12 +601,13 @@ pub(super) fn player_lines(
         });
     for (i, p) in v.players.iter().enumerate() {
         let seat = Seat(i as u8);
+        let info = s.seats.get(i);
         // Before the start player is drawn, and after the end, no one is.
         let active = v.active.0 == seat && !matches!(v.phase, "setup" | "over");
         let taking = v.taker.is_some_and(|t| t.0 == seat);
         let marker = if active { '>' } else { ' ' };
         let name: String = seat_name(&s.names(), seat).chars().take(name_w).collect();
-
+        let about = info.map(seat_presence).unwrap_or_default();
         let mut spans = vec![
             Span::raw(format!("{marker}")),
             Span::styled(format!("{} {name:<name_w$}", seat.number()), theme.seat(i)),
@@ -617,7 +619,6 @@ pub(super) fn player_lines(
             (false, true) => "TAKING",
             _ => "",
         };
-        let about = seat_presence(s, seat, false);
         let mut summary = abilities(p);
         if let Some(needed) = text::expedition_needed(v, p) {
             summary.push_str(&format!(", {needed}"));
@@ -676,29 +677,6 @@ pub(super) fn player_lines(
         }
     }
     lines
-}
-
-/// A list ("1sw, 2 anchors, gov") wrapped to `width` between its items, so
-/// that "2 anchors" never breaks in two; an item wider than a row is
-/// word-wrapped. Continuation rows are indented by two, as [`wrap`]'s are.
-fn wrap_list(text: &str, width: usize) -> Vec<String> {
-    let mut rows: Vec<String> = vec![String::new()];
-    for item in text.split_inclusive(", ") {
-        let len = item.trim_end().chars().count();
-        let row = rows.last().map_or(0, |r| r.chars().count());
-        if row > 0 && row + len > width {
-            rows.push("  ".to_owned());
-        }
-        let row = rows.last().map_or(0, |r| r.chars().count());
-        if row + len > width {
-            // Too wide for a row of its own: words, as everywhere else.
-            let start = rows.pop().unwrap_or_default();
-            rows.extend(wrap(&format!("{}{item}", start.trim()), width));
-        } else if let Some(last) = rows.last_mut() {
-            last.push_str(item);
-        }
-    }
-    rows.iter().map(|r| r.trim_end().to_owned()).collect()
 }
 
 pub(super) fn players_panel(

@@ -18,4 +18,8 @@ impl GameScreen for PortRoyal {
     fn side_log_max_scroll(app: &App, snap: &Snapshot<Self>, width: u16, height: u16) -> usize {
         board::side_log_max_scroll(app, snap, width, height)
     }
+
+    fn legend() -> Vec<String> {
+        roundtable_games::port_royal::legend()
+    }
 }
