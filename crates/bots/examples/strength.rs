@@ -18,7 +18,9 @@
 //! the machine is), with the playout policy `STRENGTH_POLICY` (`heuristic`
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
-//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
+//! consecutive ranges add up to one run). The budget is paced as the hard
+//! bot's is (the most a decision takes; see the search module's "Pace"),
+//! or spent whole on every decision with `STRENGTH_FIXED=1`. `STRENGTH_ONLY` (`4`, `2`,
 //! `hands`, `guildhall`, `guildhall2`, `nereus` or `nereus2`) runs one
 //! setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
@@ -200,6 +202,10 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
         }
         pick
     }
+
+    fn answer_within(&mut self, limit: Duration) {
+        self.bot.answer_within(limit);
+    }
 }
 
 /// The search constants, each overridable for tuning
@@ -295,7 +301,7 @@ impl Tally {
         let (decisions, searched, playouts, failed, mean_ms) = totals.unwrap_or_default();
         println!(
             "{}: search bot won {} of {} games = {:.1}% (95% CI {:.1}-{:.1}%; an equal share is {:.0}%), {:.1} points a game; \
-             {} decisions, {} searched, mean decision {:.1} ms, {:.0} playouts per searched decision ({failed} refused)",
+             {} decisions, {} searched, mean decision {:.1} ms, {:.2} s thinking a game, {:.0} playouts per searched decision ({failed} refused)",
             self.label,
             self.wins,
             self.games,
@@ -307,6 +313,7 @@ impl Tally {
             decisions,
             searched,
             mean_ms,
+            mean_ms * decisions as f64 / 1000.0 / self.games.max(1) as f64,
             playouts as f64 / searched.max(1) as f64,
         );
     }
@@ -485,15 +492,25 @@ fn main() {
     // A playout budget makes the run reproducible and independent of how
     // busy the machine is; a time budget is what play uses.
     let playouts: u32 = env_or("STRENGTH_PLAYOUTS", 0);
+    // The hard bot's budget is paced (the most a decision takes, see the
+    // search module's "Pace"); `STRENGTH_FIXED=1` spends all of it on every
+    // decision, as the hard bot did before.
+    let fixed = env_or("STRENGTH_FIXED", 0u8) == 1;
     let budget = if playouts > 0 {
         Budget::playouts(playouts)
     } else {
         Budget::time(Duration::from_millis(ms))
     };
+    let budget = if fixed { budget } else { budget.paced() };
     let spend = if playouts > 0 {
         format!("{playouts} playouts")
     } else {
         format!("{ms} ms")
+    };
+    let spend = if fixed {
+        format!("{spend} (every decision)")
+    } else {
+        format!("up to {spend} (paced)")
     };
     let first: u64 = env_or("STRENGTH_FIRST", 0);
     println!(

@@ -34,6 +34,31 @@
 //! budget ([`Budget::playouts`]) and a seed, decisions are exactly
 //! reproducible; a time budget ([`Budget::time`], for play) stops at a
 //! deadline and so depends on the machine's speed.
+//!
+//! # Pace
+//!
+//! A person waits for every decision a bot makes, and a turn can hold many
+//! (a Port Royal turn's draws, stop and takes: eight or more). So the hard
+//! bot's budget ([`Budget::up_to`], a *paced* budget) is the most one
+//! decision may take, not what each takes:
+//!
+//! * one legal action is taken at once, with no search;
+//! * a decision gets a share of the budget by its number of legal actions,
+//!   `min(actions, FULL_THINK_ACTIONS) / FULL_THINK_ACTIONS`
+//!   ([`Budget::for_actions`]): a two-way choice (draw or stop) at most a
+//!   quarter, eight actions or more the whole. A choice among few actions
+//!   needs few playouts to rank them, and those are most of a turn;
+//! * the search stops once more playouts could not change its choice
+//!   ([`settled`]): the most visited action leads the next by more than the
+//!   playouts the budget has left (by count, or by the rate so far for a
+//!   time budget). An option that dominates draws the visits, so a choice
+//!   where one option is clearly best ends early;
+//! * a driver whose table claims a seat that answers too late bounds the
+//!   next decision ([`Bot::answer_within`], [`answer_limit`]).
+//!
+//! Measured with `examples/strength.rs` (its figures are in that file's
+//! head): the paced bot spends a fraction of the fixed one's think time a
+//! game at the same strength within the runs' intervals.
 
 use std::time::{Duration, Instant};
 
@@ -53,7 +78,16 @@ pub struct Budget {
     pub playouts: u32,
     /// Wall-clock time at most, if set. Reproducible decisions need `None`.
     pub time: Option<Duration>,
+    /// Whether this is the most a decision may take rather than what each
+    /// takes: a paced search gives a decision among few actions a share of
+    /// it ([`Budget::for_actions`]) and stops once its choice is settled
+    /// ([`settled`]). See the module's "Pace".
+    pub paced: bool,
 }
+
+/// Legal actions at which a paced decision gets its whole budget; one
+/// among fewer gets that share of it (two actions a quarter).
+pub const FULL_THINK_ACTIONS: u32 = 8;
 
 impl Budget {
     /// Exactly `playouts` playouts, whatever the time: reproducible.
@@ -61,16 +95,124 @@ impl Budget {
         Budget {
             playouts,
             time: None,
+            paced: false,
         }
     }
 
-    /// As many playouts as fit in `time`.
+    /// As many playouts as fit in `time`, on every decision.
     pub fn time(time: Duration) -> Self {
         Budget {
             playouts: u32::MAX,
             time: Some(time),
+            paced: false,
         }
     }
+
+    /// At most `time` a decision, paced: none where one action is legal,
+    /// a share where few are, less where the choice settles early. The hard
+    /// bot's budget, so that a think time means "the most a decision
+    /// takes".
+    pub fn up_to(time: Duration) -> Self {
+        Budget::time(time).paced()
+    }
+
+    /// The same budget as the most a decision may take ([`Budget::paced`]).
+    #[must_use]
+    pub fn paced(self) -> Self {
+        Budget {
+            paced: true,
+            ..self
+        }
+    }
+
+    /// What one decision among `actions` legal actions may spend: the
+    /// whole budget unless it is paced; paced, nothing for a single action,
+    /// else `min(actions, FULL_THINK_ACTIONS) / FULL_THINK_ACTIONS` of its
+    /// playouts (rounded up) and time.
+    #[must_use]
+    pub fn for_actions(self, actions: usize) -> Self {
+        if !self.paced {
+            return self;
+        }
+        let share = u32::try_from(actions)
+            .unwrap_or(u32::MAX)
+            .min(FULL_THINK_ACTIONS);
+        if share <= 1 {
+            return Budget {
+                playouts: 0,
+                time: Some(Duration::ZERO),
+                paced: true,
+            };
+        }
+        let playouts =
+            (u64::from(self.playouts) * u64::from(share)).div_ceil(u64::from(FULL_THINK_ACTIONS));
+        Budget {
+            playouts: u32::try_from(playouts).unwrap_or(u32::MAX),
+            // Divided first, so that no time overflows.
+            time: self.time.map(|time| time / FULL_THINK_ACTIONS * share),
+            paced: true,
+        }
+    }
+
+    /// The same budget, taking no longer than `limit`.
+    #[must_use]
+    pub fn within(self, limit: Duration) -> Self {
+        Budget {
+            time: Some(self.time.map_or(limit, |time| time.min(limit))),
+            ..self
+        }
+    }
+
+    /// Playouts a search that made `attempts` in `elapsed` may still make:
+    /// by count, and for a time budget by the rate so far (unknown, so
+    /// unbounded, before any time has passed).
+    fn playouts_left(&self, attempts: u32, elapsed: Option<Duration>) -> u64 {
+        let by_count = u64::from(self.playouts.saturating_sub(attempts));
+        match (self.time, elapsed) {
+            (Some(limit), Some(elapsed)) if !elapsed.is_zero() => {
+                let rest = limit.saturating_sub(elapsed);
+                let by_time = u128::from(attempts) * rest.as_nanos() / elapsed.as_nanos();
+                by_count.min(u64::try_from(by_time).unwrap_or(u64::MAX))
+            }
+            _ => by_count,
+        }
+    }
+}
+
+/// Whether more playouts cannot change a search's choice: the most
+/// visited of the root's actions (`visits`) leads the next by more than
+/// the `left` playouts still to come, so even all of them going to the
+/// runner-up would leave it behind. Exact for a playout budget (the same
+/// choice as spending it all, from the same seed); for a time budget
+/// `left` is estimated from the rate so far.
+pub fn settled(visits: &[u32], left: u64) -> bool {
+    let (mut first, mut second) = (0u32, 0u32);
+    for &v in visits {
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    u64::from(first - second) > left
+}
+
+/// How many parts of the time a seat has left before its table may claim
+/// it stalled a bot may think on its answer ([`answer_limit`]): the rest is
+/// for the answer to reach the other peers, whose clocks may have started
+/// the position earlier than the bot's (they saw the last input first).
+pub const STALL_CLOCK_SHARE: u32 = 4;
+
+/// The most a bot may think on an answer that its table may claim stalled
+/// at `claimable_at_ms`, `now_ms` being the time now on the same clock (the
+/// table's turn clock, `Table::turn_clock`, and the time its driver gives
+/// the table): a [`STALL_CLOCK_SHARE`]th of what is left. The stall clock
+/// starts afresh at every position (SPEC 3.6), so this holds however many
+/// decisions the seat makes in a row; a deadline already passed leaves no
+/// time (the search then makes one playout).
+pub fn answer_limit(now_ms: u64, claimable_at_ms: u64) -> Duration {
+    Duration::from_millis(claimable_at_ms.saturating_sub(now_ms) / u64::from(STALL_CLOCK_SHARE))
 }
 
 /// What the last decisions cost, for benchmarks and logs.
@@ -87,6 +229,9 @@ pub struct SearchStats {
     pub failed: u64,
     /// Time spent searching.
     pub elapsed: Duration,
+    /// Searched decisions a paced budget ended early because more
+    /// playouts could not change them ([`settled`]).
+    pub settled: u64,
 }
 
 /// Inputs a playout may take before it is cut off and ranked as it stands
@@ -184,6 +329,9 @@ struct Node<A> {
 /// heuristic [`crate::PortRoyalBot`]).
 pub struct SearchBot<G: Game, P> {
     budget: Budget,
+    /// The most the next decision may take, from its driver
+    /// ([`Bot::answer_within`]); used once.
+    answer_limit: Option<Duration>,
     tuning: Tuning,
     rng: Xoshiro256PlusPlus,
     policy: P,
@@ -195,6 +343,7 @@ impl<G: Game, P: Clone> Clone for SearchBot<G, P> {
     fn clone(&self) -> Self {
         SearchBot {
             budget: self.budget,
+            answer_limit: self.answer_limit,
             tuning: self.tuning,
             rng: self.rng.clone(),
             policy: self.policy.clone(),
@@ -230,6 +379,7 @@ where
     pub fn new(budget: Budget, policy: P, seed: u64) -> Self {
         SearchBot {
             budget,
+            answer_limit: None,
             tuning: Tuning::default(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             policy,
@@ -258,10 +408,15 @@ where
         knowledge: &Knowledge,
         legal: &[G::Action],
     ) -> usize {
+        let limit = self.answer_limit.take();
         if legal.len() <= 1 {
             return 0;
         }
-        let started = self.budget.time.map(|_| Instant::now());
+        let mut budget = self.budget.for_actions(legal.len());
+        if let Some(limit) = limit {
+            budget = budget.within(limit);
+        }
+        let started = budget.time.map(|_| Instant::now());
         let root_hint = self.policy.choose_in(seat, state, knowledge, legal);
         let mut tree: Vec<Node<G::Action>> = vec![Node {
             edges: legal
@@ -280,14 +435,25 @@ where
         let mut attempts = 0u32;
         let mut path: Vec<(usize, usize)> = Vec::new();
         let mut scratch = Scratch::default();
+        let mut root_visits: Vec<u32> = Vec::new();
         // A refused world uses the budget too, so a broken game cannot
         // stall the bot.
-        while attempts < self.budget.playouts.max(1) {
-            if let (Some(limit), Some(started)) = (self.budget.time, started)
-                && attempts > 0
-                && started.elapsed() >= limit
-            {
-                break;
+        while attempts < budget.playouts.max(1) {
+            let elapsed = started.map(|started| started.elapsed());
+            if attempts > 0 {
+                if let (Some(limit), Some(elapsed)) = (budget.time, elapsed)
+                    && elapsed >= limit
+                {
+                    break;
+                }
+                if budget.paced {
+                    root_visits.clear();
+                    root_visits.extend(tree[0].edges[..legal.len()].iter().map(|e| e.visits));
+                    if settled(&root_visits, budget.playouts_left(attempts, elapsed)) {
+                        self.stats.settled += 1;
+                        break;
+                    }
+                }
             }
             attempts += 1;
             path.clear();
@@ -668,5 +834,9 @@ where
 
     fn table_options(&mut self, options: &G::Options) {
         self.policy.table_options(options);
+    }
+
+    fn answer_within(&mut self, limit: Duration) {
+        self.answer_limit = Some(limit);
     }
 }
