@@ -158,3 +158,97 @@ async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
     }
     assert!(decisions > 0, "the joiner never decided");
 }
+
+/// A bot that notes, at each of its decisions, the limit its driver gave
+/// it for that answer (`None` if none was given since the last one).
+struct Paced {
+    bot: RandomBot,
+    limit: Option<Duration>,
+    limits: Arc<Mutex<Vec<Option<Duration>>>>,
+}
+
+impl Bot<PortRoyal> for Paced {
+    fn name(&self) -> &'static str {
+        "paced"
+    }
+
+    fn choose(&mut self, seat: Seat, view: &View, legal: &[Action]) -> usize {
+        Bot::<PortRoyal>::choose(&mut self.bot, seat, view, legal)
+    }
+
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &PortRoyal,
+        knowledge: &roundtable_engine::Knowledge,
+        legal: &[Action],
+    ) -> usize {
+        self.limits.lock().unwrap().push(self.limit.take());
+        Bot::<PortRoyal>::choose_in(&mut self.bot, seat, state, knowledge, legal)
+    }
+
+    fn answer_within(&mut self, limit: Duration) {
+        self.limit = Some(limit);
+    }
+}
+
+/// At a network table every answer of a bot is bounded by the table's own
+/// turn clock: before each decision (a seat's many draws in a row among
+/// them) the node gives the bot a quarter at most of the table's stall
+/// timeout, whatever think time the bot was made with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_at_a_network_table_answers_within_the_tables_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let stall_timeout_ms = 30_000;
+    let options = Options {
+        victory_points: 5,
+        ..Options::default()
+    };
+    let limits = [
+        Arc::new(Mutex::new(Vec::new())),
+        Arc::new(Mutex::new(Vec::new())),
+    ];
+    let paced = |seed, limits: &Arc<Mutex<Vec<Option<Duration>>>>| {
+        Controller::Bot(Box::new(Paced {
+            bot: RandomBot::new(seed),
+            limit: None,
+            limits: limits.clone(),
+        }))
+    };
+    let mut host = spawn::<PortRoyal>(
+        config(dir.path(), "host"),
+        Role::Host {
+            seats: 2,
+            options,
+            stall_timeout_ms,
+        },
+        paced(7, &limits[0]),
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+    let joiner = spawn::<PortRoyal>(
+        config(dir.path(), "joiner"),
+        Role::Join { ticket },
+        paced(8, &limits[1]),
+    )
+    .unwrap();
+    let host = tokio::spawn(outcome(host));
+    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
+        .await
+        .expect("the game finishes");
+    host.await.unwrap();
+    assert!(
+        played.result.is_some(),
+        "the game did not finish: {played:?}"
+    );
+    let most =
+        Duration::from_millis(stall_timeout_ms / u64::from(roundtable_bots::STALL_CLOCK_SHARE));
+    for (node, limits) in ["host", "joiner"].iter().zip(&limits) {
+        let limits = limits.lock().unwrap();
+        assert!(!limits.is_empty(), "the {node}'s bot never decided");
+        for (decision, limit) in limits.iter().enumerate() {
+            let limit = limit.unwrap_or_else(|| panic!("{node}, decision {decision}: no limit"));
+            assert!(limit <= most, "{node}, decision {decision}: {limit:?}");
+        }
+    }
+}
