@@ -210,7 +210,7 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
 
 /// The search constants, each overridable for tuning
 /// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`,
-/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`).
+/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`, `STRENGTH_FULL_ACTIONS`).
 fn tuning() -> Tuning {
     let default = Tuning::default();
     Tuning {
@@ -219,6 +219,7 @@ fn tuning() -> Tuning {
         margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
         horizon: env_or("STRENGTH_HORIZON", default.horizon),
         widening: env_or("STRENGTH_WIDENING", default.widening),
+        full_think_actions: env_or("STRENGTH_FULL_ACTIONS", default.full_think_actions),
     }
 }
 

@@ -30,8 +30,8 @@ pub use level::{DEFAULT_THINK, EasyBot, Level, Leveled};
 pub use nereus::NereusBot;
 pub use port_royal::{PortRoyalBot, VP_IN_COINS};
 pub use search::{
-    Budget, FULL_THINK_ACTIONS, STALL_CLOCK_SHARE, SearchBot, SearchStats, Tuning, answer_limit,
-    settled,
+    Budget, ENOUGH_PLAYOUTS_PER_ACTION, FULL_THINK_ACTIONS, STALL_CLOCK_SHARE, SearchBot,
+    SearchStats, Tuning, answer_limit, settled,
 };
 
 use rand_core::{RngCore, SeedableRng};
