@@ -63,6 +63,36 @@ async fn outcome(handle: roundtable_net::GameHandle<PortRoyal>) -> Outcome {
     handle.outcome().await.unwrap()
 }
 
+/// A 2-seat network game of `options` at a table with `stall_timeout_ms`,
+/// the host's seat played by `host` and the joiner's by `joiner`, to its
+/// end: the joiner's outcome.
+async fn two_seat_game(
+    dir: &std::path::Path,
+    options: Options,
+    stall_timeout_ms: u64,
+    host: Controller<PortRoyal>,
+    joiner: Controller<PortRoyal>,
+) -> Outcome {
+    let mut host = spawn::<PortRoyal>(
+        config(dir, "host"),
+        Role::Host {
+            seats: 2,
+            options,
+            stall_timeout_ms,
+        },
+        host,
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+    let joiner = spawn::<PortRoyal>(config(dir, "joiner"), Role::Join { ticket }, joiner).unwrap();
+    let host = tokio::spawn(outcome(host));
+    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
+        .await
+        .expect("the game finishes");
+    host.await.unwrap();
+    played
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
     let dir = tempfile::tempdir().unwrap();
@@ -71,33 +101,19 @@ async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
         victory_points: 5,
         ..Options::default()
     };
-    let mut host = spawn::<PortRoyal>(
-        config(dir.path(), "host"),
-        Role::Host {
-            seats: 2,
-            options: options.clone(),
-            stall_timeout_ms: 30_000,
-        },
-        Controller::Bot(Box::new(RandomBot::new(5))),
-    )
-    .unwrap();
-    let ticket = common::ticket_of(&mut host).await;
     let at_first_decision = Arc::new(Mutex::new(None));
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner"),
-        Role::Join { ticket },
+    let played = two_seat_game(
+        dir.path(),
+        options.clone(),
+        30_000,
+        Controller::Bot(Box::new(RandomBot::new(5))),
         Controller::Bot(Box::new(Noted {
             bot: PortRoyalBot::default(),
             told: None,
             at_first_decision: at_first_decision.clone(),
         })),
     )
-    .unwrap();
-    let host = tokio::spawn(outcome(host));
-    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
-        .await
-        .expect("the game finishes");
-    host.await.unwrap();
+    .await;
     assert!(
         played.result.is_some(),
         "the joiner did not finish: {played:?}"
@@ -215,28 +231,14 @@ async fn a_bot_at_a_network_table_answers_within_the_tables_clock() {
             limits: limits.clone(),
         }))
     };
-    let mut host = spawn::<PortRoyal>(
-        config(dir.path(), "host"),
-        Role::Host {
-            seats: 2,
-            options,
-            stall_timeout_ms,
-        },
+    let played = two_seat_game(
+        dir.path(),
+        options,
+        stall_timeout_ms,
         paced(7, &limits[0]),
-    )
-    .unwrap();
-    let ticket = common::ticket_of(&mut host).await;
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner"),
-        Role::Join { ticket },
         paced(8, &limits[1]),
     )
-    .unwrap();
-    let host = tokio::spawn(outcome(host));
-    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
-        .await
-        .expect("the game finishes");
-    host.await.unwrap();
+    .await;
     assert!(
         played.result.is_some(),
         "the game did not finish: {played:?}"
