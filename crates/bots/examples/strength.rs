@@ -140,6 +140,40 @@
 //! 46.5% (95% CI 41.7-51.4%, share 25%), 11.2 points a game, a mean 88.9 ms
 //! a decision and 1,713 playouts a searched decision (700 before). As many
 //! playouts again did not make it measurably stronger.
+//!
+//! Measured again 2026-11-28 (issue 29 item 5) once the hard bot's budget
+//! became paced (the most a decision takes: none when forced, a share by
+//! the number of actions but at least 200 playouts an action, and a stop
+//! once more playouts cannot change the choice), against the former fixed
+//! budget (`STRENGTH_FIXED=1`), same binary, `STRENGTH_HORIZON=16`,
+//! niced on the 2 shared cores (load average 2 to 8), so time budgets
+//! bought fewer playouts than on a free core. "Think a game" is the search
+//! bot's time over all its decisions of a game:
+//!
+//! | setting | budget | games | search bot won | 95% CI | points a game | mean decision | think a game | playouts a searched decision |
+//! |---|---|---|---|---|---|---|---|---|
+//! | 4-seat PR | 50 ms every decision | 0-199 | 40.0% | 33.5-46.9% | 10.9 | 49-58 ms | 3.6-4.1 s | 216-411 |
+//! | 4-seat PR | up to 50 ms, paced | 0-199 | 33.0% | 26.9-39.8% | 10.5 | 46.2 ms | 3.21 s | 153 |
+//! | 4-seat PR | 50 ms every decision | 200-299, at once with the next | 35.0% | 26.4-44.7% | 10.6 | 55.5 ms | 3.97 s | 234 |
+//! | 4-seat PR | up to 50 ms, paced | 200-299 | 33.0% | 24.6-42.7% | 10.8 | 44.7 ms | 3.23 s | 145 |
+//! | 4-seat PR | 1 s every decision | 0-2 | 2 of 3 | | 11.0 | 899 ms | 54.2 s | 3,052 |
+//! | 4-seat PR | up to 1 s, paced | 0-2 | 0 of 3 | | 10.7 | 347 ms | 24.3 s | 689 |
+//! | 4-seat Guildhall | 1 s every decision | 0 | 0 of 1 | | 19 | 937 ms | 84.3 s | 466 |
+//! | 4-seat Guildhall | up to 1 s, paced | 0 | 1 of 1 | | 20 | 887 ms | 62.1 s | 390 |
+//! | 4-seat Nereus | 1 s every decision | 0 | 0 of 1 | | 48 | 725 ms | 79.7 s | 163 |
+//! | 4-seat Nereus | up to 1 s, paced | 0 | 1 of 1 | | 49 | 557 ms | 57.9 s | 119 |
+//!
+//! Over the 300 games at 50 ms the paced bot won 33.0% (27.9-38.5%)
+//! against 38.3% (33.0-43.9%): within each other's intervals, a difference
+//! a test of two proportions puts at p = 0.17, so not shown to fall, nor
+//! shown equal. Its early stop cannot change a decision (for a playout
+//! budget exactly: `tests/bots/pace.rs` replays the same seed both ways);
+//! what may cost strength is the share, which is why a decision keeps its
+//! 200 playouts an action: a first version without that floor cut a
+//! two-way choice at 50 ms to some 100 playouts and won 33.0% of 0-199
+//! too. At 50 ms most decisions never reach the floor, so the saving
+//! there is the early stop's (a fifth of the think time); at a second it
+//! is the share's too (more than half).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

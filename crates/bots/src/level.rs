@@ -68,7 +68,7 @@ impl Level {
         match self {
             Level::Easy => "plays at random half the time",
             Level::Normal => "plays by rules of thumb, at once",
-            Level::Hard => "searches ahead for its think time",
+            Level::Hard => "searches ahead, up to its think time a decision",
         }
     }
 
