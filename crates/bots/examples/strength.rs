@@ -146,7 +146,7 @@
 //! the number of actions but at least 200 playouts an action, and a stop
 //! once more playouts cannot change the choice), against the former fixed
 //! budget (`STRENGTH_FIXED=1`), same binary, `STRENGTH_HORIZON=16`,
-//! niced on the 2 shared cores (load average 2 to 8), so time budgets
+//! niced on the 2 shared cores (load average 2 to 11), so time budgets
 //! bought fewer playouts than on a free core. "Think a game" is the search
 //! bot's time over all its decisions of a game:
 //!
@@ -156,8 +156,9 @@
 //! | 4-seat PR | up to 50 ms, paced | 0-199 | 33.0% | 26.9-39.8% | 10.5 | 46.2 ms | 3.21 s | 153 |
 //! | 4-seat PR | 50 ms every decision | 200-299, at once with the next | 35.0% | 26.4-44.7% | 10.6 | 55.5 ms | 3.97 s | 234 |
 //! | 4-seat PR | up to 50 ms, paced | 200-299 | 33.0% | 24.6-42.7% | 10.8 | 44.7 ms | 3.23 s | 145 |
-//! | 4-seat PR | 1 s every decision | 0-2 | 2 of 3 | | 11.0 | 899 ms | 54.2 s | 3,052 |
-//! | 4-seat PR | up to 1 s, paced | 0-2 | 0 of 3 | | 10.7 | 347 ms | 24.3 s | 689 |
+//! | 4-seat PR | 1 s every decision | 3-24 (the three 1 s rows ran at once) | 22.7% | 10.1-43.4% | 10.1 | 880 ms | 54.1 s | 5,194 |
+//! | 4-seat PR | up to 1 s, paced | 3-42 | 30.0% | 18.1-45.4% | 10.9 | 278 ms | 20.4 s | 1,162 |
+//! | 4-seat PR | up to 1 s, early stop only (`STRENGTH_FULL_ACTIONS=2`) | 3-25 | 30.4% | 15.6-50.9% | 10.6 | 642 ms | 43.9 s | 3,939 |
 //! | 4-seat Guildhall | 1 s every decision | 0 | 0 of 1 | | 19 | 937 ms | 84.3 s | 466 |
 //! | 4-seat Guildhall | up to 1 s, paced | 0 | 1 of 1 | | 20 | 887 ms | 62.1 s | 390 |
 //! | 4-seat Nereus | 1 s every decision | 0 | 0 of 1 | | 48 | 725 ms | 79.7 s | 163 |
@@ -166,14 +167,20 @@
 //! Over the 300 games at 50 ms the paced bot won 33.0% (27.9-38.5%)
 //! against 38.3% (33.0-43.9%): within each other's intervals, a difference
 //! a test of two proportions puts at p = 0.17, so not shown to fall, nor
-//! shown equal. Its early stop cannot change a decision (for a playout
-//! budget exactly: `tests/bots/pace.rs` replays the same seed both ways);
-//! what may cost strength is the share, which is why a decision keeps its
-//! 200 playouts an action: a first version without that floor cut a
-//! two-way choice at 50 ms to some 100 playouts and won 33.0% of 0-199
-//! too. At 50 ms most decisions never reach the floor, so the saving
-//! there is the early stop's (a fifth of the think time); at a second it
-//! is the share's too (more than half).
+//! shown equal. At a second, the hard bot's default, it won 30.0% of 40
+//! against 22.7% of 22 and thought 20 s a game instead of 54 s. Its early
+//! stop cannot change a decision (for a playout budget exactly:
+//! `tests/bots/pace.rs` replays the same seed both ways), and alone saves a
+//! fifth of the think time; what may cost strength is the share, which is
+//! why a decision keeps 200 playouts an action: a first version without
+//! that floor cut a two-way choice at 50 ms to some 100 playouts and won
+//! 33.0% of games 0-199 too. At 50 ms most decisions never reach the
+//! floor, so the saving there is the early stop's; at a second it is the
+//! share's as well (almost two thirds).
+//!
+//! An earlier run of games 0-2 at a second (2 of 3 fixed, 0 of 3 paced)
+//! is left out of the rows above; with it the paced bot won 12 of 43 and
+//! the fixed one 6 of 24 (25.0%, 12.0-44.9%).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -5,8 +5,9 @@
 //! * [`Level::Normal`]: the game's heuristic bot ([`PortRoyalBot`],
 //!   [`GuildhallBot`], [`NereusBot`]);
 //! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts cut at the
-//!   game's horizon, thinking up to a given time a decision ([`Budget::up_to`]:
-//!   none when the move is forced, less when the choice is small).
+//!   game's horizon, thinking up to a given time a decision
+//!   ([`Budget::up_to`]: none when the move is forced, less when the
+//!   choice is small).
 //!
 //! A game says which heuristic bot is its own by implementing [`Leveled`];
 //! front ends (the terminal UI's set-up forms, `play`, `host`) make their
@@ -78,8 +79,8 @@ impl Level {
     }
 
     /// A bot of this level for a table of game `G` with `options`; a hard
-    /// one thinks up to `think` a decision, paced ([`Budget::up_to`]). `seed` steers its random choices (the
-    /// normal bot has none).
+    /// one thinks up to `think` a decision, paced ([`Budget::up_to`]).
+    /// `seed` steers its random choices (the normal bot has none).
     pub fn bot<G: Leveled>(
         self,
         options: &G::Options,

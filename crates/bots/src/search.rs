@@ -62,14 +62,15 @@
 //!
 //! Measured 2026-11-28 with `examples/strength.rs` (4-seat Port Royal, one
 //! search bot against three heuristic bots; the table is in that file's
-//! head): at a second a decision the paced bot thought 24 s a game where
-//! the fixed one thought 54 s (347 ms a decision against 899 ms); at 50 ms,
-//! where the floor of enough playouts keeps most decisions whole, 3.2 s
-//! against 4.0 s, winning 33.0% of 300 games (95% CI 27.9-38.5%) against
-//! 38.3% (33.0-43.9%): within the intervals, but not shown equal. In
-//! Guildhall and Nereus at a second most decisions are wide (eight actions
-//! or more), so pace saves less there: 887 against 937 ms and 557 against
-//! 725 ms a decision, one game each.
+//! head): at a second a decision the paced bot thought 20 s a game where
+//! the fixed one thought 54 s (278 ms a decision against 880 ms), and won
+//! 30.0% of 40 games against 22.7% of 22; at 50 ms, where the floor of
+//! enough playouts keeps most decisions whole, 3.2 s against 4.0 s, winning
+//! 33.0% of 300 games (95% CI 27.9-38.5%) against 38.3% (33.0-43.9%):
+//! within the intervals, but not shown equal. In Guildhall and Nereus at a
+//! second most decisions are wide (eight actions or more), so pace saves
+//! less there: 887 against 937 ms and 557 against 725 ms a decision, one
+//! game each.
 
 use std::time::{Duration, Instant};
 
