@@ -18,7 +18,9 @@
 //! the machine is), with the playout policy `STRENGTH_POLICY` (`heuristic`
 //! or `random`, default `heuristic`), over `STRENGTH_GAMES` games per
 //! setting (default 40) from game `STRENGTH_FIRST` (default 0; runs of
-//! consecutive ranges add up to one run). `STRENGTH_ONLY` (`4`, `2`,
+//! consecutive ranges add up to one run). The budget is paced as the hard
+//! bot's is (the most a decision takes; see the search module's "Pace"),
+//! or spent whole on every decision with `STRENGTH_FIXED=1`. `STRENGTH_ONLY` (`4`, `2`,
 //! `hands`, `guildhall`, `guildhall2`, `nereus` or `nereus2`) runs one
 //! setting only. A running tally goes to stderr. Run it
 //! on an otherwise idle core, in release:
@@ -138,6 +140,47 @@
 //! 46.5% (95% CI 41.7-51.4%, share 25%), 11.2 points a game, a mean 88.9 ms
 //! a decision and 1,713 playouts a searched decision (700 before). As many
 //! playouts again did not make it measurably stronger.
+//!
+//! Measured again 2026-11-28 (issue 29 item 5) once the hard bot's budget
+//! became paced (the most a decision takes: none when forced, a share by
+//! the number of actions but at least 200 playouts an action, and a stop
+//! once more playouts cannot change the choice), against the former fixed
+//! budget (`STRENGTH_FIXED=1`), same binary, `STRENGTH_HORIZON=16`,
+//! niced on the 2 shared cores (load average 2 to 11), so time budgets
+//! bought fewer playouts than on a free core. "Think a game" is the search
+//! bot's time over all its decisions of a game:
+//!
+//! | setting | budget | games | search bot won | 95% CI | points a game | mean decision | think a game | playouts a searched decision |
+//! |---|---|---|---|---|---|---|---|---|
+//! | 4-seat PR | 50 ms every decision | 0-199 | 40.0% | 33.5-46.9% | 10.9 | 49-58 ms | 3.6-4.1 s | 216-411 |
+//! | 4-seat PR | up to 50 ms, paced | 0-199 | 33.0% | 26.9-39.8% | 10.5 | 46.2 ms | 3.21 s | 153 |
+//! | 4-seat PR | 50 ms every decision | 200-299, at once with the next | 35.0% | 26.4-44.7% | 10.6 | 55.5 ms | 3.97 s | 234 |
+//! | 4-seat PR | up to 50 ms, paced | 200-299 | 33.0% | 24.6-42.7% | 10.8 | 44.7 ms | 3.23 s | 145 |
+//! | 4-seat PR | 1 s every decision | 3-24 (the three 1 s rows ran at once) | 22.7% | 10.1-43.4% | 10.1 | 880 ms | 54.1 s | 5,194 |
+//! | 4-seat PR | up to 1 s, paced | 3-42 | 30.0% | 18.1-45.4% | 10.9 | 278 ms | 20.4 s | 1,162 |
+//! | 4-seat PR | up to 1 s, early stop only (`STRENGTH_FULL_ACTIONS=2`) | 3-25 | 30.4% | 15.6-50.9% | 10.6 | 642 ms | 43.9 s | 3,939 |
+//! | 4-seat Guildhall | 1 s every decision | 0 | 0 of 1 | | 19 | 937 ms | 84.3 s | 466 |
+//! | 4-seat Guildhall | up to 1 s, paced | 0 | 1 of 1 | | 20 | 887 ms | 62.1 s | 390 |
+//! | 4-seat Nereus | 1 s every decision | 0 | 0 of 1 | | 48 | 725 ms | 79.7 s | 163 |
+//! | 4-seat Nereus | up to 1 s, paced | 0 | 1 of 1 | | 49 | 557 ms | 57.9 s | 119 |
+//!
+//! Over the 300 games at 50 ms the paced bot won 33.0% (27.9-38.5%)
+//! against 38.3% (33.0-43.9%): within each other's intervals, a difference
+//! a test of two proportions puts at p = 0.17, so not shown to fall, nor
+//! shown equal. At a second, the hard bot's default, it won 30.0% of 40
+//! against 22.7% of 22 and thought 20 s a game instead of 54 s. Its early
+//! stop cannot change a decision (for a playout budget exactly:
+//! `tests/bots/pace.rs` replays the same seed both ways), and alone saves a
+//! fifth of the think time; what may cost strength is the share, which is
+//! why a decision keeps 200 playouts an action: a first version without
+//! that floor cut a two-way choice at 50 ms to some 100 playouts and won
+//! 33.0% of games 0-199 too. At 50 ms most decisions never reach the
+//! floor, so the saving there is the early stop's; at a second it is the
+//! share's as well (almost two thirds).
+//!
+//! An earlier run of games 0-2 at a second (2 of 3 fixed, 0 of 3 paced)
+//! is left out of the rows above; with it the paced bot won 12 of 43 and
+//! the fixed one 6 of 24 (25.0%, 12.0-44.9%).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -200,11 +243,15 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
         }
         pick
     }
+
+    fn answer_within(&mut self, limit: Duration) {
+        self.bot.answer_within(limit);
+    }
 }
 
 /// The search constants, each overridable for tuning
 /// (`STRENGTH_EXPLORATION`, `STRENGTH_BIAS`, `STRENGTH_MARGIN`,
-/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`).
+/// `STRENGTH_HORIZON`, `STRENGTH_WIDENING`, `STRENGTH_FULL_ACTIONS`).
 fn tuning() -> Tuning {
     let default = Tuning::default();
     Tuning {
@@ -213,6 +260,7 @@ fn tuning() -> Tuning {
         margin_weight: env_or("STRENGTH_MARGIN", default.margin_weight),
         horizon: env_or("STRENGTH_HORIZON", default.horizon),
         widening: env_or("STRENGTH_WIDENING", default.widening),
+        full_think_actions: env_or("STRENGTH_FULL_ACTIONS", default.full_think_actions),
     }
 }
 
@@ -295,7 +343,7 @@ impl Tally {
         let (decisions, searched, playouts, failed, mean_ms) = totals.unwrap_or_default();
         println!(
             "{}: search bot won {} of {} games = {:.1}% (95% CI {:.1}-{:.1}%; an equal share is {:.0}%), {:.1} points a game; \
-             {} decisions, {} searched, mean decision {:.1} ms, {:.0} playouts per searched decision ({failed} refused)",
+             {} decisions, {} searched, mean decision {:.1} ms, {:.2} s thinking a game, {:.0} playouts per searched decision ({failed} refused)",
             self.label,
             self.wins,
             self.games,
@@ -307,6 +355,7 @@ impl Tally {
             decisions,
             searched,
             mean_ms,
+            mean_ms * decisions as f64 / 1000.0 / self.games.max(1) as f64,
             playouts as f64 / searched.max(1) as f64,
         );
     }
@@ -485,15 +534,25 @@ fn main() {
     // A playout budget makes the run reproducible and independent of how
     // busy the machine is; a time budget is what play uses.
     let playouts: u32 = env_or("STRENGTH_PLAYOUTS", 0);
+    // The hard bot's budget is paced (the most a decision takes, see the
+    // search module's "Pace"); `STRENGTH_FIXED=1` spends all of it on every
+    // decision, as the hard bot did before.
+    let fixed = env_or("STRENGTH_FIXED", 0u8) == 1;
     let budget = if playouts > 0 {
         Budget::playouts(playouts)
     } else {
         Budget::time(Duration::from_millis(ms))
     };
+    let budget = if fixed { budget } else { budget.paced() };
     let spend = if playouts > 0 {
         format!("{playouts} playouts")
     } else {
         format!("{ms} ms")
+    };
+    let spend = if fixed {
+        format!("{spend} (every decision)")
+    } else {
+        format!("up to {spend} (paced)")
     };
     let first: u64 = env_or("STRENGTH_FIRST", 0);
     println!(

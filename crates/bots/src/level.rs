@@ -5,7 +5,9 @@
 //! * [`Level::Normal`]: the game's heuristic bot ([`PortRoyalBot`],
 //!   [`GuildhallBot`], [`NereusBot`]);
 //! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts cut at the
-//!   game's horizon, thinking for a given time a move.
+//!   game's horizon, thinking up to a given time a decision
+//!   ([`Budget::up_to`]: none when the move is forced, less when the
+//!   choice is small).
 //!
 //! A game says which heuristic bot is its own by implementing [`Leveled`];
 //! front ends (the terminal UI's set-up forms, `play`, `host`) make their
@@ -34,7 +36,7 @@ pub const GUILDHALL_HORIZON: u32 = 10;
 /// the heuristic scores the position ([`Tuning::horizon`]).
 pub const NEREUS_HORIZON: u32 = 10;
 
-/// How long a hard bot thinks a move unless told otherwise.
+/// The most a hard bot thinks on one decision unless told otherwise.
 pub const DEFAULT_THINK: Duration = Duration::from_millis(1000);
 
 /// How well a bot plays.
@@ -67,7 +69,7 @@ impl Level {
         match self {
             Level::Easy => "plays at random half the time",
             Level::Normal => "plays by rules of thumb, at once",
-            Level::Hard => "searches ahead for its think time",
+            Level::Hard => "searches ahead, up to its think time a decision",
         }
     }
 
@@ -77,8 +79,8 @@ impl Level {
     }
 
     /// A bot of this level for a table of game `G` with `options`; a hard
-    /// one thinks `think` a move. `seed` steers its random choices (the
-    /// normal bot has none).
+    /// one thinks up to `think` a decision, paced ([`Budget::up_to`]).
+    /// `seed` steers its random choices (the normal bot has none).
     pub fn bot<G: Leveled>(
         self,
         options: &G::Options,
@@ -89,7 +91,7 @@ impl Level {
             Level::Easy => Box::new(EasyBot::new(G::heuristic(options), seed)),
             Level::Normal => Box::new(G::heuristic(options)),
             Level::Hard => Box::new(
-                SearchBot::new(Budget::time(think), G::heuristic(options), seed).with_tuning(
+                SearchBot::new(Budget::up_to(think), G::heuristic(options), seed).with_tuning(
                     Tuning {
                         horizon: G::HORIZON,
                         ..Tuning::default()

@@ -11,7 +11,10 @@
 //!   over the unseen-card estimate of [`roundtable_port_royal::odds`].
 //! * [`SearchBot`] searches any game that implements
 //!   [`roundtable_engine::Determinize`] by information-set Monte Carlo tree
-//!   search, from its seat's knowledge only ([`search`]).
+//!   search, from its seat's knowledge only ([`search`]); played as the
+//!   hard level it thinks up to its think time a decision, none where one
+//!   action is legal and less where the choice is small or settles early
+//!   (the pace, in [`search`]).
 //! * [`Level`] names the three a player chooses between (easy, normal,
 //!   hard) and makes them ([`level`]).
 
@@ -26,7 +29,10 @@ pub use guildhall::GuildhallBot;
 pub use level::{DEFAULT_THINK, EasyBot, Level, Leveled};
 pub use nereus::NereusBot;
 pub use port_royal::{PortRoyalBot, VP_IN_COINS};
-pub use search::{Budget, SearchBot, SearchStats, Tuning};
+pub use search::{
+    Budget, ENOUGH_PLAYOUTS_PER_ACTION, FULL_THINK_ACTIONS, STALL_CLOCK_SHARE, SearchBot,
+    SearchStats, Tuning, answer_limit, settled,
+};
 
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -47,6 +53,14 @@ pub trait Bot<G: Game>: Send {
     /// with. A bot that plays alike under every option ignores them.
     fn table_options(&mut self, options: &G::Options) {
         let _ = options;
+    }
+
+    /// The most the next decision may take, told by a driver whose table
+    /// claims a seat that answers too late ([`answer_limit`]): time is an
+    /// input here, never read from a table. It bounds that one decision,
+    /// below the bot's own budget. A bot that answers at once ignores it.
+    fn answer_within(&mut self, limit: std::time::Duration) {
+        let _ = limit;
     }
 
     /// Pick one of `legal` for `seat` given the shared state the table
@@ -141,6 +155,10 @@ impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
 
     fn table_options(&mut self, options: &G::Options) {
         (**self).table_options(options);
+    }
+
+    fn answer_within(&mut self, limit: std::time::Duration) {
+        (**self).answer_within(limit);
     }
 
     fn choose_in(

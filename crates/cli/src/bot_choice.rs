@@ -19,7 +19,7 @@ pub(crate) enum BotKind {
     Random,
     /// Plays the heuristic's move half the time, else a random one.
     Easy,
-    /// Searches ahead for `--think-ms` a move (the hard level).
+    /// Searches ahead, up to `--think-ms` a decision (the hard level).
     #[value(alias = "hard")]
     Search,
 }
@@ -51,13 +51,11 @@ impl BotKind {
     }
 }
 
-/// Longest `--think-ms` anywhere: a minute a move.
-const MAX_THINK_MS: u64 = 60_000;
-
-/// Longest `--think-ms` of a bot at a network table: a quarter of the
-/// shortest stall timeout a table may have, so that a thinking bot is
-/// never claimed stalled, whatever table it joins.
-pub(crate) const MAX_NET_THINK_MS: u64 = *roundtable_net::STALL_TIMEOUT_BOUNDS_MS.start() / 4;
+/// Longest `--think-ms` anywhere: a minute a decision. At a network table
+/// each answer is cut further, to a share of the time the seat has left on
+/// its table's turn clock (`roundtable_bots::answer_limit`), so that the
+/// table never claims a thinking bot stalled, whatever its stall timeout.
+pub(crate) const MAX_THINK_MS: u64 = 60_000;
 
 /// The bot flags of every command where bots play.
 #[derive(Clone, Debug, clap::Args)]
@@ -69,8 +67,9 @@ pub(crate) struct BotArgs {
     /// command has one, else a fresh one).
     #[arg(long)]
     pub(crate) bot_seed: Option<u64>,
-    /// Milliseconds a search bot thinks a move (1 to 60000; at a network
-    /// table at most 2500).
+    /// Milliseconds a search bot thinks at most on one decision, none when
+    /// the move is forced (1 to 60000; at a network table at most a quarter
+    /// of the time left before the table may claim the seat stalled).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_THINK_MS))]
     pub(crate) think_ms: u64,
 }
@@ -86,22 +85,9 @@ impl Default for BotArgs {
 }
 
 impl BotArgs {
-    /// How long a search bot thinks a move.
+    /// The most a search bot thinks on one decision.
     pub(crate) fn think(&self) -> Duration {
         Duration::from_millis(self.think_ms)
-    }
-
-    /// Refuse a think time too long for a network table's clock.
-    pub(crate) fn check_for_network(&self, kinds: &[BotKind]) -> anyhow::Result<()> {
-        let searching = kinds.contains(&BotKind::Search);
-        if searching && self.think_ms > MAX_NET_THINK_MS {
-            anyhow::bail!(
-                "--think-ms {}: a bot at a network table thinks at most {MAX_NET_THINK_MS} ms a move, \
-                 a quarter of the shortest stall timeout a table may have",
-                self.think_ms
-            );
-        }
-        Ok(())
     }
 }
 

@@ -581,11 +581,6 @@ fn host_game<G: GameScreen>(args: &HostArgs) -> Result<ExitCode> {
     if args.bots.len() >= usize::from(args.seats) {
         bail!("{} bots leave no seat for the host", args.bots.len());
     }
-    let mut kinds = args.bots.kinds(args.seat.bots.bot);
-    if args.seat.headless {
-        kinds.push(args.seat.bots.bot);
-    }
-    args.seat.bots.check_for_network(&kinds)?;
     if !STALL_TIMEOUT_MS.contains(&args.stall_timeout_ms) {
         bail!(
             "--stall-timeout-ms must be from {} (10 s) to {} (a day), not {}",
@@ -725,7 +720,6 @@ pub(crate) fn tui<G: GameScreen>(
 }
 
 pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
-    args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let Some(text) = &args.ticket else {
         return list_tables(args);
     };
@@ -876,7 +870,6 @@ fn watch_game<G: GameScreen>(args: &WatchArgs, ticket: Ticket) -> Result<ExitCod
 }
 
 pub(crate) fn resume(args: &ResumeArgs) -> Result<ExitCode> {
-    args.seat.bots.check_for_network(&[args.seat.bots.bot])?;
     let data = args.net.data_dir();
     let lobby = unfinished_lobby(args, &data)?;
     roundtable_tui::games::visit(saved_game(&data, &lobby)?, Resume { args, data, lobby })

@@ -4,6 +4,7 @@
 //! links one executable here instead of one per file.
 
 mod nereus;
+mod pace;
 mod search;
 mod search_fast_path;
 mod search_private;

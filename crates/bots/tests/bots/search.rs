@@ -22,7 +22,7 @@ fn searcher<G: roundtable_engine::Determinize>(
 /// Play Port Royal with chance from `chance_seed` and random decisions
 /// from `decision_seed` until the `decisions`-th decision with a real
 /// choice; returns the state there (or `None` if the game ended first).
-fn port_royal_position(
+pub(crate) fn port_royal_position(
     chance_seed: u64,
     decision_seed: u64,
     decisions: usize,
@@ -57,7 +57,7 @@ fn port_royal_position(
     }
 }
 
-fn decider<G: Game>(game: &G) -> Seat {
+pub(crate) fn decider<G: Game>(game: &G) -> Seat {
     match game.next() {
         Next::Decision(seat) => seat,
         other => panic!("no decision pending: {other:?}"),

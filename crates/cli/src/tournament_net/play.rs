@@ -24,7 +24,7 @@ use roundtable_tournament::{Manifest, TourRequest, TourResponse, round_id, table
 use roundtable_tui::{GameScreen, VisitScreen};
 
 use super::{ASK_EVERY, NODE_GIVE_UP, REPORT_EVERY, TICKET_GAME};
-use crate::bot_choice::{BotArgs, BotKind, MAX_NET_THINK_MS};
+use crate::bot_choice::{BotArgs, BotKind, MAX_THINK_MS};
 use crate::net_cmd::{NetArgs, Printer, exit_code, runtime};
 use crate::net_session::NetSession;
 
@@ -44,8 +44,10 @@ pub(crate) struct PlayArgs {
     /// Seed of the bot's random choices (default: a fresh one).
     #[arg(long, requires = "bot")]
     bot_seed: Option<u64>,
-    /// Milliseconds a search bot thinks a move (1 to 2500).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_NET_THINK_MS))]
+    /// Milliseconds a search bot thinks at most on one decision (1 to
+    /// 60000; each answer at most a quarter of the time left before the
+    /// table may claim the seat stalled).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_THINK_MS))]
     think_ms: u64,
     #[command(flatten)]
     net: NetArgs,

@@ -133,13 +133,6 @@ fn a_lineup_that_does_not_fit_is_one_clear_line() {
     assert!(never.contains("--think-ms"), "{never}");
     let both = refusal(&["play", "--bot", "random", "--bots", "hard,normal"]);
     assert!(both.contains("cannot be used with"), "{both}");
-    // At a network table a bot's think time stays under the table's clock.
-    let slow = refusal(&["host", "--headless", "--bots", "hard", "--think-ms", "3000"]);
-    assert_eq!(
-        slow.trim(),
-        "roundtable host: --think-ms 3000: a bot at a network table thinks at most 2500 ms a move, \
-         a quarter of the shortest stall timeout a table may have"
-    );
     let crowded = refusal(&[
         "host",
         "--headless",

@@ -404,10 +404,16 @@ impl<G: crate::NetGame> Node<G> {
             return false;
         }
         // The table's state, so that a search bot searches from it. Its
-        // think time is bounded by whoever made it (`roundtable` keeps it
-        // under a quarter of the shortest stall timeout), and the node
-        // waits for it; on a multi-threaded runtime the other nodes' tasks
-        // move off this thread meanwhile.
+        // think time is its own budget, cut to a share of what the seat has
+        // left on this table's turn clock (the time is the node's input, as
+        // the table's is), so that however long the bot was made to think
+        // and however late it starts, the table's clock never claims it.
+        // The node waits for it; on a multi-threaded runtime the other
+        // nodes' tasks move off this thread meanwhile.
+        let now = self.clock.elapsed().as_millis() as u64;
+        if let Some((_, claimable_at)) = play.table.turn_clock() {
+            bot.answer_within(roundtable_bots::answer_limit(now, claimable_at));
+        }
         let game = play.table.game();
         let mut decide = || bot.choose_in(seat, game, &knowledge, &legal);
         let multi_threaded = tokio::runtime::Handle::try_current()

@@ -63,6 +63,36 @@ async fn outcome(handle: roundtable_net::GameHandle<PortRoyal>) -> Outcome {
     handle.outcome().await.unwrap()
 }
 
+/// A 2-seat network game of `options` at a table with `stall_timeout_ms`,
+/// the host's seat played by `host` and the joiner's by `joiner`, to its
+/// end: the joiner's outcome.
+async fn two_seat_game(
+    dir: &std::path::Path,
+    options: Options,
+    stall_timeout_ms: u64,
+    host: Controller<PortRoyal>,
+    joiner: Controller<PortRoyal>,
+) -> Outcome {
+    let mut host = spawn::<PortRoyal>(
+        config(dir, "host"),
+        Role::Host {
+            seats: 2,
+            options,
+            stall_timeout_ms,
+        },
+        host,
+    )
+    .unwrap();
+    let ticket = common::ticket_of(&mut host).await;
+    let joiner = spawn::<PortRoyal>(config(dir, "joiner"), Role::Join { ticket }, joiner).unwrap();
+    let host = tokio::spawn(outcome(host));
+    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
+        .await
+        .expect("the game finishes");
+    host.await.unwrap();
+    played
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
     let dir = tempfile::tempdir().unwrap();
@@ -71,33 +101,19 @@ async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
         victory_points: 5,
         ..Options::default()
     };
-    let mut host = spawn::<PortRoyal>(
-        config(dir.path(), "host"),
-        Role::Host {
-            seats: 2,
-            options: options.clone(),
-            stall_timeout_ms: 30_000,
-        },
-        Controller::Bot(Box::new(RandomBot::new(5))),
-    )
-    .unwrap();
-    let ticket = common::ticket_of(&mut host).await;
     let at_first_decision = Arc::new(Mutex::new(None));
-    let joiner = spawn::<PortRoyal>(
-        config(dir.path(), "joiner"),
-        Role::Join { ticket },
+    let played = two_seat_game(
+        dir.path(),
+        options.clone(),
+        30_000,
+        Controller::Bot(Box::new(RandomBot::new(5))),
         Controller::Bot(Box::new(Noted {
             bot: PortRoyalBot::default(),
             told: None,
             at_first_decision: at_first_decision.clone(),
         })),
     )
-    .unwrap();
-    let host = tokio::spawn(outcome(host));
-    let played = tokio::time::timeout(Duration::from_secs(120), outcome(joiner))
-        .await
-        .expect("the game finishes");
-    host.await.unwrap();
+    .await;
     assert!(
         played.result.is_some(),
         "the joiner did not finish: {played:?}"
@@ -157,4 +173,84 @@ async fn a_joining_heuristic_bot_plays_by_the_tables_options() {
         }
     }
     assert!(decisions > 0, "the joiner never decided");
+}
+
+/// A bot that notes, at each of its decisions, the limit its driver gave
+/// it for that answer (`None` if none was given since the last one).
+struct Paced {
+    bot: RandomBot,
+    limit: Option<Duration>,
+    limits: Arc<Mutex<Vec<Option<Duration>>>>,
+}
+
+impl Bot<PortRoyal> for Paced {
+    fn name(&self) -> &'static str {
+        "paced"
+    }
+
+    fn choose(&mut self, seat: Seat, view: &View, legal: &[Action]) -> usize {
+        Bot::<PortRoyal>::choose(&mut self.bot, seat, view, legal)
+    }
+
+    fn choose_in(
+        &mut self,
+        seat: Seat,
+        state: &PortRoyal,
+        knowledge: &roundtable_engine::Knowledge,
+        legal: &[Action],
+    ) -> usize {
+        self.limits.lock().unwrap().push(self.limit.take());
+        Bot::<PortRoyal>::choose_in(&mut self.bot, seat, state, knowledge, legal)
+    }
+
+    fn answer_within(&mut self, limit: Duration) {
+        self.limit = Some(limit);
+    }
+}
+
+/// At a network table every answer of a bot is bounded by the table's own
+/// turn clock: before each decision (a seat's many draws in a row among
+/// them) the node gives the bot a quarter at most of the table's stall
+/// timeout, whatever think time the bot was made with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_at_a_network_table_answers_within_the_tables_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let stall_timeout_ms = 30_000;
+    let options = Options {
+        victory_points: 5,
+        ..Options::default()
+    };
+    let limits = [
+        Arc::new(Mutex::new(Vec::new())),
+        Arc::new(Mutex::new(Vec::new())),
+    ];
+    let paced = |seed, limits: &Arc<Mutex<Vec<Option<Duration>>>>| {
+        Controller::Bot(Box::new(Paced {
+            bot: RandomBot::new(seed),
+            limit: None,
+            limits: limits.clone(),
+        }))
+    };
+    let played = two_seat_game(
+        dir.path(),
+        options,
+        stall_timeout_ms,
+        paced(7, &limits[0]),
+        paced(8, &limits[1]),
+    )
+    .await;
+    assert!(
+        played.result.is_some(),
+        "the game did not finish: {played:?}"
+    );
+    let most =
+        Duration::from_millis(stall_timeout_ms / u64::from(roundtable_bots::STALL_CLOCK_SHARE));
+    for (node, limits) in ["host", "joiner"].iter().zip(&limits) {
+        let limits = limits.lock().unwrap();
+        assert!(!limits.is_empty(), "the {node}'s bot never decided");
+        for (decision, limit) in limits.iter().enumerate() {
+            let limit = limit.unwrap_or_else(|| panic!("{node}, decision {decision}: no limit"));
+            assert!(limit <= most, "{node}, decision {decision}: {limit:?}");
+        }
+    }
 }
