@@ -94,6 +94,12 @@ impl NetLauncher {
     fn ticket(text: &str) -> Result<(Ticket, GameId), String> {
         let ticket =
             Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))?;
+        if ticket.game == crate::tournament_net::TICKET_GAME {
+            return Err(format!(
+                "That ticket is {}.",
+                crate::net_cmd::TOURNAMENT_TICKET
+            ));
+        }
         let game = GameId::from_name(&ticket.game)
             .map_err(|e| format!("That table plays a game this program does not have: {e}."))?;
         Ok((ticket, game))

@@ -6,18 +6,18 @@ pub use roundtable_nereus::Nereus;
 use roundtable_nereus::data::science_name;
 use roundtable_nereus::{Action, Aim, Colour, Event, Half, Slot, View};
 
-use crate::words::{seat_name, who};
+use crate::words::{plural, seat_name, who};
 use crate::{Listed, Milestone};
 
 impl Listed for Nereus {
     const TITLE: &'static str = "Waters of Nereus";
-    const TIE_BREAK: &'static str = "completed holds";
+    const TIE_BREAK: [&'static str; 2] = ["completed hold", "completed holds"];
 
     fn tie_break_words(tie_break: i64) -> String {
         let (holds, loose) = tie_break_parts(tie_break);
         format!(
-            "{holds} completed hold{}, {loose} in incomplete holds",
-            if holds == 1 { "" } else { "s" }
+            "{}, {loose} in incomplete holds",
+            plural(holds, "completed hold", "completed holds")
         )
     }
 
@@ -91,6 +91,10 @@ impl Listed for Nereus {
                 .map(|(_, card)| card.map_or_else(|| "?".to_owned(), science_name))
                 .collect(),
         )
+    }
+
+    fn private_card_words(card: u32) -> Option<String> {
+        Some(science_name(card))
     }
 }
 

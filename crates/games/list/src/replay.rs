@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use crate::words::{LogLine, event_words, seat_name};
+use crate::words::{Ending, LogLine, event_words, seat_name};
 use crate::{GameId, Listed, Milestone};
 use roundtable_engine::{Knowledge, Observer, Seat};
 pub use roundtable_table::transcript::ReadTranscript;
@@ -144,6 +144,9 @@ pub struct Replay<G: Listed> {
     /// Why the hands of a game with private cards stay hidden.
     hidden: Option<String>,
     note: Option<String>,
+    /// Who forfeited and whether the game was abandoned, over the whole
+    /// transcript.
+    ending: Ending,
     position: usize,
 }
 
@@ -157,11 +160,13 @@ impl<G: Listed> Replay<G> {
     /// Check a transcript as read, and replay it; `file` names it on screen.
     pub fn from_read(read: &ReadTranscript, file: &str) -> Result<Replay<G>, ReplayError> {
         let mut replay = Replay::from_frames(&read.frames, file)?;
-        if read.torn_bytes > 0 && replay.note.is_none() {
-            replay.note = Some(format!(
-                "the file ends in {} bytes of a torn frame",
-                read.torn_bytes
-            ));
+        // Where the reading stopped says why a game ends early, and is a
+        // fault of the file even after a whole game (a second one joined on).
+        if let Some(tail) = &read.tail {
+            replay.note = Some(match replay.note.take() {
+                Some(note) => format!("{note}: {tail}"),
+                None => tail.to_string(),
+            });
         }
         Ok(replay)
     }
@@ -305,6 +310,7 @@ impl<G: Listed> Replay<G> {
             opened,
             hidden,
             note,
+            ending: chronicle.ending().clone(),
             position: 0,
         })
     }
@@ -376,7 +382,10 @@ impl<G: Listed> Replay<G> {
         &self.title
     }
 
-    /// Why the transcript ends before the game does, if it does.
+    /// Why the transcript ends before the game does, or what follows the
+    /// game in its file that is not a part of it, if anything: what makes
+    /// `roundtable audit` call the file invalid though every input shown
+    /// is sound.
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
     }
@@ -390,6 +399,18 @@ impl<G: Listed> Replay<G> {
     /// Per seat, every card dealt to it, once every seat released its key.
     pub fn opened(&self) -> Option<&[Knowledge]> {
         self.opened.as_deref()
+    }
+
+    /// Who had forfeited at the position shown, and whether the game was
+    /// abandoned by then.
+    pub fn ending(&self) -> Ending {
+        self.ending.before(self.position as u64)
+    }
+
+    /// How the game ended, once the position shown is its end: played out,
+    /// or abandoned there.
+    pub fn result(&self) -> Option<roundtable_engine::GameResult> {
+        self.ending().result(self.game())
     }
 
     /// Go to `position` (clamped to the transcript).
@@ -471,7 +492,8 @@ impl<G: Listed> Replay<G> {
                 })
                 .collect(),
             vp_by_turn: self.vp_by_turn[..vp_len.min(self.vp_by_turn.len())].to_vec(),
-            result: self.game().result(),
+            result: self.result(),
+            ending: self.ending(),
             status: self.status().input,
             transcript: Some(self.file.clone()),
             lobby: None,

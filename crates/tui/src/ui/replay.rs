@@ -65,7 +65,7 @@ pub(crate) fn replay_lines<G: Listed>(
     }
     if let Some(result) = &s.result {
         let names = s.names();
-        let headline = roundtable_games::words::game_over_headline(result, &names);
+        let headline = s.ending.headline(result, &names);
         lines.push(Line::styled(format!(" {headline}"), theme.good()));
         let mut standings = result.standings.clone();
         standings.sort_by_key(|x| (x.rank, x.seat));

@@ -19,7 +19,7 @@ pub use words::*;
 
 impl Listed for PortRoyal {
     const TITLE: &'static str = "Port Royal";
-    const TIE_BREAK: &'static str = "coins";
+    const TIE_BREAK: [&'static str; 2] = ["coin", "coins"];
 
     fn event_line(event: &Event, names: &[String], me: Option<Seat>) -> Option<String> {
         log::event_line(event, names, me)
