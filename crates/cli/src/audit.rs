@@ -50,6 +50,10 @@ fn audit_file(path: &Path) -> FileVerdict {
     };
     let game = match read.frames.first() {
         Some(Frame::Proposal(p)) => p.game.clone(),
+        // Nothing whole to audit: what stopped the reader says why.
+        None if read.tail.is_some() => {
+            return FileVerdict::Unreadable(read.tail.map(|t| t.to_string()).unwrap_or_default());
+        }
         _ => {
             return FileVerdict::Unreadable("the transcript does not start with a proposal".into());
         }

@@ -176,6 +176,18 @@ fn a_truncated_transcript_is_cut_short_after_its_last_whole_frame() {
     let cut = dir.path().join("cut.rts");
     std::fs::write(&cut, &bytes[..starts[last] + 3]).unwrap_or_else(|e| panic!("{e}"));
     both_call_it_invalid(&cut, &format!("the file is cut short after frame {last}"));
+    // Cut inside its first frame, nothing can be read: unreadable, and why.
+    let stub = dir.path().join("stub.rts");
+    std::fs::write(&stub, &bytes[..starts[0] + 40]).unwrap_or_else(|e| panic!("{e}"));
+    for command in ["replay", "audit"] {
+        let out = roundtable(&[command, path_str(&stub)]);
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{command}: {said}");
+        assert!(
+            said.contains("the file is cut short in its first frame"),
+            "{command}: {said}"
+        );
+    }
 }
 
 /// A transcript given where a text file belongs says what it is, in one

@@ -113,6 +113,10 @@ pub fn game_of(frames: &[Frame]) -> Result<GameId, ReplayError> {
 /// they are of.
 pub fn read(path: &Path) -> Result<(ReadTranscript, GameId), ReplayError> {
     let read = transcript::read(path).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
+    // Nothing whole to replay: what stopped the reader says why.
+    if let (true, Some(tail)) = (read.frames.is_empty(), &read.tail) {
+        return Err(ReplayError::Unreadable(tail.to_string()));
+    }
     let game = game_of(&read.frames)?;
     Ok((read, game))
 }
