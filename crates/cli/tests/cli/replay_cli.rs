@@ -148,20 +148,19 @@ fn audited_hands(path: &Path) -> Vec<Vec<String>> {
 fn a_guildhall_replay_prints_every_hand_as_the_audit_opened_it() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("guildhall.rts");
-    let made = roundtable(&[
-        "selfplay",
-        "--game",
-        "guildhall",
-        "--seats",
-        "3",
-        "--seed",
-        "4",
-        "--bot",
-        "easy",
-        "--transcript",
-        path_str(&path),
-    ]);
-    assert!(made.status.success(), "{made:?}");
+    crate::common::selfplay(
+        &path,
+        &[
+            "--game",
+            "guildhall",
+            "--seats",
+            "3",
+            "--seed",
+            "4",
+            "--bot",
+            "easy",
+        ],
+    );
     let dealt = audited_hands(&path);
     assert_eq!(dealt.len(), 3);
 

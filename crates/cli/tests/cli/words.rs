@@ -5,21 +5,10 @@
 //! the list. Every case runs the real binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use roundtable_table::transcript::{self, encode_frame};
 
-fn roundtable(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_roundtable"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("the binary runs: {e}"))
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap_or_else(|| panic!("a UTF-8 path"))
-}
+use crate::common::{self, path_str, roundtable};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -34,16 +23,7 @@ fn fixture(name: &str) -> PathBuf {
 /// A finished two-seat Port Royal game between bots.
 fn selfplay(dir: &Path, seed: u64) -> PathBuf {
     let path = dir.join(format!("game-{seed}.rts"));
-    let out = roundtable(&[
-        "selfplay",
-        "--seats",
-        "2",
-        "--seed",
-        &seed.to_string(),
-        "--transcript",
-        path_str(&path),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    common::selfplay(&path, &["--seats", "2", "--seed", &seed.to_string()]);
     path
 }
 
@@ -267,20 +247,19 @@ fn the_help_names_every_game_of_the_list() {
 fn audit_names_private_cards_as_the_replay_does() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("guildhall.rts");
-    let made = roundtable(&[
-        "selfplay",
-        "--game",
-        "guildhall",
-        "--seats",
-        "2",
-        "--seed",
-        "3",
-        "--bot",
-        "easy",
-        "--transcript",
-        path_str(&path),
-    ]);
-    assert!(made.status.success(), "{}", text(&made.stderr));
+    common::selfplay(
+        &path,
+        &[
+            "--game",
+            "guildhall",
+            "--seats",
+            "2",
+            "--seed",
+            "3",
+            "--bot",
+            "easy",
+        ],
+    );
     let audit = text(&roundtable(&["audit", path_str(&path)]).stdout);
     let dealt: Vec<&str> = audit
         .lines()
