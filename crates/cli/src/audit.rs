@@ -423,11 +423,11 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
             let valid = matches!(verdict, FileVerdict::Valid(_));
             writeln!(
                 out,
-                "{}: {} (game {}, {} inputs)",
+                "{}: {} (game {}, {})",
                 path.display(),
                 if valid { "VALID" } else { "INVALID" },
                 r.game_id,
-                r.inputs
+                plural(r.inputs, "input", "inputs")
             )?;
             if let Some(stopped) = abandoned_text(r) {
                 writeln!(

@@ -14,6 +14,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use roundtable_games::replay::{ReadTranscript, Replay, ReplayError, Seek, ShownHand};
+use roundtable_games::words::plural;
 use roundtable_games::{Listed, Visit};
 use roundtable_tui::{GameScreen, VisitScreen};
 
@@ -86,9 +87,9 @@ impl Visit for Print<'_> {
 fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{}: {} inputs; {}",
+        "{}: {}; {}",
         replay.title(),
-        replay.len(),
+        plural(replay.len(), "input", "inputs"),
         replay.names().join(", ")
     )?;
     if let Some(hidden) = replay.hidden() {

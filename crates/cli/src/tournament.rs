@@ -819,9 +819,9 @@ fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "tournament {id}: {} bots, {} rounds of {}-seat {} tables",
+        "tournament {id}: {} bots, {} of {}-seat {} tables",
         args.players,
-        manifest.rounds(),
+        plural(manifest.rounds(), "round", "rounds"),
         args.seats,
         G::TITLE
     )?;
@@ -899,7 +899,11 @@ fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
         for g in games {
             played.push(g?);
         }
-        writeln!(out, "round {round}: {} tables played", pairing.tables.len())?;
+        writeln!(
+            out,
+            "round {round}: {} played",
+            plural(pairing.tables.len(), "table", "tables")
+        )?;
     }
     let result = standings(&manifest, &shares, played, Vec::new());
     out.write_all(result.to_text().as_bytes())?;

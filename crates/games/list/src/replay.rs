@@ -280,8 +280,8 @@ impl<G: Listed> Replay<G> {
         let ended = game.result().is_some() || table.abandoned().is_some();
         let note = (!ended).then(|| {
             format!(
-                "the transcript ends after {} inputs, before the game does",
-                records.len()
+                "the transcript ends after {}, before the game does",
+                crate::words::plural(records.len(), "input", "inputs")
             )
         });
         let dealt_privately = !table.dealt().is_empty();

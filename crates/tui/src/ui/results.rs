@@ -328,7 +328,7 @@ pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer,
     };
     let axis = format!(
         "{unit} 1{:>width$}",
-        format!("end ({count} {unit}s)"),
+        format!("end ({})", plural(count, unit, &format!("{unit}s"))),
         width = usize::from(plot.width).saturating_sub(unit.len() + 2)
     );
     buf.set_string(plot.x, inner.y + inner.height - 1, axis, theme.dim());
