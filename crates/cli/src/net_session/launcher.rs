@@ -306,3 +306,34 @@ impl Launcher for NetLauncher {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ticket of `game`'s table at an address nobody answers.
+    fn ticket_of(game: &str) -> String {
+        Ticket {
+            lobby: roundtable_net::LobbyId([6; 32]),
+            game: game.into(),
+            host: roundtable_table::Identity::from_secret([9; 32]).public(),
+            addrs: vec!["/ip4/127.0.0.1/tcp/9".parse().expect("an address")],
+        }
+        .encode()
+    }
+
+    /// The join box given a tournament node's ticket says to use
+    /// `tournament play` (it said no game is called "tournament"); a
+    /// table's ticket still reads.
+    #[test]
+    fn the_join_box_sends_a_tournament_ticket_to_tournament_play() {
+        let refused = match NetLauncher::ticket(&ticket_of("tournament")) {
+            Err(refused) => refused,
+            Ok((_, game)) => panic!("taken as a table of {game}"),
+        };
+        assert!(refused.contains("roundtable tournament play"), "{refused}");
+        assert!(!refused.contains("no game is called"), "{refused}");
+        let (_, game) = NetLauncher::ticket(&ticket_of("guildhall")).expect("a table's ticket");
+        assert_eq!(game, GameId::Guildhall);
+    }
+}
