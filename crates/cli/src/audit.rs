@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use roundtable_engine::Game;
+use roundtable_games::words::{Ending, plural};
 use roundtable_games::{Listed, Visit};
 use roundtable_hands::Hands;
 use roundtable_table::audit::{AuditError, AuditReport, audit};
@@ -49,6 +50,10 @@ fn audit_file(path: &Path) -> FileVerdict {
     };
     let game = match read.frames.first() {
         Some(Frame::Proposal(p)) => p.game.clone(),
+        // Nothing whole to audit: what stopped the reader says why.
+        None if read.tail.is_some() => {
+            return FileVerdict::Unreadable(read.tail.map(|t| t.to_string()).unwrap_or_default());
+        }
         _ => {
             return FileVerdict::Unreadable("the transcript does not start with a proposal".into());
         }
@@ -60,7 +65,7 @@ fn audit_file(path: &Path) -> FileVerdict {
     };
     match report {
         Ok(mut r) => {
-            torn_problem(&mut r, read.torn_bytes);
+            tail_problem(&mut r, read.tail.as_ref());
             if r.is_valid() {
                 FileVerdict::Valid(r)
             } else {
@@ -107,6 +112,26 @@ impl Visit for JudgeFrames<'_, '_> {
     }
 }
 
+/// A privately dealt card in words, as `replay` names it: the listed
+/// game's name for it, else (the Hands test game) its number.
+struct CardWords(u32);
+
+impl Visit for CardWords {
+    type Output = Option<String>;
+
+    fn visit<G: Listed>(self) -> Option<String> {
+        G::private_card_words(self.0)
+    }
+}
+
+fn card_words(game: &str, card: u32) -> String {
+    let named = match game_of(game) {
+        Ok(Audited::Listed(id)) => id.visit(CardWords(card)),
+        _ => None,
+    };
+    named.unwrap_or_else(|| format!("card {card}"))
+}
+
 /// A listed game's tie-break in words.
 struct TieBreak(i64);
 
@@ -118,12 +143,12 @@ impl Visit for TieBreak {
     }
 }
 
-/// A torn tail is a problem of the file, not of the game it holds.
-fn torn_problem(report: &mut AuditReport, torn_bytes: u64) {
-    if torn_bytes > 0 {
-        report
-            .problems
-            .push(format!("{torn_bytes} bytes of a torn frame at the end"));
+/// What stopped the reading before the end of the file (a frame cut
+/// short or damaged, a second transcript) is a problem of the file, not of
+/// the game it holds.
+pub(crate) fn tail_problem(report: &mut AuditReport, tail: Option<&transcript::Tail>) {
+    if let Some(tail) = tail {
+        report.problems.push(tail.to_string());
     }
 }
 
@@ -193,7 +218,7 @@ fn judge_games(args: &AuditArgs, verdicts: &[FileVerdict]) -> Vec<Judged> {
                 Audited::Hands => verdict::<Hands>(&frames).ok()?,
             };
             for (report, r) in verdict.reports.iter_mut().zip(&read) {
-                torn_problem(report, r.torn_bytes);
+                tail_problem(report, r.tail.as_ref());
             }
             Some(Judged {
                 files,
@@ -228,21 +253,29 @@ fn report_json(path: &Path, verdict: &FileVerdict, micros: u128) -> Value {
             });
             // Only games with private cards have hands to show (SPEC 5.14).
             if let (Some(hands), Some(object)) = (&r.hands, report.as_object_mut()) {
-                object.insert("hands".into(), hands_json(hands));
+                object.insert("hands".into(), hands_json(r.game, hands));
             }
             report
         }
     }
 }
 
-/// Every card dealt to each seat, in seat order: `[{epoch, slot, card}]`.
-fn hands_json(hands: &[roundtable_engine::Knowledge]) -> Value {
+/// Every card dealt to each seat, in seat order: `[{epoch, slot, card,
+/// name}]`, the card's number for programs and its name for people.
+fn hands_json(game: &str, hands: &[roundtable_engine::Knowledge]) -> Value {
     json!(
         hands
             .iter()
             .map(|k| {
                 k.iter()
-                    .map(|r| json!({"epoch": r.handle.epoch.0, "slot": r.handle.slot, "card": r.card}))
+                    .map(|r| {
+                        json!({
+                            "epoch": r.handle.epoch.0,
+                            "slot": r.handle.slot,
+                            "card": r.card,
+                            "name": card_words(game, r.card),
+                        })
+                    })
                     .collect::<Vec<_>>()
             })
             .collect::<Vec<_>>()
@@ -390,34 +423,28 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
             let valid = matches!(verdict, FileVerdict::Valid(_));
             writeln!(
                 out,
-                "{}: {} (game {}, {} inputs)",
+                "{}: {} (game {}, {})",
                 path.display(),
                 if valid { "VALID" } else { "INVALID" },
                 r.game_id,
-                r.inputs
+                plural(r.inputs, "input", "inputs")
             )?;
-            if let Some(stopped) = &r.abandoned {
-                let stopped: Vec<String> = stopped
-                    .iter()
-                    .map(|s| format!("seat {}", s.number()))
-                    .collect();
+            if let Some(stopped) = abandoned_text(r) {
                 writeln!(
                     out,
-                    "  ABANDONED: {} stopped; the others are ranked as the game stood, the stopped seats last",
-                    stopped.join(", ")
+                    "  ABANDONED: {stopped}; the others are ranked as the game stood, the stopped seats last",
                 )?;
             }
             result_text(r, out)?;
             for (seat, hand) in r.hands.iter().flatten().enumerate() {
-                let cards: Vec<String> = hand
-                    .iter()
-                    .map(|c| format!("{}:{}={}", c.handle.epoch.0, c.handle.slot, c.card))
-                    .collect();
+                let cards: Vec<String> = hand.iter().map(|c| card_words(r.game, c.card)).collect();
                 writeln!(
                     out,
-                    "  seat {} was dealt (slot=card): {}",
+                    "  seat {} {} was dealt {}: {}",
                     seat + 1,
-                    cards.join(" ")
+                    r.names.get(seat).map_or("", String::as_str),
+                    plural(cards.len(), "card", "cards"),
+                    cards.join(", ")
                 )?;
             }
             for v in &r.violations {
@@ -437,6 +464,25 @@ fn report_text(path: &Path, verdict: &FileVerdict, out: &mut impl Write) -> std:
             }
             Ok(())
         }
+    }
+}
+
+/// Who stopped when the game was abandoned, in the words of every other
+/// report of a game ("seat 2 bob stopped answering"), if it was.
+fn abandoned_text(r: &AuditReport) -> Option<String> {
+    let ending = Ending::audited(r);
+    let stopped = ending.abandoned()?;
+    let names: Vec<String> = (0..r.names.len())
+        .map(|i| seat_words(r, roundtable_engine::Seat(i as u8)))
+        .collect();
+    Some(ending.who_stopped(stopped, &names))
+}
+
+/// A seat as the audit names it: "seat 2 bob".
+fn seat_words(r: &AuditReport, seat: roundtable_engine::Seat) -> String {
+    match r.names.get(seat.index()) {
+        Some(name) if !name.is_empty() => format!("seat {} {name}", seat.number()),
+        _ => format!("seat {}", seat.number()),
     }
 }
 
@@ -465,8 +511,12 @@ fn result_text(r: &AuditReport, out: &mut impl Write) -> std::io::Result<()> {
             )?;
         }
     }
+    let ending = Ending::audited(r);
     for (s, why) in &r.forfeited {
-        writeln!(out, "  seat {} forfeited ({why})", s.number())?;
+        match ending.fate(*s) {
+            Some(fate) => writeln!(out, "  {} {}", seat_words(r, *s), fate.words())?,
+            None => writeln!(out, "  {} forfeited ({why})", seat_words(r, *s))?,
+        }
     }
     Ok(())
 }
@@ -517,8 +567,8 @@ fn game_text(args: &AuditArgs, judged: &Judged, out: &mut impl Write) -> std::io
                     shown(*transcript)
                 )?;
             }
-            if let Some(stopped) = &r.abandoned {
-                writeln!(out, "  ABANDONED: {} stopped", seats_text(stopped))?;
+            if let Some(stopped) = abandoned_text(r) {
+                writeln!(out, "  ABANDONED: {stopped}")?;
             }
             result_text(r, out)?;
             for p in &r.problems {

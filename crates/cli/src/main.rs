@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod audit;
 mod bot_choice;
@@ -22,7 +22,7 @@ mod selfplay;
 mod tournament;
 mod tournament_net;
 
-/// Peer-to-peer card games with no server: Port Royal, shuffled by everyone.
+/// Peer-to-peer card games with no server, shuffled by everyone.
 /// With no command, a terminal opens the start menu; without a terminal
 /// (output to a pipe or a file) bots play a game and its log is printed.
 ///
@@ -110,13 +110,43 @@ impl Command {
             Command::Watch(_) => "watch",
             Command::Resume(_) => "resume",
             Command::Relay(_) => "relay",
-            Command::Tournament(_) => "tournament",
+            Command::Tournament(args) => args.name(),
         }
     }
 }
 
+/// The help's words that name the games, from the one list of games, so
+/// that a game added to it is named by itself: the program's summary and
+/// `host --seats`.
+fn with_games(command: clap::Command) -> clap::Command {
+    const UNNAMED: &str = "card games with no server,";
+    let named = format!(
+        "card games with no server: {},",
+        roundtable_games::GameId::titles()
+    );
+    let about = command
+        .get_about()
+        .map(|text| text.to_string().replacen(UNNAMED, &named, 1))
+        .unwrap_or_default();
+    let long_about = command
+        .get_long_about()
+        .map(|text| text.to_string().replacen(UNNAMED, &named, 1))
+        .unwrap_or_else(|| about.clone());
+    let seats = format!(
+        "Seats at the table, yours included (as many as the game is played by: {})",
+        roundtable_games::GameId::seat_counts()
+    );
+    command
+        .about(about)
+        .long_about(long_about)
+        .mut_subcommand("host", |host| host.mut_arg("seats", |arg| arg.help(seats)))
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&with_games(Cli::command()).get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let name = cli.command.as_ref().map(Command::name);
     let result = match cli.command {
         // A terminal gets the game itself; a pipe or a file gets the log.

@@ -17,6 +17,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use roundtable_bots::Bot;
 use roundtable_engine::GameResult;
+use roundtable_games::words::Ending;
 use roundtable_games::{GameId, Listed};
 use roundtable_net::relay::{RelayEvent, run_relay};
 use roundtable_net::{
@@ -199,7 +200,7 @@ const STALL_TIMEOUT_MS: std::ops::RangeInclusive<u64> = roundtable_net::STALL_TI
 #[derive(Debug, clap::Args)]
 pub(crate) struct HostArgs {
     /// Seats at the table, yours included (as many as the game is played
-    /// by: Port Royal 2 to 5, Guildhall 2 to 4).
+    /// by; the help names each game's, from the list of games).
     #[arg(long, default_value_t = 4)]
     seats: u8,
     /// Seats filled by bots running in this process, each a full peer with
@@ -310,6 +311,9 @@ pub(crate) struct Printer {
     /// reports the lobby at every refresh, and a line is news only when
     /// the count changed.
     lobby: Option<(u8, u8)>,
+    /// Who forfeited and whether the game was abandoned: the words of the
+    /// result, as every other report of the game words it.
+    ending: Ending,
 }
 
 impl Printer {
@@ -321,6 +325,7 @@ impl Printer {
             verbose,
             quiet: false,
             lobby: None,
+            ending: Ending::default(),
         }
     }
 
@@ -346,6 +351,13 @@ impl Printer {
         event: &NetEvent<G>,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
+        match event {
+            NetEvent::Applied {
+                position, record, ..
+            } => self.ending.follow(*position, record),
+            NetEvent::Rewound { position } => self.ending.rewind(*position),
+            _ => {}
+        }
         let p = &self.prefix;
         match event {
             NetEvent::Listening(a) if self.verbose => writeln!(out, "{p}listening on {a}")?,
@@ -457,11 +469,21 @@ impl Printer {
     ) -> std::io::Result<()> {
         let mut standings = result.standings.clone();
         standings.sort_by_key(|s| (s.rank, s.seat));
+        // "game over" is the line scripts wait for, abandoned or not; an
+        // abandoned game says who stopped in the words of every report.
         writeln!(out, "{}game over", self.prefix)?;
+        if self.ending.abandoned().is_some() {
+            let headline = self.ending.headline(result, &self.names);
+            writeln!(out, "{}{}", self.prefix, printable(&headline))?;
+        }
         for s in &standings {
+            let fate = self
+                .ending
+                .fate(s.seat)
+                .map_or(String::new(), |f| format!(" ({})", f.words()));
             writeln!(
                 out,
-                "{}  #{} {}: {} VP, {}",
+                "{}  #{} {}: {} VP, {}{fate}",
                 self.prefix,
                 s.rank + 1,
                 self.name(s.seat),
@@ -730,9 +752,16 @@ pub(crate) fn join(args: &JoinArgs) -> Result<ExitCode> {
 /// The game a ticket names, from the list of games: a table of a game this
 /// binary does not know is refused before anything is dialled.
 fn ticket_game(ticket: &Ticket) -> Result<GameId> {
+    if ticket.game == crate::tournament_net::TICKET_GAME {
+        bail!("the ticket is {TOURNAMENT_TICKET}");
+    }
     GameId::from_name(&ticket.game)
         .with_context(|| "the ticket's table plays a game this roundtable does not have")
 }
+
+/// What `join` says a tournament node's ticket is ("the ticket is …"):
+/// its tables are reached through the node.
+pub(crate) const TOURNAMENT_TICKET: &str = "a tournament node's, not a table's: play your table of the round with `roundtable tournament play MANIFEST TICKET`";
 
 /// `join` for the game the ticket names.
 struct Join<'a> {
@@ -769,6 +798,15 @@ fn join_game<G: GameScreen>(args: &JoinArgs, ticket: Ticket) -> Result<ExitCode>
         let config = args
             .seat
             .config(&args.net, data.clone(), &args.net.own_name(&data)?);
+        // Dialling can take until the give-up line: say at once what is
+        // being tried, as the terminal UI's "Reaching the host..." does.
+        let addrs: Vec<String> = ticket.addrs.iter().map(ToString::to_string).collect();
+        writeln!(
+            crate::output::stdout(),
+            "reaching the host at {} (giving up after {} s without an answer)",
+            addrs.join(", "),
+            config.timing.dial_give_up.as_secs()
+        )?;
         let handle = spawn::<G>(
             config,
             Role::Join { ticket },

@@ -109,3 +109,19 @@ fn controlling_terminal() -> bool {
 fn controlling_terminal() -> bool {
     true
 }
+
+/// The text of the file at `path`, which should be a `kind` ("scenario
+/// file"). A game transcript given in its place, or any file that is not
+/// text, is refused in one line that says what the file is, rather than
+/// with the decoder's words.
+pub(crate) fn read_text(path: &std::path::Path, kind: &str) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if bytes.starts_with(roundtable_table::transcript::MAGIC) {
+        anyhow::bail!(
+            "{} is a game transcript, not a {kind} (use `roundtable replay` or `roundtable audit`)",
+            path.display()
+        );
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{} is not a {kind}: it is not text", path.display()))
+}

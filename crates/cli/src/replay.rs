@@ -1,7 +1,10 @@
 //! `roundtable replay FILE`: step through a transcript in the terminal,
 //! forwards and backwards. The file is checked first, as `audit` checks it:
 //! one line and exit 2 when it cannot be read, 1 when it proves a
-//! violation. Without a terminal (a pipe, a file) the game is printed
+//! violation. A file that ends before its game does, or holds more than
+//! its game (a damaged frame, a second transcript), is shown as far as it
+//! goes and then fails with exit 1, as `audit` calls it invalid. Without a
+//! terminal (a pipe, a file) the game is printed
 //! input by input instead, with the log lines each input added and, in a
 //! game with private cards whose keys were all released, every seat's hand
 //! after each input.
@@ -11,6 +14,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use roundtable_games::replay::{ReadTranscript, Replay, ReplayError, Seek, ShownHand};
+use roundtable_games::words::plural;
 use roundtable_games::{Listed, Visit};
 use roundtable_tui::{GameScreen, VisitScreen};
 
@@ -31,8 +35,12 @@ pub(crate) fn run(file: &Path) -> crate::Outcome {
     } else {
         game.visit(Print { read: &read, file })
     };
-    shown.map_err(failed)??;
-    Ok(ExitCode::SUCCESS)
+    // What could be shown was; a file `audit` calls invalid (cut short,
+    // damaged, unfinished, another game joined on) still fails, as there.
+    match shown.map_err(failed)?? {
+        Some(fault) => Err(failed(ReplayError::Invalid(format!("INVALID: {fault}")))),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Replay a transcript of whichever game it is in the terminal.
@@ -41,12 +49,17 @@ struct Show<'a> {
     file: &'a Path,
 }
 
+/// What showing a replay gives: whether it could be shown, and what in the
+/// file makes it invalid, if anything ([`Replay::note`]).
+type Shown = Result<anyhow::Result<Option<String>>, ReplayError>;
+
 impl VisitScreen for Show<'_> {
-    type Output = Result<anyhow::Result<()>, ReplayError>;
+    type Output = Shown;
 
     fn visit<G: GameScreen>(self) -> Self::Output {
         let replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
-        Ok(roundtable_tui::run_replay(replay).map(|_| ()))
+        let fault = replay.note().map(str::to_owned);
+        Ok(roundtable_tui::run_replay(replay).map(|_| fault))
     }
 }
 
@@ -58,11 +71,14 @@ struct Print<'a> {
 }
 
 impl Visit for Print<'_> {
-    type Output = Result<anyhow::Result<()>, ReplayError>;
+    type Output = Shown;
 
     fn visit<G: Listed>(self) -> Self::Output {
         let mut replay = Replay::<G>::from_read(self.read, &self.file.display().to_string())?;
-        Ok(print(&mut replay, &mut crate::output::stdout()).map_err(anyhow::Error::from))
+        let fault = replay.note().map(str::to_owned);
+        Ok(print(&mut replay, &mut crate::output::stdout())
+            .map(|()| fault)
+            .map_err(anyhow::Error::from))
     }
 }
 
@@ -71,9 +87,9 @@ impl Visit for Print<'_> {
 fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{}: {} inputs; {}",
+        "{}: {}; {}",
         replay.title(),
-        replay.len(),
+        plural(replay.len(), "input", "inputs"),
         replay.names().join(", ")
     )?;
     if let Some(hidden) = replay.hidden() {
@@ -122,13 +138,18 @@ fn print<G: Listed>(replay: &mut Replay<G>, out: &mut impl Write) -> std::io::Re
         writeln!(out, "note: {note}")?;
     }
     replay.seek(Seek::End);
-    if let Some(result) = replay.game().result() {
+    if let Some(result) = replay.result() {
+        let ending = replay.ending();
+        writeln!(out, "{}", ending.headline(&result, &names))?;
         let mut standings = result.standings;
         standings.sort_by_key(|s| (s.rank, s.seat));
         for s in standings {
+            let fate = ending
+                .fate(s.seat)
+                .map_or(String::new(), |f| format!(" ({})", f.words()));
             writeln!(
                 out,
-                "#{} {}: {} VP, {}",
+                "#{} {}: {} VP, {}{fate}",
                 s.rank + 1,
                 names.get(s.seat.index()).map_or("", String::as_str),
                 s.score,

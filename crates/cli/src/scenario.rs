@@ -55,8 +55,8 @@ fn report(outcome: &Outcome, path: &Path, out: &mut impl Write) -> crate::Outcom
 /// `roundtable scenario FILE`: run the scenario in `file` and print its
 /// outcome.
 pub(crate) fn run_file(file: &Path) -> crate::Outcome {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| crate::Failure::with_code(2, anyhow::anyhow!("{}: {e}", file.display())))?;
+    let text = crate::output::read_text(file, "scenario file")
+        .map_err(|e| crate::Failure::with_code(2, e))?;
     let folder = file
         .parent()
         .and_then(Path::file_name)

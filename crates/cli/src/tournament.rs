@@ -33,6 +33,8 @@ use sha2::{Digest, Sha256};
 
 use crate::Failure;
 use crate::bot_choice::BotKind;
+use crate::output::read_text;
+use roundtable_games::words::plural;
 
 /// `roundtable tournament`.
 #[derive(Debug, clap::Args)]
@@ -218,6 +220,24 @@ pub(crate) fn run(args: &TournamentArgs) -> crate::Outcome {
     }
 }
 
+impl TournamentArgs {
+    /// The subcommand's name after `tournament`, as typed: every line the
+    /// command prints of an error starts "roundtable tournament NAME:".
+    pub(crate) fn name(&self) -> &'static str {
+        match &self.command {
+            TournamentCommand::New(_) => "tournament new",
+            TournamentCommand::Register(_) => "tournament register",
+            TournamentCommand::Close(_) => "tournament close",
+            TournamentCommand::Reveal(_) => "tournament reveal",
+            TournamentCommand::Pairings(_) => "tournament pairings",
+            TournamentCommand::Standings(_) => "tournament standings",
+            TournamentCommand::Demo(_) => "tournament demo",
+            TournamentCommand::Host(_) => "tournament host",
+            TournamentCommand::Play(_) => "tournament play",
+        }
+    }
+}
+
 fn data_dir(given: &Option<PathBuf>) -> roundtable_net::DataDir {
     roundtable_net::DataDir::new(
         given
@@ -284,12 +304,8 @@ fn write_new(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))
-}
-
 fn read_terms(path: &Path) -> Result<Terms> {
-    let terms: Terms = serde_json::from_str(&read_text(path)?)
+    let terms: Terms = serde_json::from_str(&read_text(path, "tournament terms file")?)
         .with_context(|| format!("{}: not tournament terms", path.display()))?;
     terms
         .validate()
@@ -372,7 +388,7 @@ fn close(args: &CloseArgs) -> crate::Outcome {
     let mut registrations: Vec<Registration> = Vec::new();
     let mut refused = 0;
     for path in &args.registrations {
-        let checked = read_text(path).and_then(|text| {
+        let checked = read_text(path, "registration").and_then(|text| {
             let r = Registration::from_json(&text)?;
             r.verify(&id)?;
             if registrations.iter().any(|other| other.key == r.key) {
@@ -396,9 +412,9 @@ fn close(args: &CloseArgs) -> crate::Outcome {
     write_new(&args.out, &manifest.to_json())?;
     writeln!(
         crate::output::stdout(),
-        "tournament {id}: {} players, {} rounds; manifest {}",
-        manifest.registrations.len(),
-        manifest.rounds(),
+        "tournament {id}: {}, {}; manifest {}",
+        plural(manifest.registrations.len(), "player", "players"),
+        plural(manifest.rounds(), "round", "rounds"),
         args.out.display()
     )?;
     Ok(if refused > 0 {
@@ -446,7 +462,7 @@ const REVEAL_SUFFIX: &str = ".reveal.json";
 
 /// Read and verify a manifest; a bad one is exit 2 (the input cannot be used).
 pub(crate) fn read_manifest(path: &Path) -> Result<Manifest, Failure> {
-    let text = read_text(path).map_err(|e| Failure::with_code(2, e))?;
+    let text = read_text(path, "tournament manifest").map_err(|e| Failure::with_code(2, e))?;
     let manifest = Manifest::from_json(&text)
         .with_context(|| format!("{}", path.display()))
         .map_err(|e| Failure::with_code(2, e))?;
@@ -504,7 +520,7 @@ fn opened_shares(
             .unwrap_or(path)
             .to_string_lossy()
             .into_owned();
-        let checked = read_text(path).and_then(|text| {
+        let checked = read_text(path, "seed reveal").and_then(|text| {
             let reveal = SeedReveal::from_json(&text)?;
             manifest.check_reveal(&reveal)?;
             Ok(reveal)
@@ -544,12 +560,7 @@ pub(crate) fn audit_one(path: &Path, source: String) -> Result<Submission, Refus
     let mut report = game
         .visit(AuditFrames(&read.frames))
         .map_err(|e| refuse(e.to_string()))?;
-    if read.torn_bytes > 0 {
-        report.problems.push(format!(
-            "{} bytes of a torn frame at the end",
-            read.torn_bytes
-        ));
-    }
+    crate::audit::tail_problem(&mut report, read.tail.as_ref());
     Submission::from_audit(source, proposal, &report)
 }
 
@@ -582,14 +593,18 @@ fn audit_all(dir: &Path, files: &[PathBuf]) -> Vec<Result<Submission, Refusal>> 
 pub(crate) fn compute(
     manifest: &Path,
     dir: &Path,
-) -> Result<(Manifest, roundtable_tournament::Standings, usize, f64), Failure> {
+) -> Result<(Manifest, roundtable_tournament::Standings, FileCounts, f64), Failure> {
     let manifest = read_manifest(manifest)?;
     let start = Instant::now();
     let (transcripts, reveals) = files_under(dir).map_err(|e| Failure::with_code(2, e))?;
     let audited = audit_all(dir, &transcripts);
-    let files = audited.len();
     let (mut games, mut refused) = (Vec::new(), Vec::new());
     let shares = opened_shares(&manifest, dir, &reveals, &mut refused);
+    let files = FileCounts {
+        transcripts: audited.len(),
+        reveals: reveals.len(),
+        reveals_refused: refused.len(),
+    };
     for r in audited {
         match r {
             Ok(s) => games.push(s),
@@ -598,6 +613,31 @@ pub(crate) fn compute(
     }
     let result = standings(&manifest, &shares, games, refused);
     Ok((manifest, result, files, start.elapsed().as_secs_f64()))
+}
+
+/// The files a folder of games holds, counted apart: a reveal file is no
+/// transcript, and its refusal no refused game.
+pub(crate) struct FileCounts {
+    transcripts: usize,
+    reveals: usize,
+    reveals_refused: usize,
+}
+
+impl FileCounts {
+    /// "5 files: 4 transcripts (1 counted, 3 refused), 1 reveal file".
+    fn words(&self, counted: usize, refused: usize) -> String {
+        let transcripts_refused = refused.saturating_sub(self.reveals_refused);
+        let mut reveals = plural(self.reveals, "reveal file", "reveal files");
+        if self.reveals_refused > 0 {
+            reveals.push_str(&format!(" ({} refused)", self.reveals_refused));
+        }
+        format!(
+            "{}: {} ({} counted, {transcripts_refused} refused), {reveals}",
+            plural(self.transcripts + self.reveals, "file", "files"),
+            plural(self.transcripts, "transcript", "transcripts"),
+            plural(counted, "game", "games"),
+        )
+    }
 }
 
 fn run_standings(args: &StandingsArgs) -> crate::Outcome {
@@ -625,9 +665,9 @@ fn run_standings(args: &StandingsArgs) -> crate::Outcome {
         .filter(|t| t.game.is_some())
         .count();
     eprintln!(
-        "{files} transcripts audited in {seconds:.1} s on {} threads: {counted} games counted, {} refused",
-        rayon::current_num_threads(),
-        result.refused.len()
+        "{}; audited in {seconds:.1} s on {}",
+        files.words(counted, result.refused.len()),
+        plural(rayon::current_num_threads(), "thread", "threads"),
     );
     Ok(if result.refused.is_empty() {
         ExitCode::SUCCESS
@@ -705,8 +745,8 @@ fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
     )?;
     if usize::from(args.players) < usize::from(args.seats) {
         bail!(
-            "{} players cannot fill a table of {}",
-            args.players,
+            "{} cannot fill a table of {}",
+            plural(args.players, "player", "players"),
             args.seats
         );
     }
@@ -779,9 +819,9 @@ fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "tournament {id}: {} bots, {} rounds of {}-seat {} tables",
+        "tournament {id}: {} bots, {} of {}-seat {} tables",
         args.players,
-        manifest.rounds(),
+        plural(manifest.rounds(), "round", "rounds"),
         args.seats,
         G::TITLE
     )?;
@@ -859,7 +899,11 @@ fn demo_game<G: Listed>(args: &DemoArgs) -> Result<ExitCode> {
         for g in games {
             played.push(g?);
         }
-        writeln!(out, "round {round}: {} tables played", pairing.tables.len())?;
+        writeln!(
+            out,
+            "round {round}: {} played",
+            plural(pairing.tables.len(), "table", "tables")
+        )?;
     }
     let result = standings(&manifest, &shares, played, Vec::new());
     out.write_all(result.to_text().as_bytes())?;

@@ -142,6 +142,21 @@ impl fmt::Display for Seat {
     }
 }
 
+/// `count` and a noun, the singular for one: "1 completed chapter", "3
+/// rounds". `plural` is the noun's plural ("chapters", "people"). The one
+/// helper for counts people read, in every crate that words them.
+pub fn plural<N>(count: N, singular: &str, plural: &str) -> String
+where
+    N: Copy + std::fmt::Display + PartialEq + From<u8>,
+{
+    let noun = if count == N::from(1) {
+        singular
+    } else {
+        plural
+    };
+    format!("{count} {noun}")
+}
+
 /// A set of seats (at most 32), for simultaneous decisions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatSet(u32);

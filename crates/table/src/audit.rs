@@ -212,16 +212,16 @@ pub fn audit<G: Game>(frames: &[Frame]) -> Result<AuditReport, AuditError> {
     }
     if let Some(e) = table.unservable() {
         problems.push(format!(
-            "the game stops after {} inputs at a private request no deal can serve: {e}",
-            table.position()
+            "the game stops after {} at a private request no deal can serve: {e}",
+            roundtable_engine::plural(table.position(), "input", "inputs")
         ));
     } else if result.is_none() && violations.is_empty() {
         problems.push(if table.game().result().is_some() {
             "the game is over but not every seed was opened".to_owned()
         } else {
             format!(
-                "the game stops unfinished after {} inputs",
-                table.position()
+                "the game stops unfinished after {}",
+                roundtable_engine::plural(table.position(), "input", "inputs")
             )
         });
     }

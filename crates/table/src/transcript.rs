@@ -66,8 +66,9 @@ pub enum TranscriptError {
         /// The version the file names.
         version: u32,
     },
-    /// A whole frame (its checksum holds) that does not decode.
-    #[error("{path}: frame {index} does not decode: {reason}")]
+    /// A whole frame (its checksum holds) that does not decode; `index`
+    /// counts from 0, the message from 1.
+    #[error("{path}: frame {number} does not decode: {reason}", number = index + 1)]
     BadFrame {
         /// The file.
         path: PathBuf,
@@ -78,15 +79,87 @@ pub enum TranscriptError {
     },
 }
 
+/// What a reader found after the last whole frame, when the file goes on:
+/// why it stopped there, in words that say where (frames and bytes count
+/// as people count them, frames from 1).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Tail {
+    /// The file ends inside a frame (or its length): the write of frame
+    /// `frame` never finished, as after a crash.
+    #[error("{}", cut_short_words(.frame, .bytes))]
+    CutShort {
+        /// The unfinished frame, from 1.
+        frame: usize,
+        /// Bytes of it in the file.
+        bytes: u64,
+    },
+    /// A frame that is all there but whose checksum fails: its bytes were
+    /// changed after they were written.
+    #[error(
+        "frame {frame} is damaged (checksum), at byte {at}; the {bytes} bytes from there are not read"
+    )]
+    Damaged {
+        /// The frame, from 1.
+        frame: usize,
+        /// Where it starts in the file.
+        at: u64,
+        /// Bytes from its start to the end of the file.
+        bytes: u64,
+    },
+    /// A frame whose length is over [`MAX_FRAME_BYTES`]: no writer makes
+    /// one, so its length was damaged.
+    #[error(
+        "frame {frame} is damaged (its length, {length} bytes, is over the limit), at byte {at}; the {bytes} bytes from there are not read"
+    )]
+    Oversized {
+        /// The frame, from 1.
+        frame: usize,
+        /// The length it gives.
+        length: u32,
+        /// Where it starts in the file.
+        at: u64,
+        /// Bytes from its start to the end of the file.
+        bytes: u64,
+    },
+    /// Another transcript's beginning where the next frame would be: two
+    /// files joined into one.
+    #[error("a second game's transcript follows the first at byte {at} ({bytes} bytes)")]
+    SecondTranscript {
+        /// Where it starts in the file.
+        at: u64,
+        /// Its bytes, to the end of the file.
+        bytes: u64,
+    },
+}
+
+fn cut_short_words(frame: &usize, bytes: &u64) -> String {
+    match frame.checked_sub(1) {
+        Some(whole) if whole > 0 => format!(
+            "the file is cut short after frame {whole} ({bytes} bytes of frame {frame} follow)"
+        ),
+        _ => format!("the file is cut short in its first frame ({bytes} bytes of it)"),
+    }
+}
+
+impl Tail {
+    /// Whether it is what a crash during a write leaves (and a peer that
+    /// reopens its log cuts), rather than damage or another file.
+    pub fn is_torn(&self) -> bool {
+        matches!(self, Tail::CutShort { .. })
+    }
+}
+
 /// What reading a transcript found.
 #[derive(Debug)]
 pub struct ReadTranscript {
     /// The whole frames, in file order.
     pub frames: Vec<Frame>,
-    /// Bytes of a torn tail after the last whole frame (0 when none).
+    /// Bytes after the last whole frame (0 when none).
     pub torn_bytes: u64,
     /// Where the whole frames end.
     pub valid_len: u64,
+    /// Why the reader stopped before the end of the file, if it did.
+    pub tail: Option<Tail>,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TranscriptError + '_ {
@@ -153,32 +226,72 @@ pub fn decode_file(path: &Path, bytes: &[u8]) -> Result<ReadTranscript, Transcri
     }
     let mut frames = Vec::new();
     let mut at = 12usize;
-    while let Some(header) = bytes.get(at..at + 4) {
-        let len = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
-        if len > MAX_FRAME_BYTES {
-            break;
+    let mut tail = None;
+    while at < bytes.len() {
+        match next_frame(bytes, at, frames.len() + 1) {
+            Ok((payload, end)) => {
+                let frame = crate::decode_exact::<Frame>(payload).map_err(|reason| {
+                    TranscriptError::BadFrame {
+                        path: path.to_owned(),
+                        index: frames.len(),
+                        reason,
+                    }
+                })?;
+                frames.push(frame);
+                at = end;
+            }
+            Err(why) => {
+                tail = Some(why);
+                break;
+            }
         }
-        let end = at + 4 + len as usize;
-        let (Some(payload), Some(sum)) = (bytes.get(at + 4..end), bytes.get(end..end + 4)) else {
-            break;
-        };
-        if crc32fast::hash(payload).to_le_bytes() != sum {
-            break;
-        }
-        let frame =
-            crate::decode_exact::<Frame>(payload).map_err(|reason| TranscriptError::BadFrame {
-                path: path.to_owned(),
-                index: frames.len(),
-                reason,
-            })?;
-        frames.push(frame);
-        at = end + 4;
     }
     Ok(ReadTranscript {
         frames,
         torn_bytes: (bytes.len() - at) as u64,
         valid_len: at as u64,
+        tail,
     })
+}
+
+/// The payload of the frame `number` (from 1) that starts at `at`, and
+/// where the next starts; or why there is no whole frame there.
+fn next_frame(bytes: &[u8], at: usize, number: usize) -> Result<(&[u8], usize), Tail> {
+    let rest = (bytes.len() - at) as u64;
+    if bytes[at..].starts_with(MAGIC) {
+        return Err(Tail::SecondTranscript {
+            at: at as u64,
+            bytes: rest,
+        });
+    }
+    let cut_short = Tail::CutShort {
+        frame: number,
+        bytes: rest,
+    };
+    let Some(header) = bytes.get(at..at + 4) else {
+        return Err(cut_short);
+    };
+    let len = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
+    if len > MAX_FRAME_BYTES {
+        return Err(Tail::Oversized {
+            frame: number,
+            length: len,
+            at: at as u64,
+            bytes: rest,
+        });
+    }
+    let end = at + 4 + len as usize;
+    let (Some(payload), Some(sum)) = (bytes.get(at + 4..end), bytes.get(end..end + 4)) else {
+        return Err(cut_short);
+    };
+    if crc32fast::hash(payload).to_le_bytes() != sum {
+        return Err(Tail::Damaged {
+            frame: number,
+            at: at as u64,
+            bytes: rest,
+        });
+    }
+    Ok((payload, end + 4))
 }
 
 /// Read a transcript file.
@@ -337,6 +450,92 @@ mod tests {
                 .is_file()
         );
         assert_eq!(read(&path).unwrap().frames, all);
+    }
+
+    /// A file of `n` frames, and where each frame starts in it.
+    fn file_of(n: u64) -> (Vec<u8>, Vec<usize>) {
+        let all = frames(n);
+        let bytes = encode_file(&all);
+        let mut starts = Vec::new();
+        let mut at = 12;
+        for f in &all {
+            starts.push(at);
+            at += encode_frame(f).len();
+        }
+        (bytes, starts)
+    }
+
+    /// One byte changed inside frame 3 of 5 is damage there, not "a torn
+    /// frame at the end": the reader names the frame (from 1) and where it
+    /// starts.
+    #[test]
+    fn a_flipped_byte_in_the_middle_names_the_damaged_frame() {
+        let (mut bytes, starts) = file_of(5);
+        bytes[starts[2] + 9] ^= 0x40;
+        let read = decode_file(Path::new("t.rts"), &bytes).unwrap();
+        assert_eq!(read.frames.len(), 2);
+        let tail = read.tail.expect("damage is reported");
+        assert_eq!(
+            tail,
+            Tail::Damaged {
+                frame: 3,
+                at: starts[2] as u64,
+                bytes: (bytes.len() - starts[2]) as u64,
+            }
+        );
+        assert!(!tail.is_torn());
+        assert!(
+            tail.to_string()
+                .starts_with("frame 3 is damaged (checksum)"),
+            "{tail}"
+        );
+    }
+
+    /// Two transcripts joined into one file: the second is named as such.
+    #[test]
+    fn a_second_transcript_after_the_first_is_named() {
+        let (first, _) = file_of(3);
+        let (second, _) = file_of(2);
+        let mut bytes = first.clone();
+        bytes.extend_from_slice(&second);
+        let read = decode_file(Path::new("t.rts"), &bytes).unwrap();
+        assert_eq!(read.frames.len(), 3);
+        let tail = read.tail.expect("the second game is reported");
+        assert_eq!(
+            tail,
+            Tail::SecondTranscript {
+                at: first.len() as u64,
+                bytes: second.len() as u64,
+            }
+        );
+        assert_eq!(
+            tail.to_string(),
+            format!(
+                "a second game's transcript follows the first at byte {} ({} bytes)",
+                first.len(),
+                second.len()
+            )
+        );
+    }
+
+    /// A file cut inside its last frame is cut short after the frame
+    /// before, the torn tail a crash leaves (and a reopened log cuts).
+    #[test]
+    fn a_truncated_file_is_cut_short_after_the_last_whole_frame() {
+        let (bytes, starts) = file_of(4);
+        let cut = &bytes[..starts[3] + 6];
+        let read = decode_file(Path::new("t.rts"), cut).unwrap();
+        assert_eq!(read.frames.len(), 3);
+        let tail = read.tail.expect("the cut is reported");
+        assert_eq!(tail, Tail::CutShort { frame: 4, bytes: 6 });
+        assert!(tail.is_torn());
+        assert_eq!(
+            tail.to_string(),
+            "the file is cut short after frame 3 (6 bytes of frame 4 follow)"
+        );
+        let whole = decode_file(Path::new("t.rts"), &bytes).unwrap();
+        assert_eq!(whole.tail, None);
+        assert_eq!(whole.torn_bytes, 0);
     }
 
     proptest! {

@@ -42,7 +42,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use roundtable_engine::{GameResult, Seat, Standing};
+use roundtable_engine::{GameResult, Seat, Standing, plural};
 use roundtable_table::audit::AuditReport;
 use roundtable_table::{GameId, Proposal, PublicKey};
 use serde::Serialize;
@@ -623,7 +623,7 @@ impl Standings {
     pub fn to_text(&self) -> String {
         let mut t = String::new();
         let format = match self.format {
-            Format::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
+            Format::Swiss { rounds } => format!("Swiss, {}", plural(rounds, "round", "rounds")),
             Format::RoundRobin => "round robin".to_owned(),
         };
         let _ = writeln!(
@@ -643,11 +643,7 @@ impl Standings {
         );
         for p in &self.players {
             let cheat = if p.cheats > 0 {
-                format!(
-                    "  ({} proven cheat{})",
-                    p.cheats,
-                    if p.cheats == 1 { "" } else { "s" }
-                )
+                format!("  ({})", plural(p.cheats, "proven cheat", "proven cheats"))
             } else {
                 String::new()
             };
@@ -662,6 +658,11 @@ impl Standings {
                 p.rank, p.name, p.points, buchholz, p.game_score, p.games, p.rating, p.deviation
             );
         }
+        // What a point is, which the column's name alone does not say.
+        let _ = writeln!(
+            t,
+            "points: in each game, 1 for every opponent ranked below you and 1/2 for every one level with you; a bye scores as level with everyone"
+        );
         let unplayed: Vec<String> = self
             .rounds
             .iter()

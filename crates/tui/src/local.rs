@@ -260,6 +260,7 @@ impl<G: Listed> Session<G> for LocalSession<G> {
                 .collect(),
             vp_by_turn: self.chronicle.vp_by_turn().to_vec(),
             result: game.result(),
+            ending: self.chronicle.ending().clone(),
             status,
             transcript: self
                 .transcript

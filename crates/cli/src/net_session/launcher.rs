@@ -94,6 +94,12 @@ impl NetLauncher {
     fn ticket(text: &str) -> Result<(Ticket, GameId), String> {
         let ticket =
             Ticket::decode(text.trim()).map_err(|e| format!("That is not a ticket: {e}."))?;
+        if ticket.game == crate::tournament_net::TICKET_GAME {
+            return Err(format!(
+                "That ticket is {}.",
+                crate::net_cmd::TOURNAMENT_TICKET
+            ));
+        }
         let game = GameId::from_name(&ticket.game)
             .map_err(|e| format!("That table plays a game this program does not have: {e}."))?;
         Ok((ticket, game))
@@ -298,5 +304,36 @@ impl Launcher for NetLauncher {
                 ticket: a.ticket,
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ticket of `game`'s table at an address nobody answers.
+    fn ticket_of(game: &str) -> String {
+        Ticket {
+            lobby: roundtable_net::LobbyId([6; 32]),
+            game: game.into(),
+            host: roundtable_table::Identity::from_secret([9; 32]).public(),
+            addrs: vec!["/ip4/127.0.0.1/tcp/9".parse().expect("an address")],
+        }
+        .encode()
+    }
+
+    /// The join box given a tournament node's ticket says to use
+    /// `tournament play` (it said no game is called "tournament"); a
+    /// table's ticket still reads.
+    #[test]
+    fn the_join_box_sends_a_tournament_ticket_to_tournament_play() {
+        let refused = match NetLauncher::ticket(&ticket_of("tournament")) {
+            Err(refused) => refused,
+            Ok((_, game)) => panic!("taken as a table of {game}"),
+        };
+        assert!(refused.contains("roundtable tournament play"), "{refused}");
+        assert!(!refused.contains("no game is called"), "{refused}");
+        let (_, game) = NetLauncher::ticket(&ticket_of("guildhall")).expect("a table's ticket");
+        assert_eq!(game, GameId::Guildhall);
     }
 }

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use roundtable_engine::{Observer, Seat};
 use roundtable_games::Listed;
+use roundtable_games::words::Fate;
 use roundtable_net::{GameHandle, NetEvent, Phase, Ticket};
 use roundtable_tui::session::{Awaited, Chronicle};
 use roundtable_tui::{Connection, SeatInfo, SeatKind, Session, Snapshot};
@@ -247,15 +248,25 @@ impl<G: Listed> Session<G> for NetSession<G> {
             Phase::Playing | Phase::Finished => None,
             Phase::Failed => Some("the table stopped after a violation".into()),
         };
-        let forfeits: Vec<String> = net
+        // A seat that stopped when the game was abandoned was never played
+        // for: the words say what became of each, as the results do.
+        let ending = self.chronicle.ending();
+        let (stopped, played_for): (Vec<Seat>, Vec<Seat>) = net
             .forfeited
             .iter()
             .enumerate()
             .filter(|(_, f)| **f)
-            .map(|(i, _)| name_of(names, Seat(i as u8)))
-            .collect();
-        if !forfeits.is_empty() {
-            let line = format!("played automatically: {}", forfeits.join(", "));
+            .map(|(i, _)| Seat(i as u8))
+            .partition(|seat| ending.fate(*seat) == Some(Fate::Stopped));
+        for (words, seats) in [
+            ("played automatically", played_for),
+            ("stopped answering", stopped),
+        ] {
+            if seats.is_empty() {
+                continue;
+            }
+            let who: Vec<String> = seats.iter().map(|s| name_of(names, *s)).collect();
+            let line = format!("{words}: {}", who.join(", "));
             status = Some(match status {
                 Some(s) => format!("{s}; {line}"),
                 None => line,
@@ -280,6 +291,7 @@ impl<G: Listed> Session<G> for NetSession<G> {
             seats,
             vp_by_turn: self.chronicle.vp_by_turn().to_vec(),
             result: net.result.clone(),
+            ending: self.chronicle.ending().clone(),
             status,
             transcript: self.transcript.as_ref().map(|p| p.display().to_string()),
             lobby,

@@ -35,7 +35,7 @@ use crate::Failure;
 use crate::net_cmd::{NetArgs, runtime};
 
 /// The `game` of a tournament node's ticket.
-const TICKET_GAME: &str = "tournament";
+pub(crate) const TICKET_GAME: &str = "tournament";
 /// How often a player asks again while it waits.
 const ASK_EVERY: Duration = Duration::from_millis(500);
 /// A player gives up on a node it has not reached for this long.

@@ -4,19 +4,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn roundtable(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_roundtable"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("the binary runs: {e}"))
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap_or_else(|| panic!("a UTF-8 path"))
-}
+use crate::common::{path_str, roundtable};
 
 /// The one line a refused command printed on stderr (it must exit non-zero
 /// and print exactly one line).

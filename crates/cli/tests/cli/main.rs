@@ -36,3 +36,4 @@ mod tournament_net;
 mod tournament_support;
 mod tournament_tmux;
 mod tui_e2e;
+mod words;

@@ -90,5 +90,14 @@ fn a_dead_ticket_gets_one_friendly_line_and_a_failure() {
             "{command}: {}",
             errors[0]
         );
+        // A joiner says at once what it tries, not only when it gives up.
+        if command == "join" {
+            let said = peer.output();
+            assert!(
+                said.first()
+                    .is_some_and(|l| l.starts_with("reaching the host at /ip4/127.0.0.1/")),
+                "{said:#?}"
+            );
+        }
     }
 }

@@ -74,6 +74,16 @@ fn every_remaining_peer_ends(
             start.elapsed().as_secs_f64()
         );
         assert_game_over_without_violation(p);
+        // The headless result says the game was abandoned and by whom,
+        // in the words of `audit` and the results screen.
+        let output = p.output();
+        assert!(
+            output
+                .iter()
+                .any(|l| l.starts_with("Game abandoned: ") && l.contains(gone)),
+            "{name}: {output:#?}"
+        );
+        assert!(!output.iter().any(|l| l.contains("wins")), "{output:#?}");
     }
     let files: Vec<PathBuf> = transcripts_under(dir);
     check_transcripts(&files, transcripts);

@@ -138,22 +138,11 @@ fn a_guildhall_transcript_replays_on_screen_with_the_hands() {
     let bin = env!("CARGO_BIN_EXE_roundtable");
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let file = dir.path().join("guildhall.rts");
-    let file_str = file.to_str().unwrap_or_else(|| panic!("a UTF-8 path"));
-    let made = Command::new(bin)
-        .args([
-            "selfplay",
-            "--game",
-            "guildhall",
-            "--seats",
-            "2",
-            "--seed",
-            "3",
-            "--transcript",
-            file_str,
-        ])
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(made.status.success(), "{made:?}");
+    let file_str = common::path_str(&file);
+    common::selfplay(
+        &file,
+        &["--game", "guildhall", "--seats", "2", "--seed", "3"],
+    );
 
     let tmux = Tmux::new("replay-guildhall");
     let status_file = dir.path().join("status");

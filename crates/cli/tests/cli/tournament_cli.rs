@@ -208,7 +208,7 @@ fn a_sixteen_player_swiss_played_by_bots_is_recomputed_from_its_files() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("16 transcripts audited") && stderr.contains("16 games counted, 0 refused"),
+        stderr.contains("16 transcripts (") && stderr.contains("16 games counted, 0 refused"),
         "{stderr}"
     );
     // The standings from the files are the ones the demo played to.
@@ -782,9 +782,13 @@ fn a_game_not_in_the_list_is_one_line_naming_the_list() {
         let out = roundtable(&args);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        // One prefix for every line of a subcommand: its whole name.
         assert_eq!(
             stderr.trim_end(),
-            "roundtable tournament: no game is called \"chess\"; the games are port-royal, guildhall, nereus",
+            format!(
+                "roundtable tournament {}: no game is called \"chess\"; the games are port-royal, guildhall, nereus",
+                args[1]
+            ),
             "{args:?}"
         );
     }

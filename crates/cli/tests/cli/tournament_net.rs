@@ -271,7 +271,7 @@ fn a_node_gives_up_on_a_table_that_stands_still_and_keeps_what_came_back() {
     let out = roundtable(&["tournament", "standings", s(&t.manifest), s(&t.games)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("1 games counted, 0 refused"), "{stderr}");
+    assert!(stderr.contains("(1 game counted, 0 refused)"), "{stderr}");
 }
 
 /// A round of a tournament of another game than Port Royal over the
@@ -299,5 +299,5 @@ fn a_nereus_round_over_the_network_counts_from_the_files() {
     let out = roundtable(&["tournament", "standings", s(&t.manifest), s(&t.games)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("1 games counted, 0 refused"), "{stderr}");
+    assert!(stderr.contains("(1 game counted, 0 refused)"), "{stderr}");
 }

@@ -121,5 +121,5 @@ fn person_at_a_tournament_table(session: &'static str, host: usize) {
     let out = roundtable(&["tournament", "standings", s(&t.manifest), s(&t.games)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("1 games counted, 0 refused"), "{stderr}");
+    assert!(stderr.contains("(1 game counted, 0 refused)"), "{stderr}");
 }

@@ -6,12 +6,12 @@ pub use roundtable_guildhall::Guildhall;
 use roundtable_guildhall::{Action, Card, Event, Options, VP_TABLE, View};
 
 use crate::setup::{OptionField, Values, number, on_off};
-use crate::words::{seat_name, who};
+use crate::words::{plural, seat_name, who};
 use crate::{ChartUnit, Listed, Milestone};
 
 impl Listed for Guildhall {
     const TITLE: &'static str = "Guildhall";
-    const TIE_BREAK: &'static str = "completed chapters";
+    const TIE_BREAK: [&'static str; 2] = ["completed chapter", "completed chapters"];
 
     const OPTIONS: &'static [OptionField<Options>] = &[
         on_off!(
@@ -95,6 +95,10 @@ impl Listed for Guildhall {
         )
     }
 
+    fn private_card_words(card: u32) -> Option<String> {
+        Some(card_words(card))
+    }
+
     // The game counts rounds ("Round 3: your turn"), and so does its chart.
     const CHART_UNIT: ChartUnit = ChartUnit::Round;
 }
@@ -110,8 +114,7 @@ pub fn ranking_details(standing: &Standing) -> String {
 
 /// "1 chapter", "2 chapters".
 pub fn chapters(n: impl Into<i128>) -> String {
-    let n = n.into();
-    format!("{n} chapter{}", if n == 1 { "" } else { "s" })
+    plural(n.into(), "chapter", "chapters")
 }
 
 /// A card by its words ("Weaver (red)").

@@ -93,9 +93,9 @@ pub trait Listed:
     /// The game's name for people ("Port Royal").
     const TITLE: &'static str;
 
-    /// What a standing's tie-break counts, in the words of a ranking
-    /// ("coins": "#1 Ann: 12 VP, 7 coins").
-    const TIE_BREAK: &'static str;
+    /// What a standing's tie-break counts, in the words of a ranking, one
+    /// and several (["coin", "coins"]: "#1 Ann: 12 VP, 7 coins").
+    const TIE_BREAK: [&'static str; 2];
 
     /// The game's rule options as set-up rows, in the order a form shows
     /// them: what every front end offers to change before a game
@@ -111,7 +111,8 @@ pub trait Listed:
     /// default counts [`Listed::TIE_BREAK`]; a game whose tie-break packs
     /// more than one count tells them apart.
     fn tie_break_words(tie_break: i64) -> String {
-        format!("{tie_break} {}", Self::TIE_BREAK)
+        let [one, many] = Self::TIE_BREAK;
+        words::plural(tie_break, one, many)
     }
 
     /// A bot of `level` for a table with `options`; a hard one thinks
@@ -213,6 +214,14 @@ pub trait Listed:
         Vec::new()
     }
 
+    /// A privately dealt card (its number in the game's deck, as the deal
+    /// and an audit know it) in words, as [`Listed::own_hand`] names it;
+    /// `None` for a game without private cards (the default).
+    fn private_card_words(card: u32) -> Option<String> {
+        let _ = card;
+        None
+    }
+
     /// What the post-game chart and VP table count along the game: each
     /// turn (the default; the table falls back to rounds where the turns do
     /// not fit), or each round, for a game that tells its players rounds.
@@ -302,6 +311,26 @@ impl GameId {
             .ok_or_else(|| UnknownGame {
                 given: name.to_owned(),
             })
+    }
+
+    /// Every game's title as a sentence lists them, for help: "Port
+    /// Royal, Guildhall and Waters of Nereus".
+    pub fn titles() -> String {
+        let titles: Vec<String> = GameId::ALL.iter().map(|g| g.title().to_owned()).collect();
+        words::and_list(&titles)
+    }
+
+    /// Every game's seat counts, for help: "Port Royal 2 to 5, Guildhall 2
+    /// to 4".
+    pub fn seat_counts() -> String {
+        GameId::ALL
+            .iter()
+            .map(|g| {
+                let seats = g.seats();
+                format!("{} {} to {}", g.title(), seats.start(), seats.end())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Every game's name, comma-separated, for messages and help.

@@ -7,12 +7,12 @@ use roundtable_nereus::data::{CHEST, HOLDS, science_name};
 use roundtable_nereus::{Action, Aim, Colour, Effect, EndScore, Event, Half, Options, Slot, View};
 
 use crate::setup::{OptionField, on_off};
-use crate::words::{seat_name, who};
+use crate::words::{plural, seat_name, who};
 use crate::{Listed, Milestone};
 
 impl Listed for Nereus {
     const TITLE: &'static str = "Waters of Nereus";
-    const TIE_BREAK: &'static str = "completed holds";
+    const TIE_BREAK: [&'static str; 2] = ["completed hold", "completed holds"];
 
     // The rules offer the neutral ship to two players only.
     const OPTIONS: &'static [OptionField<Options>] = &[on_off!(
@@ -30,8 +30,8 @@ impl Listed for Nereus {
     fn tie_break_words(tie_break: i64) -> String {
         let (holds, loose) = tie_break_parts(tie_break);
         format!(
-            "{holds} completed hold{}, {loose} in incomplete holds",
-            if holds == 1 { "" } else { "s" }
+            "{}, {loose} in incomplete holds",
+            plural(holds, "completed hold", "completed holds")
         )
     }
 
@@ -114,6 +114,10 @@ impl Listed for Nereus {
                 .map(|(_, card)| card.map_or_else(|| "?".to_owned(), science_name))
                 .collect(),
         )
+    }
+
+    fn private_card_words(card: u32) -> Option<String> {
+        Some(science_name(card))
     }
 }
 

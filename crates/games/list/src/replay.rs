@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use crate::words::{LogLine, event_words, seat_name};
+use crate::words::{Ending, LogLine, event_words, seat_name};
 use crate::{GameId, Listed, Milestone};
 use roundtable_engine::{Knowledge, Observer, Seat};
 pub use roundtable_table::transcript::ReadTranscript;
@@ -113,6 +113,10 @@ pub fn game_of(frames: &[Frame]) -> Result<GameId, ReplayError> {
 /// they are of.
 pub fn read(path: &Path) -> Result<(ReadTranscript, GameId), ReplayError> {
     let read = transcript::read(path).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
+    // Nothing whole to replay: what stopped the reader says why.
+    if let (true, Some(tail)) = (read.frames.is_empty(), &read.tail) {
+        return Err(ReplayError::Unreadable(tail.to_string()));
+    }
     let game = game_of(&read.frames)?;
     Ok((read, game))
 }
@@ -144,6 +148,9 @@ pub struct Replay<G: Listed> {
     /// Why the hands of a game with private cards stay hidden.
     hidden: Option<String>,
     note: Option<String>,
+    /// Who forfeited and whether the game was abandoned, over the whole
+    /// transcript.
+    ending: Ending,
     position: usize,
 }
 
@@ -157,11 +164,13 @@ impl<G: Listed> Replay<G> {
     /// Check a transcript as read, and replay it; `file` names it on screen.
     pub fn from_read(read: &ReadTranscript, file: &str) -> Result<Replay<G>, ReplayError> {
         let mut replay = Replay::from_frames(&read.frames, file)?;
-        if read.torn_bytes > 0 && replay.note.is_none() {
-            replay.note = Some(format!(
-                "the file ends in {} bytes of a torn frame",
-                read.torn_bytes
-            ));
+        // Where the reading stopped says why a game ends early, and is a
+        // fault of the file even after a whole game (a second one joined on).
+        if let Some(tail) = &read.tail {
+            replay.note = Some(match replay.note.take() {
+                Some(note) => format!("{note}: {tail}"),
+                None => tail.to_string(),
+            });
         }
         Ok(replay)
     }
@@ -271,8 +280,8 @@ impl<G: Listed> Replay<G> {
         let ended = game.result().is_some() || table.abandoned().is_some();
         let note = (!ended).then(|| {
             format!(
-                "the transcript ends after {} inputs, before the game does",
-                records.len()
+                "the transcript ends after {}, before the game does",
+                crate::words::plural(records.len(), "input", "inputs")
             )
         });
         let dealt_privately = !table.dealt().is_empty();
@@ -305,6 +314,7 @@ impl<G: Listed> Replay<G> {
             opened,
             hidden,
             note,
+            ending: chronicle.ending().clone(),
             position: 0,
         })
     }
@@ -376,7 +386,10 @@ impl<G: Listed> Replay<G> {
         &self.title
     }
 
-    /// Why the transcript ends before the game does, if it does.
+    /// Why the transcript ends before the game does, or what follows the
+    /// game in its file that is not a part of it, if anything: what makes
+    /// `roundtable audit` call the file invalid though every input shown
+    /// is sound.
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
     }
@@ -390,6 +403,18 @@ impl<G: Listed> Replay<G> {
     /// Per seat, every card dealt to it, once every seat released its key.
     pub fn opened(&self) -> Option<&[Knowledge]> {
         self.opened.as_deref()
+    }
+
+    /// Who had forfeited at the position shown, and whether the game was
+    /// abandoned by then.
+    pub fn ending(&self) -> Ending {
+        self.ending.before(self.position as u64)
+    }
+
+    /// How the game ended, once the position shown is its end: played out,
+    /// or abandoned there.
+    pub fn result(&self) -> Option<roundtable_engine::GameResult> {
+        self.ending().result(self.game())
     }
 
     /// Go to `position` (clamped to the transcript).
@@ -471,7 +496,8 @@ impl<G: Listed> Replay<G> {
                 })
                 .collect(),
             vp_by_turn: self.vp_by_turn[..vp_len.min(self.vp_by_turn.len())].to_vec(),
-            result: self.game().result(),
+            result: self.result(),
+            ending: self.ending(),
             status: self.status().input,
             transcript: Some(self.file.clone()),
             lobby: None,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use roundtable_engine::{GameResult, Next, Observer, Seat, SetupError};
 use roundtable_table::{PrivateStep, Record};
 
-use crate::words::{LogLine, seat_name};
+use crate::words::{Ending, LogLine, seat_name};
 use crate::{Listed, Milestone};
 
 /// A game in progress, seen from one seat (or by a spectator).
@@ -126,6 +126,9 @@ pub struct Snapshot<G: Listed> {
     pub vp_by_turn: Vec<Vec<u32>>,
     /// How the game ended, once it has.
     pub result: Option<GameResult>,
+    /// Who forfeited and whether the game was abandoned, so far: with
+    /// [`Snapshot::result`], what the headline and the ranking say.
+    pub ending: Ending,
     /// What the table is doing, when it is not this seat's move ("waiting
     /// for Anne Bonny").
     pub status: Option<String>,
@@ -193,6 +196,8 @@ pub struct Chronicle<G: Listed> {
     /// The seat whose decision was just played automatically: the chance it
     /// asked for (its draw) is part of the automatic move.
     auto: Option<Seat>,
+    /// Who forfeited and whether the game was abandoned.
+    ending: Ending,
 }
 
 /// A chronicle's own copy of the game.
@@ -259,6 +264,7 @@ impl<G: Listed> Default for Chronicle<G> {
             follower: None,
             marks: Vec::new(),
             auto: None,
+            ending: Ending::default(),
         }
     }
 }
@@ -339,6 +345,7 @@ impl<G: Listed> Chronicle<G> {
             None => None,
         };
         let vp = vp.unwrap_or_else(|| self.vp_by_turn.last().cloned().unwrap_or_default());
+        self.ending.follow(position as u64, record);
         match record {
             Record::Action { .. } => self.auto = None,
             Record::Zombie { seat, .. } => self.auto = Some(*seat),
@@ -386,6 +393,7 @@ impl<G: Listed> Chronicle<G> {
             return;
         };
         self.marks.truncate(position);
+        self.ending.rewind(position as u64);
         self.log.truncate(mark.log);
         self.vp_by_turn.truncate(mark.vp_by_turn);
         self.turn = mark.turn;
@@ -454,6 +462,12 @@ impl<G: Listed> Chronicle<G> {
             heading: false,
             text: text.into(),
         });
+    }
+
+    /// Who forfeited and whether the game was abandoned, as the inputs
+    /// applied so far tell.
+    pub fn ending(&self) -> &Ending {
+        &self.ending
     }
 
     /// The log lines so far.

@@ -20,9 +20,9 @@ impl<G: crate::NetGame> Node<G> {
             };
         }
         let (log, read) = TranscriptLog::open(&path)?;
-        if read.torn_bytes > 0 {
+        if let Some(tail) = &read.tail {
             self.note(format!(
-                "cut a torn tail of {} bytes from the log",
+                "cut {} bytes from the log: {tail}",
                 read.torn_bytes
             ));
         }

@@ -65,17 +65,28 @@ pub(crate) fn replay_lines<G: Listed>(
     }
     if let Some(result) = &s.result {
         let names = s.names();
-        let headline = roundtable_games::words::game_over_headline(result, &names);
-        lines.push(Line::styled(format!(" {headline}"), theme.good()));
+        let headline = s.ending.headline(result, &names);
+        let style = if s.ending.abandoned().is_some() {
+            theme.warn()
+        } else {
+            theme.good()
+        };
+        lines.push(Line::styled(format!(" {headline}"), style));
         let mut standings = result.standings.clone();
         standings.sort_by_key(|x| (x.rank, x.seat));
+        // The game's own words for its tie-break (coins, chapters, holds),
+        // and what became of a seat that did not play to the end.
         for st in standings {
+            let fate = s
+                .ending
+                .fate(st.seat)
+                .map_or(String::new(), |f| format!(" ({})", f.short()));
             lines.push(Line::from(format!(
-                " #{} {} {} VP {}$",
+                " #{} {} {} VP, {}{fate}",
                 st.rank + 1,
                 seat_name(&names, st.seat),
                 st.score,
-                st.tie_break
+                G::tie_break_words(st.tie_break)
             )));
         }
     }

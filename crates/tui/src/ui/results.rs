@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use roundtable_engine::Seat;
 
 use super::widgets::{block, chunks, wrap};
-use roundtable_games::words::seat_name;
+use roundtable_games::words::{and_list, plural, seat_name};
 use roundtable_games::{ChartUnit, Listed};
 
 use crate::app::App;
@@ -54,11 +54,16 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
     };
     let mut standings = result.standings.clone();
     standings.sort_by_key(|x| (x.rank, x.seat));
-    let headline = roundtable_games::words::game_over_headline(result, &names);
+    let headline = s.ending.headline(result, &names);
     let mut rank_lines = Vec::new();
     for st in &standings {
         let name: String = seat_name(&names, st.seat).chars().take(14).collect();
-        let mark = if st.rank == 0 { "WINNER" } else { "" };
+        // Nobody wins a game that did not reach its end.
+        let mark = if st.rank == 0 && s.ending.abandoned().is_none() {
+            "WINNER"
+        } else {
+            ""
+        };
         let mut line = Line::from(vec![
             Span::raw(format!(" #{} ", st.rank + 1)),
             Span::styled(
@@ -68,9 +73,10 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
             Span::raw(G::ranking_details(&s.view, st)),
             Span::styled(mark, theme.good()),
         ]);
-        // A seat the table played for: its result is not the person's play.
-        if s.seats.get(st.seat.index()).is_some_and(|x| x.forfeited) {
-            line.push_span(Span::styled("played automatically", theme.dim()));
+        // A seat the table played for, or that stopped: its result is not
+        // the person's play.
+        if let Some(fate) = s.ending.fate(st.seat) {
+            line.push_span(Span::styled(fate.short(), theme.dim()));
         }
         rank_lines.push(line);
     }
@@ -135,7 +141,12 @@ pub(super) fn post_game<G: Listed>(app: &App, s: &Snapshot<G>, area: Rect, buf: 
             .block(block(title, theme))
             .render(scoring_area, buf);
     }
-    Paragraph::new(Line::styled(headline, theme.good())).render(head, buf);
+    let headline_style = if s.ending.abandoned().is_some() {
+        theme.warn()
+    } else {
+        theme.good()
+    };
+    Paragraph::new(Line::styled(headline, headline_style)).render(head, buf);
     Paragraph::new(rank_lines)
         .block(block(
             format!("Ranking ({})", G::ranking_order(&s.view)),
@@ -202,10 +213,30 @@ fn vp_table<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer, theme: The
     };
     let height = (s.seats.len() as u16 + 3).min(area.height);
     let area = Rect { height, ..area };
-    let outer = block(
+    let mut outer = block(
         format!("Victory points over the turns, after each {unit}"),
         theme,
     );
+    // Columns left out are named, so that a missing round is not read as
+    // one that was never played.
+    let left_out: Vec<usize> = (1..columns).filter(|c| !shown.contains(c)).collect();
+    if !left_out.is_empty() {
+        let listed: Vec<String> = left_out.iter().map(ToString::to_string).collect();
+        let room = usize::from(area.width).saturating_sub(4);
+        let units = format!("{unit}s");
+        let mut note = format!(
+            "{} {} not shown: widen the terminal",
+            if listed.len() == 1 { unit } else { &units },
+            and_list(&listed)
+        );
+        if note.chars().count() > room {
+            note = format!(
+                "{} not shown: widen the terminal",
+                plural(left_out.len(), unit, &units)
+            );
+        }
+        outer = outer.title_bottom(Line::styled(format!(" {note} "), theme.dim()));
+    }
     let inner = outer.inner(area);
     outer.render(area, buf);
     if last == 0 {
@@ -339,7 +370,7 @@ pub(super) fn vp_chart<G: Listed>(s: &Snapshot<G>, area: Rect, buf: &mut Buffer,
     };
     let axis = format!(
         "{unit} 1{:>width$}",
-        format!("end ({count} {unit}s)"),
+        format!("end ({})", plural(count, unit, &format!("{unit}s"))),
         width = usize::from(plot.width).saturating_sub(unit.len() + 2)
     );
     buf.set_string(plot.x, inner.y + inner.height - 1, axis, theme.dim());

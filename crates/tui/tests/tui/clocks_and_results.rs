@@ -11,6 +11,7 @@ use insta::assert_snapshot;
 use roundtable_engine::{GameResult, Seat, Standing};
 use roundtable_games::Listed;
 use roundtable_port_royal::{Options, PortRoyal, SeatNumber};
+use roundtable_table::Record;
 use roundtable_tui::{Connection, SeatKind, Snapshot};
 
 /// A networked table (two minutes a move) at your Discover, your clock at
@@ -167,6 +168,13 @@ fn expedition_required_over() -> Snapshot<PortRoyal> {
     });
     // Black Bart took too long and was played automatically.
     s.seats[4].forfeited = true;
+    s.ending.follow(
+        40,
+        &Record::<PortRoyal>::Forfeit {
+            seat: Seat(4),
+            claims: Vec::new(),
+        },
+    );
     s.transcript = Some(
         "/home/a-rather-long-user-name/.local/share/roundtable/games/\
          7c9bafe0e840ca8d0123456789abcdef0123456789abcdef0123456789abcdef/transcript.rtlog"

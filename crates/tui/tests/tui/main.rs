@@ -5,6 +5,7 @@
 
 mod clocks_and_results;
 mod common;
+mod endings;
 mod guildhall_screens;
 mod guildhall_steps;
 mod guildhall_table;

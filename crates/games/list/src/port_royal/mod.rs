@@ -20,7 +20,7 @@ pub use words::*;
 
 impl Listed for PortRoyal {
     const TITLE: &'static str = "Port Royal";
-    const TIE_BREAK: &'static str = "coins";
+    const TIE_BREAK: [&'static str; 2] = ["coin", "coins"];
 
     const OPTIONS: &'static [OptionField<Options>] = &[
         number!(

@@ -8,7 +8,7 @@ use roundtable_port_royal::{
     Requirement, TakeMode, TaxKind, View,
 };
 
-use crate::words::seat_name;
+use crate::words::{plural, seat_name};
 
 /// The letter that stands for a ship colour: Y, B, G, R and K for black
 /// (as in CMYK, so that it differs from blue).
@@ -416,9 +416,7 @@ pub fn requirement_words(requirement: Requirement) -> String {
             format!("{count} persons of printed cost {max_cost}$ or less")
         }
         Requirement::Swords(n) => format!("{n} swords"),
-        Requirement::Expeditions(n) => {
-            format!("{n} expedition{}", if n == 1 { "" } else { "s" })
-        }
+        Requirement::Expeditions(n) => plural(n, "expedition", "expeditions"),
         Requirement::PayTaxes => "lose coins to a tax increase".into(),
         Requirement::Decline { colour, times } => format!(
             "decline the coins of {times} [{}] {}s",

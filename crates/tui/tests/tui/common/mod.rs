@@ -187,6 +187,7 @@ pub fn table() -> Snapshot<PortRoyal> {
             .collect(),
         vp_by_turn: chronicle.vp_by_turn().to_vec(),
         result: None,
+        ending: Default::default(),
         status: None,
         transcript: None,
         lobby: None,
