@@ -49,7 +49,7 @@ fn digest_of_game(seats: u8, expansion: bool, seed: u64) -> (String, usize, Stri
         digest.update(postcard::to_allocvec(&events).expect("events serialise"));
     }
     (
-        format!("{:x}", digest.finalize()),
+        hex::encode(digest.finalize()),
         inputs,
         game.state_hash().to_string(),
     )
