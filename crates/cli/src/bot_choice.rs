@@ -54,7 +54,9 @@ impl BotKind {
 /// Longest `--think-ms` anywhere: a minute a decision. At a network table
 /// each answer is cut further, to a share of the time the seat has left on
 /// its table's turn clock (`roundtable_bots::answer_limit`), so that the
-/// table never claims a thinking bot stalled, whatever its stall timeout.
+/// table never claims a thinking bot stalled, whatever its stall timeout,
+/// and to at most `roundtable_net::LONGEST_BOT_ANSWER`, the silence a node's
+/// peers bear while its bot thinks.
 pub(crate) const MAX_THINK_MS: u64 = 60_000;
 
 /// The bot flags of every command where bots play.
@@ -68,8 +70,9 @@ pub(crate) struct BotArgs {
     #[arg(long)]
     pub(crate) bot_seed: Option<u64>,
     /// Milliseconds a search bot thinks at most on one decision, none when
-    /// the move is forced (1 to 60000; at a network table at most a quarter
-    /// of the time left before the table may claim the seat stalled).
+    /// the move is forced (1 to 60000; at a network table at most 5000, and
+    /// at most a quarter of the time left before the table may claim the
+    /// seat stalled).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_THINK_MS))]
     pub(crate) think_ms: u64,
 }

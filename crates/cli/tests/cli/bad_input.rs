@@ -433,5 +433,5 @@ fn a_guildhall_game_plays_with_one_of_its_options_changed() {
     assert!(stdout.starts_with("Guildhall, 3 seats"), "{stdout}");
     assert!(stdout.contains("--game guildhall --seed 5"), "{stdout}");
     assert!(stdout.contains("#1 Bot"), "{stdout}");
-    assert!(stdout.contains("completed chapters"), "{stdout}");
+    assert!(stdout.contains("completed chapter"), "{stdout}");
 }

@@ -137,5 +137,5 @@ fn guildhall_picked_in_the_menu_and_played_by_keyboard_to_the_results() {
 
     // The game's transcript is a Guildhall game that audits.
     // Guildhall's ranking: its tie-break is the completed chapters.
-    the_saved_game_audits(BIN, &data.path().join("games"), "completed chapters");
+    the_saved_game_audits(BIN, &data.path().join("games"), "completed chapter");
 }

@@ -224,7 +224,7 @@ fn a_guildhall_selfplay_transcript_audits_valid_with_every_hand_opened() {
         path_str(&transcript),
     ]);
     assert!(shown.contains("#1 Bot"), "{shown}");
-    assert!(shown.contains("completed chapters"), "{shown}");
+    assert!(shown.contains("completed chapter"), "{shown}");
     let json: Value = serde_json::from_str(&stdout_of(&["audit", "--json", path_str(&transcript)]))
         .unwrap_or_else(|e| panic!("audit --json: {e}"));
     assert_eq!(json["verdict"], "valid", "{json}");
@@ -234,5 +234,5 @@ fn a_guildhall_selfplay_transcript_audits_valid_with_every_hand_opened() {
     assert_eq!(hands.len(), 3, "{json}");
     let text = stdout_of(&["audit", path_str(&transcript)]);
     assert!(text.contains("VP, "), "{text}");
-    assert!(text.contains("completed chapters"), "{text}");
+    assert!(text.contains("completed chapter"), "{text}");
 }

@@ -122,7 +122,7 @@ fn four_guildhall_seats_and_a_spectator_play_a_whole_game_over_the_network() {
     // The log is Guildhall's, in words, and the ranking counts chapters.
     assert!(log.iter().any(|l| l.contains("End of")), "{log:#?}");
     assert!(
-        log.iter().any(|l| l.contains("completed chapters")),
+        log.iter().any(|l| l.contains("completed chapter")),
         "{log:#?}"
     );
     let hands = report["hands"].as_array().expect("the hands were opened");

@@ -153,7 +153,7 @@ fn a_host_killed_mid_game_resumes(game: &str, kill_after: u64, ranking_words: &s
 /// with its bot, private hands and all (it once knew only Port Royal).
 #[test]
 fn a_guildhall_host_killed_mid_game_resumes_from_its_saved_genesis() {
-    a_host_killed_mid_game_resumes("guildhall", 40, "completed chapters");
+    a_host_killed_mid_game_resumes("guildhall", 40, "completed chapter");
 }
 
 /// A Waters of Nereus host comes back with its science cards and answers

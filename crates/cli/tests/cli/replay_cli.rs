@@ -215,7 +215,7 @@ fn a_guildhall_replay_prints_every_hand_as_the_audit_opened_it() {
     }
     assert!(
         text.lines()
-            .any(|l| l.starts_with("#1 ") && l.contains("completed chapters")),
+            .any(|l| l.starts_with("#1 ") && l.contains("completed chapter")),
         "{text}"
     );
 

@@ -81,6 +81,11 @@ pub(crate) const MAX_WATCHER_HEADS: usize = 64;
 const MAX_LAPSED: usize = 256;
 /// How long a joiner that leaves the lobby waits for the host to take note.
 const LEAVE_GRACE: Duration = Duration::from_secs(1);
+/// The longest a bot of this node thinks on one answer, whatever its think
+/// time and however much the table's turn clock leaves: while it thinks the
+/// node's swarm is not polled, so its peers' messages and pings go
+/// unanswered, and libp2p's ping gives up on a peer after 20 s of silence.
+pub const LONGEST_BOT_ANSWER: Duration = Duration::from_secs(5);
 
 /// Catch-up bytes answered to one seat's peer at most (SPEC 4.4): a burst
 /// of 8 MiB, far above a whole game, so a seat that restarts has its game

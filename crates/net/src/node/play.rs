@@ -407,13 +407,19 @@ impl<G: crate::NetGame> Node<G> {
         // think time is its own budget, cut to a share of what the seat has
         // left on this table's turn clock (the time is the node's input, as
         // the table's is), so that however long the bot was made to think
-        // and however late it starts, the table's clock never claims it.
+        // and however late it starts, the table's clock never claims it;
+        // and never longer than LONGEST_BOT_ANSWER, the silence this node's
+        // peers can bear.
         // The node waits for it; on a multi-threaded runtime the other
         // nodes' tasks move off this thread meanwhile.
         let now = self.clock.elapsed().as_millis() as u64;
-        if let Some((_, claimable_at)) = play.table.turn_clock() {
-            bot.answer_within(roundtable_bots::answer_limit(now, claimable_at));
-        }
+        let clock_limit = play
+            .table
+            .turn_clock()
+            .map(|(_, claimable_at)| roundtable_bots::answer_limit(now, claimable_at));
+        bot.answer_within(clock_limit.map_or(super::LONGEST_BOT_ANSWER, |limit| {
+            limit.min(super::LONGEST_BOT_ANSWER)
+        }));
         let game = play.table.game();
         let mut decide = || bot.choose_in(seat, game, &knowledge, &legal);
         let multi_threaded = tokio::runtime::Handle::try_current()

@@ -251,6 +251,12 @@ async fn a_bot_at_a_network_table_answers_within_the_tables_clock() {
         for (decision, limit) in limits.iter().enumerate() {
             let limit = limit.unwrap_or_else(|| panic!("{node}, decision {decision}: no limit"));
             assert!(limit <= most, "{node}, decision {decision}: {limit:?}");
+            // A 30 s table leaves 7.5 s a quarter: the node's own bound, the
+            // silence its peers bear, cuts it further.
+            assert!(
+                limit <= roundtable_net::LONGEST_BOT_ANSWER,
+                "{node}, decision {decision}: {limit:?} leaves the peers unanswered too long"
+            );
         }
     }
 }
