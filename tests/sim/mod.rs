@@ -717,6 +717,12 @@ impl<G: SimGame> Sim<G> {
 
     /// Carry out a peer's outputs in order, then let its bot or its cheat act.
     fn drain(&mut self, i: usize) {
+        // A finish is acted on once the queue is empty: an envelope taken in
+        // after the table finished can make it go back (a `Rewound` later in
+        // the queue, its `Persist` after the `Finished`), and the file
+        // written at a finish the table has left would hold that envelope
+        // before the log did.
+        let mut finished = None;
         while let Some(output) = self.peers[i].table.as_mut().and_then(Table::poll_output) {
             if self.trace {
                 match &output {
@@ -737,6 +743,9 @@ impl<G: SimGame> Sim<G> {
                 Output::Broadcast(signed) => {
                     self.stats.authored += 1;
                     if self.stops_before(i, &signed) {
+                        if let Some(result) = finished.take() {
+                            self.finish(i, result);
+                        }
                         self.leave(i);
                         return;
                     }
@@ -744,13 +753,19 @@ impl<G: SimGame> Sim<G> {
                         for (to, s) in forged {
                             self.send(i, to, Msg::Envelope(s.encode()));
                         }
+                        if let Some(result) = finished.take() {
+                            self.finish(i, result);
+                        }
                         self.leave(i);
                         return;
                     }
                     self.broadcast(i, &signed);
                 }
                 Output::Applied { .. } => {}
-                Output::Rewound { .. } => self.rewound(i),
+                Output::Rewound { .. } => {
+                    finished = None;
+                    self.rewound(i);
+                }
                 Output::Forfeited { seat, reason } => self.peers[i].forfeits.push((seat, reason)),
                 Output::Violation(v) => {
                     // Gossip the proof's envelopes, as the network layer
@@ -761,8 +776,11 @@ impl<G: SimGame> Sim<G> {
                     }
                     self.peers[i].violations_seen.push(*v);
                 }
-                Output::Finished(result) => self.finish(i, result),
+                Output::Finished(result) => finished = Some(result),
             }
+        }
+        if let Some(result) = finished {
+            self.finish(i, result);
         }
         self.note_knowledge(i);
         self.schedule_bot(i);
