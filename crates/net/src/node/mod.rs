@@ -475,21 +475,6 @@ fn blameless(e: &TableError) -> bool {
     )
 }
 
-fn with_peer(addr: &Multiaddr, peer: PeerId) -> Multiaddr {
-    match addr.iter().last() {
-        Some(Protocol::P2p(_)) => addr.clone(),
-        _ => addr.clone().with(Protocol::P2p(peer)),
-    }
-}
-
-fn is_loopback(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| match p {
-        Protocol::Ip4(ip) => ip.is_loopback(),
-        Protocol::Ip6(ip) => ip.is_loopback(),
-        _ => false,
-    })
-}
-
 /// A peer's advertised addresses (SPEC 4.5, `PeerAddrs` and `Join`):
 /// those that decode, at most [`MAX_ADDRS`], with or without a final
 /// `/p2p/<peer>`; one whose final `/p2p/` names another peer is dropped
