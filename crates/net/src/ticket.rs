@@ -205,11 +205,15 @@ impl Ticket {
     /// gives up says it: a table gone, unless the addresses could never be
     /// reached from another network in the first place.
     pub fn unanswered_reason(&self) -> &'static str {
+        if self.addrs.is_empty() {
+            return "the ticket holds no address: ask the host for a new one";
+        }
         match self.reach() {
             Reach::Internet => "the table may be over or the host offline",
             Reach::Lan => {
-                "they are all private-network addresses: the host is on a private network, \
-                 reachable from the same network only; ask the host for a ticket with a relay"
+                "none of them reaches beyond the host's network: the host is on a private \
+                 network, reachable from the same network only; ask the host for a ticket with \
+                 a relay"
             }
             Reach::ThisMachine => {
                 "they are all loopback addresses: the table is reachable from the host's \
@@ -228,7 +232,8 @@ pub enum Reach {
     /// A private network's address (RFC 1918, CGNAT 100.64.0.0/10,
     /// link-local, IPv6 ULA fc00::/7): the same network only.
     Lan,
-    /// Loopback (or unspecified): this machine only.
+    /// Loopback (or unspecified, or no network address at all, such as
+    /// `/memory/` or `/unix/`): this machine only.
     ThisMachine,
 }
 
@@ -245,7 +250,10 @@ impl Reach {
                 Some(v4) => reach_v4(v4),
                 None => reach_v6(ip),
             },
-            _ => Reach::Internet,
+            Some(
+                Protocol::Dns(_) | Protocol::Dns4(_) | Protocol::Dns6(_) | Protocol::Dnsaddr(_),
+            ) => Reach::Internet,
+            _ => Reach::ThisMachine,
         }
     }
 }
@@ -468,6 +476,8 @@ mod tests {
             ("/ip6/::ffff:10.0.0.1/tcp/1", Reach::Lan),
             ("/ip6/2001:db8::1/tcp/1", Reach::Internet),
             ("/dns4/example.org/tcp/1", Reach::Internet),
+            ("/memory/5", Reach::ThisMachine),
+            ("/unix/tmp%2Fsocket", Reach::ThisMachine),
         ] {
             assert_eq!(Reach::of(&addr(text)), reach, "{text}");
         }

@@ -182,3 +182,38 @@ fn a_host_reachable_from_this_machine_only_says_so_with_its_ticket() {
         out.join("\n")
     );
 }
+
+/// A ticket whose addresses no peer can dial (no transport, in-process
+/// memory, a socket file) or that holds none: one line and a failure,
+/// never a panic or a wait for ever.
+#[test]
+fn a_ticket_with_nonsense_addresses_gets_one_line_and_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, addrs) in [
+        &[
+            "/ip4/1.2.3.4",
+            "/memory/5",
+            "/unix/tmp%2Fnowhere",
+            "/p2p-circuit",
+        ][..],
+        &[][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut args = vec!["join".to_string(), ticket_at(addrs)];
+        args.extend(common(&dir.path().join(i.to_string()), "joiner", 62));
+        args.extend(["--give-up-secs".to_string(), "3".to_string()]);
+        let mut joiner = Peer::start("joiner", &args);
+        let status = joiner.wait(LIMIT);
+        assert!(!status.success(), "{addrs:?}: a dead ticket fails");
+        assert_ne!(status.code(), Some(101), "{addrs:?}: a panic");
+        let errors = joiner.error_lines();
+        assert_eq!(errors.len(), 1, "{addrs:?}: one line: {errors:?}");
+        assert!(
+            errors[0].contains("nobody answers"),
+            "{addrs:?}: {}",
+            errors[0]
+        );
+    }
+}
