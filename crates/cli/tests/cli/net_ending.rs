@@ -116,6 +116,21 @@ fn ticket_at(addrs: &[&str]) -> String {
     .encode()
 }
 
+/// The one line a joiner of a ticket at `addrs` fails with when it gives
+/// up (after 3 s), having neither panicked nor succeeded.
+fn give_up_line(dir: &std::path::Path, addrs: &[&str]) -> String {
+    let mut args = vec!["join".to_string(), ticket_at(addrs)];
+    args.extend(common(dir, "joiner", 60));
+    args.extend(["--give-up-secs".to_string(), "3".to_string()]);
+    let mut joiner = Peer::start("joiner", &args);
+    let status = joiner.wait(LIMIT);
+    assert!(!status.success(), "{addrs:?}: giving up fails");
+    assert_ne!(status.code(), Some(101), "{addrs:?}: a panic");
+    let errors = joiner.error_lines();
+    assert_eq!(errors.len(), 1, "{addrs:?}: one line: {errors:?}");
+    errors[0].clone()
+}
+
 /// A joiner that gives up on a ticket says why nobody answered: a ticket
 /// holding only private and loopback addresses was never reachable from
 /// another network (it once said the table may be over), while one with a
@@ -143,16 +158,10 @@ fn a_joiner_that_gives_up_on_private_addresses_says_the_host_is_on_a_private_net
     .into_iter()
     .enumerate()
     {
-        let mut args = vec!["join".to_string(), ticket_at(addrs)];
-        args.extend(common(&dir.path().join(i.to_string()), "joiner", 60));
-        args.extend(["--give-up-secs".to_string(), "3".to_string()]);
-        let mut joiner = Peer::start("joiner", &args);
-        assert!(!joiner.wait(LIMIT).success(), "{addrs:?}: giving up fails");
-        let errors = joiner.error_lines();
-        assert_eq!(errors.len(), 1, "{addrs:?}: one line: {errors:?}");
-        assert!(errors[0].contains(says), "{addrs:?}: {}", errors[0]);
-        assert!(!errors[0].contains(never), "{addrs:?}: {}", errors[0]);
-        assert!(errors[0].contains("nobody answers at this ticket's addresses"));
+        let line = give_up_line(&dir.path().join(i.to_string()), addrs);
+        assert!(line.contains(says), "{addrs:?}: {line}");
+        assert!(!line.contains(never), "{addrs:?}: {line}");
+        assert!(line.contains("nobody answers at this ticket's addresses"));
     }
 }
 
@@ -201,19 +210,7 @@ fn a_ticket_with_nonsense_addresses_gets_one_line_and_a_failure() {
     .into_iter()
     .enumerate()
     {
-        let mut args = vec!["join".to_string(), ticket_at(addrs)];
-        args.extend(common(&dir.path().join(i.to_string()), "joiner", 62));
-        args.extend(["--give-up-secs".to_string(), "3".to_string()]);
-        let mut joiner = Peer::start("joiner", &args);
-        let status = joiner.wait(LIMIT);
-        assert!(!status.success(), "{addrs:?}: a dead ticket fails");
-        assert_ne!(status.code(), Some(101), "{addrs:?}: a panic");
-        let errors = joiner.error_lines();
-        assert_eq!(errors.len(), 1, "{addrs:?}: one line: {errors:?}");
-        assert!(
-            errors[0].contains("nobody answers"),
-            "{addrs:?}: {}",
-            errors[0]
-        );
+        let line = give_up_line(&dir.path().join(i.to_string()), addrs);
+        assert!(line.contains("nobody answers"), "{addrs:?}: {line}");
     }
 }
