@@ -364,6 +364,9 @@ impl Printer {
             NetEvent::Ticket(t) if !self.quiet => {
                 writeln!(out, "{p}ticket: {t}")?;
                 writeln!(out, "{p}others join with: roundtable join {t}")?;
+                for line in t.reach_warning().into_iter().flatten() {
+                    writeln!(out, "{p}{line}")?;
+                }
             }
             NetEvent::Lobby { filled, seats }
                 if !self.quiet && self.lobby != Some((*filled, *seats)) =>

@@ -89,7 +89,7 @@ pub use handle::{
 pub use libp2p::Multiaddr;
 pub use node::{BAN_STRIKES, LONGEST_BOT_ANSWER, OUTBOX_CAPACITY};
 pub use store::{DataDir, default_data_dir, user_data_dir};
-pub use ticket::{Ticket, TicketError};
+pub use ticket::{Reach, Ticket, TicketError};
 pub use wire::{Announce, AnnounceError, LobbyId, LobbyInfo, LobbySeat};
 
 /// A game the network driver can carry: its options, actions, events and

@@ -81,18 +81,67 @@ impl From<IpAddr> for AddressKey {
 /// relay's IP address when no peer id is named.
 pub fn address_key(local: &Multiaddr, remote: &Multiaddr) -> Option<AddressKey> {
     for addr in [local, remote] {
+        if let Some(circuit) = Circuit::of(addr) {
+            return circuit
+                .relay
+                .map(AddressKey::Relay)
+                .or_else(|| first_ip(addr));
+        }
+    }
+    first_ip(remote)
+}
+
+/// A relay circuit an address goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Circuit {
+    /// The relay's peer id, named just before `/p2p-circuit` (`None` when
+    /// the address names no peer there).
+    pub relay: Option<PeerId>,
+}
+
+impl Circuit {
+    /// The circuit `addr` goes through, `None` for a direct address.
+    pub fn of(addr: &Multiaddr) -> Option<Circuit> {
         let mut relay = None;
         for p in addr.iter() {
             match p {
                 Protocol::P2p(peer) => relay = Some(peer),
-                Protocol::P2pCircuit => {
-                    return relay.map(AddressKey::Relay).or_else(|| first_ip(addr));
-                }
+                Protocol::P2pCircuit => return Some(Circuit { relay }),
                 _ => {}
             }
         }
+        None
     }
-    first_ip(remote)
+
+    /// The circuit a connection came through, `None` for a direct one. An
+    /// inbound relayed connection carries the circuit in its local address
+    /// (the remote one is only `/p2p/<the remote peer>`), an outbound one
+    /// in the address dialled.
+    pub fn of_connection(endpoint: &ConnectedPoint) -> Option<Circuit> {
+        match endpoint {
+            ConnectedPoint::Dialer { address, .. } => Circuit::of(address),
+            ConnectedPoint::Listener {
+                local_addr,
+                send_back_addr,
+            } => Circuit::of(local_addr).or_else(|| Circuit::of(send_back_addr)),
+        }
+    }
+}
+
+impl fmt::Display for Circuit {
+    /// How a person is told a connection's path: "relayed through" the
+    /// relay's id, shortened to its last 8 characters as the ids of one
+    /// key type share their first ones.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.relay {
+            Some(relay) => {
+                let id = relay.to_base58();
+                let tail = id.get(id.len().saturating_sub(8)..).unwrap_or(&id);
+                write!(f, "relayed through …{tail}")
+            }
+            None => f.write_str("relayed"),
+        }
+    }
 }
 
 fn first_ip(addr: &Multiaddr) -> Option<AddressKey> {
@@ -321,6 +370,38 @@ mod tests {
             address_key(&local, &addr(&format!("/p2p/{source}"))),
             Some(AddressKey::V4("10.0.0.9".parse().unwrap()))
         );
+    }
+
+    #[test]
+    fn both_ends_of_a_relayed_connection_know_it_is_relayed_and_through_whom() {
+        let relay: PeerId = RELAY.parse().unwrap();
+        let circuit = addr(&format!("/ip4/10.0.0.9/tcp/4001/p2p/{RELAY}/p2p-circuit"));
+        let source = PeerId::random();
+        // The side that accepted it: the circuit is only in its local
+        // address, which the host's note once did not look at.
+        let accepted = ConnectedPoint::Listener {
+            local_addr: circuit.clone(),
+            send_back_addr: addr(&format!("/p2p/{source}")),
+        };
+        let dialled = ConnectedPoint::Dialer {
+            address: addr(&format!("{circuit}/p2p/{source}")),
+            role_override: Endpoint::Dialer,
+            port_use: PortUse::Reuse,
+        };
+        for end in [&accepted, &dialled] {
+            let found = Circuit::of_connection(end);
+            assert_eq!(found, Some(Circuit { relay: Some(relay) }), "{end:?}");
+            let id = relay.to_base58();
+            assert_eq!(
+                found.map(|c| c.to_string()),
+                Some(format!("relayed through …{}", &id[id.len() - 8..]))
+            );
+        }
+        let direct = ConnectedPoint::Listener {
+            local_addr: addr(LISTEN),
+            send_back_addr: addr("/ip4/10.0.0.1/tcp/5000"),
+        };
+        assert_eq!(Circuit::of_connection(&direct), None);
     }
 
     #[test]

@@ -42,6 +42,18 @@ impl<G: Listed> NetSession<G> {
         };
         Some(Lobby {
             ticket: self.ticket.as_ref().map(Ticket::to_string),
+            reach: self
+                .ticket
+                .iter()
+                .filter_map(Ticket::reach_warning)
+                .flatten()
+                .map(|line| {
+                    // The printed lines start lower case; the screen shows sentences.
+                    let mut chars = line.chars();
+                    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+                    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+                })
+                .collect(),
             seats,
             filled: filled.max(seated.len() as u8),
             seated,

@@ -101,3 +101,116 @@ fn a_dead_ticket_gets_one_friendly_line_and_a_failure() {
         }
     }
 }
+
+/// A ticket of a Port Royal table at `addrs`, whose host runs nowhere.
+fn ticket_at(addrs: &[&str]) -> String {
+    roundtable_net::Ticket {
+        lobby: roundtable_net::LobbyId([4; 32]),
+        game: "port-royal".into(),
+        host: roundtable_table::Identity::from_secret([9; 32]).public(),
+        addrs: addrs
+            .iter()
+            .map(|a| a.parse().unwrap_or_else(|e| panic!("{a}: {e}")))
+            .collect(),
+    }
+    .encode()
+}
+
+/// The one line a joiner of a ticket at `addrs` fails with when it gives
+/// up (after 3 s), having neither panicked nor succeeded.
+fn give_up_line(dir: &std::path::Path, addrs: &[&str]) -> String {
+    let mut args = vec!["join".to_string(), ticket_at(addrs)];
+    args.extend(common(dir, "joiner", 60));
+    args.extend(["--give-up-secs".to_string(), "3".to_string()]);
+    let mut joiner = Peer::start("joiner", &args);
+    let status = joiner.wait(LIMIT);
+    assert!(!status.success(), "{addrs:?}: giving up fails");
+    assert_ne!(status.code(), Some(101), "{addrs:?}: a panic");
+    let errors = joiner.error_lines();
+    assert_eq!(errors.len(), 1, "{addrs:?}: one line: {errors:?}");
+    errors[0].clone()
+}
+
+/// A joiner that gives up on a ticket says why nobody answered: a ticket
+/// holding only private and loopback addresses was never reachable from
+/// another network (it once said the table may be over), while one with a
+/// public address may be a table that is over.
+#[test]
+fn a_joiner_that_gives_up_on_private_addresses_says_the_host_is_on_a_private_network() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (addrs, says, never)) in [
+        (
+            &["/ip4/10.255.255.1/tcp/9", "/ip4/127.0.0.1/tcp/9"][..],
+            "the host is on a private network",
+            "the table may be over",
+        ),
+        (
+            &["/ip4/127.0.0.1/tcp/9"][..],
+            "reachable from the host's machine only",
+            "the table may be over",
+        ),
+        (
+            &["/ip4/198.51.100.1/tcp/9", "/ip4/10.255.255.1/tcp/9"][..],
+            "the table may be over or the host offline",
+            "private",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let line = give_up_line(&dir.path().join(i.to_string()), addrs);
+        assert!(line.contains(says), "{addrs:?}: {line}");
+        assert!(!line.contains(never), "{addrs:?}: {line}");
+        assert!(line.contains("nobody answers at this ticket's addresses"));
+    }
+}
+
+/// A host whose ticket holds only loopback addresses (every test peer
+/// listens on 127.0.0.1 only) says nobody elsewhere can use it, and what
+/// would let others in; it said nothing.
+#[test]
+fn a_host_reachable_from_this_machine_only_says_so_with_its_ticket() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut host, _ticket) = host(dir.path(), 2, 0, 61, &[]);
+    let said = host.wait_line(LIMIT, |l| l.starts_with("to let others in: "));
+    host.child.kill().unwrap();
+    host.child.wait().unwrap();
+    let out = host.output();
+    let help = said.unwrap_or_else(|| panic!("no help with the ticket:\n{}", out.join("\n")));
+    assert!(
+        help.contains("UPnP") && help.contains("roundtable relay") && help.contains("--relay"),
+        "{help}"
+    );
+    let ticket_line = out.iter().position(|l| l.starts_with("ticket: "));
+    let reach_line = out
+        .iter()
+        .position(|l| l.contains("the table is reachable from this machine only"));
+    assert!(
+        matches!((ticket_line, reach_line), (Some(t), Some(r)) if t < r),
+        "the ticket, then who can use it:\n{}",
+        out.join("\n")
+    );
+}
+
+/// A ticket whose addresses no peer can dial (no transport, in-process
+/// memory, a socket file) or that holds none: one line and a failure,
+/// never a panic or a wait for ever.
+#[test]
+fn a_ticket_with_nonsense_addresses_gets_one_line_and_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, addrs) in [
+        &[
+            "/ip4/1.2.3.4",
+            "/memory/5",
+            "/unix/tmp%2Fnowhere",
+            "/p2p-circuit",
+        ][..],
+        &[][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let line = give_up_line(&dir.path().join(i.to_string()), addrs);
+        assert!(line.contains("nobody answers"), "{addrs:?}: {line}");
+    }
+}

@@ -87,6 +87,13 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
     }
     check_transcripts(&transcripts_under(dir.path()), 3);
 
+    // How a connection through the relay is reported: by the relay's id,
+    // shortened to its last 8 characters.
+    let through = format!(
+        "(relayed through …{})",
+        &relay_id[relay_id.len().saturating_sub(8)..]
+    );
+
     // Each joiner connected to the host through the relay's circuit: the
     // host has no direct address to be dialled at, and it is the only peer
     // behind the relay, so a relayed connection is one to the host.
@@ -94,7 +101,7 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
         let out = joiner.output();
         let relayed: Vec<&String> = out
             .iter()
-            .filter(|l| l.starts_with("note: connection to ") && l.ends_with("(relayed)"))
+            .filter(|l| l.starts_with("note: connection to ") && l.ends_with(&through))
             .collect();
         assert!(
             !relayed.is_empty(),
@@ -137,4 +144,45 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
             relayed.len()
         );
     }
+
+    // The host sees the same connections as relayed: an inbound relayed
+    // connection's remote address names no relay (it is only the joiner's
+    // id), so the host once called them direct.
+    let out = host.output();
+    let peer_of = |l: &str| {
+        l.trim_start_matches("note: connection to ")
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let connections: Vec<&String> = out
+        .iter()
+        .filter(|l| {
+            l.starts_with("note: connection to ") && !l.contains(&format!("to {relay_id} "))
+        })
+        .collect();
+    let mut relayed_joiners: Vec<String> = connections
+        .iter()
+        .filter(|l| l.ends_with(&through))
+        .map(|l| peer_of(l))
+        .collect();
+    relayed_joiners.sort();
+    relayed_joiners.dedup();
+    assert_eq!(
+        relayed_joiners.len(),
+        2,
+        "the host did not report both joiners as relayed:\n{}",
+        out.join("\n")
+    );
+    let punched = out.iter().filter(|l| l.contains("(hole punched)")).count();
+    let direct = connections
+        .iter()
+        .filter(|l| l.ends_with("(direct)"))
+        .count();
+    assert!(
+        direct == 0 || punched > 0,
+        "the host called a joiner's connection direct with no hole punch:\n{}",
+        out.join("\n")
+    );
 }

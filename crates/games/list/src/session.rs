@@ -150,6 +150,11 @@ pub struct Snapshot<G: Listed> {
 pub struct Lobby {
     /// The invitation others join with, when this peer has it (the host).
     pub ticket: Option<String>,
+    /// Who can reach the table when not everyone can (the ticket's
+    /// addresses reach no further than a private network or this machine),
+    /// and what would let others in, shown under the ticket; empty when
+    /// the ticket reaches the internet.
+    pub reach: Vec<String>,
     /// Seats at the table.
     pub seats: u8,
     /// Seats taken so far.

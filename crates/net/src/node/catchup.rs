@@ -109,9 +109,10 @@ impl<G: crate::NetGame> Node<G> {
                 "the host stopped answering before the game started (nothing heard for {} s)",
                 patience.as_secs()
             ),
+            Stage::Join(j) => unanswered(&j.ticket, patience),
+            Stage::Watch(w) => unanswered(&w.ticket, patience),
             _ => format!(
-                "nobody answers at this ticket's addresses (the table may be over or the host \
-                 offline); gave up after {} s",
+                "nobody answers at this ticket's addresses; gave up after {} s",
                 patience.as_secs()
             ),
         };
@@ -377,6 +378,15 @@ pub(super) fn catch_up_batch(
         out.push(b);
     }
     (out, next)
+}
+
+/// The line of a joiner or spectator that never reached a ticket's host.
+fn unanswered(ticket: &Ticket, patience: Duration) -> String {
+    format!(
+        "nobody answers at this ticket's addresses ({}); gave up after {} s",
+        ticket.unanswered_reason(),
+        patience.as_secs()
+    )
 }
 
 #[cfg(test)]

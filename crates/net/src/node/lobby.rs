@@ -234,31 +234,17 @@ impl<G: crate::NetGame> Node<G> {
     }
 
     pub(super) fn our_addrs(&self) -> Vec<Multiaddr> {
-        let mut addrs: Vec<Multiaddr> = self
-            .swarm
-            .external_addresses()
-            .cloned()
-            .chain(self.listen_addrs.iter().cloned())
-            .collect();
-        // Relayed and routable addresses first; loopback last (it only helps
-        // on this machine).
-        addrs.sort_by_key(|a| {
-            (
-                !a.iter().any(|p| matches!(p, Protocol::P2pCircuit)),
-                is_loopback(a),
-            )
-        });
-        addrs.dedup();
-        addrs.truncate(MAX_ADDRS);
-        addrs
+        crate::ticket::reachable_first(
+            self.me,
+            self.swarm
+                .external_addresses()
+                .cloned()
+                .chain(self.listen_addrs.iter().cloned()),
+        )
     }
 
     pub(super) fn maybe_emit_ticket(&mut self, now: Instant) {
-        let addrs: Vec<Multiaddr> = self
-            .our_addrs()
-            .iter()
-            .map(|a| with_peer(a, self.me))
-            .collect();
+        let addrs = self.our_addrs();
         let Stage::Host(host) = &mut self.stage else {
             return;
         };

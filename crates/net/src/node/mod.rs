@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use libp2p::core::ConnectedPoint;
 use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundRequestId};
@@ -473,21 +474,6 @@ fn blameless(e: &TableError) -> bool {
             | TableError::UnknownSeat(_)
             | TableError::NotSeated
     )
-}
-
-fn with_peer(addr: &Multiaddr, peer: PeerId) -> Multiaddr {
-    match addr.iter().last() {
-        Some(Protocol::P2p(_)) => addr.clone(),
-        _ => addr.clone().with(Protocol::P2p(peer)),
-    }
-}
-
-fn is_loopback(addr: &Multiaddr) -> bool {
-    addr.iter().any(|p| match p {
-        Protocol::Ip4(ip) => ip.is_loopback(),
-        Protocol::Ip6(ip) => ip.is_loopback(),
-        _ => false,
-    })
 }
 
 /// A peer's advertised addresses (SPEC 4.5, `PeerAddrs` and `Join`):
@@ -973,13 +959,18 @@ impl<G: crate::NetGame> Node<G> {
             } => {
                 let addr = endpoint.get_remote_address().clone();
                 // Which path a connection took (through a relay or not) is
-                // what tells a relayed table from a direct one.
-                let path = if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
-                    "relayed"
-                } else {
-                    "direct"
+                // what tells a relayed table from a direct one, on either
+                // side: an inbound relayed connection's remote address
+                // names no relay, its local one does.
+                let (path, via) = match (crate::slots::Circuit::of_connection(&endpoint), &endpoint)
+                {
+                    (Some(circuit), ConnectedPoint::Listener { local_addr, .. }) => {
+                        (circuit.to_string(), local_addr)
+                    }
+                    (Some(circuit), _) => (circuit.to_string(), &addr),
+                    (None, _) => ("direct".to_owned(), &addr),
                 };
-                self.note(format!("connection to {peer_id} via {addr} ({path})"));
+                self.note(format!("connection to {peer_id} via {via} ({path})"));
                 match &mut self.stage {
                     Stage::Play(play) => {
                         if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {

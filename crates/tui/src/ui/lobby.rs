@@ -31,6 +31,13 @@ pub(super) fn lobby<G: Listed>(
         for row in chunks(t, inner.saturating_sub(1)) {
             lines.push(Line::from(format!(" {row}")));
         }
+        for row in l
+            .reach
+            .iter()
+            .flat_map(|w| wrap(w, inner.saturating_sub(1)))
+        {
+            lines.push(Line::styled(format!(" {row}"), theme.warn()));
+        }
         lines.push(Line::raw(""));
     }
     if l.seats == 0 {

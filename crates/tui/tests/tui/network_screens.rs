@@ -38,6 +38,7 @@ fn host_lobby() -> Snapshot<PortRoyal> {
     s.legal = Vec::new();
     s.lobby = Some(Lobby {
         ticket: Some(TICKET.into()),
+        reach: Vec::new(),
         seats: 4,
         filled: 3,
         seated: vec![
@@ -57,6 +58,7 @@ fn joiner_lobby() -> Snapshot<PortRoyal> {
     s.title = "Joining a table".into();
     s.lobby = Some(Lobby {
         ticket: None,
+        reach: Vec::new(),
         seats: 3,
         filled: 2,
         seated: vec![
@@ -372,6 +374,26 @@ fn host_lobby_shows_ticket_seats_and_connections() {
     assert_eq!(app.update(Msg::Pick(1), Some(&snap)), None);
     assert_eq!(app.update(Msg::Back, Some(&snap)), Some(Effect::Leave));
     assert_eq!(app.update(Msg::Quit, Some(&snap)), Some(Effect::Quit));
+}
+
+/// A host whose ticket reaches this machine only is told so under the
+/// ticket, with what would let others in.
+#[test]
+fn a_host_lobby_says_who_can_reach_the_table() {
+    let mut snap = host_lobby();
+    if let Some(l) = &mut snap.lobby {
+        l.reach = vec![
+            "This ticket holds only loopback addresses: the table is reachable from this machine only.".into(),
+            "To let others in: enable UPnP on your router, forward a port to this machine, or run `roundtable relay` on a machine with a public address and pass its address with --relay.".into(),
+        ];
+    }
+    let app = lobby_app(&snap);
+    let t = render(&app, Some(&snap), 80, 24);
+    let text = screen_text(&t);
+    assert!(text.contains("holds only loopback addresses"), "{text}");
+    assert!(text.contains("roundtable relay"), "{text}");
+    assert!(text.contains("Seats: 3 of 4 taken"), "{text}");
+    assert_snapshot!("lobby_host_this_machine_only_80x24", t.backend());
 }
 
 #[test]
