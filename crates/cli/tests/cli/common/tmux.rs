@@ -185,7 +185,18 @@ impl Tmux {
         loop {
             let screen = self.screen();
             if ok(&screen) {
-                return (true, screen);
+                // A capture can fall inside a redraw (a frame reaches the
+                // pane in several writes, more so on a loaded machine): the
+                // screen counts once a second look finds it unchanged.
+                std::thread::sleep(Duration::from_millis(40));
+                let again = self.screen();
+                if again == screen {
+                    return (true, screen);
+                }
+                if start.elapsed() > timeout && ok(&again) {
+                    return (true, again);
+                }
+                continue;
             }
             if start.elapsed() > timeout {
                 return (false, screen);
