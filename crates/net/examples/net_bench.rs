@@ -17,6 +17,28 @@
 //! [--seats N] [--sync-ms MS] [GAMES] [BOT_DELAY_MS]`: Port Royal at 5
 //! seats by default, another game at 4 (or its most); `--sync-ms` sets the
 //! catch-up interval, to tell its bytes from gossip's.
+//!
+//! Figures of 2026-11-28, a **debug** build (no release build fitted the
+//! round), 5 ms bots, on 2 cores shared with other builds (`/proc/loadavg`
+//! 3 to 8 during the runs; latencies suffer from both, bytes much less):
+//!
+//! | game, seats, games | action p50/p99 | draw p50/p99 | private draw p50/p99 | bytes per game | per input |
+//! | --- | --- | --- | --- | --- | --- |
+//! | Port Royal, 5, 3 | 7.6 / 54.9 ms | 24.2 / 92.0 ms | none (no private cards) | 2.17 MB (729 inputs) | 3,046 |
+//! | Guildhall, 4, 2 | 3.7 / 30.2 ms | 12.7 / 27.3 ms | 22.9 / 180.1 ms | 1.59 MB (494 inputs) | 3,216 |
+//! | Waters of Nereus, 4, 2 | 2.9 / 11.0 ms | 13.3 / 24.6 ms | 14.9 / 18.2 ms (7) | 0.56 MB (386 inputs) | 1,444 |
+//!
+//! Where Port Royal's bytes go, per input: its envelopes are ~510 bytes
+//! (the transcript), flood-published to 4 peers (~2,040), plus gossipsub,
+//! yamux and noise framing (~780 with catch-up off, `--sync-ms 3600000`:
+//! 2,815 in all), plus periodic catch-up: before the skip of SPEC 4.4
+//! ("Who asks whom") 3,150 to 3,330 bytes an input, after it 3,000 to 3,060
+//! (-6 %). Nothing is forwarded (SPEC 4.2). Bytes per game follow the
+//! game's length (random bots: 600 to 800 inputs); at 3,046 bytes an input
+//! a game of more than ~650 inputs is still over 2 MB. What is left of
+//! catch-up is one request a second per pair of seats (a new yamux stream
+//! with multistream-select each time) and envelopes still in flight by
+//! gossip that a response repeats.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
