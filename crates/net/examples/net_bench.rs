@@ -1,24 +1,52 @@
-//! Five peers play Port Royal over real libp2p (TCP + noise + yamux on
-//! 127.0.0.1), each its own swarm, in one process; prints latency and wire
-//! figures.
+//! Peers play one listed game over real libp2p (TCP + noise + yamux on
+//! 127.0.0.1), each its own swarm, in one process, with random bots; prints
+//! latency and wire figures.
 //!
 //! * **action**: from a seat applying its own decision to the last of the
-//!   five peers applying it (p50/p99);
+//!   peers applying it (p50/p99);
 //! * **draw**: from a seat's decision that raises a chance event (a card
-//!   drawn) to the last peer applying its outcome, i.e. the action plus a
-//!   full round of reveals from every seat (p50/p99);
-//! * **bytes per game**: every byte the five swarms wrote to TCP (noise,
-//!   yamux, gossipsub, identify, ping, catch-up and lobby included).
+//!   drawn face up) to the last peer applying its outcome, i.e. the action
+//!   plus a full round of reveals from every seat (p50/p99);
+//! * **private draw**: from a seat's decision that deals it cards privately
+//!   to the last peer applying the deal, i.e. the action plus every other
+//!   seat's decryption shares (p50/p99; games with private cards);
+//! * **bytes per game**: every byte the swarms wrote to TCP (noise, yamux,
+//!   gossipsub, identify, ping, catch-up and lobby included).
 //!
-//! `cargo run --release -p roundtable-net --example net_bench [GAMES] [BOT_DELAY_MS]`
+//! `cargo run --release -p roundtable-net --example net_bench -- [--game NAME]
+//! [--seats N] [--sync-ms MS] [GAMES] [BOT_DELAY_MS]`: Port Royal at 5
+//! seats by default, another game at 4 (or its most); `--sync-ms` sets the
+//! catch-up interval, to tell its bytes from gossip's.
+//!
+//! Figures of 2026-11-28, a **debug** build (no release build fitted the
+//! round), 5 ms bots, on 2 cores shared with other builds (`/proc/loadavg`
+//! 3 to 8 during the runs; latencies suffer from both, bytes much less):
+//!
+//! | game, seats, games | action p50/p99 | draw p50/p99 | private draw p50/p99 | bytes per game | per input |
+//! | --- | --- | --- | --- | --- | --- |
+//! | Port Royal, 5, 3 | 7.6 / 54.9 ms | 24.2 / 92.0 ms | none (no private cards) | 2.17 MB (729 inputs) | 3,046 |
+//! | Guildhall, 4, 2 | 3.7 / 30.2 ms | 12.7 / 27.3 ms | 22.9 / 180.1 ms | 1.59 MB (494 inputs) | 3,216 |
+//! | Waters of Nereus, 4, 2 | 2.9 / 11.0 ms | 13.3 / 24.6 ms | 14.9 / 18.2 ms (7) | 0.56 MB (386 inputs) | 1,444 |
+//!
+//! Where Port Royal's bytes go, per input: its envelopes are ~510 bytes
+//! (the transcript), flood-published to 4 peers (~2,040), plus gossipsub,
+//! yamux and noise framing (~780 with catch-up off, `--sync-ms 3600000`:
+//! 2,815 in all), plus periodic catch-up: before the skip of SPEC 4.4
+//! ("Who asks whom") 3,150 to 3,330 bytes an input, after it 3,000 to 3,060
+//! (-6 %). Nothing is forwarded (SPEC 4.2). Bytes per game follow the
+//! game's length (random bots: 600 to 800 inputs); at 3,046 bytes an input
+//! a game of more than ~650 inputs is still over 2 MB. What is left of
+//! catch-up is one request a second per pair of seats (a new yamux stream
+//! with multistream-select each time) and envelopes still in flight by
+//! gossip that a response repeats.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use roundtable_bots::RandomBot;
+use roundtable_games::{GameId, Listed, Visit};
 use roundtable_net::{ByteCounter, Controller, DataDir, NetEvent, NodeConfig, Role, Timing, spawn};
-use roundtable_port_royal::{Options, PortRoyal};
-use roundtable_table::Record;
+use roundtable_table::{PrivateStep, Record};
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
@@ -31,18 +59,76 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 struct GameFigures {
     actions: Vec<f64>,
     draws: Vec<f64>,
+    private_draws: Vec<f64>,
     bytes: u64,
     inputs: u64,
     envelopes_bytes: u64,
     wall: Duration,
 }
 
-async fn one_game(
+/// What a peer saw applied at a transcript position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// A seat's own decision (seat from 1).
+    Decision(u8),
+    /// A chance event's outcome.
+    Chance,
+    /// Cards dealt privately to a seat.
+    PrivateDeal,
+    /// Anything else (a reshuffle, a reveal, a zombie's move...).
+    Other,
+}
+
+fn seen<G: roundtable_engine::Game>(record: &Record<G>) -> Seen {
+    match record {
+        Record::Action { seat, .. } => Seen::Decision(seat.0),
+        Record::Private {
+            step: PrivateStep::Play { seat, .. },
+            ..
+        } => Seen::Decision(seat.0),
+        Record::Chance { .. } => Seen::Chance,
+        Record::Private {
+            step: PrivateStep::Deal { .. },
+            ..
+        } => Seen::PrivateDeal,
+        _ => Seen::Other,
+    }
+}
+
+/// One game of `G` at `seats` seats.
+struct OneGame {
+    seats: u8,
     seed: u64,
     bot_delay: Duration,
+    sync_interval: Duration,
+}
+
+impl Visit for OneGame {
+    type Output = Result<GameFigures, Box<dyn std::error::Error>>;
+
+    fn visit<G: Listed>(self) -> Self::Output {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        runtime.block_on(one_game::<G>(
+            self.seats,
+            self.seed,
+            self.bot_delay,
+            self.sync_interval,
+        ))
+    }
+}
+
+async fn one_game<G: Listed>(
+    seats: u8,
+    seed: u64,
+    bot_delay: Duration,
+    sync_interval: Duration,
 ) -> Result<GameFigures, Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
-    let counters: Vec<_> = (0..5).map(|_| ByteCounter::new()).collect();
+    let peers = usize::from(seats);
+    let counters: Vec<_> = (0..peers).map(|_| ByteCounter::new()).collect();
     let config = |i: usize| {
         let mut c = NodeConfig::new(
             DataDir::new(dir.path().join(i.to_string())),
@@ -53,16 +139,17 @@ async fn one_game(
         c.counter = Some(counters[i].clone());
         c.timing = Timing {
             bot_delay,
+            sync_interval,
             ..Timing::default()
         };
         c
     };
     let started = Instant::now();
-    let mut host = spawn::<PortRoyal>(
+    let mut host = spawn::<G>(
         config(0),
         Role::Host {
-            seats: 5,
-            options: Options::default(),
+            seats,
+            options: G::Options::default(),
             stall_timeout_ms: 60_000,
         },
         Controller::Bot(Box::new(RandomBot::new(seed))),
@@ -75,8 +162,8 @@ async fn one_game(
         }
     };
     let mut handles = vec![host];
-    for i in 1..5 {
-        handles.push(spawn::<PortRoyal>(
+    for i in 1..peers {
+        handles.push(spawn::<G>(
             config(i),
             Role::Join {
                 ticket: ticket.clone(),
@@ -89,7 +176,7 @@ async fn one_game(
     for (i, h) in handles.into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
             let (mut events, h) = h.split();
-            let mut applied: HashMap<u64, (Instant, Option<u8>, bool)> = HashMap::new();
+            let mut applied: HashMap<u64, (Instant, Seen)> = HashMap::new();
             let mut seat = None;
             while let Some(e) = events.recv().await {
                 let now = Instant::now();
@@ -98,12 +185,7 @@ async fn one_game(
                     NetEvent::Applied {
                         position, record, ..
                     } => {
-                        let (author, chance) = match record {
-                            Record::Action { seat, .. } => (Some(seat.0), false),
-                            Record::Chance { .. } => (None, true),
-                            _ => (None, false),
-                        };
-                        applied.insert(position, (now, author, chance));
+                        applied.insert(position, (now, seen(&record)));
                     }
                     _ => {}
                 }
@@ -130,29 +212,38 @@ async fn one_game(
     let wall = started.elapsed();
     let mut actions = Vec::new();
     let mut draws = Vec::new();
-    for position in 0..inputs {
-        let Some(&(_, Some(author), _)) = per_peer[0].get(&position) else {
-            continue;
-        };
-        let Some(&a) = seat_of_peer.get(&author) else {
-            continue;
-        };
-        let Some(&(t0, _, _)) = per_peer[a].get(&position) else {
-            continue;
-        };
+    let mut private_draws = Vec::new();
+    // When the last peer applied `position`, in ms after `t0`.
+    let last_applied = |position: u64, t0: Instant| {
         let last = per_peer
             .iter()
             .filter_map(|m| m.get(&position).map(|x| x.0))
             .max()
             .unwrap_or(t0);
-        actions.push(last.saturating_duration_since(t0).as_secs_f64() * 1000.0);
-        if per_peer[0].get(&(position + 1)).is_some_and(|x| x.2) {
-            let last = per_peer
-                .iter()
-                .filter_map(|m| m.get(&(position + 1)).map(|x| x.0))
-                .max()
-                .unwrap_or(t0);
-            draws.push(last.saturating_duration_since(t0).as_secs_f64() * 1000.0);
+        last.saturating_duration_since(t0).as_secs_f64() * 1000.0
+    };
+    for position in 0..inputs {
+        let Some(&(_, Seen::Decision(author))) = per_peer[0].get(&position) else {
+            continue;
+        };
+        let Some(&a) = seat_of_peer.get(&author) else {
+            continue;
+        };
+        let Some(&(t0, _)) = per_peer[a].get(&position) else {
+            continue;
+        };
+        actions.push(last_applied(position, t0));
+        // What the decision raised: the first draw before the next decision.
+        let raised = (position + 1..inputs)
+            .map_while(|p| match per_peer[0].get(&p) {
+                Some(&(_, Seen::Decision(_))) | None => None,
+                Some(&(_, what)) => Some((p, what)),
+            })
+            .find(|&(_, what)| what != Seen::Other);
+        match raised {
+            Some((p, Seen::Chance)) => draws.push(last_applied(p, t0)),
+            Some((p, Seen::PrivateDeal)) => private_draws.push(last_applied(p, t0)),
+            _ => {}
         }
     }
     let bytes = counters.iter().map(|c| c.sent()).sum();
@@ -169,6 +260,7 @@ async fn one_game(
     Ok(GameFigures {
         actions,
         draws,
+        private_draws,
         bytes,
         inputs,
         envelopes_bytes,
@@ -177,19 +269,43 @@ async fn one_game(
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut game = GameId::PortRoyal;
+    let mut seats = None;
+    let mut sync_interval = Timing::default().sync_interval;
+    let mut counts = Vec::new();
     let mut args = std::env::args().skip(1);
-    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(3);
-    let delay: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--game" => game = GameId::from_name(&args.next().unwrap_or_default())?,
+            "--seats" => seats = Some(args.next().unwrap_or_default().parse::<u8>()?),
+            "--sync-ms" => {
+                sync_interval = Duration::from_millis(args.next().unwrap_or_default().parse()?)
+            }
+            _ => counts.push(arg.parse::<u64>()?),
+        }
+    }
+    let seats = seats.unwrap_or(if game == GameId::PortRoyal {
+        5
+    } else {
+        (*game.seats().end()).min(4)
+    });
+    if !game.seats().contains(&seats) {
+        return Err(format!("{} is played by {:?} seats", game.title(), game.seats()).into());
+    }
+    let games = counts.first().copied().unwrap_or(3);
+    let delay = counts.get(1).copied().unwrap_or(5);
     let mut actions = Vec::new();
     let mut draws = Vec::new();
+    let mut private_draws = Vec::new();
     let mut bytes = Vec::new();
     let mut inputs = 0u64;
     for g in 0..games {
-        let f = runtime.block_on(one_game(g + 1, Duration::from_millis(delay)))?;
+        let f = game.visit(OneGame {
+            seats,
+            seed: g + 1,
+            bot_delay: Duration::from_millis(delay),
+            sync_interval,
+        })?;
         println!(
             "game {}: {} inputs in {:.1} s, {} wire bytes ({} KiB, {} per input), transcript {} bytes",
             g + 1,
@@ -202,28 +318,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         actions.extend(f.actions);
         draws.extend(f.draws);
+        private_draws.extend(f.private_draws);
         bytes.push(f.bytes);
         inputs += f.inputs;
     }
-    actions.sort_by(f64::total_cmp);
-    draws.sort_by(f64::total_cmp);
-    println!("5 peers over TCP loopback, bots wait {delay} ms before acting");
+    for figures in [&mut actions, &mut draws, &mut private_draws] {
+        figures.sort_by(f64::total_cmp);
+    }
     println!(
-        "action applied on every peer: p50 {:.2} ms, p99 {:.2} ms ({} samples)",
-        percentile(&actions, 0.5),
-        percentile(&actions, 0.99),
-        actions.len()
+        "{}, {seats} peers over TCP loopback, random bots wait {delay} ms before acting",
+        game.title()
     );
-    println!(
-        "card draw (action + reveal round) applied on every peer: p50 {:.2} ms, p99 {:.2} ms ({} samples)",
-        percentile(&draws, 0.5),
-        percentile(&draws, 0.99),
-        draws.len()
+    let line = |what: &str, figures: &[f64]| {
+        println!(
+            "{what} applied on every peer: p50 {:.2} ms, p99 {:.2} ms ({} samples)",
+            percentile(figures, 0.5),
+            percentile(figures, 0.99),
+            figures.len()
+        );
+    };
+    line("action", &actions);
+    line("card draw (action + reveal round)", &draws);
+    line(
+        "private draw (action + every other seat's decryption shares)",
+        &private_draws,
     );
     let mean = bytes.iter().sum::<u64>() / bytes.len().max(1) as u64;
     println!(
-        "wire bytes per game (all five peers' sends, libp2p overhead included): {mean} ({} KiB)",
-        mean / 1024
+        "wire bytes per game (all {seats} peers' sends, libp2p overhead included): {mean} ({:.2} MB)",
+        mean as f64 / 1e6
     );
     println!(
         "wire bytes per input (transcript position): {}",

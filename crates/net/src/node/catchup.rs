@@ -148,12 +148,17 @@ impl<G: crate::NetGame> Node<G> {
         )
     }
 
-    pub(super) fn sync_all(&mut self) {
-        let peers = match &self.stage {
+    pub(super) fn sync_all(&mut self, now: Instant) {
+        let interval = self.cfg.timing.sync_interval;
+        let peers: Vec<PeerId> = match &self.stage {
             Stage::Play(play)
                 if play.finished_at.is_none() || play.table.local_seat().is_some() =>
             {
-                play.seat_peers.clone()
+                play.seat_peers
+                    .iter()
+                    .filter(|p| periodic_ask_due(play.asked_by.get(p).copied(), now, interval))
+                    .copied()
+                    .collect()
             }
             _ => return,
         };
@@ -264,6 +269,9 @@ impl<G: crate::NetGame> Node<G> {
             if !envelopes.contains(&bytes) {
                 envelopes.push(bytes);
             }
+        }
+        if seated {
+            play.asked_by.insert(peer, Instant::now());
         }
         note_heads(&mut play.peer_heads, &play.seat_peers, peer, request.heads);
         let sent = envelopes.iter().map(|e| e.len() + 4).sum();
@@ -389,6 +397,18 @@ fn unanswered(ticket: &Ticket, patience: Duration) -> String {
     )
 }
 
+/// Whether our periodic catch-up request to a seat's peer is due: not when
+/// that peer asked us (`asked_at`) less than one `interval` ago, since its
+/// request and our answer compared heads both ways (SPEC 4.4, "Who asks
+/// whom"). What we lack is asked back at once, so skipping costs no delay.
+pub(super) fn periodic_ask_due(
+    asked_at: Option<Instant>,
+    now: Instant,
+    interval: Duration,
+) -> bool {
+    asked_at.is_none_or(|at| now.saturating_duration_since(at) >= interval)
+}
+
 #[cfg(test)]
 mod tests {
     use roundtable_table::{Body, Envelope, GameId};
@@ -411,6 +431,26 @@ mod tests {
     fn seat_seq(bytes: &[u8]) -> (u8, u64) {
         let e = Signed::decode(bytes).unwrap();
         (e.seat(), e.seq())
+    }
+
+    #[test]
+    fn a_periodic_ask_is_skipped_only_within_an_interval_of_the_peers_own_ask() {
+        let now = Instant::now();
+        let second = Duration::from_secs(1);
+        assert!(periodic_ask_due(None, now, second));
+        assert!(!periodic_ask_due(Some(now), now, second));
+        assert!(!periodic_ask_due(
+            Some(now),
+            now + Duration::from_millis(999),
+            second
+        ));
+        assert!(periodic_ask_due(Some(now), now + second, second));
+        // An ask stamped after `now` (clock order between tasks) skips too.
+        assert!(!periodic_ask_due(
+            Some(now + Duration::from_millis(5)),
+            now,
+            second
+        ));
     }
 
     #[test]

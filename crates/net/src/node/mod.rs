@@ -387,6 +387,12 @@ struct Play<G: Game> {
     ready_deadline: Instant,
     outbox: VecDeque<Vec<u8>>,
     sync_inflight: HashSet<PeerId>,
+    /// When each seat's peer last asked us for catch-up about this game. Its
+    /// request and our answer compare heads both ways (we answer what it
+    /// lacks and ask back at once for what we lack), so our own periodic
+    /// request to it within the same interval would only repeat that
+    /// exchange: it is skipped, which halves the requests between two seats.
+    asked_by: HashMap<PeerId, Instant>,
     /// The latest heads each peer reported: every seat's peer, and every
     /// other peer that asked for catch-up while it stays connected (at most
     /// [`MAX_WATCHER_HEADS`] of those, see `catchup::note_heads`).
@@ -725,7 +731,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         if now >= self.next_sync {
             self.next_sync = now + self.cfg.timing.sync_interval;
-            self.sync_all();
+            self.sync_all(now);
             self.save_peer_addrs();
             if let Stage::Host(host) = &self.stage
                 && host.proposal.is_none()

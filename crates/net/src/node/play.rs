@@ -167,6 +167,7 @@ impl<G: crate::NetGame> Node<G> {
             ready_deadline: now + Duration::from_millis(stall),
             outbox: VecDeque::new(),
             sync_inflight: HashSet::new(),
+            asked_by: HashMap::new(),
             peer_heads: HashMap::new(),
             finished_at: None,
             result: None,
@@ -221,7 +222,7 @@ impl<G: crate::NetGame> Node<G> {
             play.table.handle_timeout(now_ms);
         }
         self.save_peer_addrs();
-        self.sync_all();
+        self.sync_all(Instant::now());
         Ok(())
     }
 
