@@ -5,13 +5,14 @@ use roundtable_engine::{ChanceOutcome, Seat};
 
 use crate::data::{self, Crew};
 use crate::error::NereusError as E;
+use crate::rules::Log;
 use crate::{Cell, Dir, Event, Job, Nereus, Owner};
 
 impl Nereus {
     pub(crate) fn apply_outcome(
         &mut self,
         outcome: &ChanceOutcome,
-        events: &mut Vec<Event>,
+        events: &mut impl Log,
     ) -> Result<(), E> {
         let job = self.jobs.first().cloned().ok_or(E::BadOutcome)?;
         let index = match outcome {
@@ -28,9 +29,7 @@ impl Nereus {
                 let first = Seat(index.ok_or(E::BadOutcome)? as u8);
                 self.sun = first;
                 self.hourglass = first;
-                events.push(Event::Chance(format!(
-                    "{first} takes the sun and the hourglass"
-                )));
+                events.record(|| Event::Chance(format!("{first} takes the sun and the hourglass")));
             }
             Job::Fill(cells) => {
                 let colours = self.take_from_bag(cards);
@@ -42,7 +41,7 @@ impl Nereus {
                 if !rest.is_empty() {
                     self.jobs.insert(0, Job::Fill(rest));
                 }
-                events.push(Event::Drawn(colours));
+                events.record(|| Event::Drawn(colours));
             }
             Job::Draw(n) => {
                 let colours = self.take_from_bag(cards);
@@ -53,7 +52,7 @@ impl Nereus {
                 if got < n {
                     self.jobs.insert(0, Job::Draw(n - got));
                 }
-                events.push(Event::Drawn(colours));
+                events.record(|| Event::Drawn(colours));
             }
             Job::Discovery => {
                 let i = index.ok_or(E::BadOutcome)?;
@@ -70,7 +69,7 @@ impl Nereus {
                     })
                     .collect();
                 self.jobs.insert(0, Job::Fill(cells));
-                events.push(Event::Chance(format!("discovery card {}", card + 1)));
+                events.record(|| Event::Chance(format!("discovery card {}", card + 1)));
             }
             Job::NeutralFlip { from_explorer } => {
                 let i = index.ok_or(E::BadOutcome)?;
@@ -78,9 +77,7 @@ impl Nereus {
                     return Err(E::BadOutcome);
                 };
                 let crew = neutral.deck.remove(i);
-                events.push(Event::Chance(format!(
-                    "the neutral player flips the {crew}"
-                )));
+                events.record(|| Event::Chance(format!("the neutral player flips the {crew}")));
                 if from_explorer {
                     for m in &mut self.markers[Crew::Explorer.index()] {
                         if *m == Some(Owner::Neutral) {
@@ -92,9 +89,10 @@ impl Nereus {
                     None => self.jobs.insert(0, Job::NeutralFlip { from_explorer }),
                     Some(space) => {
                         self.markers[crew.index()][usize::from(space)] = Some(Owner::Neutral);
-                        if matches!(crew, Crew::Captain | Crew::Pilot) {
-                            let distance =
-                                data::neutral_distance(self.spaces(crew)[usize::from(space)]);
+                        if matches!(crew, Crew::Captain | Crew::Pilot)
+                            && let Some(space) = self.space(crew, space)
+                        {
+                            let distance = data::neutral_distance(space);
                             self.jobs.insert(0, Job::NeutralRoll { distance });
                         }
                     }
@@ -119,10 +117,12 @@ impl Nereus {
                     n.compass = compass;
                     n.ship = at;
                 }
-                events.push(Event::Chance(format!(
-                    "the neutral die shows {roll}: the ship goes {} {moved}",
-                    Dir(compass)
-                )));
+                events.record(|| {
+                    Event::Chance(format!(
+                        "the neutral die shows {roll}: the ship goes {} {moved}",
+                        Dir(compass)
+                    ))
+                });
                 if moved == 0 {
                     self.jobs.insert(0, Job::NeutralRoll { distance });
                 } else {

@@ -287,19 +287,26 @@ pub const SPACES_FOUR: [[Space; 4]; 7] = [
 /// scientist's note; that the side has three spaces a row is a
 /// RECONSTRUCTION).
 pub fn spaces(crew: Crew, seats: u8) -> Vec<Space> {
-    let row = SPACES_FOUR[crew.index()];
-    if seats >= 4 {
-        return row.to_vec();
+    (0..SPACES_FOUR[crew.index()].len())
+        .map_while(|i| space(crew, seats, i))
+        .collect()
+}
+
+/// Space `index` (from 0) of crew `crew`'s row on the board side for
+/// `seats` players, as [`spaces`] lists them; `None` past the row's end.
+/// The rules ask for one space at every crew action, without a list.
+pub fn space(crew: Crew, seats: u8, index: usize) -> Option<Space> {
+    if seats < 4 && index >= 3 {
+        return None;
     }
-    let mut three = row[..3].to_vec();
-    if crew == Crew::Scientist {
-        three[2] = Space::Research {
+    if seats < 4 && crew == Crew::Scientist && index == 2 {
+        return Some(Space::Research {
             power: 1,
             draw: 1,
             either: true,
-        };
+        });
     }
-    three
+    SPACES_FOUR[crew.index()].get(index).copied()
 }
 
 /// The explorer's gold action: the cost of the extra turn in Phase III by

@@ -6,6 +6,9 @@ use roundtable_engine::{CardHandle, Knowledge, Seat};
 use crate::data::{self, Colour, Crew, HOLDS, Science};
 use crate::{Action, Aim, Cell, Dir, Nereus, Piece, Slot, Turn};
 
+/// The four orthogonal directions, the pilot's.
+const ORTHOGONAL: [Dir; 4] = [Dir(0), Dir(2), Dir(4), Dir(6)];
+
 impl Nereus {
     pub(crate) fn known_science(
         &self,
@@ -18,37 +21,38 @@ impl Nereus {
             .collect()
     }
 
-    pub(crate) fn cabin_slots(&self) -> Vec<Slot> {
-        let mut slots = Vec::new();
-        for crew in Crew::ALL {
-            for i in 0..HOLDS[crew.index()].icons.len() {
-                slots.push(Slot::Hold(crew, i as u8));
-            }
-        }
-        slots.extend(Colour::ALL.map(Slot::Chest));
-        slots.extend((0..6).map(Slot::Store));
-        slots
+    /// Every cabin space: the holds row by row, the chest, the storage.
+    pub(crate) fn cabin_slots() -> impl Iterator<Item = Slot> + Clone {
+        let holds = Crew::ALL.into_iter().flat_map(|crew| {
+            (0..HOLDS[crew.index()].icons.len()).map(move |i| Slot::Hold(crew, i as u8))
+        });
+        holds
+            .chain(Colour::ALL.map(Slot::Chest))
+            .chain((0..6).map(Slot::Store))
     }
 
-    /// Every boatswain move: for each space holding a movable piece, the
-    /// spaces it fits once lifted (as `Shift` checks it).
-    pub(crate) fn shift_actions(&self, seat: Seat, slots: &[Slot], out: &mut Vec<Action>) {
+    /// Every boatswain move of `seat`: for each space holding a movable
+    /// piece, the spaces it fits once lifted (as `Shift` checks it).
+    pub(crate) fn shift_moves(&self, seat: Seat) -> impl Iterator<Item = (Slot, Slot)> + '_ {
         let cabin = &self.cabins[seat.index()];
-        for &from in slots {
-            let piece = match from {
-                Slot::Hold(c, i) if !cabin.is_complete(c) => cabin.holds[c.index()][usize::from(i)],
-                Slot::Store(i) => cabin.store[usize::from(i)].map(Piece::Treasure),
-                _ => None,
-            };
-            let Some(piece) = piece else { continue };
-            let mut lifted = self.clone();
-            lifted.clear_slot(seat, from);
-            for &to in slots {
-                if to != from && lifted.fits(seat, piece, to).is_ok() {
-                    out.push(Action::Shift(from, to));
-                }
-            }
-        }
+        Self::cabin_slots()
+            .filter_map(move |from| {
+                let piece = match from {
+                    Slot::Hold(c, i) if !cabin.is_complete(c) => {
+                        cabin.holds[c.index()][usize::from(i)]
+                    }
+                    Slot::Store(i) => cabin.store[usize::from(i)].map(Piece::Treasure),
+                    _ => None,
+                };
+                piece.map(|piece| (from, piece))
+            })
+            .flat_map(move |(from, piece)| {
+                Self::cabin_slots()
+                    .filter(move |&to| {
+                        to != from && self.fits_lifted(seat, piece, to, Some(from)).is_ok()
+                    })
+                    .map(move |to| (from, to))
+            })
     }
 
     /// Whether the boatswain's open action (basic or gold) has treasure
@@ -57,12 +61,7 @@ impl Nereus {
     /// other crew action begins meanwhile; moves with nothing left to move
     /// end when the next action begins.
     pub(crate) fn moves_open(&self, seat: Seat, turn: &Turn) -> bool {
-        if turn.shifts == 0 {
-            return false;
-        }
-        let mut moves = Vec::new();
-        self.shift_actions(seat, &self.cabin_slots(), &mut moves);
-        !moves.is_empty()
+        turn.shifts > 0 && self.shift_moves(seat).next().is_some()
     }
 
     /// What sailing `path` costs the seat whose turn it is: the gold
@@ -71,36 +70,61 @@ impl Nereus {
     pub fn move_price(&self, path: &[Dir]) -> Option<(u32, u32)> {
         let turn = self.turn.as_ref()?;
         let plan = self.check_move(turn, path).ok()?;
-        Some((plan.gold_cost, plan.fees.len() as u32))
+        Some((plan.gold_cost, plan.fees.count()))
     }
 
+    /// Every ship move of the turn's captain (straight lines up to 7
+    /// spaces) or pilot (orthogonal paths up to 4), the empty move too.
+    /// Paths grow a step at a time in one buffer, and a path refused for
+    /// any reason but ending on a ship is not grown: every such refusal
+    /// (off the board, a space twice, too long, too dear, the wrong
+    /// heading) refuses all its longer forms too.
     pub(crate) fn move_actions(&self, turn: &Turn, out: &mut Vec<Action>) {
         let Some(crew) = turn.crew else { return };
-        let mut paths: Vec<Vec<Dir>> = vec![Vec::new()];
+        if self.check_move(turn, &[]).is_ok() {
+            out.push(Action::Move(Vec::new()));
+        }
+        let mut path = [Dir(0); 7];
         if crew == Crew::Captain {
             for d in Dir::all() {
-                for len in 1..=7 {
-                    paths.push(vec![d; len]);
-                }
+                path[0] = d;
+                self.grow_moves(turn, &mut path, 1, &[], out);
             }
         } else {
-            let mut frontier = vec![Vec::new()];
-            for _ in 0..4 {
-                let mut grown = Vec::new();
-                for p in &frontier {
-                    for d in [Dir(0), Dir(2), Dir(4), Dir(6)] {
-                        let mut q: Vec<Dir> = p.clone();
-                        q.push(d);
-                        grown.push(q);
-                    }
-                }
-                paths.extend(grown.iter().cloned());
-                frontier = grown;
+            for d in ORTHOGONAL {
+                path[0] = d;
+                self.grow_moves(turn, &mut path, 1, &ORTHOGONAL[..], out);
             }
         }
-        for p in paths {
-            if self.check_move(turn, &p).is_ok() {
-                out.push(Action::Move(p));
+    }
+
+    /// List the move `path[..len]` if it is allowed, then grow it by each
+    /// of `turns` (or, with none, straight on) while the buffer lasts:
+    /// up to 7 steps for the captain, 4 for the pilot.
+    fn grow_moves(
+        &self,
+        turn: &Turn,
+        path: &mut [Dir; 7],
+        len: usize,
+        turns: &[Dir],
+        out: &mut Vec<Action>,
+    ) {
+        match self.check_move(turn, &path[..len]) {
+            Ok(_) => out.push(Action::Move(path[..len].to_vec())),
+            Err(crate::NereusError::StopOnShip) => {}
+            Err(_) => return,
+        }
+        let limit = if turns.is_empty() { path.len() } else { 4 };
+        if len >= limit {
+            return;
+        }
+        if turns.is_empty() {
+            path[len] = path[len - 1];
+            self.grow_moves(turn, path, len + 1, turns, out);
+        } else {
+            for &d in turns {
+                path[len] = d;
+                self.grow_moves(turn, path, len + 1, turns, out);
             }
         }
     }

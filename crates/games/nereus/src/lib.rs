@@ -362,18 +362,15 @@ impl Game for Nereus {
             );
             return;
         }
-        let slots = self.cabin_slots();
-        let mut hand = turn.hand.clone();
-        hand.dedup();
-        for &c in &hand {
-            for &slot in &slots {
+        for c in Colour::ALL.into_iter().filter(|c| turn.hand.contains(c)) {
+            for slot in Self::cabin_slots() {
                 if self.fits(seat, Piece::Treasure(c), slot).is_ok() {
                     out.push(Action::Stow(c, slot));
                 }
             }
         }
         if self.cabins[s].gems > 0 {
-            for &slot in &slots {
+            for slot in Self::cabin_slots() {
                 if !matches!(slot, Slot::Store(_)) && self.fits(seat, Piece::Gem, slot).is_ok() {
                     out.push(Action::Gem(slot));
                 }
@@ -396,67 +393,59 @@ impl Game for Nereus {
             }
             Stage::Crew => {
                 out.push(Action::Done);
-                let mut candidates = Vec::new();
+                // The crew's steps, each checked as applying it checks it.
+                let mut step = |a: Action| {
+                    if self.check_crew_step(seat, turn, &a).is_ok() {
+                        out.push(a);
+                    }
+                };
+                const PLAIN: [Action; 3] = [
+                    Action::Basic(Half::Plain),
+                    Action::Gold(Half::Plain),
+                    Action::Enhanced,
+                ];
+                const SCIENTIST: [Action; 6] = [
+                    Action::Basic(Half::Plain),
+                    Action::Basic(Half::Power),
+                    Action::Basic(Half::Draw),
+                    Action::Gold(Half::Power),
+                    Action::Gold(Half::Draw),
+                    Action::Enhanced,
+                ];
                 match turn.crew {
                     Some(Crew::Captain | Crew::Pilot) if !turn.basic => {
                         self.move_actions(turn, out)
                     }
                     Some(Crew::Explorer) if !turn.basic => {
                         for d in [Dir(0), Dir(2), Dir(4), Dir(6)] {
-                            let Some(next) = self.step(self.ships[s], d) else {
-                                continue;
-                            };
                             for c in Colour::ALL {
-                                if self.treasures_at(next)[c.index()] > 0 {
-                                    candidates.push(Action::Pick(d, c));
-                                }
+                                step(Action::Pick(d, c));
                             }
                         }
                     }
                     Some(Crew::Boatswain) => {
-                        candidates.extend([
-                            Action::Basic(Half::Plain),
-                            Action::Gold(Half::Plain),
-                            Action::Enhanced,
-                        ]);
+                        PLAIN.into_iter().for_each(&mut step);
                         if turn.shifts > 0 {
-                            self.shift_actions(seat, &slots, out);
+                            out.extend(self.shift_moves(seat).map(|(a, b)| Action::Shift(a, b)));
                         }
                     }
-                    Some(Crew::Scientist) => candidates.extend([
-                        Action::Basic(Half::Plain),
-                        Action::Basic(Half::Power),
-                        Action::Basic(Half::Draw),
-                        Action::Gold(Half::Power),
-                        Action::Gold(Half::Draw),
-                        Action::Enhanced,
-                    ]),
-                    Some(_) => candidates.extend([
-                        Action::Basic(Half::Plain),
-                        Action::Gold(Half::Plain),
-                        Action::Enhanced,
-                    ]),
+                    Some(Crew::Scientist) => SCIENTIST.into_iter().for_each(step),
+                    Some(_) => PLAIN.into_iter().for_each(step),
                     None => {}
-                }
-                for a in candidates {
-                    let mut probe = self.clone();
-                    if probe.apply_inner(seat, &a, None, &mut Vec::new()).is_ok() {
-                        out.push(a);
-                    }
                 }
             }
         }
-        out.sort();
-        out.dedup();
-        if !turn.hand.is_empty() {
+        if turn.hand.is_empty() {
+            out.sort_unstable();
+        } else {
             // A treasure waits to be placed: closing the crew's actions or
             // the turn (which loses it) is offered last, never first.
-            let (closing, rest): (Vec<Action>, Vec<Action>) = out
-                .drain(..)
-                .partition(|a| matches!(a, Action::Done | Action::End));
-            out.extend(rest);
-            out.extend(closing);
+            out.sort_unstable_by(|a, b| {
+                let closing = |a: &Action| matches!(a, Action::Done | Action::End);
+                (closing(a), a).cmp(&(closing(b), b))
+            });
         }
+        out.dedup();
     }
 
     fn apply_action(
@@ -478,7 +467,7 @@ impl Game for Nereus {
         scratch: &mut Vec<Event>,
     ) -> Result<(), NereusError> {
         scratch.clear();
-        self.apply_inner(seat, action, None, scratch)
+        self.apply_inner(seat, action, None, &mut rules::Quiet)
     }
 
     fn apply_action_revealing(
@@ -527,7 +516,7 @@ impl Game for Nereus {
         scratch: &mut Vec<Event>,
     ) -> Result<(), NereusError> {
         scratch.clear();
-        self.apply_outcome(outcome, scratch)
+        self.apply_outcome(outcome, &mut rules::Quiet)
     }
 
     fn apply_deal(&mut self, events: &mut Vec<Event>) -> Result<(), PrivateError<NereusError>> {

@@ -13,7 +13,7 @@ use crate::{
 
 impl Nereus {
     /// Move past every state that needs no input.
-    pub(crate) fn settle(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn settle(&mut self, events: &mut impl Log) {
         loop {
             if let Some(job) = self.jobs.first() {
                 let done = match job {
@@ -37,7 +37,7 @@ impl Nereus {
                         self.extra_out[c] += n;
                     }
                     self.sets_added += 1;
-                    events.push(Event::Chance("the bag was empty: a set of 8 added".into()));
+                    events.record(|| Event::Chance("the bag was empty: a set of 8 added".into()));
                     continue;
                 }
                 return;
@@ -53,9 +53,9 @@ impl Nereus {
                             self.played[s] |= bit(*c);
                         }
                     }
-                    events.push(Event::CrewsChosen(
-                        self.chosen.iter().flatten().copied().collect(),
-                    ));
+                    events.record(|| {
+                        Event::CrewsChosen(self.chosen.iter().flatten().copied().collect())
+                    });
                     if self.neutral.is_some() {
                         self.jobs.push(Job::NeutralFlip {
                             from_explorer: false,
@@ -134,17 +134,19 @@ impl Nereus {
                         let vp = self.gold[i] / 5;
                         self.vp[i] += vp;
                         self.gold[i] %= 5;
-                        events.push(Event::EndScored(
-                            Seat(i as u8),
-                            EndScore {
-                                stored,
-                                gems,
-                                storage_gold: gold,
-                                gold_before,
-                                vp,
-                                gold_left: self.gold[i],
-                            },
-                        ));
+                        events.record(|| {
+                            Event::EndScored(
+                                Seat(i as u8),
+                                EndScore {
+                                    stored,
+                                    gems,
+                                    storage_gold: gold,
+                                    gold_before,
+                                    vp,
+                                    gold_left: self.gold[i],
+                                },
+                            )
+                        });
                     }
                     self.phase = Phase::Over;
                 }
@@ -201,6 +203,19 @@ impl Nereus {
 
     /// Check that `piece` may go on `slot` of `seat`'s cabin.
     pub(crate) fn fits(&self, seat: Seat, piece: Piece, slot: Slot) -> Result<(), E> {
+        self.fits_lifted(seat, piece, slot, None)
+    }
+
+    /// [`Nereus::fits`] with the piece on `lifted` (another space than
+    /// `slot`) taken off first, as a boatswain's move takes it: listing
+    /// every move so needs no copy of the cabin.
+    pub(crate) fn fits_lifted(
+        &self,
+        seat: Seat,
+        piece: Piece,
+        slot: Slot,
+        lifted: Option<Slot>,
+    ) -> Result<(), E> {
         let cabin = &self.cabins[seat.index()];
         let colour_or = |c: Colour| match piece {
             Piece::Treasure(t) => t,
@@ -219,10 +234,14 @@ impl Nereus {
                         Err(refuse(Colour::White))
                     };
                 };
-                let others = here.iter().flatten().filter_map(|p| match p {
-                    Piece::Treasure(c) => Some(*c),
-                    Piece::Gem => None,
-                });
+                let others = here
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| lifted != Some(Slot::Hold(crew, j as u8)))
+                    .filter_map(|(_, p)| match p {
+                        Some(Piece::Treasure(c)) => Some(*c),
+                        _ => None,
+                    });
                 let rule_ok = match hold.rule {
                     HoldRule::Icons => true,
                     HoldRule::AllDifferent => others.clone().all(|c| c != colour),
@@ -260,7 +279,7 @@ impl Nereus {
     }
 
     /// Put `piece` on `slot` (checked by `fits`) and take its effect.
-    pub(crate) fn put(&mut self, seat: Seat, piece: Piece, slot: Slot, events: &mut Vec<Event>) {
+    pub(crate) fn put(&mut self, seat: Seat, piece: Piece, slot: Slot, events: &mut impl Log) {
         let s = seat.index();
         match slot {
             Slot::Hold(crew, i) => {
@@ -283,7 +302,7 @@ impl Nereus {
                     if let Some(t) = &mut self.turn {
                         t.fresh |= bit(crew);
                     }
-                    events.push(Event::HoldComplete(seat, crew));
+                    events.record(|| Event::HoldComplete(seat, crew));
                 }
             }
             Slot::Chest(c) => {
@@ -306,9 +325,7 @@ impl Nereus {
     /// The cost and fees of a ship move along `path`, checked.
     pub(crate) fn check_move(&self, turn: &Turn, path: &[Dir]) -> Result<MovePlan, E> {
         let crew = turn.crew.ok_or(E::NotYourCrew("move"))?;
-        let space = turn
-            .space
-            .and_then(|i| self.spaces(crew).get(usize::from(i)).copied());
+        let space = turn.space.and_then(|i| self.space(crew, i));
         let Some(Space::Move { max, heading }) = space else {
             return Err(E::NotYourCrew("move"));
         };
@@ -352,22 +369,25 @@ impl Nereus {
             return Err(E::AlreadyUsed("gold"));
         }
         let mut at = self.ships[turn.seat.index()];
-        let mut visited = vec![at];
-        let mut fees = Vec::new();
+        // The spaces visited, a bit a space (a board has at most 36), so
+        // that listing a pilot's hundreds of paths allocates nothing.
+        let mut visited = 1u64 << self.cell_index(at);
+        let mut fees = Fees::default();
         for (i, &d) in path.iter().enumerate() {
             at = self.step(at, d).ok_or(E::OffBoard)?;
-            if visited.contains(&at) {
+            let here = 1u64 << self.cell_index(at);
+            if visited & here != 0 {
                 return Err(E::BadMove("the path visits a space twice"));
             }
-            visited.push(at);
+            visited |= here;
             if let Some(owner) = self.ship_at(at) {
                 if i + 1 == path.len() {
                     return Err(E::StopOnShip);
                 }
-                fees.push(owner);
+                fees.add(owner);
             }
         }
-        let cost = gold_cost + fees.len() as u32;
+        let cost = gold_cost + fees.count();
         let gold = self.gold[turn.seat.index()];
         if gold < cost {
             return Err(E::NotEnoughGold {
@@ -465,7 +485,7 @@ impl Nereus {
         seat: Seat,
         action: &Action,
         revealed: Option<&[Revealed]>,
-        events: &mut Vec<Event>,
+        events: &mut impl Log,
     ) -> Result<(), E> {
         if self.phase == Phase::Over {
             return Err(E::GameOver);
@@ -487,30 +507,36 @@ impl Nereus {
         let s = seat.index();
         let mark = events.len();
         let (gold, vp, power) = (self.gold[s], self.vp[s], self.power[s]);
-        let treasures = match action {
-            Action::Sell(Slot::Store(i)) => self.cabins[s]
-                .store
-                .get(usize::from(*i))
-                .copied()
-                .flatten()
-                .into_iter()
-                .collect(),
-            Action::End => self
-                .turn
-                .as_ref()
-                .map(|t| t.hand.clone())
-                .unwrap_or_default(),
-            _ => Vec::new(),
+        let treasures = if !events.keeps() {
+            Vec::new()
+        } else {
+            match action {
+                Action::Sell(Slot::Store(i)) => self.cabins[s]
+                    .store
+                    .get(usize::from(*i))
+                    .copied()
+                    .flatten()
+                    .into_iter()
+                    .collect(),
+                Action::End => self
+                    .turn
+                    .as_ref()
+                    .map(|t| t.hand.clone())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            }
         };
         self.apply_seat(seat, action, revealed, events)?;
-        let effect = Effect {
-            gold: i64::from(self.gold[s]) - i64::from(gold),
-            vp: i64::from(self.vp[s]) - i64::from(vp),
-            power: i64::from(self.power[s]) - i64::from(power),
-            treasures,
-        };
         // The action's line comes before what it caused (a completed hold).
-        events.insert(mark, Event::Acted(seat, action.to_string(), effect));
+        events.record_at(mark, || {
+            let effect = Effect {
+                gold: i64::from(self.gold[s]) - i64::from(gold),
+                vp: i64::from(self.vp[s]) - i64::from(vp),
+                power: i64::from(self.power[s]) - i64::from(power),
+                treasures,
+            };
+            Event::Acted(seat, action.to_string(), effect)
+        });
         self.settle(events);
         Ok(())
     }
@@ -521,7 +547,7 @@ impl Nereus {
         seat: Seat,
         action: &Action,
         revealed: Option<&[Revealed]>,
-        events: &mut Vec<Event>,
+        events: &mut impl Log,
     ) -> Result<(), E> {
         let s = seat.index();
         if let Phase::Final(_) = self.phase {
@@ -575,18 +601,12 @@ impl Nereus {
                 Err(E::NotYourCrew(what))
             }
         };
-        let space = turn
-            .crew
-            .zip(turn.space)
-            .and_then(|(c, i)| self.spaces(c).get(usize::from(i)).copied());
-        if in_crew
-            && matches!(
-                action,
-                Action::Basic(_) | Action::Gold(_) | Action::Enhanced
-            )
-            && self.moves_open(seat, &turn)
-        {
-            return Err(E::ActionUnfinished);
+        let space = self.turn_space(&turn);
+        if matches!(
+            action,
+            Action::Basic(_) | Action::Gold(_) | Action::Enhanced | Action::Pick(..)
+        ) {
+            self.check_crew_step(seat, &turn, action)?;
         }
         match action {
             Action::Choose(_) => return Err(E::WrongStep("choosing a crew during a turn")),
@@ -609,12 +629,9 @@ impl Nereus {
                     return Err(E::NotYourCrew("move"));
                 }
                 let plan = self.check_move(&turn, path)?;
-                self.gold[s] -= plan.gold_cost;
-                for owner in plan.fees {
-                    self.gold[s] -= 1;
-                    if let Owner::Seat(o) = owner {
-                        self.gold[o.index()] += 1;
-                    }
+                self.gold[s] -= plan.gold_cost + plan.fees.count();
+                for o in plan.fees.seats() {
+                    self.gold[o.index()] += 1;
                 }
                 self.ships[s] = plan.to;
                 let taken = self.take_all(plan.to);
@@ -626,36 +643,22 @@ impl Nereus {
                 }
             }
             Action::Basic(half) => {
-                if !in_crew {
-                    return Err(E::NotYourCrew("basic"));
-                }
-                if turn.basic {
-                    return Err(E::AlreadyUsed("basic"));
-                }
-                match (space, half) {
-                    (Some(Space::Shift { vp, moves }), Half::Plain) => {
+                match space {
+                    Some(Space::Shift { vp, moves }) => {
                         self.vp[s] += vp;
                         self.turn_mut()?.shifts = moves;
                     }
-                    (Some(Space::Gold(n)), Half::Plain) => self.gold[s] += n,
-                    (Some(Space::Sell { pay, vp }), Half::Plain) => {
+                    Some(Space::Gold(n)) => self.gold[s] += n,
+                    Some(Space::Sell { pay, vp }) => {
                         self.pay(seat, pay)?;
                         self.vp[s] += vp;
                     }
-                    (
-                        Some(Space::Research {
-                            power,
-                            draw,
-                            either,
-                        }),
-                        h,
-                    ) => {
-                        let (power, draw) = match (either, h) {
-                            (false, Half::Plain) => (power, draw),
-                            (true, Half::Power) => (power, 0),
-                            (true, Half::Draw) => (0, draw),
-                            _ => return Err(E::WrongStep("that form of the scientist's action")),
-                        };
+                    Some(Space::Research {
+                        power,
+                        draw,
+                        either,
+                    }) => {
+                        let (power, draw) = research(power, draw, either, *half)?;
                         self.power[s] = (self.power[s] + power).min(data::MAX_POWER);
                         if draw > 0 {
                             self.jobs.push(Job::Deal {
@@ -664,102 +667,46 @@ impl Nereus {
                             });
                         }
                     }
+                    // Refused by `check_crew_step`.
                     _ => return Err(E::NotYourCrew("basic")),
                 }
                 self.turn_mut()?.basic = true;
             }
             Action::Pick(dir, colour) => {
-                crew_is(Crew::Explorer, "pick")?;
-                if turn.basic {
-                    return Err(E::AlreadyUsed("basic"));
-                }
-                let Some(Space::Pick(allowed)) = space else {
-                    return Err(E::NotYourCrew("pick"));
-                };
-                if dir.diagonal() {
-                    return Err(E::BadMove(
-                        "the explorer reaches orthogonal neighbours only",
-                    ));
-                }
-                let enhanced = self.enhanced_ready(seat, Crew::Explorer);
-                if !enhanced && allowed.is_some_and(|a| !a.contains(colour)) {
-                    return Err(E::NoSuchTreasure(*colour));
-                }
                 let cell = self.step(self.ships[s], *dir).ok_or(E::OffBoard)?;
                 let i = self.cell_index(cell);
-                if self.board[i][colour.index()] == 0 {
-                    return Err(E::NoSuchTreasure(*colour));
-                }
                 self.board[i][colour.index()] -= 1;
                 let t = self.turn_mut()?;
                 t.hand.push(*colour);
                 t.basic = true;
             }
             Action::Gold(half) => {
-                if !in_crew {
-                    return Err(E::NotYourCrew("gold"));
-                }
-                if turn.gold {
-                    return Err(E::AlreadyUsed("gold"));
-                }
+                self.pay(seat, gold_action_price(turn.crew, *half)?)?;
                 match (turn.crew, half) {
-                    (Some(Crew::Boatswain), Half::Plain) => {
-                        self.pay(seat, 1)?;
-                        self.turn_mut()?.shifts = 1;
-                    }
-                    (Some(Crew::Purser), Half::Plain) => {
-                        self.pay(seat, 3)?;
-                        self.jobs.push(Job::Draw(1));
-                    }
-                    (Some(Crew::Merchant), Half::Plain) => {
-                        self.pay(seat, 2)?;
-                        self.vp[s] += 1;
-                    }
+                    (Some(Crew::Boatswain), _) => self.turn_mut()?.shifts = 1,
+                    (Some(Crew::Purser), _) => self.jobs.push(Job::Draw(1)),
+                    (Some(Crew::Merchant), _) => self.vp[s] += 1,
                     (Some(Crew::Scientist), Half::Power) => {
-                        self.pay(seat, 3)?;
                         self.power[s] = (self.power[s] + 1).min(data::MAX_POWER);
                     }
-                    (Some(Crew::Scientist), Half::Draw) => {
-                        self.pay(seat, 3)?;
-                        self.jobs.push(Job::Deal { seat, count: 1 });
-                    }
-                    (Some(Crew::Captain | Crew::Pilot), _) => {
-                        return Err(E::WrongStep(
-                            "a separate gold action (it is paid in the move)",
-                        ));
-                    }
-                    (Some(Crew::Explorer), _) => {
-                        return Err(E::WrongStep("the explorer's gold action before Phase III"));
-                    }
-                    _ => return Err(E::WrongStep("that form of the gold action")),
+                    (Some(Crew::Scientist), _) => self.jobs.push(Job::Deal { seat, count: 1 }),
+                    // Refused by `gold_action_price`.
+                    _ => {}
                 }
                 self.turn_mut()?.gold = true;
             }
             Action::Enhanced => {
-                if !in_crew {
-                    return Err(E::NotYourCrew("enhanced"));
-                }
-                let crew = turn.crew.ok_or(E::NotYourCrew("enhanced"))?;
-                if turn.enhanced {
-                    return Err(E::AlreadyUsed("enhanced"));
-                }
-                if !self.enhanced_ready(seat, crew) {
-                    return Err(E::HoldNotComplete(crew));
-                }
-                match crew {
-                    Crew::Boatswain => self.jobs.push(Job::Draw(1)),
-                    Crew::Purser => self.gold[s] += 2,
-                    Crew::Merchant => self.vp[s] += 2,
-                    Crew::Scientist => {
+                match turn.crew {
+                    Some(Crew::Boatswain) => self.jobs.push(Job::Draw(1)),
+                    Some(Crew::Purser) => self.gold[s] += 2,
+                    Some(Crew::Merchant) => self.vp[s] += 2,
+                    Some(Crew::Scientist) => {
                         let before = self.science[s].len() as u8;
                         self.jobs.push(Job::Deal { seat, count: 1 });
                         self.turn_mut()?.discard_over = Some(before);
                     }
-                    _ => {
-                        return Err(E::WrongStep(
-                            "a separate enhanced action (it is part of the basic one)",
-                        ));
-                    }
+                    // Refused by `check_crew_step`.
+                    _ => {}
                 }
                 let t = self.turn_mut()?;
                 t.enhanced = true;
@@ -789,12 +736,8 @@ impl Nereus {
                 if from == to {
                     return Err(E::NothingThere(*from));
                 }
-                let saved = self.cabins[s].clone();
+                self.fits_lifted(seat, piece, *to, Some(*from))?;
                 self.clear_slot(seat, *from);
-                if let Err(e) = self.fits(seat, piece, *to) {
-                    self.cabins[s] = saved;
-                    return Err(e);
-                }
                 self.put(seat, piece, *to, events);
                 self.turn_mut()?.shifts -= 1;
             }
@@ -850,6 +793,123 @@ impl Nereus {
             }
         }
         Ok(())
+    }
+
+    /// The space the turn's marker is on, if it is placed.
+    pub(crate) fn turn_space(&self, turn: &Turn) -> Option<Space> {
+        turn.crew
+            .zip(turn.space)
+            .and_then(|(c, i)| self.space(c, i))
+    }
+
+    /// Every refusal of a crew step (a basic, gold or enhanced action, or
+    /// the explorer's pick) in `seat`'s turn `turn`, in the order the rules
+    /// check them, before anything changes. Applying the step asks this
+    /// first; the list of legal actions asks it of each candidate instead
+    /// of trying the step on a copy of the whole state.
+    pub(crate) fn check_crew_step(
+        &self,
+        seat: Seat,
+        turn: &Turn,
+        action: &Action,
+    ) -> Result<(), E> {
+        let in_crew = turn.stage == Stage::Crew;
+        let space = self.turn_space(turn);
+        if in_crew
+            && matches!(
+                action,
+                Action::Basic(_) | Action::Gold(_) | Action::Enhanced
+            )
+            && self.moves_open(seat, turn)
+        {
+            return Err(E::ActionUnfinished);
+        }
+        let gold = self.gold[seat.index()];
+        let afford = |cost: u32| {
+            if gold < cost {
+                Err(E::NotEnoughGold { seat, cost, gold })
+            } else {
+                Ok(())
+            }
+        };
+        match action {
+            Action::Basic(half) => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("basic"));
+                }
+                if turn.basic {
+                    return Err(E::AlreadyUsed("basic"));
+                }
+                match (space, half) {
+                    (Some(Space::Shift { .. } | Space::Gold(_)), Half::Plain) => Ok(()),
+                    (Some(Space::Sell { pay, .. }), Half::Plain) => afford(pay),
+                    (
+                        Some(Space::Research {
+                            power,
+                            draw,
+                            either,
+                        }),
+                        h,
+                    ) => research(power, draw, either, *h).map(|_| ()),
+                    _ => Err(E::NotYourCrew("basic")),
+                }
+            }
+            Action::Pick(dir, colour) => {
+                if !in_crew || turn.crew != Some(Crew::Explorer) {
+                    return Err(E::NotYourCrew("pick"));
+                }
+                if turn.basic {
+                    return Err(E::AlreadyUsed("basic"));
+                }
+                let Some(Space::Pick(allowed)) = space else {
+                    return Err(E::NotYourCrew("pick"));
+                };
+                if dir.diagonal() {
+                    return Err(E::BadMove(
+                        "the explorer reaches orthogonal neighbours only",
+                    ));
+                }
+                let enhanced = self.enhanced_ready(seat, Crew::Explorer);
+                if !enhanced && allowed.is_some_and(|a| !a.contains(colour)) {
+                    return Err(E::NoSuchTreasure(*colour));
+                }
+                let cell = self
+                    .step(self.ships[seat.index()], *dir)
+                    .ok_or(E::OffBoard)?;
+                if self.treasures_at(cell)[colour.index()] == 0 {
+                    return Err(E::NoSuchTreasure(*colour));
+                }
+                Ok(())
+            }
+            Action::Gold(half) => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("gold"));
+                }
+                if turn.gold {
+                    return Err(E::AlreadyUsed("gold"));
+                }
+                afford(gold_action_price(turn.crew, *half)?)
+            }
+            Action::Enhanced => {
+                if !in_crew {
+                    return Err(E::NotYourCrew("enhanced"));
+                }
+                let crew = turn.crew.ok_or(E::NotYourCrew("enhanced"))?;
+                if turn.enhanced {
+                    return Err(E::AlreadyUsed("enhanced"));
+                }
+                if !self.enhanced_ready(seat, crew) {
+                    return Err(E::HoldNotComplete(crew));
+                }
+                match crew {
+                    Crew::Boatswain | Crew::Purser | Crew::Merchant | Crew::Scientist => Ok(()),
+                    _ => Err(E::WrongStep(
+                        "a separate enhanced action (it is part of the basic one)",
+                    )),
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     pub(crate) fn clear_slot(&mut self, seat: Seat, slot: Slot) {
@@ -1003,10 +1063,114 @@ impl Nereus {
     }
 }
 
+/// The power gained and the cards drawn by the scientist's basic action on
+/// a space giving `power` and `draw` (`either`: one of the two), in the
+/// form `half`.
+fn research(power: u8, draw: u8, either: bool, half: Half) -> Result<(u8, u8), E> {
+    match (either, half) {
+        (false, Half::Plain) => Ok((power, draw)),
+        (true, Half::Power) => Ok((power, 0)),
+        (true, Half::Draw) => Ok((0, draw)),
+        _ => Err(E::WrongStep("that form of the scientist's action")),
+    }
+}
+
+/// What the gold action of `crew` in the form `half` costs, or why there
+/// is no such gold action.
+fn gold_action_price(crew: Option<Crew>, half: Half) -> Result<u32, E> {
+    match (crew, half) {
+        (Some(Crew::Boatswain), Half::Plain) => Ok(1),
+        (Some(Crew::Purser), Half::Plain) => Ok(3),
+        (Some(Crew::Merchant), Half::Plain) => Ok(2),
+        (Some(Crew::Scientist), Half::Power | Half::Draw) => Ok(3),
+        (Some(Crew::Captain | Crew::Pilot), _) => Err(E::WrongStep(
+            "a separate gold action (it is paid in the move)",
+        )),
+        (Some(Crew::Explorer), _) => {
+            Err(E::WrongStep("the explorer's gold action before Phase III"))
+        }
+        _ => Err(E::WrongStep("that form of the gold action")),
+    }
+}
+
+/// Where the rules write what happened: a list of events for the log and
+/// the screens, or [`Quiet`] for a playout whose events nobody reads
+/// (there, building the events, an action's text among them, was a large
+/// share of applying an input). The rules write every event once, through
+/// this, so a quiet input cannot be applied otherwise than a recorded one.
+pub(crate) trait Log {
+    /// Whether events are kept (else what an event needs is not gathered).
+    fn keeps(&self) -> bool;
+    /// How many events are kept so far.
+    fn len(&self) -> usize;
+    /// Keep the event `make` builds, if events are kept.
+    fn record(&mut self, make: impl FnOnce() -> Event);
+    /// Keep the event `make` builds at position `at`, before those that
+    /// came after it (an action's line before the completion it caused).
+    fn record_at(&mut self, at: usize, make: impl FnOnce() -> Event);
+}
+
+impl Log for Vec<Event> {
+    fn keeps(&self) -> bool {
+        true
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn record(&mut self, make: impl FnOnce() -> Event) {
+        self.push(make());
+    }
+    fn record_at(&mut self, at: usize, make: impl FnOnce() -> Event) {
+        self.insert(at.min(Vec::len(self)), make());
+    }
+}
+
+/// A [`Log`] that keeps nothing: the playout path's.
+pub(crate) struct Quiet;
+
+impl Log for Quiet {
+    fn keeps(&self) -> bool {
+        false
+    }
+    fn len(&self) -> usize {
+        0
+    }
+    fn record(&mut self, _make: impl FnOnce() -> Event) {}
+    fn record_at(&mut self, _at: usize, _make: impl FnOnce() -> Event) {}
+}
+
 pub(crate) struct MovePlan {
     pub(crate) to: Cell,
     pub(crate) gold_cost: u32,
-    pub(crate) fees: Vec<Owner>,
+    pub(crate) fees: Fees,
+}
+
+/// The owners of the ships a move passes, each paid 1 gold. A path visits
+/// no space twice and no two ships share a space, so each owner is passed
+/// at most once: a set, kept as bits (seats from bit 0, the neutral ship
+/// in the top bit).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Fees(u8);
+
+impl Fees {
+    const NEUTRAL: u8 = 1 << 7;
+
+    fn add(&mut self, owner: Owner) {
+        self.0 |= match owner {
+            Owner::Seat(seat) => 1 << seat.0,
+            Owner::Neutral => Self::NEUTRAL,
+        };
+    }
+
+    /// How many ships are passed.
+    pub(crate) fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The seats paid, in seat order (the neutral ship's fee goes to the bank).
+    fn seats(self) -> impl Iterator<Item = Seat> {
+        (0..7u8).filter(move |s| self.0 & (1 << s) != 0).map(Seat)
+    }
 }
 
 #[cfg(test)]

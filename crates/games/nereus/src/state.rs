@@ -340,8 +340,9 @@ impl Nereus {
             .collect()
     }
 
-    pub(crate) fn spaces(&self, crew: Crew) -> Vec<Space> {
-        data::spaces(crew, self.seats)
+    /// Space `index` of `crew`'s row on this game's board side.
+    pub(crate) fn space(&self, crew: Crew, index: u8) -> Option<Space> {
+        data::space(crew, self.seats, usize::from(index))
     }
 
     pub(crate) fn enhanced_ready(&self, seat: Seat, crew: Crew) -> bool {
