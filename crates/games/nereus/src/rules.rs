@@ -1047,6 +1047,12 @@ impl Nereus {
         Ok(())
     }
 
+    /// Apply a seat's decision in place, recording its events. Every rule
+    /// refuses before the first change it makes (the crew steps through
+    /// `check_crew_step`, the others each in its arm), so a refused input
+    /// leaves the state as it was without a copy to throw away: the copy
+    /// was most of a recorded input's time. The legal-list test holds every
+    /// refusal of thousands of actions at every decision to this.
     pub(crate) fn apply_checked(
         &mut self,
         seat: Seat,
@@ -1054,12 +1060,12 @@ impl Nereus {
         revealed: Option<&[Revealed]>,
         events: &mut Vec<Event>,
     ) -> Result<(), E> {
-        let mut next = self.clone();
-        let mut local = Vec::new();
-        next.apply_inner(seat, action, revealed, &mut local)?;
-        *self = next;
-        events.extend(local);
-        Ok(())
+        let mark = events.len();
+        let applied = self.apply_inner(seat, action, revealed, events);
+        if applied.is_err() {
+            events.truncate(mark);
+        }
+        applied
     }
 }
 
