@@ -156,6 +156,9 @@ impl Nereus {
         if self.power[s] == 0 {
             return;
         }
+        // The cards in the hand's order, each card's aims in order: the
+        // cards are sorted below, so the list stays in the actions' order.
+        let first_play = out.len();
         for (handle, card) in self.known_science(seat, knowledge) {
             let Some(&science) = data::SCIENCE_DECK.get(card as usize) else {
                 continue;
@@ -188,6 +191,9 @@ impl Nereus {
                 }
                 _ => {}
             }
+        }
+        if let Some(plays) = out.get_mut(first_play..) {
+            plays.sort_unstable();
         }
     }
 }

@@ -362,20 +362,12 @@ impl Game for Nereus {
             );
             return;
         }
-        for c in Colour::ALL.into_iter().filter(|c| turn.hand.contains(c)) {
-            for slot in Self::cabin_slots() {
-                if self.fits(seat, Piece::Treasure(c), slot).is_ok() {
-                    out.push(Action::Stow(c, slot));
-                }
-            }
-        }
-        if self.cabins[s].gems > 0 {
-            for slot in Self::cabin_slots() {
-                if !matches!(slot, Slot::Store(_)) && self.fits(seat, Piece::Gem, slot).is_ok() {
-                    out.push(Action::Gem(slot));
-                }
-            }
-        }
+        // The list is built in the actions' own order (the order of their
+        // kinds, then of their parts), so it needs no sorting: a sort of
+        // the list was a tenth of a random game. While a treasure waits in
+        // hand, closing the crew's actions or the turn (which loses it) is
+        // offered last, never first.
+        let closing_last = !turn.hand.is_empty();
         match turn.stage {
             Stage::Before => {
                 if let Some(crew) = turn.crew {
@@ -385,14 +377,9 @@ impl Game for Nereus {
                         }
                     }
                 }
-                self.free_actions(seat, knowledge, out, false);
             }
-            Stage::After => {
-                out.push(Action::End);
-                self.free_actions(seat, knowledge, out, false);
-            }
+            Stage::After => {}
             Stage::Crew => {
-                out.push(Action::Done);
                 // The crew's steps, each checked as applying it checks it.
                 let mut step = |a: Action| {
                     if self.check_crew_step(seat, turn, &a).is_ok() {
@@ -433,19 +420,34 @@ impl Game for Nereus {
                     Some(_) => PLAIN.into_iter().for_each(step),
                     None => {}
                 }
+                if !closing_last {
+                    out.push(Action::Done);
+                }
             }
         }
-        if turn.hand.is_empty() {
-            out.sort_unstable();
-        } else {
-            // A treasure waits to be placed: closing the crew's actions or
-            // the turn (which loses it) is offered last, never first.
-            out.sort_unstable_by(|a, b| {
-                let closing = |a: &Action| matches!(a, Action::Done | Action::End);
-                (closing(a), a).cmp(&(closing(b), b))
-            });
+        for c in Colour::ALL.into_iter().filter(|c| turn.hand.contains(c)) {
+            for slot in Self::cabin_slots() {
+                if self.fits(seat, Piece::Treasure(c), slot).is_ok() {
+                    out.push(Action::Stow(c, slot));
+                }
+            }
         }
-        out.dedup();
+        if self.cabins[s].gems > 0 {
+            for slot in Self::cabin_slots() {
+                if !matches!(slot, Slot::Store(_)) && self.fits(seat, Piece::Gem, slot).is_ok() {
+                    out.push(Action::Gem(slot));
+                }
+            }
+        }
+        match turn.stage {
+            Stage::Crew if closing_last => out.push(Action::Done),
+            Stage::Crew => {}
+            Stage::Before => self.free_actions(seat, knowledge, out, false),
+            Stage::After => {
+                self.free_actions(seat, knowledge, out, false);
+                out.push(Action::End);
+            }
+        }
     }
 
     fn apply_action(
