@@ -79,6 +79,17 @@
 //! The state's types and queries are in `state.rs`, the moves the rules
 //! make in `rules.rs`, the legal-action lists in `legal.rs`, chance outcomes
 //! in `chance.rs` and the guess at hidden science cards in `determinize.rs`.
+//!
+//! # Applying an action
+//!
+//! Every rule makes all its checks before its first change, so a refused
+//! action leaves the state as it was and the checked path applies in
+//! place, without a copy (a new rule must keep this; the legal-list test
+//! in `tests/nereus/legal_lists.rs` holds thousands of refusals at every
+//! decision of random games to it). A crew step's checks are one function,
+//! `check_crew_step`, which the list of legal actions asks too. The rules
+//! write events through a log that the playout path
+//! ([`Game::apply_legal_action`]) keeps empty, so that it builds none.
 
 use roundtable_engine::{
     CardHandle, ChanceOutcome, ChanceRequest, DeckSlots, Distribution, EpochId, Game, GameResult,
