@@ -1,7 +1,8 @@
 //! The playout path (`apply_legal_action`, `apply_sampled_chance`: no
 //! second check, no copy, a played card taken from the action itself) must
 //! reach exactly the states the checked path reaches, and so must
-//! `apply_random_chance`, which samples a chance outcome itself. Three
+//! `apply_random_chance`, which samples a chance outcome itself, and the
+//! playout path records no events (nobody reads them there). Three
 //! copies of each seeded game are played in lockstep, one input at a time,
 //! with and without the 2-player neutral ship. A divergence would make the
 //! searching bots reason about states the rules never reach.
@@ -126,6 +127,10 @@ fn lockstep(seats: u8, neutral_ship: bool, seed: u64) {
         assert!(
             sampling == checked,
             "{game}: apply_random_chance parts at input {input}"
+        );
+        assert!(
+            scratch.is_empty(),
+            "{game}: the playout path recorded events at input {input}"
         );
     }
     assert_eq!(fast.state_hash(), checked.state_hash());

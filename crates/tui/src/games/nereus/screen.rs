@@ -729,13 +729,20 @@ fn page_lines(s: &Snapshot<Nereus>, app: &App) -> (String, Vec<Line<'static>>) {
 
 /// What taking `action` would cost and give the deciding seat, found by
 /// taking it on a copy (" (pays 2 gold, +5 VP)"), or "" when nothing.
+/// Taken by the recorded path, whose events say it (the playout path,
+/// `apply_legal_action`, records none), with the seat's own science card
+/// opened as the action names it.
 fn option_effect(g: &Nereus, action: &Action) -> String {
     let Some(seat) = g.decider() else {
         return String::new();
     };
     let mut probe = g.clone();
     let mut events = Vec::new();
-    if probe.apply_legal_action(seat, action, &mut events).is_err() {
+    let own_cards = Nereus::claims(action);
+    if probe
+        .apply_action_revealing(seat, action, &own_cards, &mut events)
+        .is_err()
+    {
         return String::new();
     }
     events
