@@ -23,6 +23,21 @@ impl Nereus {
             ChanceOutcome::Cards(c) => c,
             ChanceOutcome::Index(_) => &[],
         };
+        // Every refusal comes before the first change, so the checked path
+        // applies an outcome in place, without a copy of the state.
+        let choices = match &job {
+            Job::FirstPlayer => Some(usize::from(self.seats)),
+            Job::Discovery => Some(self.discovery_left.len()),
+            Job::NeutralFlip { .. } => Some(self.neutral.as_ref().map_or(0, |n| n.deck.len())),
+            Job::NeutralRoll { .. } => Some(if self.neutral.is_some() { 6 } else { 0 }),
+            Job::Fill(_) | Job::Draw(_) => None,
+            Job::Reshuffle | Job::Deal { .. } => return Err(E::BadOutcome),
+        };
+        if let Some(choices) = choices
+            && index.is_none_or(|i| i >= choices)
+        {
+            return Err(E::BadOutcome);
+        }
         self.jobs.remove(0);
         match job {
             Job::FirstPlayer => {

@@ -517,10 +517,13 @@ impl Game for Nereus {
         if !request.distribution.admits(outcome) {
             return Err(E::BadOutcome);
         }
-        let mut next = self.clone();
-        next.apply_outcome(outcome, events)?;
-        *self = next;
-        Ok(())
+        // `apply_outcome` refuses before it changes anything.
+        let mark = events.len();
+        let applied = self.apply_outcome(outcome, events);
+        if applied.is_err() {
+            events.truncate(mark);
+        }
+        applied
     }
 
     fn apply_sampled_chance(
