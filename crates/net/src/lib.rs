@@ -7,7 +7,7 @@
 //!   DCUtR hole punching and AutoNAT; [`relay::run_relay`] is the relay
 //!   server a reachable player can run, with limits raised for game traffic.
 //! * **Gossip** ([`swarm::gossip_config`]): one gossipsub topic per table
-//!   (`rt/t1/<game id, first 16 bytes>`) and one lobby topic, tuned for 2–5
+//!   (`t2/<game id, first 8 bytes>`) and one lobby topic, tuned for 2–5
 //!   peers: flood publish, small mesh, content-hash message ids, our own
 //!   validation before anything is forwarded, a payload cap; gossipsub's
 //!   peer scoring for invalid messages, a topic filter, and budgets per

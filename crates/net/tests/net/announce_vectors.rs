@@ -20,7 +20,7 @@ use roundtable_table::Identity;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-fn label(l: &str) -> [u8; 32] {
+pub(crate) fn label(l: &str) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"roundtable/vectors/");
     h.update(l.as_bytes());
