@@ -14,7 +14,7 @@ use roundtable_net::swarm::{RoundtableTopics, table_topic};
 use roundtable_table::GameId;
 use serde_json::{Value, json};
 
-use crate::announce_vectors::label;
+use crate::announce_vectors::{label, match_file};
 
 fn path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../protocol/vectors/topic.json")
@@ -42,13 +42,5 @@ fn vectors() -> Value {
 
 #[test]
 fn topic_vectors_match_the_file() {
-    let fresh = serde_json::to_string_pretty(&vectors()).unwrap() + "\n";
-    if std::env::var_os("REGENERATE_VECTORS").is_some() {
-        std::fs::write(path(), &fresh).unwrap();
-    }
-    let stored = std::fs::read_to_string(path()).expect("protocol/vectors/topic.json exists");
-    assert_eq!(
-        stored, fresh,
-        "the topic vectors changed; see this file's docs to regenerate"
-    );
+    match_file(&path(), &vectors());
 }
