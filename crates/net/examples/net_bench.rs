@@ -18,27 +18,47 @@
 //! seats by default, another game at 4 (or its most); `--sync-ms` sets the
 //! catch-up interval, to tell its bytes from gossip's.
 //!
-//! Figures of 2026-11-28, a **debug** build (no release build fitted the
-//! round), 5 ms bots, on 2 cores shared with other builds (`/proc/loadavg`
-//! 3 to 8 during the runs; latencies suffer from both, bytes much less):
+//! Figures of 2026-11-28, a **release** build (`--release`), 5 ms bots, on
+//! 2 cores shared with five other engineers' builds (`/proc/loadavg` 8.8
+//! to 11.5 for the "before" runs, 12.9 to 14.7 for the "after" runs;
+//! latencies suffer from it, bytes hardly). Before: the base of this round
+//! (8438d6d). After: catch-up asks only once a seat's heads stand still
+//! (SPEC 4.4, "Who asks whom"), and the table topic is `t2/` and 8 bytes of
+//! the game id, 19 bytes instead of 38 (SPEC 4.2).
 //!
-//! | game, seats, games | action p50/p99 | draw p50/p99 | private draw p50/p99 | bytes per game | per input |
-//! | --- | --- | --- | --- | --- | --- |
-//! | Port Royal, 5, 3 | 7.6 / 54.9 ms | 24.2 / 92.0 ms | none (no private cards) | 2.17 MB (729 inputs) | 3,046 |
-//! | Guildhall, 4, 2 | 3.7 / 30.2 ms | 12.7 / 27.3 ms | 22.9 / 180.1 ms | 1.59 MB (494 inputs) | 3,216 |
-//! | Waters of Nereus, 4, 2 | 2.9 / 11.0 ms | 13.3 / 24.6 ms | 14.9 / 18.2 ms (7) | 0.56 MB (386 inputs) | 1,444 |
+//! | game, seats, games | | action p50/p99 | draw p50/p99 | private draw p50/p99 | bytes per game | per input |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | Port Royal, 5, 5 | before | 1.00 / 14.9 ms | 6.4 / 20.7 ms | none (no private cards) | 1.96 MB (676 inputs) | 2,903 |
+//! | Port Royal, 5, 10 | after | 1.01 / 24.7 ms | 9.6 / 36.8 ms | none | **1.83 MB** (695 inputs) | 2,631 (-9.4 %) |
+//! | Guildhall, 4, 3 | before | 1.31 / 24.0 ms | 8.4 / 31.0 ms | 19.4 / 180.4 ms | 1.94 MB (630 inputs) | 3,082 |
+//! | Guildhall, 4, 3 | after | 1.21 / 27.8 ms | 4.6 / 16.6 ms | 15.8 / 190.8 ms | 1.59 MB (534 inputs) | 2,971 (-3.6 %) |
+//! | Waters of Nereus, 4, 3 | before | 0.75 / 11.9 ms | 8.8 / 31.8 ms | 9.1 / 18.6 ms (9) | 0.56 MB (399 inputs) | 1,414 |
+//! | Waters of Nereus, 4, 3 | after | 0.80 / 9.4 ms | 7.0 / 18.6 ms | 6.7 / 15.7 ms (14) | 0.53 MB (421 inputs) | 1,265 (-10.5 %) |
 //!
-//! Where Port Royal's bytes go, per input: its envelopes are ~510 bytes
-//! (the transcript), flood-published to 4 peers (~2,040), plus gossipsub,
-//! yamux and noise framing (~780 with catch-up off, `--sync-ms 3600000`:
-//! 2,815 in all), plus periodic catch-up: before the skip of SPEC 4.4
-//! ("Who asks whom") 3,150 to 3,330 bytes an input, after it 3,000 to 3,060
-//! (-6 %). Nothing is forwarded (SPEC 4.2). Bytes per game follow the
-//! game's length (random bots: 600 to 800 inputs); at 3,046 bytes an input
-//! a game of more than ~650 inputs is still over 2 MB. What is left of
-//! catch-up is one request a second per pair of seats (a new yamux stream
-//! with multistream-select each time) and envelopes still in flight by
-//! gossip that a response repeats.
+//! Port Royal's games one by one (inputs, bytes). Before: 610 1,774,339;
+//! 618 1,881,181; 719 2,025,044; 796 2,273,595; 639 1,865,991. After: 619
+//! 1,662,924; 794 2,087,654; 818 2,127,636; 497 1,297,220; 703 1,899,674;
+//! 601 1,641,040; 708 1,905,910; 675 1,752,170; 807 2,078,958; 733
+//! 1,851,078. A game's bytes follow its length (random bots and random
+//! keys: 500 to 870 inputs), so one game of more than ~760 inputs is still
+//! over 2 MB; at the mean length of all 20 Port Royal games run (708
+//! inputs) a game is 1.86 MB. With the catch-up change alone (5 games, 766
+//! inputs on average) it was 2,798 bytes an input (-3.6 %). Bytes per game are sums of the games' own counts, so
+//! Guildhall's fell with its shorter games too; compare per input.
+//!
+//! Where Port Royal's bytes go: an input is ~2.4 envelopes (a draw takes a
+//! reveal from every seat), an envelope ~195 bytes, each flood-published to
+//! 4 peers (nothing is forwarded, SPEC 4.2), and around each copy ~60
+//! bytes of gossipsub (19 of them the topic, 38 before), yamux and noise
+//! framing: envelope copies are now ~93 % of the bytes. Catch-up, before:
+//! ~160 requests a game (one a second per pair of seats, each a new yamux
+//! stream with multistream-select, and envelopes still in flight by gossip
+//! that a response repeated), ~4 % of the bytes; after: ~44 a game (on
+//! entering play and on finishing), none while the game moves. What is left
+//! is fixed per game (~63 KB: noise handshakes, identify, subscriptions,
+//! pings) and the envelopes themselves; the next lever would be fewer or
+//! smaller envelopes (a format change) or several envelopes of one author
+//! in one gossip message (a wire change).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -66,7 +66,10 @@ pub enum Controller<G: Game> {
 /// Timing knobs (defaults suit play over the internet; tests shorten them).
 #[derive(Clone, Debug)]
 pub struct Timing {
-    /// How often each peer compares heads with every seat's peer.
+    /// The catch-up interval (SPEC 4.4): a spectator compares heads with
+    /// every seat's peer this often; a seat's peer once its heads have
+    /// stood still this long, and then once an interval while it knows it
+    /// lacks something.
     pub sync_interval: Duration,
     /// How long a finished seat keeps answering catch-up at least, even
     /// when every peer it knows has the end: a spectator or a seat that

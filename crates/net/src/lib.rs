@@ -7,7 +7,7 @@
 //!   DCUtR hole punching and AutoNAT; [`relay::run_relay`] is the relay
 //!   server a reachable player can run, with limits raised for game traffic.
 //! * **Gossip** ([`swarm::gossip_config`]): one gossipsub topic per table
-//!   (`rt/t1/<game id, first 16 bytes>`) and one lobby topic, tuned for 2–5
+//!   (`t2/<game id, first 8 bytes>`) and one lobby topic, tuned for 2–5
 //!   peers: flood publish, small mesh, content-hash message ids, our own
 //!   validation before anything is forwarded, a payload cap; gossipsub's
 //!   peer scoring for invalid messages, a topic filter, and budgets per
@@ -17,8 +17,9 @@
 //!   which the seats' peers bypass once the genesis names them.
 //! * **Catch-up**: `/roundtable/sync/1` request-response exchanges
 //!   [`roundtable_table::Table::heads`] and fetches missing envelopes, on
-//!   every (re)connection and periodically, in the responder's applied
-//!   order.
+//!   every (re)connection, and when a seat's heads have stood still for a
+//!   sync interval (a spectator: every interval), in the responder's
+//!   applied order.
 //! * **The end**: a finished seat keeps serving catch-up for a while, to
 //!   spectators and late seats too, and a peer left with nobody to talk to
 //!   (or at a ticket whose host is gone) gives up in one line

@@ -72,8 +72,13 @@ pub const MAX_IHAVE_LENGTH: usize = 256;
 /// and a table, with room for a peer between two tables.
 pub const MAX_PEER_TOPICS: usize = 4;
 
+/// What a table topic's name starts with (SPEC 4.2).
+pub const TABLE_TOPIC_PREFIX: &str = "t2/";
+/// Bytes of the game id a table topic's name holds, in lower-case hex.
+pub const TABLE_TOPIC_ID_BYTES: usize = 8;
+
 /// The topics a roundtable peer takes part in: the lobby topic and table
-/// topics (`rt/t1/` and 32 lower-case hex digits). Used as gossipsub's
+/// topics ([`TABLE_TOPIC_PREFIX`] and 16 lower-case hex digits). Used as gossipsub's
 /// subscription filter (another peer's subscription to any other topic is
 /// not recorded, and one RPC with more than [`MAX_PEER_TOPICS`]
 /// subscriptions is dropped whole) and as its inbound transform: a message
@@ -86,8 +91,9 @@ impl RoundtableTopics {
     pub fn allows(topic: &TopicHash) -> bool {
         let name = topic.as_str();
         name == LOBBY_TOPIC
-            || name.strip_prefix("rt/t1/").is_some_and(|id| {
-                id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            || name.strip_prefix(TABLE_TOPIC_PREFIX).is_some_and(|id| {
+                id.len() == 2 * TABLE_TOPIC_ID_BYTES
+                    && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
             })
     }
 }
@@ -166,15 +172,17 @@ pub fn peer_score_params() -> PeerScoreParams {
     params
 }
 
-/// A table's gossipsub topic: `rt/t1/` and the first 16 bytes of its game
-/// id in hex. Every gossip message carries its topic, so the name is kept
-/// short (38 bytes instead of the 84 of the full `roundtable/table/v1/<id>`:
-/// 46 bytes saved on each of the thousands of copies a game sends). 128
-/// bits keep tables apart; a message of another game that shared a topic
-/// would still be refused, since every envelope names its full game id.
+/// A table's gossipsub topic: [`TABLE_TOPIC_PREFIX`] and the first
+/// [`TABLE_TOPIC_ID_BYTES`] bytes of its game id in hex, 19 bytes. Every
+/// gossip message carries its topic, so the name is as short as keeps
+/// tables apart: a peer follows at most [`MAX_PEER_TOPICS`] topics, and two
+/// tables it follows share a topic with odds of 2^-64. (At 38 bytes,
+/// `rt/t1/` and 16 bytes of the id, the topic was 13 % of a 5-seat game's
+/// bytes.) A message of another game that shared a topic would still be
+/// refused, since every envelope names its full game id.
 pub fn table_topic(game: &roundtable_table::GameId) -> gossipsub::IdentTopic {
-    let id = game.to_string();
-    gossipsub::IdentTopic::new(format!("rt/t1/{}", id.get(..32).unwrap_or(&id)))
+    let id = hex::encode(&game.0[..TABLE_TOPIC_ID_BYTES]);
+    gossipsub::IdentTopic::new(format!("{TABLE_TOPIC_PREFIX}{id}"))
 }
 
 /// The gossipsub message id: `SHA256("roundtable/gossip-id/v1" || data)`.
@@ -556,11 +564,14 @@ mod tests {
         assert!(RoundtableTopics::allows(
             &gossipsub::IdentTopic::new(LOBBY_TOPIC).hash()
         ));
+        assert_eq!(table_topic(&game).hash().as_str(), "t2/abababababababab");
         for other in [
-            "rt/t1/",
-            "rt/t1/ABABABABABABABABABABABABABABABAB",
-            "rt/t1/abababababababababababababababab0",
-            "rt/t2/abababababababababababababababab",
+            "t2/",
+            "t2/ABABABABABABABAB",
+            "t2/abababababababab0",
+            "t2/abababababababa",
+            "t3/abababababababab",
+            "rt/t1/abababababababababababababababab",
             "roundtable/lobby/v2",
             "junk",
         ] {

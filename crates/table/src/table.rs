@@ -596,6 +596,14 @@ impl<G: Game> Table<G> {
         self.seats.iter().map(SeatState::next_seq).collect()
     }
 
+    /// Whether the table holds envelopes it checked but could not take in
+    /// yet: each waits for one before it, in its author's sequence or in
+    /// the game's order. While the heads stand still, that means one is
+    /// missing, which catch-up must fetch (SPEC 4.4, "Who asks whom").
+    pub fn holds_waiting(&self) -> bool {
+        self.seats.iter().any(|s| !s.buffer.is_empty())
+    }
+
     /// Consumed envelopes of `seat` from sequence number `from`, at most `limit`.
     pub fn envelopes_since(&self, seat: u8, from: u64, limit: usize) -> Vec<Signed> {
         self.seats

@@ -148,18 +148,50 @@ impl<G: crate::NetGame> Node<G> {
         )
     }
 
-    pub(super) fn sync_all(&mut self, now: Instant) {
+    /// Send the catch-up requests that are due (SPEC 4.4, "Who asks
+    /// whom"); run on every tick, `periodic` once a sync interval. A peer
+    /// without a seat asks every seat's peer each interval: no seat asks it
+    /// back, so nobody else would tell it what it missed. A seat's peer asks
+    /// by [`seat_ask_due`].
+    pub(super) fn sync_due(&mut self, now: Instant, periodic: bool) {
         let interval = self.cfg.timing.sync_interval;
-        let peers: Vec<PeerId> = match &self.stage {
-            Stage::Play(play)
-                if play.finished_at.is_none() || play.table.local_seat().is_some() =>
-            {
+        let peers: Vec<PeerId> = match &mut self.stage {
+            Stage::Play(play) if play.table.local_seat().is_some() => {
+                play.note_own_heads(now);
+                let waiting = play.table.holds_waiting();
                 play.seat_peers
                     .iter()
-                    .filter(|p| periodic_ask_due(play.asked_by.get(p).copied(), now, interval))
+                    .filter(|p| {
+                        let behind = waiting
+                            || play.peer_heads.get(*p).is_some_and(|theirs| {
+                                theirs.iter().zip(&play.own_heads).any(|(t, m)| t > m)
+                            });
+                        seat_ask_due(
+                            play.heads_changed_at,
+                            play.compared_at.get(*p).copied(),
+                            play.asked_at.get(*p).copied(),
+                            behind,
+                            now,
+                            interval,
+                        )
+                    })
                     .copied()
                     .collect()
             }
+            Stage::Play(play) if periodic && play.finished_at.is_none() => play.seat_peers.clone(),
+            _ => return,
+        };
+        for p in peers {
+            self.request_sync(p);
+        }
+    }
+
+    /// Ask every seat's peer at once: on entering play (a resumed peer may
+    /// lack much), and when our game finished (so that peers that finished
+    /// too learn our final heads).
+    pub(super) fn ask_every_seat(&mut self) {
+        let peers = match &self.stage {
+            Stage::Play(play) => play.seat_peers.clone(),
             _ => return,
         };
         for p in peers {
@@ -186,6 +218,7 @@ impl<G: crate::NetGame> Node<G> {
             return;
         };
         play.sync_inflight.insert(peer);
+        play.asked_at.insert(peer, Instant::now());
         let request = SyncRequest {
             game: play.table.game_id(),
             heads: play.table.heads(),
@@ -271,7 +304,11 @@ impl<G: crate::NetGame> Node<G> {
             }
         }
         if seated {
-            play.asked_by.insert(peer, Instant::now());
+            // Our answer carries our heads as they are now, its request
+            // carried its own: compared, both ways.
+            let now = Instant::now();
+            play.note_own_heads(now);
+            play.compared_at.insert(peer, now);
         }
         note_heads(&mut play.peer_heads, &play.seat_peers, peer, request.heads);
         let sent = envelopes.iter().map(|e| e.len() + 4).sum();
@@ -291,7 +328,7 @@ impl<G: crate::NetGame> Node<G> {
     /// forged count against the responder, one strike each; `more` with no
     /// envelope is a lie and counts too. We ask again at once only when the
     /// response moved us on: a responder that says `more` while sending
-    /// what we have waits for the next sync interval.
+    /// what we have is asked again only when [`seat_ask_due`] says so.
     pub(super) fn on_sync_response(&mut self, peer: PeerId, response: SyncResponse) {
         let now = self.now_ms();
         let Stage::Play(play) = &mut self.stage else {
@@ -310,6 +347,8 @@ impl<G: crate::NetGame> Node<G> {
                 response.heads.clone(),
             );
         }
+        let asked = Instant::now();
+        play.note_own_heads(asked);
         let before = play.table.heads();
         let mut bad = 0;
         for bytes in &response.envelopes {
@@ -320,6 +359,13 @@ impl<G: crate::NetGame> Node<G> {
             }
         }
         let moved = play.table.heads() != before;
+        if moved {
+            // The peer knows our heads from before its answer only: they
+            // are compared again once they stand still.
+            play.note_own_heads(Instant::now());
+        } else {
+            play.compared_at.insert(peer, asked);
+        }
         for _ in 0..bad {
             self.strike(peer, "sent an invalid envelope in catch-up");
         }
@@ -397,16 +443,38 @@ fn unanswered(ticket: &Ticket, patience: Duration) -> String {
     )
 }
 
-/// Whether our periodic catch-up request to a seat's peer is due: not when
-/// that peer asked us (`asked_at`) less than one `interval` ago, since its
-/// request and our answer compared heads both ways (SPEC 4.4, "Who asks
-/// whom"). What we lack is asked back at once, so skipping costs no delay.
-pub(super) fn periodic_ask_due(
+/// Whether a seat's peer's catch-up request to another seat's peer is due
+/// (SPEC 4.4, "Who asks whom"). Only once its own heads have stood still
+/// for an `interval` since `changed_at`: while they move, gossip delivers,
+/// and a peer that misses an envelope can take in nothing after it, so its
+/// heads stop. Then it asks once if it has not compared heads with that
+/// peer since they changed (`compared_at`), and once an interval (since
+/// `asked_at`) while it knows it lacks something (`behind`: the peer
+/// reported heads beyond its own, or its table holds envelopes that wait
+/// for a missing one).
+pub(super) fn seat_ask_due(
+    changed_at: Instant,
+    compared_at: Option<Instant>,
     asked_at: Option<Instant>,
+    behind: bool,
     now: Instant,
     interval: Duration,
 ) -> bool {
-    asked_at.is_none_or(|at| now.saturating_duration_since(at) >= interval)
+    let still = now.saturating_duration_since(changed_at) >= interval;
+    let compared = compared_at.is_some_and(|at| at >= changed_at);
+    let asked_lately = asked_at.is_some_and(|at| now.saturating_duration_since(at) < interval);
+    still && (!compared || (behind && !asked_lately))
+}
+
+impl<G: Game> Play<G> {
+    /// Note when our heads last changed.
+    fn note_own_heads(&mut self, now: Instant) {
+        let heads = self.table.heads();
+        if heads != self.own_heads {
+            self.own_heads = heads;
+            self.heads_changed_at = now;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -434,23 +502,70 @@ mod tests {
     }
 
     #[test]
-    fn a_periodic_ask_is_skipped_only_within_an_interval_of_the_peers_own_ask() {
-        let now = Instant::now();
+    fn a_seat_asks_only_once_its_heads_stand_still() {
+        let t0 = Instant::now();
         let second = Duration::from_secs(1);
-        assert!(periodic_ask_due(None, now, second));
-        assert!(!periodic_ask_due(Some(now), now, second));
-        assert!(!periodic_ask_due(
-            Some(now),
-            now + Duration::from_millis(999),
+        let at = |ms| t0 + Duration::from_millis(ms);
+        // Heads that moved less than an interval ago: gossip is at work,
+        // whatever else holds.
+        assert!(!seat_ask_due(t0, None, None, true, at(999), second));
+        // Still for an interval, never compared with this peer: ask.
+        assert!(seat_ask_due(t0, None, None, false, at(1000), second));
+        // Compared before the heads last changed: ask again.
+        assert!(seat_ask_due(
+            at(500),
+            Some(t0),
+            None,
+            false,
+            at(1500),
             second
         ));
-        assert!(periodic_ask_due(Some(now), now + second, second));
-        // An ask stamped after `now` (clock order between tasks) skips too.
-        assert!(!periodic_ask_due(
-            Some(now + Duration::from_millis(5)),
-            now,
+    }
+
+    #[test]
+    fn a_caught_up_seat_whose_heads_stand_still_asks_no_more() {
+        let t0 = Instant::now();
+        let second = Duration::from_secs(1);
+        let at = |ms| t0 + Duration::from_millis(ms);
+        // Compared since the heads last changed, nothing known missing: no
+        // request however long the table stays idle.
+        for later in [1_000, 5_000, 3_600_000] {
+            assert!(!seat_ask_due(
+                t0,
+                Some(at(1_000)),
+                Some(at(1_000)),
+                false,
+                at(later),
+                second
+            ));
+        }
+        // A comparison stamped at the very instant of the change counts.
+        assert!(!seat_ask_due(t0, Some(t0), None, false, at(2_000), second));
+    }
+
+    #[test]
+    fn a_seat_that_knows_it_lacks_something_asks_once_an_interval() {
+        let t0 = Instant::now();
+        let second = Duration::from_secs(1);
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let compared = Some(at(1_000));
+        assert!(seat_ask_due(
+            t0,
+            compared,
+            Some(at(1_000)),
+            true,
+            at(2_000),
             second
         ));
+        assert!(!seat_ask_due(
+            t0,
+            compared,
+            Some(at(1_500)),
+            true,
+            at(2_000),
+            second
+        ));
+        assert!(seat_ask_due(t0, compared, None, true, at(2_000), second));
     }
 
     #[test]

@@ -387,12 +387,19 @@ struct Play<G: Game> {
     ready_deadline: Instant,
     outbox: VecDeque<Vec<u8>>,
     sync_inflight: HashSet<PeerId>,
-    /// When each seat's peer last asked us for catch-up about this game. Its
-    /// request and our answer compare heads both ways (we answer what it
-    /// lacks and ask back at once for what we lack), so our own periodic
-    /// request to it within the same interval would only repeat that
-    /// exchange: it is skipped, which halves the requests between two seats.
-    asked_by: HashMap<PeerId, Instant>,
+    /// When we last sent each seat's peer a catch-up request: a seat that
+    /// knows it lacks something asks again once an interval, not faster.
+    asked_at: HashMap<PeerId, Instant>,
+    /// When we last compared heads with each seat's peer (SPEC 4.4, "Who
+    /// asks whom"): we answered its request, or it answered ours and moved
+    /// none of our heads. Once our heads stand still, one comparison with
+    /// each seat's peer since they last changed is all a caught-up seat
+    /// needs; before, every pair of seats asked every second, which cost
+    /// 4 % of a game's bytes while gossip had already delivered everything.
+    compared_at: HashMap<PeerId, Instant>,
+    /// Our heads when we last looked, and when they last changed.
+    own_heads: Vec<u64>,
+    heads_changed_at: Instant,
     /// The latest heads each peer reported: every seat's peer, and every
     /// other peer that asked for catch-up while it stays connected (at most
     /// [`MAX_WATCHER_HEADS`] of those, see `catchup::note_heads`).
@@ -729,9 +736,12 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
         }
-        if now >= self.next_sync {
+        let periodic = now >= self.next_sync;
+        if periodic {
             self.next_sync = now + self.cfg.timing.sync_interval;
-            self.sync_all(now);
+        }
+        self.sync_due(now, periodic);
+        if periodic {
             self.save_peer_addrs();
             if let Stage::Host(host) = &self.stage
                 && host.proposal.is_none()
@@ -1249,7 +1259,8 @@ impl<G: crate::NetGame> Node<G> {
                         // forward is a copy everyone already has (with 5
                         // peers, forwarding quadrupled the bytes on the
                         // wire). A peer without a link to the author gets it
-                        // by catch-up within one sync interval.
+                        // by catch-up, an interval after its heads stand
+                        // still without it.
                         Ok(true) => MessageAcceptance::Ignore,
                         Ok(false) => MessageAcceptance::Ignore,
                         Err(e) if blameless(&e) => {

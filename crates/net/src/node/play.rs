@@ -167,7 +167,10 @@ impl<G: crate::NetGame> Node<G> {
             ready_deadline: now + Duration::from_millis(stall),
             outbox: VecDeque::new(),
             sync_inflight: HashSet::new(),
-            asked_by: HashMap::new(),
+            asked_at: HashMap::new(),
+            compared_at: HashMap::new(),
+            own_heads: Vec::new(),
+            heads_changed_at: now,
             peer_heads: HashMap::new(),
             finished_at: None,
             result: None,
@@ -222,7 +225,7 @@ impl<G: crate::NetGame> Node<G> {
             play.table.handle_timeout(now_ms);
         }
         self.save_peer_addrs();
-        self.sync_all(Instant::now());
+        self.ask_every_seat();
         Ok(())
     }
 
@@ -345,16 +348,13 @@ impl<G: crate::NetGame> Node<G> {
             }
         }
         let finished = play.finished_at.is_some();
-        let peers: Vec<PeerId> = play.seat_peers.clone();
         for e in events {
             self.emit(e);
         }
         if finished && any {
             // Tell everyone our heads now, so that peers that finished too
-            // learn it without waiting for the next round.
-            for p in peers {
-                self.request_sync(p);
-            }
+            // learn it without waiting for our heads to stand still.
+            self.ask_every_seat();
         }
         Ok(any)
     }

@@ -20,7 +20,7 @@ use roundtable_table::Identity;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-fn label(l: &str) -> [u8; 32] {
+pub(crate) fn label(l: &str) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"roundtable/vectors/");
     h.update(l.as_bytes());
@@ -167,15 +167,24 @@ fn vectors() -> Value {
     })
 }
 
+/// Compare freshly built vectors with the file at `path` (first writing
+/// them there when `REGENERATE_VECTORS` is set).
+pub(crate) fn match_file(path: &std::path::Path, vectors: &Value) {
+    let fresh = serde_json::to_string_pretty(vectors).unwrap() + "\n";
+    if std::env::var_os("REGENERATE_VECTORS").is_some() {
+        std::fs::write(path, &fresh).unwrap();
+    }
+    let stored =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    assert_eq!(
+        stored,
+        fresh,
+        "the vectors of {} changed; see its test's docs to regenerate",
+        path.display()
+    );
+}
+
 #[test]
 fn announce_vectors_match_the_file() {
-    let fresh = serde_json::to_string_pretty(&vectors()).unwrap() + "\n";
-    if std::env::var_os("REGENERATE_VECTORS").is_some() {
-        std::fs::write(path(), &fresh).unwrap();
-    }
-    let stored = std::fs::read_to_string(path()).expect("protocol/vectors/announce.json exists");
-    assert_eq!(
-        stored, fresh,
-        "the announcement vectors changed; see this file's docs to regenerate"
-    );
+    match_file(&path(), &vectors());
 }

@@ -17,3 +17,4 @@ mod net_proof;
 mod net_slots;
 mod net_tournament;
 mod net_unsaved;
+mod topic_vectors;

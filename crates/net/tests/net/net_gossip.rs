@@ -24,7 +24,7 @@ fn swarm(secret: u8) -> Swarm<Behaviour> {
 /// Drive both swarms until `b` receives a message on `topic`; `a`
 /// publishes `payloads` one after the other once `b` has subscribed.
 async fn deliver(payloads: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-    let topic = IdentTopic::new("rt/t1/00112233445566778899aabbccddeeff");
+    let topic = IdentTopic::new("t2/0011223344556677");
     let mut a = swarm(41);
     let mut b = swarm(42);
     b.listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
@@ -227,7 +227,7 @@ async fn a_peer_subscribing_to_thousands_of_topics_is_not_followed() {
                 if ready && next.get() < 5000 {
                     for _ in 0..50 {
                         next.set(next.get() + 1);
-                        let topic = IdentTopic::new(format!("rt/t1/{:032x}", next.get()));
+                        let topic = IdentTopic::new(format!("t2/{:016x}", next.get()));
                         let _ = s.behaviour_mut().subscribe(&topic);
                     }
                 }

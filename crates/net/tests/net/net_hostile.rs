@@ -19,8 +19,8 @@ use libp2p::{Multiaddr, PeerId, StreamProtocol, Swarm, SwarmBuilder, noise, tcp,
 use roundtable_bots::RandomBot;
 use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_net::wire::{
-    LOBBY_PROTOCOL, LobbyRequest, LobbyResponse, SYNC_PROTOCOL, SyncRequest, SyncResponse, decode,
-    encode,
+    LOBBY_PROTOCOL, LobbyRequest, LobbyResponse, MAX_SYNC_REQUEST_BYTES, SYNC_PROTOCOL,
+    SyncRequest, SyncResponse, decode, encode,
 };
 use roundtable_net::{
     Controller, DataDir, GameHandle, NetEvent, NodeConfig, Phase, Role, Snapshot, Ticket, Timing,
@@ -575,6 +575,66 @@ async fn a_seat_that_answers_more_for_ever_is_struck_and_cannot_drive_a_request_
         .await
         .expect("a seat answering `more` with nothing is banned");
     until_noted(&notes, &["banning peer", &me.to_string()]).await;
+    host.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caught_up_seat_is_not_asked_for_catch_up_while_the_table_stands_still() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, _notes, ticket, seat) = two_seat_game(dir.path()).await;
+    // The seat's peer stops; a raw client with its key takes its place and
+    // never moves, so the game waits for it (the stall timeout is a
+    // minute). It answers every catch-up request with the asker's own
+    // heads: it lacks nothing and has nothing to give.
+    seat.abort();
+    let identity = DataDir::new(dir.path().join("seat")).identity().unwrap();
+    let mut swarm = raw_swarm(&identity);
+    dial(&mut swarm, &ticket);
+    let mut requests = 0u32;
+    let mut first: Option<tokio::time::Instant> = None;
+    // Ten sync intervals of the client's own clock from the first request.
+    let window = SYNC_INTERVAL * 10;
+    let started = tokio::time::Instant::now();
+    loop {
+        let deadline = first.map_or(started + LIMIT, |t| t + window);
+        let Ok(event) = tokio::time::timeout_at(deadline, swarm.select_next_some()).await else {
+            assert!(
+                first.is_some(),
+                "the host never asked its seat, not even when it connected"
+            );
+            break;
+        };
+        if let SwarmEvent::Behaviour(RawEvent::Sync(request_response::Event::Message {
+            message:
+                request_response::Message::Request {
+                    request, channel, ..
+                },
+            ..
+        })) = event
+        {
+            first.get_or_insert_with(tokio::time::Instant::now);
+            requests += 1;
+            let asked: SyncRequest = decode(&request, MAX_SYNC_REQUEST_BYTES).unwrap();
+            let answer = SyncResponse {
+                heads: asked.heads,
+                envelopes: Vec::new(),
+                more: false,
+            };
+            let _ = swarm
+                .behaviour_mut()
+                .sync
+                .send_response(channel, framed(&encode(&answer)));
+        }
+    }
+    eprintln!("the host sent {requests} catch-up requests in {window:?}");
+    // One when the seat connects, and one more if the host's own bot moved
+    // after that (its heads changed, then stood still). Before SPEC 4.4
+    // asked only tables whose heads stand still, the host asked once every
+    // sync interval, ten times in this window, for nothing.
+    assert!(
+        requests <= 3,
+        "the host sent {requests} catch-up requests in {window:?} to a seat that lacks nothing"
+    );
     host.shutdown();
 }
 
