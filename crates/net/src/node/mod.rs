@@ -48,6 +48,9 @@ use crate::wire::{
 mod catchup;
 mod lobby;
 mod play;
+mod reach;
+
+pub use reach::UPNP_RELEASE_WAIT;
 
 /// Envelopes waiting to be published, at most. Own envelopes are in the
 /// table's log and served by catch-up, so dropping the oldest when a peer
@@ -464,6 +467,8 @@ pub(crate) struct Node<G: Game> {
     /// Failures to save a restart's files already told (each once: saving
     /// is retried every sync round).
     unsaved_noted: HashSet<String>,
+    /// Our reachability: AutoNAT, UPnP and the table relay.
+    reach: reach::ReachState,
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -513,13 +518,23 @@ impl<G: crate::NetGame> Node<G> {
         let identity = cfg.data_dir.identity()?;
         let key = keypair_of(&identity)?;
         let me = key.public().to_peer_id();
-        let swarm = build_swarm(
+        let reach = reach::ReachState::default();
+        let mut swarm = build_swarm(
             key,
             &SwarmOptions {
                 mdns: cfg.mdns,
+                upnp: cfg.upnp && !cfg.listen.is_empty(),
                 counter: cfg.counter.clone(),
+                table_peers: reach.table_peers.clone(),
             },
         )?;
+        // The table relay serves once an address the internet reaches is
+        // confirmed, not on any confirmed address as libp2p would: a LAN's
+        // peers reach one another directly (SPEC 4.10).
+        swarm
+            .behaviour_mut()
+            .table_relay
+            .set_status(Some(relay::Status::Disable));
         let now = Instant::now();
         Ok(Node {
             cfg,
@@ -552,6 +567,7 @@ impl<G: crate::NetGame> Node<G> {
             leaving: None,
             contact: Contact::new(now, 0),
             stop: None,
+            reach,
         })
     }
 
@@ -571,6 +587,7 @@ impl<G: crate::NetGame> Node<G> {
 
     pub(crate) async fn run(mut self) -> Result<Outcome, NetError> {
         let result = self.run_inner().await;
+        self.release_upnp().await;
         let outcome = self.outcome();
         result.map(|()| outcome)
     }
@@ -595,17 +612,22 @@ impl<G: crate::NetGame> Node<G> {
         let mut listening = false;
         if let Some(lobby) = self.resuming() {
             for addr in self.cfg.data_dir.listen_addrs(&lobby) {
-                listening |= self.swarm.listen_on(addr).is_ok();
+                if let Ok(id) = self.swarm.listen_on(addr) {
+                    self.reach.listeners.push(id);
+                    listening = true;
+                }
             }
         }
         if !listening {
             for addr in self.cfg.listen.clone() {
-                self.swarm
+                let id = self
+                    .swarm
                     .listen_on(addr.clone())
                     .map_err(|e| NetError::Listen {
                         addr: addr.to_string(),
                         reason: e.to_string(),
                     })?;
+                self.reach.listeners.push(id);
             }
         }
         for relay in self.cfg.relays.clone() {
@@ -703,6 +725,7 @@ impl<G: crate::NetGame> Node<G> {
             return Ok(());
         }
         self.evict_silent_joiners(now);
+        self.refresh_table_peers();
         if let Stage::Play(play) = &mut self.stage {
             if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
                 play.table.handle_timeout(now_ms);
@@ -960,6 +983,8 @@ impl<G: crate::NetGame> Node<G> {
             SwarmEvent::ExpiredListenAddr { address, .. } => {
                 self.listen_addrs.retain(|a| *a != address);
             }
+            SwarmEvent::ExternalAddrConfirmed { address } => self.on_external_addr(&address, true),
+            SwarmEvent::ExternalAddrExpired { address } => self.on_external_addr(&address, false),
             SwarmEvent::ConnectionEstablished {
                 peer_id, endpoint, ..
             } => {
@@ -1078,6 +1103,7 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
+                self.maybe_reserve_on(peer_id, &info);
                 if let Stage::Play(play) = &mut self.stage
                     && play.seat_peers.contains(&peer_id)
                 {
@@ -1197,8 +1223,10 @@ impl<G: crate::NetGame> Node<G> {
                 Err(e) => self.note(format!("hole punching to {remote_peer_id} failed: {e}")),
             },
             BehaviourEvent::Autonat(autonat::Event::StatusChanged { new, .. }) => {
-                self.note(format!("reachability: {new:?}"))
+                self.on_autonat(&new)
             }
+            BehaviourEvent::TableRelay(event) => self.on_table_relay(&event),
+            BehaviourEvent::Upnp(event) => self.on_upnp(&event),
             _ => {}
         }
         Ok(())
