@@ -18,6 +18,7 @@ mod nereus_tmux;
 mod net_ending;
 mod net_games;
 mod net_gone_seats;
+mod net_internet;
 mod net_mdns;
 mod net_partition;
 mod net_relay;
