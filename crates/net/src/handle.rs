@@ -132,7 +132,7 @@ pub struct NodeConfig {
     /// Relay servers to reserve a slot on, so peers behind NAT can reach us.
     pub relays: Vec<Multiaddr>,
     /// Ask the home router (UPnP IGD) to map a public port to our
-    /// listeners, and remove the mapping on exit (SPEC 4.10). Off by
+    /// listeners, and remove the mapping on exit (SPEC 4.9). Off by
     /// default here; the command line turns it on for peers that listen.
     pub upnp: bool,
     /// Timing knobs.

@@ -73,7 +73,7 @@ pub async fn run_relay(
     }
 }
 
-/// Why a table relay (SPEC 4.10) refused a peer that is not at its table.
+/// Why a table relay (SPEC 4.9) refused a peer that is not at its table.
 pub(crate) const NOT_AT_TABLE: &str = "not at this table (a table relay serves its own table only)";
 
 /// A relay server's event as a line for the person running it.

@@ -244,13 +244,13 @@ pub struct SwarmOptions {
     pub upnp: bool,
     /// Count bytes on the wire (TCP only, no QUIC): for measurements.
     pub counter: Option<Arc<ByteCounter>>,
-    /// Whom our table relay serves (SPEC 4.10): the node keeps it up to
+    /// Whom our table relay serves (SPEC 4.9): the node keeps it up to
     /// date with its table's peers.
     pub table_peers: TablePeers,
 }
 
 /// The peers of this node's table: the only ones its table relay gives a
-/// slot or a circuit (SPEC 4.10). Shared between the node, which rewrites
+/// slot or a circuit (SPEC 4.9). Shared between the node, which rewrites
 /// it as its lobby and table change, and the relay's limiters, which
 /// consult it on every request.
 #[derive(Clone, Debug, Default)]
@@ -331,18 +331,20 @@ pub fn table_relay_config(peers: TablePeers) -> relay::Config {
     config
 }
 
-/// AutoNAT's configuration (SPEC 4.10). libp2p's default tests global
+/// AutoNAT's configuration (SPEC 4.9). libp2p's default tests global
 /// addresses only, which a home network's peers and every simulated
 /// network (TEST-NET addresses) never have, so nothing was ever
 /// confirmed: here every address is tested (`only_global_ips` off), and
 /// what a confirmed address means is judged by [`crate::ticket::Reach`],
 /// the one place that says what is private. Probes start soon after a
-/// peer starts (a table forms in seconds) and are retried every 30 s
-/// until the answer is sure.
+/// peer starts and are retried every 5 s until the answer is sure: a
+/// table forms in seconds, and a host learns it is reachable (and starts
+/// relaying for its table) only once a joiner has probed it. A probe is
+/// one request to a peer that is used as a prober at most every 90 s.
 pub fn autonat_config() -> autonat::Config {
     autonat::Config {
-        boot_delay: Duration::from_secs(2),
-        retry_interval: Duration::from_secs(30),
+        boot_delay: Duration::from_secs(1),
+        retry_interval: Duration::from_secs(5),
         only_global_ips: false,
         ..autonat::Config::default()
     }
@@ -621,7 +623,7 @@ mod derived {
         /// Whether we are reachable.
         pub autonat: autonat::Behaviour,
         /// The relay we serve to our own table's peers once we are
-        /// reachable (SPEC 4.10).
+        /// reachable (SPEC 4.9).
         pub table_relay: relay::Behaviour,
         /// A port mapped on the home router, where it offers UPnP IGD.
         pub upnp: Toggle<upnp::tokio::Behaviour>,

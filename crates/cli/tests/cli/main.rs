@@ -21,6 +21,7 @@ mod net_gone_seats;
 mod net_internet;
 mod net_mdns;
 mod net_partition;
+mod net_reach;
 mod net_relay;
 mod net_restart;
 mod net_support;

@@ -530,7 +530,7 @@ impl<G: crate::NetGame> Node<G> {
         )?;
         // The table relay serves once an address the internet reaches is
         // confirmed, not on any confirmed address as libp2p would: a LAN's
-        // peers reach one another directly (SPEC 4.10).
+        // peers reach one another directly (SPEC 4.9).
         swarm
             .behaviour_mut()
             .table_relay
@@ -764,6 +764,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         if now >= self.next_redial {
             self.next_redial = now + self.cfg.timing.redial;
+            self.reserve_slots();
             self.redial();
         }
         if now >= self.next_lobby {
@@ -1046,10 +1047,15 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             SwarmEvent::ListenerClosed {
+                listener_id,
                 addresses,
-                reason: Err(e),
-                ..
-            } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+                reason,
+            } => {
+                self.on_listener_closed(listener_id);
+                if let Err(e) = reason {
+                    self.note(format!("stopped listening on {addresses:?}: {e}"));
+                }
+            }
             SwarmEvent::OutgoingConnectionError {
                 peer_id: Some(peer),
                 error,
@@ -1103,7 +1109,9 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
-                self.maybe_reserve_on(peer_id, &info);
+                if self.reach.served.contains(&peer_id) {
+                    self.note_relay_offer(peer_id, &info);
+                }
                 if let Stage::Play(play) = &mut self.stage
                     && play.seat_peers.contains(&peer_id)
                 {

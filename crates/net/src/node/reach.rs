@@ -1,4 +1,4 @@
-//! Being reachable (SPEC 4.10): what AutoNAT and the home router's UPnP
+//! Being reachable (SPEC 4.9): what AutoNAT and the home router's UPnP
 //! tell us of our own addresses, the relay we serve to our own table once
 //! the internet reaches us, and the slot we take on a table peer's relay
 //! when it offers one.
@@ -56,6 +56,9 @@ impl<G: crate::NetGame> Node<G> {
             if fresh {
                 self.reach.noted.push(address.clone());
                 let line = match Reach::of(address) {
+                    Reach::Internet if is_circuit(address) => {
+                        format!("reachable through a relay at {address}")
+                    }
                     Reach::Internet => format!(
                         "reachable from the internet at {address}: relaying for this table's \
                          peers"
@@ -147,22 +150,12 @@ impl<G: crate::NetGame> Node<G> {
         self.note(line);
     }
 
-    /// A table peer told us (identify) that it serves a relay: if the
-    /// internet does not reach us ourselves, take a slot on it, so that
-    /// the table's other peers reach us through it (and then punch).
-    pub(super) fn maybe_reserve_on(&mut self, peer: PeerId, info: &identify::Info) {
-        if self.reach.reserved_on.contains(&peer)
-            || !info.protocols.contains(&relay::HOP_PROTOCOL_NAME)
-            || !self.reach.served.contains(&peer)
-            || self.reach.reserved_on.len() >= crate::wire::MAX_ADDRS
-        {
-            return;
-        }
-        let reachable = self
-            .swarm
-            .external_addresses()
-            .any(|a| Reach::of(a) == Reach::Internet && !is_circuit(a));
-        if reachable {
+    /// A table peer told us (identify) that it serves a relay: remember
+    /// where, and take a slot on it (now, and again after a refusal: a
+    /// host seats a joiner only after its first `Join`).
+    pub(super) fn note_relay_offer(&mut self, peer: PeerId, info: &identify::Info) {
+        if !info.protocols.contains(&relay::HOP_PROTOCOL_NAME) {
+            self.reach.offers.retain(|(p, _)| *p != peer);
             return;
         }
         let Some(addr) = info
@@ -172,16 +165,67 @@ impl<G: crate::NetGame> Node<G> {
         else {
             return;
         };
-        let circuit = crate::ticket::with_peer(addr, peer).with(Protocol::P2pCircuit);
-        match self.swarm.listen_on(circuit.clone()) {
-            Ok(_) => {
-                self.reach.reserved_on.push(peer);
-                self.note(format!(
-                    "taking a slot on table peer {peer}'s relay: {circuit}"
-                ));
-            }
-            Err(e) => self.note(format!("cannot take a slot at {circuit}: {e}")),
+        let relay_addr = crate::ticket::with_peer(addr, peer);
+        self.reach.offers.retain(|(p, _)| *p != peer);
+        if self.reach.offers.len() < crate::wire::MAX_ADDRS {
+            self.reach.offers.push((peer, relay_addr));
         }
+        self.reserve_slots();
+    }
+
+    /// Take a slot on every table peer that offers a relay and holds none
+    /// of ours, unless the internet reaches us ourselves.
+    pub(super) fn reserve_slots(&mut self) {
+        let reachable = self
+            .swarm
+            .external_addresses()
+            .any(|a| Reach::of(a) == Reach::Internet && !is_circuit(a));
+        if reachable {
+            return;
+        }
+        let wanted: Vec<(PeerId, Multiaddr)> = self
+            .reach
+            .offers
+            .iter()
+            .filter(|(p, _)| {
+                self.reach.served.contains(p) && !self.reach.slots.iter().any(|(q, _)| q == p)
+            })
+            .cloned()
+            .collect();
+        for (peer, relay_addr) in wanted {
+            let circuit = relay_addr.with(Protocol::P2pCircuit);
+            match self.swarm.listen_on(circuit.clone()) {
+                Ok(id) => {
+                    self.reach.slots.push((peer, id));
+                    self.note(format!(
+                        "asking table peer {peer} for a relay slot: {circuit}"
+                    ));
+                }
+                Err(e) => self.note(format!("cannot take a slot at {circuit}: {e}")),
+            }
+        }
+    }
+
+    /// A listener closed: if it was a slot on a table peer's relay, it is
+    /// asked for again at the next redial.
+    pub(super) fn on_listener_closed(&mut self, id: libp2p::core::transport::ListenerId) {
+        self.reach.slots.retain(|(_, slot)| *slot != id);
+    }
+
+    /// Where `peer` may be reached through the relays of our table's
+    /// peers (SPEC 4.9): a seat behind a NAT holds a slot on them, so a
+    /// circuit to it through one needs no address of its own.
+    pub(super) fn circuits_to(&self, peer: PeerId) -> Vec<Multiaddr> {
+        self.reach
+            .offers
+            .iter()
+            .filter(|(relay, _)| *relay != peer)
+            .map(|(_, addr)| {
+                addr.clone()
+                    .with(Protocol::P2pCircuit)
+                    .with(Protocol::P2p(peer))
+            })
+            .collect()
     }
 
     /// Let the home router remove the ports it mapped for us before we
@@ -214,8 +258,11 @@ pub(super) struct ReachState {
     pub(super) noted: Vec<Multiaddr>,
     /// AutoNAT's "not reachable" already told.
     pub(super) private_noted: bool,
-    /// Table peers whose relay we took a slot on.
-    pub(super) reserved_on: Vec<PeerId>,
+    /// Table peers that serve a relay, and where (ending in their
+    /// `/p2p/`), at most 8.
+    pub(super) offers: Vec<(PeerId, Multiaddr)>,
+    /// Slots asked for or held on table peers' relays, by listener.
+    pub(super) slots: Vec<(PeerId, libp2p::core::transport::ListenerId)>,
     /// The router mapped a port for us.
     pub(super) upnp_mapped: bool,
     /// Our direct listeners, closed on exit so their mappings go.

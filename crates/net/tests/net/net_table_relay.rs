@@ -1,4 +1,4 @@
-//! A table relay (SPEC 4.10) serves its own table's peers only: a peer at
+//! A table relay (SPEC 4.9) serves its own table's peers only: a peer at
 //! the table gets a slot and a circuit to another table peer, a peer that
 //! is not at the table gets neither, over the real behaviour every
 //! roundtable peer runs.
