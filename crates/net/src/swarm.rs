@@ -658,6 +658,50 @@ mod tests {
     }
 
     #[test]
+    fn the_table_relay_serves_the_peers_of_its_table_as_the_table_changes() {
+        let peers = TablePeers::default();
+        let (seat, stranger) = (PeerId::random(), PeerId::random());
+        peers.set([seat]);
+        let mut config = table_relay_config(peers.clone());
+        let addr: Multiaddr = "/ip4/192.0.2.1/tcp/4001".parse().unwrap();
+        let now = std::time::Instant::now();
+        let allows = |limiters: &mut Vec<Box<dyn relay::RateLimiter>>, peer| {
+            limiters.iter_mut().all(|l| l.try_next(peer, &addr, now))
+        };
+        assert!(allows(&mut config.reservation_rate_limiters, seat));
+        assert!(allows(&mut config.circuit_src_rate_limiters, seat));
+        assert!(!allows(&mut config.reservation_rate_limiters, stranger));
+        assert!(!allows(&mut config.circuit_src_rate_limiters, stranger));
+        // The node rewrites the set when its lobby or table changes.
+        peers.set([stranger]);
+        assert!(allows(&mut config.reservation_rate_limiters, stranger));
+        assert!(!allows(&mut config.reservation_rate_limiters, seat));
+        assert_eq!(
+            (config.max_reservations, config.reservation_duration),
+            (16, Duration::from_secs(3600))
+        );
+        assert_eq!(
+            (
+                config.max_circuits,
+                config.max_circuits_per_peer,
+                config.max_circuit_duration,
+                config.max_circuit_bytes
+            ),
+            (32, 8, Duration::from_secs(7200), 16 * 1024 * 1024)
+        );
+    }
+
+    #[test]
+    fn autonat_tests_every_address_soon_after_start() {
+        let config = autonat_config();
+        assert!(!config.only_global_ips);
+        assert_eq!(
+            (config.boot_delay, config.retry_interval),
+            (Duration::from_secs(1), Duration::from_secs(5))
+        );
+    }
+
+    #[test]
     fn score_parameters_are_valid() {
         peer_score_params().validate().unwrap();
         topic_score_params().validate().unwrap();
