@@ -41,10 +41,12 @@ fn all_finish(peers: &mut [&mut Peer]) {
 }
 
 /// Host a `seats`-seat table in `ns`; the peer and its ticket.
-fn host_in(net: &Internet, ns_of: &str, dir: &Path, seats: u8) -> (Peer, String) {
+fn host_in(net: &Internet, ns_of: &str, dir: &Path, game: &str, seats: u8) -> (Peer, String) {
     let ticket_file = dir.join("ticket.txt");
     let mut args: Vec<String> = vec![
         "host".into(),
+        "--game".into(),
+        game.into(),
         "--seats".into(),
         seats.to_string(),
         "--ticket-file".into(),
@@ -81,7 +83,7 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
     let net = Internet::build("public host; cone+upnp joiner")
         .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
     let dir = tempfile::tempdir().unwrap();
-    let (mut host, ticket) = host_in(&net, "host", dir.path(), 2);
+    let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
     let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
     all_finish(&mut [&mut joiner, &mut host]);
     check_transcripts(&transcripts_under(dir.path()), 2);
@@ -104,10 +106,23 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn b_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punch() {
+    matrix_b("port-royal");
+}
+
+/// Matrix (b) with private cards: every seat's shares reach every seat.
+#[test]
+#[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
+fn b_guildhall_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punch() {
+    matrix_b("guildhall");
+}
+
+/// (b): a public host, two joiners behind two cone NATs, a whole game of
+/// `game`.
+fn matrix_b(game: &str) {
     let net = Internet::build("public host; cone alice; cone bob")
         .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
     let dir = tempfile::tempdir().unwrap();
-    let (mut host, ticket) = host_in(&net, "host", dir.path(), 3);
+    let (mut host, ticket) = host_in(&net, "host", dir.path(), game, 3);
     let host_id = roundtable_net::Ticket::decode(&ticket)
         .unwrap()
         .host_peer()
@@ -168,7 +183,7 @@ fn b_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punch() {
         )
     });
     println!(
-        "matrix (b): joiners relayed through the host {first_relayed:?} after the second \
+        "matrix (b), {game}: joiners relayed through the host {first_relayed:?} after the second \
          joined, direct (hole punched) after {punched_at:?}; bytes across the host's public \
          interface: {} before the punch, {} after (its own game traffic included)",
         at_punch - before,
