@@ -1051,8 +1051,9 @@ impl<G: crate::NetGame> Node<G> {
                 addresses,
                 reason,
             } => {
-                self.on_listener_closed(listener_id);
-                if let Err(e) = reason {
+                if !self.on_listener_closed(listener_id, &reason)
+                    && let Err(e) = reason
+                {
                     self.note(format!("stopped listening on {addresses:?}: {e}"));
                 }
             }

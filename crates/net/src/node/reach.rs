@@ -197,9 +197,12 @@ impl<G: crate::NetGame> Node<G> {
             match self.swarm.listen_on(circuit.clone()) {
                 Ok(id) => {
                     self.reach.slots.push((peer, id));
-                    self.note(format!(
-                        "asking table peer {peer} for a relay slot: {circuit}"
-                    ));
+                    if !self.reach.asked.contains(&peer) {
+                        self.reach.asked.push(peer);
+                        self.note(format!(
+                            "asking table peer {peer} for a relay slot: {circuit}"
+                        ));
+                    }
                 }
                 Err(e) => self.note(format!("cannot take a slot at {circuit}: {e}")),
             }
@@ -207,9 +210,27 @@ impl<G: crate::NetGame> Node<G> {
     }
 
     /// A listener closed: if it was a slot on a table peer's relay, it is
-    /// asked for again at the next redial.
-    pub(super) fn on_listener_closed(&mut self, id: libp2p::core::transport::ListenerId) {
-        self.reach.slots.retain(|(_, slot)| *slot != id);
+    /// asked for again at the next redial, and a refusal is told once per
+    /// table peer (a host refuses a joiner it has not seated yet, so the
+    /// first asks may be refused). Whether the listener was a slot.
+    pub(super) fn on_listener_closed(
+        &mut self,
+        id: libp2p::core::transport::ListenerId,
+        reason: &Result<(), std::io::Error>,
+    ) -> bool {
+        let Some(at) = self.reach.slots.iter().position(|(_, slot)| *slot == id) else {
+            return false;
+        };
+        let (peer, _) = self.reach.slots.remove(at);
+        if let Err(e) = reason
+            && !self.reach.refused_by.contains(&peer)
+        {
+            self.reach.refused_by.push(peer);
+            self.note(format!(
+                "table peer {peer} gave us no relay slot ({e}): asking again every few seconds"
+            ));
+        }
+        true
     }
 
     /// Where `peer` may be reached through the relays of our table's
@@ -263,6 +284,10 @@ pub(super) struct ReachState {
     pub(super) offers: Vec<(PeerId, Multiaddr)>,
     /// Slots asked for or held on table peers' relays, by listener.
     pub(super) slots: Vec<(PeerId, libp2p::core::transport::ListenerId)>,
+    /// Table peers we asked for a slot (told once each).
+    pub(super) asked: Vec<PeerId>,
+    /// Table peers that refused us a slot (told once each).
+    pub(super) refused_by: Vec<PeerId>,
     /// The router mapped a port for us.
     pub(super) upnp_mapped: bool,
     /// Our direct listeners, closed on exit so their mappings go.
