@@ -54,6 +54,11 @@ pub(crate) struct NetArgs {
     /// Do not use mDNS (LAN discovery).
     #[arg(long)]
     no_mdns: bool,
+    /// Do not ask the home router (UPnP IGD) to map a public port to this
+    /// peer (by default a peer that listens asks, and removes the mapping
+    /// when it exits).
+    #[arg(long)]
+    no_upnp: bool,
     /// A relay server's multiaddr (with /p2p/<id>): reserve a slot there so
     /// that peers behind NAT reach this one (repeatable).
     #[arg(long, value_name = "MULTIADDR")]
@@ -114,6 +119,7 @@ impl NetArgs {
             config.listen = self.listen.clone();
         }
         config.mdns = !self.no_mdns;
+        config.upnp = !self.no_upnp && !self.no_listen;
         config.relays = self.relay.clone();
         config.timing = Timing {
             sync_interval: Duration::from_millis(self.sync_ms.max(50)),

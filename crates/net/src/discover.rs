@@ -34,7 +34,7 @@ pub async fn discover_tables(
         key,
         &SwarmOptions {
             mdns,
-            counter: None,
+            ..SwarmOptions::default()
         },
     )?;
     for addr in listen {

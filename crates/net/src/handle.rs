@@ -134,6 +134,10 @@ pub struct NodeConfig {
     pub mdns: bool,
     /// Relay servers to reserve a slot on, so peers behind NAT can reach us.
     pub relays: Vec<Multiaddr>,
+    /// Ask the home router (UPnP IGD) to map a public port to our
+    /// listeners, and remove the mapping on exit (SPEC 4.9). Off by
+    /// default here; the command line turns it on for peers that listen.
+    pub upnp: bool,
     /// Timing knobs.
     pub timing: Timing,
     /// Count wire bytes (switches to TCP only), for measurements and tests.
@@ -166,6 +170,7 @@ impl NodeConfig {
             listen: default_listen(),
             mdns: true,
             relays: Vec::new(),
+            upnp: false,
             timing: Timing::default(),
             counter: None,
             transcript_copy: None,

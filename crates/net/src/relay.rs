@@ -73,11 +73,14 @@ pub async fn run_relay(
     }
 }
 
+/// Why a table relay (SPEC 4.9) refused a peer that is not at its table.
+pub(crate) const NOT_AT_TABLE: &str = "not at this table (a table relay serves its own table only)";
+
 /// A relay server's event as a line for the person running it.
 // The deprecated variants are still reported by libp2p 0.57; each is a
 // failure the operator would want to read about.
 #[allow(deprecated)]
-fn note(event: &relay::Event) -> String {
+pub(crate) fn note(event: &relay::Event) -> String {
     use relay::Event::*;
     match event {
         ReservationReqAccepted {

@@ -1,8 +1,9 @@
 //! The libp2p stack: transports, behaviours and the gossipsub tuning for
 //! tables of 2 to 5 peers.
 
+use std::collections::HashSet;
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use libp2p::core::muxing::StreamMuxerBox;
@@ -15,8 +16,8 @@ use libp2p::gossipsub::{
 use libp2p::identity::Keypair;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    PeerId, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr, identify,
-    mdns, noise, ping, relay, request_response, tcp, yamux,
+    Multiaddr, PeerId, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr,
+    identify, mdns, noise, ping, relay, request_response, tcp, upnp, yamux,
 };
 
 use crate::NetError;
@@ -246,8 +247,115 @@ pub use derived::{Behaviour, BehaviourEvent, RelayBehaviour, RelayBehaviourEvent
 pub struct SwarmOptions {
     /// Run mDNS discovery.
     pub mdns: bool,
+    /// Ask the home router (UPnP IGD) to map a public port to each TCP
+    /// and QUIC listener.
+    pub upnp: bool,
     /// Count bytes on the wire (TCP only, no QUIC): for measurements.
     pub counter: Option<Arc<ByteCounter>>,
+    /// Whom our table relay serves (SPEC 4.9): the node keeps it up to
+    /// date with its table's peers.
+    pub table_peers: TablePeers,
+}
+
+/// The peers of this node's table: the only ones its table relay gives a
+/// slot or a circuit (SPEC 4.9). Shared between the node, which rewrites
+/// it as its lobby and table change, and the relay's limiters, which
+/// consult it on every request.
+#[derive(Clone, Debug, Default)]
+pub struct TablePeers(Arc<Mutex<HashSet<PeerId>>>);
+
+impl TablePeers {
+    /// Replace the set with `peers`.
+    pub fn set(&self, peers: impl IntoIterator<Item = PeerId>) {
+        let mut held = match self.0.lock() {
+            Ok(held) => held,
+            // A limiter that panicked mid-read left nothing half-written:
+            // the set is rewritten whole here.
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        held.clear();
+        held.extend(peers);
+    }
+
+    /// Whether `peer` is at this node's table.
+    pub fn contains(&self, peer: &PeerId) -> bool {
+        match self.0.lock() {
+            Ok(held) => held.contains(peer),
+            Err(poisoned) => poisoned.into_inner().contains(peer),
+        }
+    }
+}
+
+/// Most peers holding a slot on a table relay at once: the other seats of
+/// the largest table (4) and of a tournament's tables, with room for a
+/// seat that reconnects before its old slot closes.
+pub const TABLE_RELAY_MAX_RESERVATIONS: usize = 16;
+/// How long a table relay's slot lasts before its holder must renew it.
+pub const TABLE_RELAY_RESERVATION_TIME: Duration = Duration::from_secs(60 * 60);
+/// Most circuits a table relay carries at once (every pair of a 5-seat
+/// table both ways is 20).
+pub const TABLE_RELAY_MAX_CIRCUITS: usize = 32;
+/// Most circuits one peer may open through a table relay at once.
+pub const TABLE_RELAY_MAX_CIRCUITS_PER_PEER: usize = 8;
+/// Longest a circuit through a table relay lasts: a long game between seats
+/// whose NATs cannot be punched (they reconnect through a new circuit if
+/// it runs out).
+pub const TABLE_RELAY_CIRCUIT_TIME: Duration = Duration::from_secs(2 * 60 * 60);
+/// Most bytes one circuit through a table relay carries (both ways): a
+/// whole 5-seat game sends about 2 MB in all, so 16 MiB is a long game
+/// relayed with room to spare, and bounds what one seat can make the
+/// relaying peer carry.
+pub const TABLE_RELAY_CIRCUIT_BYTES: u64 = 16 * 1024 * 1024;
+/// Reservations and circuits one peer may ask a table relay for per
+/// minute.
+pub const TABLE_RELAY_REQUESTS_PER_MINUTE: u32 = 30;
+
+/// A table relay's configuration: [`TABLE_RELAY_MAX_RESERVATIONS`] and the
+/// other bounds above, and only the peers in `peers` served: a reservation
+/// or a circuit asked for by anyone else is refused (and a circuit's
+/// destination must hold a reservation, so it too is a table peer).
+pub fn table_relay_config(peers: TablePeers) -> relay::Config {
+    let reservers = peers.clone();
+    let mut config = relay::Config {
+        max_reservations: TABLE_RELAY_MAX_RESERVATIONS,
+        max_reservations_per_peer: 2,
+        reservation_duration: TABLE_RELAY_RESERVATION_TIME,
+        reservation_rate_limiters: vec![Box::new(
+            move |peer: PeerId, _: &Multiaddr, _: std::time::Instant| reservers.contains(&peer),
+        )],
+        max_circuits: TABLE_RELAY_MAX_CIRCUITS,
+        max_circuits_per_peer: TABLE_RELAY_MAX_CIRCUITS_PER_PEER,
+        max_circuit_duration: TABLE_RELAY_CIRCUIT_TIME,
+        max_circuit_bytes: TABLE_RELAY_CIRCUIT_BYTES,
+        circuit_src_rate_limiters: vec![Box::new(
+            move |peer: PeerId, _: &Multiaddr, _: std::time::Instant| peers.contains(&peer),
+        )],
+    };
+    if let Some(n) = NonZeroU32::new(TABLE_RELAY_REQUESTS_PER_MINUTE) {
+        config = config
+            .reservation_rate_per_peer(n, Duration::from_secs(60))
+            .circuit_src_per_peer(n, Duration::from_secs(60));
+    }
+    config
+}
+
+/// AutoNAT's configuration (SPEC 4.9). libp2p's default tests global
+/// addresses only, which a home network's peers and every simulated
+/// network (TEST-NET addresses) never have, so nothing was ever
+/// confirmed: here every address is tested (`only_global_ips` off), and
+/// what a confirmed address means is judged by [`crate::ticket::Reach`],
+/// the one place that says what is private. Probes start soon after a
+/// peer starts and are retried every 5 s until the answer is sure: a
+/// table forms in seconds, and a host learns it is reachable (and starts
+/// relaying for its table) only once a joiner has probed it. A probe is
+/// one request to a peer that is used as a prober at most every 90 s.
+pub fn autonat_config() -> autonat::Config {
+    autonat::Config {
+        boot_delay: Duration::from_secs(1),
+        retry_interval: Duration::from_secs(5),
+        only_global_ips: false,
+        ..autonat::Config::default()
+    }
 }
 
 /// Gossipsub with our topic filter, transform and peer scoring.
@@ -334,7 +442,9 @@ fn behaviour(
             rr(Duration::from_secs(10)),
         ),
         dcutr: dcutr::Behaviour::new(peer_id),
-        autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+        autonat: autonat::Behaviour::new(peer_id, autonat_config()),
+        table_relay: relay::Behaviour::new(peer_id, table_relay_config(opts.table_peers.clone())),
+        upnp: Toggle::from(opts.upnp.then(upnp::tokio::Behaviour::default)),
     })
 }
 
@@ -471,7 +581,7 @@ pub fn build_relay_swarm(key: Keypair) -> Result<Swarm<RelayBehaviour>, NetError
                     key.public(),
                 )),
                 ping: ping::Behaviour::new(ping::Config::new()),
-                autonat: autonat::Behaviour::new(peer_id, autonat::Config::default()),
+                autonat: autonat::Behaviour::new(peer_id, autonat_config()),
             }
         })
         .map_err(transport_error)?
@@ -488,7 +598,7 @@ mod derived {
     use libp2p::swarm::behaviour::toggle::Toggle;
     use libp2p::{
         allow_block_list, autonat, connection_limits, dcutr, identify, mdns, ping, relay,
-        request_response,
+        request_response, upnp,
     };
 
     use super::{LobbyCodec, SyncCodec};
@@ -520,6 +630,11 @@ mod derived {
         pub dcutr: dcutr::Behaviour,
         /// Whether we are reachable.
         pub autonat: autonat::Behaviour,
+        /// The relay we serve to our own table's peers once we are
+        /// reachable (SPEC 4.9).
+        pub table_relay: relay::Behaviour,
+        /// A port mapped on the home router, where it offers UPnP IGD.
+        pub upnp: Toggle<upnp::tokio::Behaviour>,
     }
 
     /// What a relay server runs.
@@ -548,6 +663,50 @@ mod tests {
         assert!(check_mesh(6, 5, 12, 4).is_err());
         assert!(check_mesh(4, 1, 8, 2).is_err());
         gossip_config().unwrap();
+    }
+
+    #[test]
+    fn the_table_relay_serves_the_peers_of_its_table_as_the_table_changes() {
+        let peers = TablePeers::default();
+        let (seat, stranger) = (PeerId::random(), PeerId::random());
+        peers.set([seat]);
+        let mut config = table_relay_config(peers.clone());
+        let addr: Multiaddr = "/ip4/192.0.2.1/tcp/4001".parse().unwrap();
+        let now = std::time::Instant::now();
+        let allows = |limiters: &mut Vec<Box<dyn relay::RateLimiter>>, peer| {
+            limiters.iter_mut().all(|l| l.try_next(peer, &addr, now))
+        };
+        assert!(allows(&mut config.reservation_rate_limiters, seat));
+        assert!(allows(&mut config.circuit_src_rate_limiters, seat));
+        assert!(!allows(&mut config.reservation_rate_limiters, stranger));
+        assert!(!allows(&mut config.circuit_src_rate_limiters, stranger));
+        // The node rewrites the set when its lobby or table changes.
+        peers.set([stranger]);
+        assert!(allows(&mut config.reservation_rate_limiters, stranger));
+        assert!(!allows(&mut config.reservation_rate_limiters, seat));
+        assert_eq!(
+            (config.max_reservations, config.reservation_duration),
+            (16, Duration::from_secs(3600))
+        );
+        assert_eq!(
+            (
+                config.max_circuits,
+                config.max_circuits_per_peer,
+                config.max_circuit_duration,
+                config.max_circuit_bytes
+            ),
+            (32, 8, Duration::from_secs(7200), 16 * 1024 * 1024)
+        );
+    }
+
+    #[test]
+    fn autonat_tests_every_address_soon_after_start() {
+        let config = autonat_config();
+        assert!(!config.only_global_ips);
+        assert_eq!(
+            (config.boot_delay, config.retry_interval),
+            (Duration::from_secs(1), Duration::from_secs(5))
+        );
     }
 
     #[test]

@@ -78,6 +78,7 @@ impl NetLauncher {
         if self.reach.no_listen {
             config.listen = Vec::new();
         }
+        config.upnp = !self.reach.no_listen;
         config
     }
 

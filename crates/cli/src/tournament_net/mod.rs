@@ -202,7 +202,9 @@ impl Node<'_> {
                         && now >= due
                     {
                         ticket_told = true;
-                        self.tell_ticket(identity, &addrs, ticket_file)?;
+                        let best_first =
+                            roundtable_net::ticket::reachable_first(me, addrs.iter().cloned());
+                        self.tell_ticket(identity, &best_first, ticket_file)?;
                     }
                     self.desk.tick(elapsed_ms(opened));
                     if self.desk.is_over() && over_at.is_none() {
@@ -245,14 +247,18 @@ impl Node<'_> {
             game: TICKET_GAME.to_owned(),
             host: identity.public(),
             addrs: addrs.to_vec(),
-        }
-        .encode();
+        };
+        let warning = ticket.reach_warning();
+        let ticket = ticket.encode();
         let mut out = crate::output::stdout();
         writeln!(out, "ticket: {ticket}")?;
         writeln!(
             out,
             "players play with: roundtable tournament play MANIFEST {ticket} (add --bot LEVEL to let a bot play)"
         )?;
+        for line in warning.into_iter().flatten() {
+            writeln!(out, "{line}")?;
+        }
         if let Some(path) = ticket_file {
             std::fs::write(path, format!("{ticket}\n"))
                 .with_context(|| format!("writing {}", path.display()))?;

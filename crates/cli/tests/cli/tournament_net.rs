@@ -52,6 +52,13 @@ fn a_round_over_the_network_forfeits_the_no_show_and_counts_from_the_files() {
     let log = node.output();
     assert!(status.success(), "the node: {log:#?}");
     assert!(log.iter().any(|l| l == "round 1 is over"), "{log:#?}");
+    // Its ticket holds loopback addresses only, and it says so as `host`
+    // does under such a ticket.
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("this ticket holds only loopback addresses")),
+        "{log:#?}"
+    );
     assert!(
         log.iter()
             .any(|l| l.ends_with("played; lost by forfeit (not there in time): p8")),

@@ -48,6 +48,9 @@ use crate::wire::{
 mod catchup;
 mod lobby;
 mod play;
+mod reach;
+
+pub use reach::UPNP_RELEASE_WAIT;
 
 /// Envelopes waiting to be published, at most. Own envelopes are in the
 /// table's log and served by catch-up, so dropping the oldest when a peer
@@ -471,6 +474,8 @@ pub(crate) struct Node<G: Game> {
     /// Failures to save a restart's files already told (each once: saving
     /// is retried every sync round).
     unsaved_noted: HashSet<String>,
+    /// Our reachability: AutoNAT, UPnP and the table relay.
+    reach: reach::ReachState,
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -520,13 +525,23 @@ impl<G: crate::NetGame> Node<G> {
         let identity = cfg.data_dir.identity()?;
         let key = keypair_of(&identity)?;
         let me = key.public().to_peer_id();
-        let swarm = build_swarm(
+        let reach = reach::ReachState::default();
+        let mut swarm = build_swarm(
             key,
             &SwarmOptions {
                 mdns: cfg.mdns,
+                upnp: cfg.upnp && !cfg.listen.is_empty(),
                 counter: cfg.counter.clone(),
+                table_peers: reach.table_peers.clone(),
             },
         )?;
+        // The table relay serves once an address the internet reaches is
+        // confirmed, not on any confirmed address as libp2p would: a LAN's
+        // peers reach one another directly (SPEC 4.9).
+        swarm
+            .behaviour_mut()
+            .table_relay
+            .set_status(Some(relay::Status::Disable));
         let now = Instant::now();
         Ok(Node {
             cfg,
@@ -559,6 +574,7 @@ impl<G: crate::NetGame> Node<G> {
             leaving: None,
             contact: Contact::new(now, 0),
             stop: None,
+            reach,
         })
     }
 
@@ -578,6 +594,7 @@ impl<G: crate::NetGame> Node<G> {
 
     pub(crate) async fn run(mut self) -> Result<Outcome, NetError> {
         let result = self.run_inner().await;
+        self.release_upnp().await;
         let outcome = self.outcome();
         result.map(|()| outcome)
     }
@@ -602,17 +619,22 @@ impl<G: crate::NetGame> Node<G> {
         let mut listening = false;
         if let Some(lobby) = self.resuming() {
             for addr in self.cfg.data_dir.listen_addrs(&lobby) {
-                listening |= self.swarm.listen_on(addr).is_ok();
+                if let Ok(id) = self.swarm.listen_on(addr) {
+                    self.reach.listeners.push(id);
+                    listening = true;
+                }
             }
         }
         if !listening {
             for addr in self.cfg.listen.clone() {
-                self.swarm
+                let id = self
+                    .swarm
                     .listen_on(addr.clone())
                     .map_err(|e| NetError::Listen {
                         addr: addr.to_string(),
                         reason: e.to_string(),
                     })?;
+                self.reach.listeners.push(id);
             }
         }
         for relay in self.cfg.relays.clone() {
@@ -710,6 +732,7 @@ impl<G: crate::NetGame> Node<G> {
             return Ok(());
         }
         self.evict_silent_joiners(now);
+        self.refresh_table_peers();
         if let Stage::Play(play) = &mut self.stage {
             if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
                 play.table.handle_timeout(now_ms);
@@ -751,6 +774,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         if now >= self.next_redial {
             self.next_redial = now + self.cfg.timing.redial;
+            self.reserve_slots();
             self.redial();
         }
         if now >= self.next_lobby {
@@ -970,6 +994,8 @@ impl<G: crate::NetGame> Node<G> {
             SwarmEvent::ExpiredListenAddr { address, .. } => {
                 self.listen_addrs.retain(|a| *a != address);
             }
+            SwarmEvent::ExternalAddrConfirmed { address } => self.on_external_addr(&address, true),
+            SwarmEvent::ExternalAddrExpired { address } => self.on_external_addr(&address, false),
             SwarmEvent::ConnectionEstablished {
                 peer_id, endpoint, ..
             } => {
@@ -1031,10 +1057,16 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             SwarmEvent::ListenerClosed {
+                listener_id,
                 addresses,
-                reason: Err(e),
-                ..
-            } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+                reason,
+            } => {
+                if !self.on_listener_closed(listener_id, &reason)
+                    && let Err(e) = reason
+                {
+                    self.note(format!("stopped listening on {addresses:?}: {e}"));
+                }
+            }
             SwarmEvent::OutgoingConnectionError {
                 peer_id: Some(peer),
                 error,
@@ -1088,6 +1120,9 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. }) => {
+                if self.reach.served.contains(&peer_id) {
+                    self.note_relay_offer(peer_id, &info);
+                }
                 if let Stage::Play(play) = &mut self.stage
                     && play.seat_peers.contains(&peer_id)
                 {
@@ -1207,8 +1242,10 @@ impl<G: crate::NetGame> Node<G> {
                 Err(e) => self.note(format!("hole punching to {remote_peer_id} failed: {e}")),
             },
             BehaviourEvent::Autonat(autonat::Event::StatusChanged { new, .. }) => {
-                self.note(format!("reachability: {new:?}"))
+                self.on_autonat(&new)
             }
+            BehaviourEvent::TableRelay(event) => self.on_table_relay(&event),
+            BehaviourEvent::Upnp(event) => self.on_upnp(&event),
             _ => {}
         }
         Ok(())

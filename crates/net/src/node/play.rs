@@ -488,8 +488,9 @@ impl<G: crate::NetGame> Node<G> {
             .filter(|p| **p != self.me)
             .map(|p| (*p, play.peer_addrs.get(p).cloned().unwrap_or_default()))
             .collect();
-        for (peer, addrs) in targets {
+        for (peer, mut addrs) in targets {
             if !self.swarm.is_connected(&peer) {
+                addrs.extend(self.circuits_to(peer));
                 let _ = self
                     .swarm
                     .dial(DialOpts::peer_id(peer).addresses(addrs).build());

@@ -15,6 +15,7 @@ mod net_inproc;
 mod net_lobby;
 mod net_proof;
 mod net_slots;
+mod net_table_relay;
 mod net_tournament;
 mod net_unsaved;
 mod topic_vectors;

@@ -8,6 +8,8 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod internet;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_roundtable");
 
 /// Flags every test peer uses: loopback only, no mDNS, random bots,
