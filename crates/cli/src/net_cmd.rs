@@ -109,7 +109,7 @@ impl NetArgs {
     pub(crate) fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
         let mut config = NodeConfig::new(data_dir, name);
         if self.no_listen {
-            config.listen = Vec::new();
+            config.reachable_only_through_relays();
         } else if !self.listen.is_empty() {
             config.listen = self.listen.clone();
         }

@@ -35,6 +35,7 @@ pub async fn discover_tables(
         &SwarmOptions {
             mdns,
             counter: None,
+            hide_listen_addrs: false,
         },
     )?;
     for addr in listen {

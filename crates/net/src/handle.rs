@@ -117,6 +117,19 @@ impl Default for Timing {
 /// stalled) to a day (a clock deadline this far ahead cannot overflow).
 pub const STALL_TIMEOUT_BOUNDS_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
 
+impl NodeConfig {
+    /// Be reached only through [`NodeConfig::relays`] (`--no-listen`): no
+    /// direct address of ours is told to anyone, yet we still listen on
+    /// system-chosen ports of every interface. Hole punching needs that:
+    /// our dials then leave from the port our connection to the relay
+    /// left from, the one the relay saw and the home router mapped, and a
+    /// dial from a fresh port meets no mapping at the other end.
+    pub fn reachable_only_through_relays(&mut self) {
+        self.listen = default_listen();
+        self.announce_direct = false;
+    }
+}
+
 /// Everything a peer needs besides its role.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
@@ -131,6 +144,10 @@ pub struct NodeConfig {
     pub mdns: bool,
     /// Relay servers to reserve a slot on, so peers behind NAT can reach us.
     pub relays: Vec<Multiaddr>,
+    /// Tell others our direct addresses (tickets, identify, peer lists).
+    /// `false` ([`NodeConfig::reachable_only_through_relays`]): only relay
+    /// circuits are told, and the direct listeners serve hole punching only.
+    pub announce_direct: bool,
     /// Timing knobs.
     pub timing: Timing,
     /// Count wire bytes (switches to TCP only), for measurements and tests.
@@ -163,6 +180,7 @@ impl NodeConfig {
             listen: default_listen(),
             mdns: true,
             relays: Vec::new(),
+            announce_direct: true,
             timing: Timing::default(),
             counter: None,
             transcript_copy: None,

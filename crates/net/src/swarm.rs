@@ -240,6 +240,9 @@ pub struct SwarmOptions {
     pub mdns: bool,
     /// Count bytes on the wire (TCP only, no QUIC): for measurements.
     pub counter: Option<Arc<ByteCounter>>,
+    /// Identify tells peers no listen address, only confirmed external
+    /// ones (a peer reachable only through relays, `--no-listen`).
+    pub hide_listen_addrs: bool,
 }
 
 /// Gossipsub with our topic filter, transform and peer scoring.
@@ -310,7 +313,8 @@ fn behaviour(
         identify: identify::Behaviour::new(
             identify::Config::new(IDENTIFY_PROTOCOL.into(), key.public())
                 .with_agent_version(format!("roundtable/{}", env!("CARGO_PKG_VERSION")))
-                .with_cache_size(64),
+                .with_cache_size(64)
+                .with_hide_listen_addrs(opts.hide_listen_addrs),
         ),
         ping: ping::Behaviour::new(ping::Config::new().with_interval(Duration::from_secs(5))),
         gossipsub,

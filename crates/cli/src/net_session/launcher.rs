@@ -76,7 +76,7 @@ impl NetLauncher {
         let mut config = NodeConfig::new(data, name);
         config.relays = self.reach.relays.clone();
         if self.reach.no_listen {
-            config.listen = Vec::new();
+            config.reachable_only_through_relays();
         }
         config
     }

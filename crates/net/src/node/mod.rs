@@ -19,8 +19,8 @@ use libp2p::core::ConnectedPoint;
 use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundRequestId};
-use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
+use libp2p::swarm::{ConnectionId, SwarmEvent};
 use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
 use roundtable_engine::{Game, GameResult, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
@@ -445,6 +445,9 @@ pub(crate) struct Node<G: Game> {
     role: Option<Role<G>>,
     stage: Stage<G>,
     listen_addrs: Vec<Multiaddr>,
+    /// Each connected peer's open connections, and which of them go
+    /// through a relay: once a direct one is up, the relayed ones close.
+    paths: HashMap<PeerId, HashMap<ConnectionId, Path>>,
     guards: Guards,
     /// Catch-up bytes answered to all peers without a seat together.
     watchers_sync_bytes: Bucket,
@@ -464,6 +467,13 @@ pub(crate) struct Node<G: Game> {
     /// Failures to save a restart's files already told (each once: saving
     /// is retried every sync round).
     unsaved_noted: HashSet<String>,
+}
+
+/// How one connection to a peer goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    Direct,
+    Relayed { dialled_by_me: bool },
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -518,6 +528,7 @@ impl<G: crate::NetGame> Node<G> {
             &SwarmOptions {
                 mdns: cfg.mdns,
                 counter: cfg.counter.clone(),
+                hide_listen_addrs: !cfg.announce_direct,
             },
         )?;
         let now = Instant::now();
@@ -537,6 +548,7 @@ impl<G: crate::NetGame> Node<G> {
             role: Some(role),
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
+            paths: HashMap::new(),
             guards: Guards::default(),
             watchers_sync_bytes: Bucket::with_burst(
                 WATCHERS_SYNC_BYTES_RATE,
@@ -949,6 +961,12 @@ impl<G: crate::NetGame> Node<G> {
     fn on_swarm(&mut self, event: SwarmEvent<BehaviourEvent>) -> Result<(), NetError> {
         match event {
             SwarmEvent::NewListenAddr { address, .. } => {
+                if !self.cfg.announce_direct && crate::slots::Circuit::of(&address).is_none() {
+                    self.note(format!(
+                        "listening on {address} for hole punching only (not told to anyone)"
+                    ));
+                    return Ok(());
+                }
                 if !self.listen_addrs.contains(&address) {
                     self.listen_addrs.push(address.clone());
                 }
@@ -961,7 +979,10 @@ impl<G: crate::NetGame> Node<G> {
                 self.listen_addrs.retain(|a| *a != address);
             }
             SwarmEvent::ConnectionEstablished {
-                peer_id, endpoint, ..
+                peer_id,
+                connection_id,
+                endpoint,
+                ..
             } => {
                 let addr = endpoint.get_remote_address().clone();
                 // Which path a connection took (through a relay or not) is
@@ -977,6 +998,13 @@ impl<G: crate::NetGame> Node<G> {
                     (None, _) => ("direct".to_owned(), &addr),
                 };
                 self.note(format!("connection to {peer_id} via {via} ({path})"));
+                let path = match crate::slots::Circuit::of_connection(&endpoint) {
+                    None => Path::Direct,
+                    Some(_) => Path::Relayed {
+                        dialled_by_me: endpoint.is_dialer(),
+                    },
+                };
+                self.prefer_direct(peer_id, connection_id, path);
                 match &mut self.stage {
                     Stage::Play(play) => {
                         if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
@@ -1000,9 +1028,22 @@ impl<G: crate::NetGame> Node<G> {
             }
             SwarmEvent::ConnectionClosed {
                 peer_id,
-                num_established: 0,
+                connection_id,
+                num_established,
                 ..
             } => {
+                if let Some(open) = self.paths.get_mut(&peer_id) {
+                    open.remove(&connection_id);
+                    if open.is_empty() {
+                        self.paths.remove(&peer_id);
+                    }
+                }
+                if num_established > 0 {
+                    // Another connection to the peer is still up (a
+                    // relayed one closed for a direct one, say): nobody
+                    // left.
+                    return Ok(());
+                }
                 if let Stage::Play(play) = &mut self.stage {
                     play.sync_inflight.remove(&peer_id);
                     let seat = play.seat_peers.iter().position(|p| *p == peer_id);
@@ -1037,6 +1078,55 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Record a new connection to `peer`, and keep the table's traffic off
+    /// relays where a direct path exists: gossipsub and catch-up send over
+    /// whichever of a peer's connections is ready, so a relayed connection
+    /// left open beside a punched one kept carrying most of the game. Once
+    /// a direct connection is up, every relayed one to that peer closes
+    /// (both ends do this; the peer stays connected throughout, so nothing
+    /// takes it for a leaving one).
+    ///
+    /// Two seats that dial each other through a relay at once end up with
+    /// two relayed connections, and hole punching runs on each: both
+    /// attempts dial the same address from the same port, and neither got
+    /// through. Both ends keep the one the smaller peer id dialled, the same
+    /// one on either side, and close the other.
+    fn prefer_direct(&mut self, peer: PeerId, connection: ConnectionId, path: Path) {
+        let me = self.me;
+        let open = self.paths.entry(peer).or_default();
+        open.insert(connection, path);
+        let direct = open.values().any(|p| *p == Path::Direct);
+        let kept = |p: &Path| match p {
+            Path::Direct => true,
+            Path::Relayed { .. } if direct => false,
+            Path::Relayed { dialled_by_me } => *dialled_by_me == (me < peer),
+        };
+        let redundant: Vec<ConnectionId> = open
+            .iter()
+            .filter(|(_, p)| !kept(p))
+            .map(|(id, _)| *id)
+            .collect();
+        // Only one relayed connection: nothing to choose between.
+        if redundant.is_empty() || (!direct && open.len() == redundant.len()) {
+            return;
+        }
+        for id in &redundant {
+            open.remove(id);
+            self.swarm.close_connection(*id);
+        }
+        if direct {
+            self.note(format!(
+                "connection to {peer} is now direct: closing {} relayed one(s)",
+                redundant.len()
+            ));
+        } else {
+            self.note(format!(
+                "two relayed connections to {peer}: closing the one {} dialled",
+                if me < peer { "it" } else { "we" }
+            ));
+        }
     }
 
     fn on_behaviour(&mut self, event: BehaviourEvent) -> Result<(), NetError> {
