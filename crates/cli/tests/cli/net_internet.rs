@@ -192,6 +192,11 @@ fn connected(peer: &Peer, relay_id: &str, kind: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The position of a `[N] ...` line.
+fn position_of(line: &str) -> Option<u64> {
+    line.strip_prefix('[')?.split(']').next()?.parse().ok()
+}
+
 /// A table played on a simulated internet: one peer process per machine,
 /// the first hosting, every seat a bot.
 struct Table {
@@ -225,12 +230,7 @@ impl Table {
         let mut args: Vec<String> = ["host", "--seats"].map(String::from).to_vec();
         args.push(machines.len().to_string());
         args.extend(game_flags.iter().map(|s| s.to_string()));
-        args.extend([
-            "--stall-timeout-ms".into(),
-            "30000".into(),
-            "--ticket-file".into(),
-            ticket_file.display().to_string(),
-        ]);
+        args.extend(["--ticket-file".into(), ticket_file.display().to_string()]);
         args.extend(flags(
             &dir.path().join(machines[0]),
             machines[0],
@@ -261,7 +261,9 @@ impl Table {
             .iter()
             .map(|p| {
                 p.wait_line(LIMIT, |l| {
-                    l.starts_with("note: connection to ") && !l.contains(&relay_id)
+                    l.strip_prefix("note: connection to ")
+                        .and_then(|l| l.split(' ').next())
+                        .is_some_and(|id| id != relay_id)
                 });
                 started.elapsed()
             })
@@ -351,7 +353,12 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         &net,
         &["ann", "bob", "cat"],
         Some("relay"),
-        &["--option", "victory_points=5"],
+        &[
+            "--option",
+            "victory_points=5",
+            "--stall-timeout-ms",
+            "30000",
+        ],
         "random",
     );
     if !table.wait_all_direct() {
@@ -359,11 +366,21 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         panic!("not every pair of players punched a direct connection");
     }
     let at_punch = net.public_bytes("relay");
-    table.finish();
+    // Ten more moves (or the end) on the direct connections, then the
+    // relay vanishes: the game must not need it any more.
+    let punched_at = table.players[0].position();
+    table.players[0].wait_line(LIMIT, |l| {
+        l == "game over" || position_of(l).is_some_and(|p| p >= punched_at + 10)
+    });
     let after = net.public_bytes("relay") - at_punch;
+    if let Some((relay, _)) = &mut table.relay {
+        let _ = relay.child.kill();
+    }
+    table.finish();
     table.report("(c)");
     eprintln!(
-        "(c): relay bytes {} before the punch, {after} after it; {:?} in all",
+        "(c): relay bytes {} before the punch, {after} in the next moves (from position \
+         {punched_at}), then the relay was killed; {:?} in all",
         at_punch - before,
         began.elapsed()
     );
@@ -389,7 +406,12 @@ fn two_players_behind_symmetric_nats_play_through_the_relay() {
         &net,
         &["ann", "bob"],
         Some("relay"),
-        &["--option", "victory_points=5"],
+        &[
+            "--option",
+            "victory_points=5",
+            "--stall-timeout-ms",
+            "30000",
+        ],
         "random",
     );
     table.finish();
@@ -412,6 +434,82 @@ fn two_players_behind_symmetric_nats_play_through_the_relay() {
         net.public_bytes("relay") - before,
         began.elapsed()
     );
+    drop(table);
+
+    // Private cards through the relay: Guildhall, its heuristic bots (a
+    // random bot's game may run to the round cap).
+    let began = Instant::now();
+    let before = net.public_bytes("relay");
+    let mut table = Table::start(
+        &net,
+        &["ann", "bob"],
+        Some("relay"),
+        &["--game", "guildhall", "--stall-timeout-ms", "30000"],
+        "heuristic",
+    );
+    table.finish();
+    table.report("(d) guildhall");
+    for p in &table.players {
+        assert!(
+            connected(p, &table.relay_id(), "direct").is_empty(),
+            "{} connected directly through a symmetric NAT",
+            p.name
+        );
+    }
+    eprintln!(
+        "(d) guildhall: relay bytes {} for the whole game; {:?} in all",
+        net.public_bytes("relay") - before,
+        began.elapsed()
+    );
+}
+
+/// (e) Two players behind cone NATs, direct after the punch; then one
+/// router reboots mid-game, forgetting every connection through it (its
+/// TCP connections die, to the relay too). The players notice by ping,
+/// meet again (through the relay, then punched), and the game resumes and
+/// ends.
+#[test]
+#[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
+fn a_router_that_reboots_mid_game_and_the_game_goes_on() {
+    let net = Internet::build("public relay; cone ann; cone bob")
+        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let began = Instant::now();
+    let mut table = Table::start(
+        &net,
+        &["ann", "bob"],
+        Some("relay"),
+        &[
+            "--option",
+            "victory_points=8",
+            "--stall-timeout-ms",
+            "90000",
+        ],
+        "random",
+    );
+    let reboot_at = 20;
+    table.players[1]
+        .wait_line(LIMIT, |l| position_of(l).is_some_and(|p| p >= reboot_at))
+        .expect("the game gets going");
+    let at = table.players[1].position();
+    net.restart_router("ann");
+    let rebooted = Instant::now();
+    table.finish();
+    table.report("(e)");
+    let end = table.players[1].position();
+    eprintln!(
+        "(e): ann's router rebooted at position {at}; the game ended at {end}, \
+         {:?} later; {:?} in all",
+        rebooted.elapsed(),
+        began.elapsed()
+    );
+    assert!(end > at, "nothing was played after the reboot");
+    for p in &table.players {
+        assert!(
+            !p.output().iter().any(|l| l.contains("stalled")),
+            "{} claimed a seat stalled: the game did not resume",
+            p.name
+        );
+    }
 }
 
 /// (f) Nobody reachable: the host behind a cone NAT with no relay. Its

@@ -16,12 +16,13 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use libp2p::core::ConnectedPoint;
+use libp2p::core::transport::ListenerId;
 use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundRequestId};
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::swarm::{ConnectionId, SwarmEvent};
-use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
+use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, ping, relay};
 use roundtable_engine::{Game, GameResult, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
@@ -448,6 +449,9 @@ pub(crate) struct Node<G: Game> {
     /// Each connected peer's open connections, and which of them go
     /// through a relay: once a direct one is up, the relayed ones close.
     paths: HashMap<PeerId, HashMap<ConnectionId, Path>>,
+    /// The listener of each relay we reserve on ([`NodeConfig::relays`]);
+    /// a relay without one is asked again at every redial.
+    relay_listeners: HashMap<ListenerId, Multiaddr>,
     guards: Guards,
     /// Catch-up bytes answered to all peers without a seat together.
     watchers_sync_bytes: Bucket,
@@ -549,6 +553,7 @@ impl<G: crate::NetGame> Node<G> {
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
             paths: HashMap::new(),
+            relay_listeners: HashMap::new(),
             guards: Guards::default(),
             watchers_sync_bytes: Bucket::with_burst(
                 WATCHERS_SYNC_BYTES_RATE,
@@ -620,21 +625,10 @@ impl<G: crate::NetGame> Node<G> {
                     })?;
             }
         }
-        for relay in self.cfg.relays.clone() {
-            // Ask the relay for a reservation: peers behind NAT then reach
-            // us at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a
-            // direct connection. The relay client dials the relay itself;
-            // dialling it here as well made two connections race, and the
-            // reservation then never completed (the relay decided to accept
-            // but neither side ever reported it; rust-libp2p issue #6141
-            // describes the same symptom).
-            if let Err(e) = self
-                .swarm
-                .listen_on(relay.clone().with(Protocol::P2pCircuit))
-            {
-                self.note(format!("relay {relay}: {e}"));
-            }
-        }
+        // Ask each relay for a reservation: peers behind NAT then reach us
+        // at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a direct
+        // connection.
+        self.reserve_on_relays();
         let _ = self
             .swarm
             .behaviour_mut()
@@ -754,6 +748,7 @@ impl<G: crate::NetGame> Node<G> {
         if now >= self.next_redial {
             self.next_redial = now + self.cfg.timing.redial;
             self.redial();
+            self.reserve_on_relays();
         }
         if now >= self.next_lobby {
             self.next_lobby = now + self.cfg.timing.lobby_retry;
@@ -1062,10 +1057,22 @@ impl<G: crate::NetGame> Node<G> {
                 }
             }
             SwarmEvent::ListenerClosed {
+                listener_id,
                 addresses,
-                reason: Err(e),
-                ..
-            } => self.note(format!("stopped listening on {addresses:?}: {e}")),
+                reason,
+            } => {
+                let why = match reason {
+                    Ok(()) => "closed".to_owned(),
+                    Err(e) => e.to_string(),
+                };
+                if let Some(relay) = self.relay_listeners.remove(&listener_id) {
+                    self.note(format!(
+                        "lost the reservation on relay {relay} ({why}): asking again"
+                    ));
+                } else {
+                    self.note(format!("stopped listening on {addresses:?}: {why}"));
+                }
+            }
             SwarmEvent::OutgoingConnectionError {
                 peer_id: Some(peer),
                 error,
@@ -1078,6 +1085,30 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Listen through every relay we have no listener on: at the start,
+    /// and again at each redial after a relay's listener closed (the relay
+    /// restarted, or our router forgot the connection to it). The relay
+    /// client dials the relay itself; dialling it here as well made two
+    /// connections race, and the reservation then never completed (the
+    /// relay decided to accept but neither side ever reported it;
+    /// rust-libp2p issue #6141 describes the same symptom).
+    fn reserve_on_relays(&mut self) {
+        for relay in self.cfg.relays.clone() {
+            if self.relay_listeners.values().any(|r| *r == relay) {
+                continue;
+            }
+            match self
+                .swarm
+                .listen_on(relay.clone().with(Protocol::P2pCircuit))
+            {
+                Ok(id) => {
+                    self.relay_listeners.insert(id, relay);
+                }
+                Err(e) => self.note(format!("relay {relay}: {e}")),
+            }
+        }
     }
 
     /// Record a new connection to `peer`, and keep the table's traffic off
@@ -1286,6 +1317,20 @@ impl<G: crate::NetGame> Node<G> {
                 )),
                 Err(e) => self.note(format!("hole punching to {remote_peer_id} failed: {e}")),
             },
+            // A connection that stops answering pings is dead (a router
+            // that rebooted forgot it, say) while TCP may retry it for
+            // minutes: closed, the peer is redialled (through a relay if
+            // need be) instead of being sent to in vain.
+            BehaviourEvent::Ping(ping::Event {
+                peer,
+                connection,
+                result: Err(e @ (ping::Failure::Timeout | ping::Failure::Other { .. })),
+            }) => {
+                self.note(format!(
+                    "connection to {peer} stopped answering pings ({e}): closing it"
+                ));
+                self.swarm.close_connection(connection);
+            }
             BehaviourEvent::Autonat(autonat::Event::StatusChanged { new, .. }) => {
                 self.note(format!("reachability: {new:?}"))
             }
