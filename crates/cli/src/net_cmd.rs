@@ -46,9 +46,10 @@ pub(crate) struct NetArgs {
     /// and QUIC, system-chosen ports).
     #[arg(long, value_name = "MULTIADDR")]
     listen: Vec<Multiaddr>,
-    /// Listen on no direct address: the peer is reachable only through the
+    /// Tell nobody a direct address: the peer is reachable only through the
     /// relays given with `--relay` (a player behind NAT that cannot forward
-    /// a port), and its ticket holds only `/p2p-circuit` addresses.
+    /// a port), and its ticket holds only `/p2p-circuit` addresses. It still
+    /// listens on system-chosen ports so that hole punching can reuse them.
     #[arg(long, requires = "relay", conflicts_with = "listen")]
     no_listen: bool,
     /// Do not use mDNS (LAN discovery).

@@ -36,7 +36,7 @@ pub(crate) struct NetLauncher {
 pub(crate) struct Reach {
     /// Relay servers to reserve a slot on.
     pub(crate) relays: Vec<roundtable_net::Multiaddr>,
-    /// Listen on no direct address: reachable through the relays only.
+    /// Tell nobody a direct address: reachable through the relays only.
     pub(crate) no_listen: bool,
 }
 

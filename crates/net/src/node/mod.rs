@@ -452,6 +452,9 @@ pub(crate) struct Node<G: Game> {
     /// The listener of each relay we reserve on ([`NodeConfig::relays`]);
     /// a relay without one is asked again at every redial.
     relay_listeners: HashMap<ListenerId, Multiaddr>,
+    /// Relays whose lost reservation was told, until one is accepted again
+    /// (asked at every redial, it is told once).
+    relays_lost: HashSet<Multiaddr>,
     guards: Guards,
     /// Catch-up bytes answered to all peers without a seat together.
     watchers_sync_bytes: Bucket,
@@ -554,6 +557,7 @@ impl<G: crate::NetGame> Node<G> {
             listen_addrs: Vec::new(),
             paths: HashMap::new(),
             relay_listeners: HashMap::new(),
+            relays_lost: HashSet::new(),
             guards: Guards::default(),
             watchers_sync_bytes: Bucket::with_burst(
                 WATCHERS_SYNC_BYTES_RATE,
@@ -1066,9 +1070,11 @@ impl<G: crate::NetGame> Node<G> {
                     Err(e) => e.to_string(),
                 };
                 if let Some(relay) = self.relay_listeners.remove(&listener_id) {
-                    self.note(format!(
-                        "lost the reservation on relay {relay} ({why}): asking again"
-                    ));
+                    if self.relays_lost.insert(relay.clone()) {
+                        self.note(format!(
+                            "lost the reservation on relay {relay} ({why}): asking again"
+                        ));
+                    }
                 } else {
                     self.note(format!("stopped listening on {addresses:?}: {why}"));
                 }
@@ -1307,7 +1313,14 @@ impl<G: crate::NetGame> Node<G> {
             BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
                 relay_peer_id,
                 ..
-            }) => self.note(format!("relay {relay_peer_id} accepted our reservation")),
+            }) => {
+                self.relays_lost.retain(|relay| {
+                    !relay
+                        .iter()
+                        .any(|p| matches!(p, Protocol::P2p(id) if id == relay_peer_id))
+                });
+                self.note(format!("relay {relay_peer_id} accepted our reservation"))
+            }
             BehaviourEvent::Dcutr(dcutr::Event {
                 remote_peer_id,
                 result,
