@@ -47,6 +47,13 @@ except Exception as e:
     print('failed', e, flush=True)
 ";
 
+/// The simulated internet of `description`; the test fails, saying why,
+/// where it cannot be built.
+fn internet(description: &str) -> Internet {
+    Internet::build(description)
+        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"))
+}
+
 /// Whether a TCP connection from `ns` (local port `from_port`) to
 /// `to`:4000 is made.
 fn connects(ns: &str, to: std::net::Ipv4Addr, from_port: u16) -> bool {
@@ -62,8 +69,7 @@ fn connects(ns: &str, to: std::net::Ipv4Addr, from_port: u16) -> bool {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn the_simulated_internet_translates_and_filters_like_home_routers() {
-    let net = Internet::build("public server; cone alice; symmetric bob; cone+upnp carol")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public server; cone alice; symmetric bob; cone+upnp carol");
     assert_eq!(net.nat("alice"), Some(Nat::Cone));
     assert_eq!(net.nat("bob"), Some(Nat::Symmetric));
     assert!(net.router_ns("server").is_none());
@@ -98,24 +104,13 @@ fn the_simulated_internet_translates_and_filters_like_home_routers() {
     assert!(net.public_bytes("server") > before, "no bytes counted");
 
     // Unsolicited inbound: the router drops it (give-up bound 3 s).
-    let _ = listener.kill();
-    let _ = listener.wait();
     assert!(!connects(net.ns("server"), net.public_addr("alice"), 40002));
     // A private address is not routed on the public segment.
     assert!(!connects(net.ns("server"), net.addr("alice"), 40003));
     // A reboot forgets mappings; the machine still gets out afterwards.
     net.restart_router("alice");
-    let mut listener = Command::new("ip")
-        .args(["netns", "exec", net.ns("server"), "python3", "-c", LISTENER])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    let mut heard = BufReader::new(listener.stdout.take().expect("piped")).lines();
-    assert_eq!(
-        heard.next().and_then(Result::ok).unwrap_or_default(),
-        "ready"
-    );
     assert!(connects(net.ns("alice"), server, 40004));
+    assert_eq!(next(), format!("from {} 40004", net.public_addr("alice")));
     let _ = listener.kill();
     let _ = listener.wait();
 }
@@ -127,26 +122,8 @@ const LIMIT: Duration = Duration::from_secs(120);
 /// verbose (the connection notes are what the tests read), no mDNS, quick
 /// catch-up, and `extra` (how it is reached).
 fn flags(dir: &Path, name: &str, bot: &str, seed: u64, extra: &[String]) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "--data-dir",
-        &dir.display().to_string(),
-        "--name",
-        name,
-        "--headless",
-        "--bot",
-        bot,
-        "--bot-seed",
-        &seed.to_string(),
-        "--no-mdns",
-        "--sync-ms",
-        "300",
-        "--linger-ms",
-        "1000",
-        "-v",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut args = verbose_bot_seat(dir, name, bot, seed);
+    args.extend(["--linger-ms".to_owned(), "1000".to_owned()]);
     args.extend(extra.iter().cloned());
     args
 }
@@ -173,11 +150,6 @@ fn start_relay_on(net: &Internet, machine: &str, dir: &Path) -> (Peer, String) {
     (relay, addr)
 }
 
-/// The peer id at the end of a `/p2p/<id>` multiaddr.
-fn last_peer_id(addr: &str) -> String {
-    addr.rsplit("/p2p/").next().unwrap_or_default().to_owned()
-}
-
 /// The peers (other than `relay_id`) `peer` noted a connection of kind
 /// `kind` (`direct`, or `relayed through …`) to.
 fn connected(peer: &Peer, relay_id: &str, kind: &str) -> BTreeSet<String> {
@@ -191,6 +163,14 @@ fn connected(peer: &Peer, relay_id: &str, kind: &str) -> BTreeSet<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// A short game of Port Royal (to 5 victory points).
+const QUICK_PORT_ROYAL: &[&str] = &[
+    "--option",
+    "victory_points=5",
+    "--stall-timeout-ms",
+    "30000",
+];
 
 /// The position of a `[N] ...` line.
 fn position_of(line: &str) -> Option<u64> {
@@ -345,20 +325,14 @@ impl Table {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
-    let net = Internet::build("public relay; cone ann; cone bob; cone cat")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public relay; cone ann; cone bob; cone cat");
     let began = Instant::now();
     let before = net.public_bytes("relay");
     let mut table = Table::start(
         &net,
         &["ann", "bob", "cat"],
         Some("relay"),
-        &[
-            "--option",
-            "victory_points=5",
-            "--stall-timeout-ms",
-            "30000",
-        ],
+        QUICK_PORT_ROYAL,
         "random",
     );
     if !table.wait_all_direct() {
@@ -398,66 +372,40 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn two_players_behind_symmetric_nats_play_through_the_relay() {
-    let net = Internet::build("public relay; symmetric ann; symmetric bob")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public relay; symmetric ann; symmetric bob");
+    play_through_the_relay(&net, "(d)", QUICK_PORT_ROYAL, "random");
+    // Private cards through the relay: Guildhall, its heuristic bots (a
+    // random bot's game may run to the round cap).
+    play_through_the_relay(
+        &net,
+        "(d) guildhall",
+        &["--game", "guildhall", "--stall-timeout-ms", "30000"],
+        "heuristic",
+    );
+}
+
+/// ann and bob play a whole game through the relay, and never directly.
+fn play_through_the_relay(net: &Internet, case: &str, game_flags: &[&str], bot: &str) {
     let began = Instant::now();
     let before = net.public_bytes("relay");
-    let mut table = Table::start(
-        &net,
-        &["ann", "bob"],
-        Some("relay"),
-        &[
-            "--option",
-            "victory_points=5",
-            "--stall-timeout-ms",
-            "30000",
-        ],
-        "random",
-    );
+    let mut table = Table::start(net, &["ann", "bob"], Some("relay"), game_flags, bot);
     table.finish();
-    table.report("(d)");
+    table.report(case);
     let relay_id = table.relay_id();
     for p in &table.players {
         assert!(
             connected(p, &relay_id, "direct").is_empty(),
-            "{} connected directly through a symmetric NAT",
+            "{case}: {} connected directly through a symmetric NAT",
             p.name
         );
         assert!(
             !connected(p, &relay_id, "relayed through").is_empty(),
-            "{} never connected through the relay",
+            "{case}: {} never connected through the relay",
             p.name
         );
     }
     eprintln!(
-        "(d): relay bytes {} for the whole game; {:?} in all",
-        net.public_bytes("relay") - before,
-        began.elapsed()
-    );
-    drop(table);
-
-    // Private cards through the relay: Guildhall, its heuristic bots (a
-    // random bot's game may run to the round cap).
-    let began = Instant::now();
-    let before = net.public_bytes("relay");
-    let mut table = Table::start(
-        &net,
-        &["ann", "bob"],
-        Some("relay"),
-        &["--game", "guildhall", "--stall-timeout-ms", "30000"],
-        "heuristic",
-    );
-    table.finish();
-    table.report("(d) guildhall");
-    for p in &table.players {
-        assert!(
-            connected(p, &table.relay_id(), "direct").is_empty(),
-            "{} connected directly through a symmetric NAT",
-            p.name
-        );
-    }
-    eprintln!(
-        "(d) guildhall: relay bytes {} for the whole game; {:?} in all",
+        "{case}: relay bytes {} for the whole game; {:?} in all",
         net.public_bytes("relay") - before,
         began.elapsed()
     );
@@ -471,8 +419,7 @@ fn two_players_behind_symmetric_nats_play_through_the_relay() {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn a_router_that_reboots_mid_game_and_the_game_goes_on() {
-    let net = Internet::build("public relay; cone ann; cone bob")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public relay; cone ann; cone bob");
     let began = Instant::now();
     let mut table = Table::start(
         &net,
@@ -519,8 +466,7 @@ fn a_router_that_reboots_mid_game_and_the_game_goes_on() {
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn nobody_reachable_is_said_plainly_on_both_sides() {
-    let net = Internet::build("cone ann; cone bob")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("cone ann; cone bob");
     let dir = tempfile::tempdir().unwrap();
     let ticket_file = dir.path().join("ticket.txt");
     let mut args: Vec<String> = ["host", "--seats", "2", "--ticket-file"]

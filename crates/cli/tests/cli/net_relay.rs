@@ -13,34 +13,12 @@ use net_support::*;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
-/// Flags of a peer that listens nowhere and is reached through `relay`.
+/// Flags of a peer that tells no direct address and is reached through
+/// `relay`.
 fn behind_relay(dir: &std::path::Path, name: &str, seed: u64, relay: &str) -> Vec<String> {
-    [
-        "--data-dir",
-        &dir.display().to_string(),
-        "--name",
-        name,
-        "--headless",
-        "--bot",
-        "random",
-        "--bot-seed",
-        &seed.to_string(),
-        "--no-listen",
-        "--relay",
-        relay,
-        "--no-mdns",
-        "--sync-ms",
-        "300",
-        "-v",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-/// The peer id at the end of a `/p2p/<id>` multiaddr.
-fn last_peer_id(addr: &str) -> String {
-    addr.rsplit("/p2p/").next().unwrap_or_default().to_owned()
+    let mut args = verbose_bot_seat(dir, name, "random", seed);
+    args.extend(["--no-listen".into(), "--relay".into(), relay.to_owned()]);
+    args
 }
 
 #[test]
