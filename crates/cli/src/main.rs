@@ -40,7 +40,7 @@ struct Cli {
     /// reach yours (repeatable; as `host --relay`).
     #[arg(long, value_name = "MULTIADDR")]
     relay: Vec<roundtable_net::Multiaddr>,
-    /// For the start menu's network entries: listen on no direct address,
+    /// For the start menu's network entries: tell nobody a direct address,
     /// reachable only through `--relay` (as `host --no-listen`).
     #[arg(long, requires = "relay")]
     no_listen: bool,

@@ -46,9 +46,10 @@ pub(crate) struct NetArgs {
     /// and QUIC, system-chosen ports).
     #[arg(long, value_name = "MULTIADDR")]
     listen: Vec<Multiaddr>,
-    /// Listen on no direct address: the peer is reachable only through the
+    /// Tell nobody a direct address: the peer is reachable only through the
     /// relays given with `--relay` (a player behind NAT that cannot forward
-    /// a port), and its ticket holds only `/p2p-circuit` addresses.
+    /// a port), and its ticket holds only `/p2p-circuit` addresses. It still
+    /// listens on system-chosen ports so that hole punching can reuse them.
     #[arg(long, requires = "relay", conflicts_with = "listen")]
     no_listen: bool,
     /// Do not use mDNS (LAN discovery).
@@ -114,7 +115,7 @@ impl NetArgs {
     pub(crate) fn config(&self, data_dir: DataDir, name: &str) -> NodeConfig {
         let mut config = NodeConfig::new(data_dir, name);
         if self.no_listen {
-            config.listen = Vec::new();
+            config.reachable_only_through_relays();
         } else if !self.listen.is_empty() {
             config.listen = self.listen.clone();
         }

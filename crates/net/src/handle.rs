@@ -120,6 +120,19 @@ impl Default for Timing {
 /// stalled) to a day (a clock deadline this far ahead cannot overflow).
 pub const STALL_TIMEOUT_BOUNDS_MS: std::ops::RangeInclusive<u64> = 10_000..=86_400_000;
 
+impl NodeConfig {
+    /// Be reached only through [`NodeConfig::relays`] (`--no-listen`): no
+    /// direct address of ours is told to anyone, yet we still listen on
+    /// system-chosen ports of every interface. Hole punching needs that:
+    /// our dials then leave from the port our connection to the relay
+    /// left from, the one the relay saw and the home router mapped, and a
+    /// dial from a fresh port meets no mapping at the other end.
+    pub fn reachable_only_through_relays(&mut self) {
+        self.listen = default_listen();
+        self.announce_direct = false;
+    }
+}
+
 /// Everything a peer needs besides its role.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
@@ -138,6 +151,10 @@ pub struct NodeConfig {
     /// listeners, and remove the mapping on exit (SPEC 4.9). Off by
     /// default here; the command line turns it on for peers that listen.
     pub upnp: bool,
+    /// Tell others our direct addresses (tickets, identify, peer lists).
+    /// `false` ([`NodeConfig::reachable_only_through_relays`]): only relay
+    /// circuits are told, and the direct listeners serve hole punching only.
+    pub announce_direct: bool,
     /// Timing knobs.
     pub timing: Timing,
     /// Count wire bytes (switches to TCP only), for measurements and tests.
@@ -171,6 +188,7 @@ impl NodeConfig {
             mdns: true,
             relays: Vec::new(),
             upnp: false,
+            announce_direct: true,
             timing: Timing::default(),
             counter: None,
             transcript_copy: None,

@@ -255,6 +255,9 @@ pub struct SwarmOptions {
     /// Whom our table relay serves (SPEC 4.9): the node keeps it up to
     /// date with its table's peers.
     pub table_peers: TablePeers,
+    /// Identify tells peers no listen address, only confirmed external
+    /// ones (a peer reachable only through relays, `--no-listen`).
+    pub hide_listen_addrs: bool,
 }
 
 /// The peers of this node's table: the only ones its table relay gives a
@@ -426,7 +429,8 @@ fn behaviour(
         identify: identify::Behaviour::new(
             identify::Config::new(IDENTIFY_PROTOCOL.into(), key.public())
                 .with_agent_version(format!("roundtable/{}", env!("CARGO_PKG_VERSION")))
-                .with_cache_size(64),
+                .with_cache_size(64)
+                .with_hide_listen_addrs(opts.hide_listen_addrs),
         ),
         ping: ping::Behaviour::new(ping::Config::new().with_interval(Duration::from_secs(5))),
         gossipsub,

@@ -36,7 +36,7 @@ pub(crate) struct NetLauncher {
 pub(crate) struct Reach {
     /// Relay servers to reserve a slot on.
     pub(crate) relays: Vec<roundtable_net::Multiaddr>,
-    /// Listen on no direct address: reachable through the relays only.
+    /// Tell nobody a direct address: reachable through the relays only.
     pub(crate) no_listen: bool,
 }
 
@@ -76,7 +76,7 @@ impl NetLauncher {
         let mut config = NodeConfig::new(data, name);
         config.relays = self.reach.relays.clone();
         if self.reach.no_listen {
-            config.listen = Vec::new();
+            config.reachable_only_through_relays();
         }
         config.upnp = !self.reach.no_listen;
         config

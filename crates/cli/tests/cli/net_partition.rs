@@ -19,30 +19,16 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 /// Flags of a test peer listening on `addr` in its namespace.
 fn on_lan(dir: &std::path::Path, name: &str, seed: u64, addr: &str) -> Vec<String> {
-    [
-        "--data-dir",
-        &dir.display().to_string(),
-        "--name",
-        name,
-        "--headless",
-        "--bot",
-        "random",
-        "--bot-seed",
-        &seed.to_string(),
-        "--bot-delay-ms",
-        "15",
-        "--listen",
-        &format!("/ip4/{addr}/tcp/0"),
-        "--listen",
-        &format!("/ip4/{addr}/udp/0/quic-v1"),
-        "--no-mdns",
-        "--sync-ms",
-        "300",
-        "-v",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    let mut args = verbose_bot_seat(dir, name, "random", seed);
+    args.extend([
+        "--bot-delay-ms".into(),
+        "15".into(),
+        "--listen".into(),
+        format!("/ip4/{addr}/tcp/0"),
+        "--listen".into(),
+        format!("/ip4/{addr}/udp/0/quic-v1"),
+    ]);
+    args
 }
 
 fn position_at_least(n: u64) -> impl Fn(&str) -> bool {

@@ -1,7 +1,8 @@
 //! A host reachable only through a relay: `roundtable relay` runs a relay
-//! server on 127.0.0.1, the host listens on no direct address at all
-//! (`--no-listen --relay ADDR`), so its ticket holds only `/p2p-circuit`
-//! addresses, and the joiners reach it through the circuit. The game must
+//! server on 127.0.0.1, the host tells no direct address to anyone
+//! (`--no-listen --relay ADDR`: it listens only so that hole punching can
+//! reuse its port), so its ticket holds only `/p2p-circuit` addresses, and
+//! the joiners reach it through the circuit. The game must
 //! finish with byte-identical transcripts that `roundtable audit` accepts.
 
 use crate::net_support;
@@ -12,34 +13,12 @@ use net_support::*;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
-/// Flags of a peer that listens nowhere and is reached through `relay`.
+/// Flags of a peer that tells no direct address and is reached through
+/// `relay`.
 fn behind_relay(dir: &std::path::Path, name: &str, seed: u64, relay: &str) -> Vec<String> {
-    [
-        "--data-dir",
-        &dir.display().to_string(),
-        "--name",
-        name,
-        "--headless",
-        "--bot",
-        "random",
-        "--bot-seed",
-        &seed.to_string(),
-        "--no-listen",
-        "--relay",
-        relay,
-        "--no-mdns",
-        "--sync-ms",
-        "300",
-        "-v",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-/// The peer id at the end of a `/p2p/<id>` multiaddr.
-fn last_peer_id(addr: &str) -> String {
-    addr.rsplit("/p2p/").next().unwrap_or_default().to_owned()
+    let mut args = verbose_bot_seat(dir, name, "random", seed);
+    args.extend(["--no-listen".into(), "--relay".into(), relay.to_owned()]);
+    args
 }
 
 #[test]
@@ -67,8 +46,9 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
     let mut host = Peer::start("relayed host", &args);
     let ticket = read_ticket(&ticket_file, Duration::from_secs(30));
 
-    // The host listens on circuit addresses only, so nobody can dial it
-    // directly: every way in goes through the relay.
+    // The host announces circuit addresses only, so nobody can dial it
+    // directly before a hole is punched: every way in goes through the
+    // relay.
     let listening: Vec<String> = host
         .output()
         .into_iter()
@@ -97,6 +77,7 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
     // Each joiner connected to the host through the relay's circuit: the
     // host has no direct address to be dialled at, and it is the only peer
     // behind the relay, so a relayed connection is one to the host.
+    let mut joiner_punches = 0;
     for joiner in [&a, &b] {
         let out = joiner.output();
         let relayed: Vec<&String> = out
@@ -124,6 +105,7 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
         // Hole punching may upgrade the link on loopback (DCUtR dials the
         // host's observed addresses); that is allowed, and reported.
         let punched = out.iter().filter(|l| l.contains("(hole punched)")).count();
+        joiner_punches += punched;
         let direct_to_host = out
             .iter()
             .filter(|l| l.starts_with(&format!("note: connection to {host_id} ")))
@@ -180,8 +162,10 @@ fn a_host_reachable_only_through_a_relay_plays_a_whole_game() {
         .iter()
         .filter(|l| l.ends_with("(direct)"))
         .count();
+    // Only the side whose dial made the direct connection reports the
+    // punch: the joiner's, often.
     assert!(
-        direct == 0 || punched > 0,
+        direct == 0 || punched + joiner_punches > 0,
         "the host called a joiner's connection direct with no hole punch:\n{}",
         out.join("\n")
     );

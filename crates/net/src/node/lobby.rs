@@ -234,12 +234,14 @@ impl<G: crate::NetGame> Node<G> {
     }
 
     pub(super) fn our_addrs(&self) -> Vec<Multiaddr> {
+        let announce_direct = self.cfg.announce_direct;
         crate::ticket::reachable_first(
             self.me,
             self.swarm
                 .external_addresses()
                 .cloned()
-                .chain(self.listen_addrs.iter().cloned()),
+                .chain(self.listen_addrs.iter().cloned())
+                .filter(|a| announce_direct || crate::slots::Circuit::of(a).is_some()),
         )
     }
 

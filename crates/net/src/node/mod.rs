@@ -16,12 +16,13 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use libp2p::core::ConnectedPoint;
+use libp2p::core::transport::ListenerId;
 use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundRequestId};
-use libp2p::swarm::SwarmEvent;
 use libp2p::swarm::dial_opts::DialOpts;
-use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, relay};
+use libp2p::swarm::{ConnectionId, SwarmEvent};
+use libp2p::{Multiaddr, PeerId, Swarm, autonat, dcutr, identify, mdns, ping, relay};
 use roundtable_engine::{Game, GameResult, Observer, Seat};
 use roundtable_fairdeck::{ChainSecret, DEFAULT_CHAIN_LENGTH};
 use roundtable_table::genesis::{ACCEPT_DOMAIN, MAX_NAME_BYTES};
@@ -455,6 +456,15 @@ pub(crate) struct Node<G: Game> {
     role: Option<Role<G>>,
     stage: Stage<G>,
     listen_addrs: Vec<Multiaddr>,
+    /// Each connected peer's open connections, and which of them go
+    /// through a relay: once a direct one is up, the relayed ones close.
+    paths: HashMap<PeerId, HashMap<ConnectionId, Path>>,
+    /// The listener of each relay we reserve on ([`NodeConfig::relays`]);
+    /// a relay without one is asked again at every redial.
+    relay_listeners: HashMap<ListenerId, Multiaddr>,
+    /// Relays whose lost reservation was told, until one is accepted again
+    /// (asked at every redial, it is told once).
+    relays_lost: HashSet<Multiaddr>,
     guards: Guards,
     /// Catch-up bytes answered to all peers without a seat together.
     watchers_sync_bytes: Bucket,
@@ -476,6 +486,13 @@ pub(crate) struct Node<G: Game> {
     unsaved_noted: HashSet<String>,
     /// Our reachability: AutoNAT, UPnP and the table relay.
     reach: reach::ReachState,
+}
+
+/// How one connection to a peer goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    Direct,
+    Relayed { dialled_by_me: bool },
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -533,6 +550,7 @@ impl<G: crate::NetGame> Node<G> {
                 upnp: cfg.upnp && !cfg.listen.is_empty(),
                 counter: cfg.counter.clone(),
                 table_peers: reach.table_peers.clone(),
+                hide_listen_addrs: !cfg.announce_direct,
             },
         )?;
         // The table relay serves once an address the internet reaches is
@@ -559,6 +577,9 @@ impl<G: crate::NetGame> Node<G> {
             role: Some(role),
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
+            paths: HashMap::new(),
+            relay_listeners: HashMap::new(),
+            relays_lost: HashSet::new(),
             guards: Guards::default(),
             watchers_sync_bytes: Bucket::with_burst(
                 WATCHERS_SYNC_BYTES_RATE,
@@ -637,21 +658,10 @@ impl<G: crate::NetGame> Node<G> {
                 self.reach.listeners.push(id);
             }
         }
-        for relay in self.cfg.relays.clone() {
-            // Ask the relay for a reservation: peers behind NAT then reach
-            // us at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a
-            // direct connection. The relay client dials the relay itself;
-            // dialling it here as well made two connections race, and the
-            // reservation then never completed (the relay decided to accept
-            // but neither side ever reported it; rust-libp2p issue #6141
-            // describes the same symptom).
-            if let Err(e) = self
-                .swarm
-                .listen_on(relay.clone().with(Protocol::P2pCircuit))
-            {
-                self.note(format!("relay {relay}: {e}"));
-            }
-        }
+        // Ask each relay for a reservation: peers behind NAT then reach us
+        // at relay/p2p-circuit/p2p/us, and DCUtR tries to punch a direct
+        // connection.
+        self.reserve_on_relays();
         let _ = self
             .swarm
             .behaviour_mut()
@@ -776,6 +786,7 @@ impl<G: crate::NetGame> Node<G> {
             self.next_redial = now + self.cfg.timing.redial;
             self.reserve_slots();
             self.redial();
+            self.reserve_on_relays();
         }
         if now >= self.next_lobby {
             self.next_lobby = now + self.cfg.timing.lobby_retry;
@@ -983,6 +994,12 @@ impl<G: crate::NetGame> Node<G> {
     fn on_swarm(&mut self, event: SwarmEvent<BehaviourEvent>) -> Result<(), NetError> {
         match event {
             SwarmEvent::NewListenAddr { address, .. } => {
+                if !self.cfg.announce_direct && crate::slots::Circuit::of(&address).is_none() {
+                    self.note(format!(
+                        "listening on {address} for hole punching only (not told to anyone)"
+                    ));
+                    return Ok(());
+                }
                 if !self.listen_addrs.contains(&address) {
                     self.listen_addrs.push(address.clone());
                 }
@@ -997,7 +1014,10 @@ impl<G: crate::NetGame> Node<G> {
             SwarmEvent::ExternalAddrConfirmed { address } => self.on_external_addr(&address, true),
             SwarmEvent::ExternalAddrExpired { address } => self.on_external_addr(&address, false),
             SwarmEvent::ConnectionEstablished {
-                peer_id, endpoint, ..
+                peer_id,
+                connection_id,
+                endpoint,
+                ..
             } => {
                 let addr = endpoint.get_remote_address().clone();
                 // Which path a connection took (through a relay or not) is
@@ -1013,6 +1033,13 @@ impl<G: crate::NetGame> Node<G> {
                     (None, _) => ("direct".to_owned(), &addr),
                 };
                 self.note(format!("connection to {peer_id} via {via} ({path})"));
+                let path = match crate::slots::Circuit::of_connection(&endpoint) {
+                    None => Path::Direct,
+                    Some(_) => Path::Relayed {
+                        dialled_by_me: endpoint.is_dialer(),
+                    },
+                };
+                self.prefer_direct(peer_id, connection_id, path);
                 match &mut self.stage {
                     Stage::Play(play) => {
                         if let Some(s) = play.seat_peers.iter().position(|p| *p == peer_id) {
@@ -1036,9 +1063,22 @@ impl<G: crate::NetGame> Node<G> {
             }
             SwarmEvent::ConnectionClosed {
                 peer_id,
-                num_established: 0,
+                connection_id,
+                num_established,
                 ..
             } => {
+                if let Some(open) = self.paths.get_mut(&peer_id) {
+                    open.remove(&connection_id);
+                    if open.is_empty() {
+                        self.paths.remove(&peer_id);
+                    }
+                }
+                if num_established > 0 {
+                    // Another connection to the peer is still up (a
+                    // relayed one closed for a direct one, say): nobody
+                    // left.
+                    return Ok(());
+                }
                 if let Stage::Play(play) = &mut self.stage {
                     play.sync_inflight.remove(&peer_id);
                     let seat = play.seat_peers.iter().position(|p| *p == peer_id);
@@ -1061,10 +1101,20 @@ impl<G: crate::NetGame> Node<G> {
                 addresses,
                 reason,
             } => {
-                if !self.on_listener_closed(listener_id, &reason)
-                    && let Err(e) = reason
-                {
-                    self.note(format!("stopped listening on {addresses:?}: {e}"));
+                if !self.on_listener_closed(listener_id, &reason) {
+                    let why = match reason {
+                        Ok(()) => "closed".to_owned(),
+                        Err(e) => e.to_string(),
+                    };
+                    if let Some(relay) = self.relay_listeners.remove(&listener_id) {
+                        if self.relays_lost.insert(relay.clone()) {
+                            self.note(format!(
+                                "lost the reservation on relay {relay} ({why}): asking again"
+                            ));
+                        }
+                    } else {
+                        self.note(format!("stopped listening on {addresses:?}: {why}"));
+                    }
                 }
             }
             SwarmEvent::OutgoingConnectionError {
@@ -1079,6 +1129,79 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Listen through every relay we have no listener on: at the start,
+    /// and again at each redial after a relay's listener closed (the relay
+    /// restarted, or our router forgot the connection to it). The relay
+    /// client dials the relay itself; dialling it here as well made two
+    /// connections race, and the reservation then never completed (the
+    /// relay decided to accept but neither side ever reported it;
+    /// rust-libp2p issue #6141 describes the same symptom).
+    fn reserve_on_relays(&mut self) {
+        for relay in self.cfg.relays.clone() {
+            if self.relay_listeners.values().any(|r| *r == relay) {
+                continue;
+            }
+            match self
+                .swarm
+                .listen_on(relay.clone().with(Protocol::P2pCircuit))
+            {
+                Ok(id) => {
+                    self.relay_listeners.insert(id, relay);
+                }
+                Err(e) => self.note(format!("relay {relay}: {e}")),
+            }
+        }
+    }
+
+    /// Record a new connection to `peer`, and keep the table's traffic off
+    /// relays where a direct path exists: gossipsub and catch-up send over
+    /// whichever of a peer's connections is ready, so a relayed connection
+    /// left open beside a punched one kept carrying most of the game. Once
+    /// a direct connection is up, every relayed one to that peer closes
+    /// (both ends do this; the peer stays connected throughout, so nothing
+    /// takes it for a leaving one).
+    ///
+    /// Two seats that dial each other through a relay at once end up with
+    /// two relayed connections, and hole punching runs on each: both
+    /// attempts dial the same address from the same port, and neither got
+    /// through. Both ends keep the one the smaller peer id dialled, the same
+    /// one on either side, and close the other.
+    fn prefer_direct(&mut self, peer: PeerId, connection: ConnectionId, path: Path) {
+        let me = self.me;
+        let open = self.paths.entry(peer).or_default();
+        open.insert(connection, path);
+        let direct = open.values().any(|p| *p == Path::Direct);
+        let kept = |p: &Path| match p {
+            Path::Direct => true,
+            Path::Relayed { .. } if direct => false,
+            Path::Relayed { dialled_by_me } => *dialled_by_me == (me < peer),
+        };
+        let redundant: Vec<ConnectionId> = open
+            .iter()
+            .filter(|(_, p)| !kept(p))
+            .map(|(id, _)| *id)
+            .collect();
+        // Only one relayed connection: nothing to choose between.
+        if redundant.is_empty() || (!direct && open.len() == redundant.len()) {
+            return;
+        }
+        for id in &redundant {
+            open.remove(id);
+            self.swarm.close_connection(*id);
+        }
+        if direct {
+            self.note(format!(
+                "connection to {peer} is now direct: closing {} relayed one(s)",
+                redundant.len()
+            ));
+        } else {
+            self.note(format!(
+                "two relayed connections to {peer}: closing the one {} dialled",
+                if me < peer { "it" } else { "we" }
+            ));
+        }
     }
 
     fn on_behaviour(&mut self, event: BehaviourEvent) -> Result<(), NetError> {
@@ -1231,7 +1354,14 @@ impl<G: crate::NetGame> Node<G> {
             BehaviourEvent::RelayClient(relay::client::Event::ReservationReqAccepted {
                 relay_peer_id,
                 ..
-            }) => self.note(format!("relay {relay_peer_id} accepted our reservation")),
+            }) => {
+                self.relays_lost.retain(|relay| {
+                    !relay
+                        .iter()
+                        .any(|p| matches!(p, Protocol::P2p(id) if id == relay_peer_id))
+                });
+                self.note(format!("relay {relay_peer_id} accepted our reservation"))
+            }
             BehaviourEvent::Dcutr(dcutr::Event {
                 remote_peer_id,
                 result,
@@ -1241,6 +1371,20 @@ impl<G: crate::NetGame> Node<G> {
                 )),
                 Err(e) => self.note(format!("hole punching to {remote_peer_id} failed: {e}")),
             },
+            // A connection that stops answering pings is dead (a router
+            // that rebooted forgot it, say) while TCP may retry it for
+            // minutes: closed, the peer is redialled (through a relay if
+            // need be) instead of being sent to in vain.
+            BehaviourEvent::Ping(ping::Event {
+                peer,
+                connection,
+                result: Err(e @ (ping::Failure::Timeout | ping::Failure::Other { .. })),
+            }) => {
+                self.note(format!(
+                    "connection to {peer} stopped answering pings ({e}): closing it"
+                ));
+                self.swarm.close_connection(connection);
+            }
             BehaviourEvent::Autonat(autonat::Event::StatusChanged { new, .. }) => {
                 self.on_autonat(&new)
             }

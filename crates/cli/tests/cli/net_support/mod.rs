@@ -52,6 +52,35 @@ pub fn spectator(dir: &Path, name: &str) -> Vec<String> {
     .collect()
 }
 
+/// Flags of a headless seat played by `bot` that says how it connects
+/// (`-v`): its data in `dir`, no mDNS, quick catch-up. Where it listens is
+/// the caller's to add.
+pub fn verbose_bot_seat(dir: &Path, name: &str, bot: &str, seed: u64) -> Vec<String> {
+    [
+        "--data-dir",
+        &dir.display().to_string(),
+        "--name",
+        name,
+        "--headless",
+        "--bot",
+        bot,
+        "--bot-seed",
+        &seed.to_string(),
+        "--no-mdns",
+        "--sync-ms",
+        "300",
+        "-v",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The peer id at the end of a `/p2p/<id>` multiaddr.
+pub fn last_peer_id(addr: &str) -> String {
+    addr.rsplit("/p2p/").next().unwrap_or_default().to_owned()
+}
+
 /// A peer process whose stdout is collected line by line.
 pub struct Peer {
     pub name: String,
