@@ -181,6 +181,39 @@
 //! An earlier run of games 0-2 at a second (2 of 3 fixed, 0 of 3 paced)
 //! is left out of the rows above; with it the paced bot won 12 of 43 and
 //! the fixed one 6 of 24 (25.0%, 12.0-44.9%).
+//!
+//! Measured again 2026-11-28 (issue 31 item 2) after Nereus's cut
+//! playouts began to be scored by the heuristic's worth of every seat
+//! (`NereusBot`'s prospects) instead of VP alone; Port Royal's and
+//! Guildhall's search is unchanged since the 2026-11-25 runs, except for the
+//! pace. Budgets are what 100 ms of one core buys, measured as the CPU time
+//! (`/proc/<pid>/stat`, user + system) of these very runs over their
+//! playouts, opponents' heuristic decisions included, so an upper bound on
+//! a playout's cost: 20,000 Port Royal playouts a second at horizon 16,
+//! 2,620 Guildhall and 1,340 Nereus playouts a second at horizon 10. No core
+//! was idle (load average 9 to 15 on the 2 cores, six engineers building
+//! and testing), so wall-clock 100 ms bought a fraction of that and no
+//! time-budget run was made; the runs below use playout budgets (paced, as
+//! the hard bot's are), niced, in pieces of consecutive games:
+//!
+//! | setting | budget a decision | games | search bot won | 95% CI | points a game | playouts a searched decision |
+//! |---|---|---|---|---|---|---|
+//! | 4-seat PR vs 3 heuristic | up to 1,600 playouts, horizon 16 | 200 (0-199) | 45.0% (share 25%) | 38.3-51.9% | 11.4 | 388 |
+//! | 4-seat Guildhall vs 3 heuristic | up to 275 playouts, horizon 10 | 163 (0-84, 100-141, 150-185) | 40.5% | 33.3-48.2% | 17.8 | 254 |
+//! | 4-seat Nereus vs 3 heuristic | up to 60 playouts, horizon 10 | 200 (0-199) | 58.5% | 51.6-65.1% | 49.9 | 48 |
+//! | 4-seat Nereus vs 3 heuristic | up to 130 playouts, horizon 10 | 32 (0-31) | 78.1% | 61.2-89.0% | 51.6 | 108 |
+//!
+//! Each is reproduced by, for example,
+//! `STRENGTH_ONLY=nereus STRENGTH_PLAYOUTS=60 STRENGTH_HORIZON=10 STRENGTH_GAMES=100 STRENGTH_FIRST=100`.
+//! Port Royal's 45.0% is the 2026-11-25 figure (46.5% of 400 at 100 ms of
+//! time, 1,713 playouts a decision, before pacing) within its interval;
+//! paced, a searched decision stopped at 388 playouts on average, so the
+//! bot spent about a fifth of its budget. Guildhall ran out of session before 200
+//! games. In Nereus, 60 playouts (the former figure for 100 ms) is less
+//! than half of what 100 ms of CPU now buys (about 130); at 130 the bot
+//! won 25 of games 0-31 where at 60 it won 21 (with the former VP-only
+//! scoring of cut playouts, 19; over games 0-39, 24 of 40 against 27 of 40
+//! with the worth): neither difference is shown on so few games.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -25,6 +25,7 @@ use roundtable_guildhall::{
 };
 
 use crate::Bot;
+use crate::search::lead_prospects;
 
 /// The heuristic Guildhall bot.
 #[derive(Clone, Debug, Default)]
@@ -391,26 +392,7 @@ impl Bot<Guildhall> for GuildhallBot {
                 Evaluator::new(state, seat, knowledge).standing(&halls, seat)
             })
             .collect();
-        Some(
-            standings
-                .iter()
-                .enumerate()
-                .map(|(s, own)| {
-                    let best_other = standings
-                        .iter()
-                        .enumerate()
-                        .filter(|&(o, _)| o != s)
-                        .map(|(_, &v)| v)
-                        .fold(f64::NEG_INFINITY, f64::max);
-                    let lead = if best_other.is_finite() {
-                        own - best_other
-                    } else {
-                        0.0
-                    };
-                    (lead / (10.0 * POINTS_PER_VP)).clamp(-1.0, 1.0) / 2.0 + 0.5
-                })
-                .collect(),
-        )
+        Some(lead_prospects(&standings, 10.0 * POINTS_PER_VP))
     }
 }
 

@@ -150,7 +150,9 @@ impl Leveled for Nereus {
     type Heuristic = NereusBot;
 
     // Cut at a horizon like Guildhall's: whole playouts of a four-day game
-    // would leave few in the think time. The hard bot's search chooses its
+    // would leave few in the think time. A cut playout is scored by the
+    // heuristic's worth of every seat (`NereusBot`'s prospects), not by VP,
+    // which come mostly at the end. The hard bot's search chooses its
     // own crew card and samples the others' secret choices from its
     // playout policy, never reading them.
     const HORIZON: u32 = NEREUS_HORIZON;

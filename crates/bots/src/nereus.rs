@@ -20,6 +20,7 @@ use roundtable_nereus::data::HOLDS;
 use roundtable_nereus::{Action, Cell, Crew, Dir, Nereus, Phase, Stage, Turn, View};
 
 use crate::Bot;
+use crate::search::lead_prospects;
 
 /// The heuristic Nereus bot.
 #[derive(Clone, Debug, Default)]
@@ -38,6 +39,9 @@ const GOLD: f64 = 0.22;
 const PICKED_UP: f64 = 0.9;
 /// A treasure in hand, below every cabin space's worth.
 const IN_HAND: f64 = 0.35;
+/// A lead in VP's worth ([`worth`]) that [`Bot::prospects`] counts as a
+/// sure win.
+const SURE_LEAD: f64 = 10.0;
 
 fn worth(state: &Nereus, seat: Seat) -> f64 {
     let s = seat.index();
@@ -265,5 +269,48 @@ impl Bot<Nereus> for NereusBot {
             }
         }
         best_pick.1
+    }
+
+    /// Each seat's worth as this bot weighs it against the best other
+    /// seat's, a lead of [`SURE_LEAD`] VP's worth counting as a sure win.
+    /// Without it a search cut at its horizon ranks seats by VP alone,
+    /// which in Nereus come mostly at the end (holds, the merchant), so
+    /// a cut playout sees a hold nearly filled as worth nothing.
+    fn prospects(&self, state: &Nereus, _knowledge: &Knowledge) -> Option<Vec<f64>> {
+        let worths: Vec<f64> = (0..state.seats).map(|s| worth(state, Seat(s))).collect();
+        Some(lead_prospects(&worths, SURE_LEAD))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use roundtable_nereus::{Options, Piece};
+
+    use super::*;
+
+    /// A search cut at its horizon credits a hold half filled, not only
+    /// VP already scored: the seat whose hold fills leads the others.
+    #[test]
+    fn prospects_count_a_hold_filling_up() {
+        let mut state = Nereus::new_game(4, &Options::default()).expect("4 seats");
+        let bot = NereusBot::new();
+        let knowledge = Knowledge::default();
+        let before = bot
+            .prospects(&state, &knowledge)
+            .expect("Nereus has prospects");
+        let seat = 2;
+        let hold = &mut state.cabins[seat].holds[0];
+        let half = hold.len().div_ceil(2);
+        for space in hold.iter_mut().take(half) {
+            *space = Some(Piece::Gem);
+        }
+        let after = bot
+            .prospects(&state, &knowledge)
+            .expect("Nereus has prospects");
+        assert!(after.iter().all(|p| (0.0..=1.0).contains(p)), "{after:?}");
+        assert!(after[seat] > before[seat], "{before:?} -> {after:?}");
+        for other in (0..4).filter(|&o| o != seat) {
+            assert!(after[seat] > after[other], "{after:?}");
+        }
     }
 }

@@ -64,6 +64,7 @@ use roundtable_port_royal::{
 };
 
 use crate::Bot;
+use crate::search::lead_prospects;
 use heuristic::Ctx;
 use takes::Cards;
 
@@ -218,24 +219,7 @@ impl PortRoyalBot {
             .into_iter()
             .map(|(now, abilities)| now + abilities * future)
             .collect();
-        worth
-            .iter()
-            .enumerate()
-            .map(|(seat, own)| {
-                let best_other = worth
-                    .iter()
-                    .enumerate()
-                    .filter(|&(other, _)| other != seat)
-                    .map(|(_, w)| *w)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                let lead = if best_other.is_finite() {
-                    own - best_other
-                } else {
-                    0.0
-                };
-                (lead / (10.0 * VP_IN_COINS)).clamp(-1.0, 1.0) / 2.0 + 0.5
-            })
-            .collect()
+        lead_prospects(&worth, 10.0 * VP_IN_COINS)
     }
 }
 

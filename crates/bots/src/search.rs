@@ -835,6 +835,31 @@ fn advance<G: Game>(
     Ok(None)
 }
 
+/// Every seat's prospects from its worth (`worths`, in seat order, on one
+/// scale): its lead over the best other seat, mapped so that level is 0.5
+/// and a lead of `sure_lead` or more a sure win (1; trailing as far, 0).
+/// A [`Bot::prospects`] of a heuristic that weighs positions by a worth.
+pub fn lead_prospects(worths: &[f64], sure_lead: f64) -> Vec<f64> {
+    worths
+        .iter()
+        .enumerate()
+        .map(|(s, own)| {
+            let best_other = worths
+                .iter()
+                .enumerate()
+                .filter(|&(o, _)| o != s)
+                .map(|(_, &v)| v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let lead = if best_other.is_finite() {
+                own - best_other
+            } else {
+                0.0
+            };
+            (lead / sure_lead).clamp(-1.0, 1.0) / 2.0 + 0.5
+        })
+        .collect()
+}
+
 /// Every seat's reward for the world as it stands, in `[0, 1]`: the
 /// winners share 1, blended with the score margin by `margin_weight`.
 fn rewards<G: Game>(world: &G, margin_weight: f64) -> Vec<f64> {
@@ -888,5 +913,24 @@ where
 
     fn answer_within(&mut self, limit: Duration) {
         self.answer_limit = Some(limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Level with the best other seat is an even chance, a lead of the
+    /// sure margin or more a sure win, trailing as far a sure loss.
+    #[test]
+    fn lead_prospects_map_the_lead_onto_a_win() {
+        let p = lead_prospects(&[10.0, 10.0, 4.0, 30.0], 10.0);
+        assert_eq!(p, vec![0.0, 0.0, 0.0, 1.0]);
+        let p = lead_prospects(&[12.0, 7.0, 12.0], 10.0);
+        assert_eq!(p, vec![0.5, 0.25, 0.5]);
+        let p = lead_prospects(&[15.0, 10.0], 10.0);
+        assert_eq!(p, vec![0.75, 0.25]);
+        // Alone at the table: nobody to lead.
+        assert_eq!(lead_prospects(&[3.0], 10.0), vec![0.5]);
     }
 }
