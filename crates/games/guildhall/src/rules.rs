@@ -4,18 +4,24 @@
 use roundtable_engine::{Game, Knowledge, Revealed, Seat};
 
 use crate::error::GuildhallError as E;
-use crate::state::card_of;
+use crate::state::{card_of, copy_of, keep_spare};
 use crate::{
     Action, AreaCard, COLOURS, Card, ChapterOrder, Event, Guildhall, HandCard, Pending, Phase,
     Profession, REFILL_HAND, SETUP_HAND, SETUP_PLACE, VP_TABLE, VpAbility,
 };
 
-/// The 120 orders a discarded chapter's five cards can lie in.
-fn every_order() -> Vec<ChapterOrder> {
-    let mut orders = Vec::with_capacity(120);
-    let mut order = COLOURS;
-    permute(&mut order, 0, &mut orders);
-    orders
+/// The 120 orders a discarded chapter's five cards can lie in, in the
+/// order actions sort by: a legal list of them is born sorted, and they
+/// are worked out once, not at every decision to pay or shed.
+fn every_order() -> &'static [ChapterOrder] {
+    static ORDERS: std::sync::OnceLock<Vec<ChapterOrder>> = std::sync::OnceLock::new();
+    ORDERS.get_or_init(|| {
+        let mut orders = Vec::with_capacity(120);
+        let mut order = COLOURS;
+        permute(&mut order, 0, &mut orders);
+        orders.sort_unstable();
+        orders
+    })
 }
 
 fn permute(order: &mut ChapterOrder, from: usize, out: &mut Vec<ChapterOrder>) {
@@ -140,13 +146,18 @@ impl Guildhall {
         let mut professions = self.completed[seat.index()].clone();
         professions.sort();
         professions.dedup();
-        let orders: Vec<Option<ChapterOrder>> = if self.options.choose_chapter_order {
-            every_order().into_iter().map(Some).collect()
+        let orders: &[ChapterOrder] = if self.options.choose_chapter_order {
+            every_order()
         } else {
-            vec![None]
+            &[]
         };
+        let orders = orders
+            .iter()
+            .copied()
+            .map(Some)
+            .chain(orders.is_empty().then_some(None));
         for profession in professions {
-            for &order in &orders {
+            for order in orders.clone() {
                 out.push(if shed {
                     Action::Shed { profession, order }
                 } else {
@@ -164,8 +175,10 @@ impl Guildhall {
         opened: Option<u32>,
         knowledge: &Knowledge,
     ) -> bool {
-        let mut probe = self.clone();
-        probe.apply_inner(seat, action, opened).is_ok() && probe.finishable_with(seat, knowledge)
+        self.try_on_copy(|probe| {
+            probe.apply_inner(seat, action, opened).is_ok()
+                && probe.finishable_with(seat, knowledge)
+        })
     }
 
     pub(crate) fn apply_inner(
@@ -534,9 +547,14 @@ impl Guildhall {
             ([_], []) => None,
             _ => return Err(E::RevealMismatch),
         };
-        let mut next = self.clone();
-        next.apply_inner(seat, action, opened)?;
-        *self = next;
+        // Applied to a copy, so a refused action leaves the state as it was.
+        let mut next = copy_of(self);
+        let applied = next.apply_inner(seat, action, opened);
+        if applied.is_ok() {
+            std::mem::swap(self, &mut next);
+        }
+        keep_spare(next);
+        applied?;
         events.push(Event::Acted {
             seat,
             action: *action,
