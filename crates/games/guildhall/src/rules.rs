@@ -132,16 +132,21 @@ impl Guildhall {
         self.completable(seat, 3)
     }
 
-    pub(crate) fn known_hand(&self, seat: Seat, knowledge: &Knowledge) -> Vec<(HandCard, u32)> {
-        self.hands[seat.index()]
-            .iter()
-            .filter_map(|&h| match h {
-                HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
-                HandCard::Open(c) => Some((h, c)),
-            })
-            .collect()
+    /// The cards of `seat`'s hand it knows (by `knowledge`, or open to all),
+    /// walked where needed rather than collected at every decision.
+    pub(crate) fn known_hand<'a>(
+        &'a self,
+        seat: Seat,
+        knowledge: &'a Knowledge,
+    ) -> impl Iterator<Item = (HandCard, u32)> + 'a {
+        self.hands[seat.index()].iter().filter_map(|&h| match h {
+            HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
+            HandCard::Open(c) => Some((h, c)),
+        })
     }
 
+    /// Paying or shedding each of `seat`'s completed chapters in each order,
+    /// in the order actions sort by and without repeats.
     pub(crate) fn chapter_actions(&self, seat: Seat, out: &mut Vec<Action>, shed: bool) {
         let mut professions = self.completed[seat.index()].clone();
         professions.sort();

@@ -707,6 +707,76 @@ impl Guildhall {
         }
     }
 
+    /// Whether the Trader step `Swap` of `seat`'s card `mine` for `other`'s
+    /// card `theirs` leaves the level finishable: what trying the step on a
+    /// copy ([`Guildhall::keeps_finishable`]) decides, worked out on the two
+    /// guildhalls alone. `None` where this does not apply (another step, or
+    /// more than two swaps left), so the caller tries the copy. For a step
+    /// the legal list offers, applying it cannot fail; after it, one swap
+    /// left needs some valid swap with the same opponent, none left needs
+    /// nothing. A Trader level's swaps are most of a random game's legal
+    /// lists, one copy per target.
+    pub(crate) fn swap_keeps_finishable(&self, seat: Seat, step: &Action) -> Option<bool> {
+        let Some(Pending::Swap { with, left }) = self.pending else {
+            return None;
+        };
+        let Action::Swap {
+            mine,
+            seat: other,
+            theirs,
+        } = *step
+        else {
+            return None;
+        };
+        let (m, t) = (Card::from_index(mine)?, Card::from_index(theirs)?);
+        let offered = other != seat
+            && other.0 < self.seats
+            && with.is_none_or(|w| w == other)
+            && self.holds(seat, m)
+            && self.holds(other, t)
+            && (m == t || (!self.holds(seat, t) && !self.holds(other, m)));
+        if !offered || left > 2 {
+            return None;
+        }
+        if left <= 1 {
+            return Some(true);
+        }
+        let mut my_hall = self.halls[seat.index()];
+        let mut their_hall = self.halls[other.index()];
+        if m != t {
+            let take = |hall: &mut [u8; 6], card: Card| {
+                hall[card.profession.index()] &= !bit(card.colour);
+            };
+            // A fifth colour completes the chapter, which leaves the guildhall.
+            let put = |hall: &mut [u8; 6], card: Card| {
+                let mask = &mut hall[card.profession.index()];
+                *mask |= bit(card.colour);
+                if *mask == 0b1_1111 {
+                    *mask = 0;
+                }
+            };
+            take(&mut my_hall, m);
+            take(&mut their_hall, t);
+            put(&mut my_hall, t);
+            put(&mut their_hall, m);
+        }
+        let holds =
+            |hall: &[u8; 6], card: Card| hall[card.profession.index()] & bit(card.colour) != 0;
+        let cards = |hall: [u8; 6]| {
+            PROFESSIONS
+                .iter()
+                .flat_map(|&profession| {
+                    COLOURS
+                        .iter()
+                        .map(move |&colour| Card { profession, colour })
+                })
+                .filter(move |&c| holds(&hall, c))
+        };
+        Some(cards(my_hall).any(|a| {
+            cards(their_hall).any(|b| a == b || (!holds(&my_hall, b) && !holds(&their_hall, a)))
+        }))
+    }
+
     /// Every swap of one card of `seat`'s guildhall for one of `other`'s
     /// that leaves no duplicate on either side.
     fn valid_swaps(&self, seat: Seat, other: Seat) -> impl Iterator<Item = (Card, Card)> + '_ {
@@ -1400,5 +1470,84 @@ mod tests {
             game.next(),
             roundtable_engine::Next::Decision(Seat(0))
         ));
+    }
+
+    /// The Trader swap's fast judgement agrees with trying each offered
+    /// swap on a copy, at every Trader step of seeded random games (the
+    /// fast path's lockstep with the checked one).
+    #[test]
+    fn swap_steps_are_judged_as_trying_them_on_a_copy_judges() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{RngCore, SeedableRng};
+        use roundtable_engine::{Knowledge, sim};
+        let mut judged = 0;
+        for seed in 0..40u64 {
+            let seats = 2 + (seed % 3) as u8;
+            let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+            let mut dealer = sim::OracleDealer::new(seats);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut picks = ChaCha8Rng::seed_from_u64(!seed);
+            sim::play_private(
+                &mut game,
+                &mut dealer,
+                200_000,
+                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+                &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+                &mut |state: &Guildhall, _| {
+                    if !matches!(state.pending, Some(Pending::Swap { .. })) {
+                        return;
+                    }
+                    let seat = state.turn;
+                    let mut steps = Vec::new();
+                    state.step_actions(seat, &mut steps);
+                    for step in &steps {
+                        let tried = state.keeps_finishable(seat, step, None, &Knowledge::new());
+                        if let Some(fast) = state.swap_keeps_finishable(seat, step) {
+                            assert_eq!(fast, tried, "seed {seed}: {step} at {:?}", state.pending);
+                            judged += 1;
+                        }
+                    }
+                },
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+        assert!(judged > 100, "only {judged} Trader steps judged");
+    }
+
+    /// A chapter's colours, mostly none: sparse guildhalls reach the swaps
+    /// whose outcome turns on a single card.
+    fn sparse_chapter() -> impl proptest::strategy::Strategy<Value = u8> {
+        proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 2 => 0u8..0b1_1111]
+    }
+
+    proptest::proptest! {
+        // Cheap cases, and the telling ones are rare: a swap that completes
+        // a chapter and leaves nothing else to swap.
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+        /// The Trader swap's fast judgement agrees with trying the swap on
+        /// a copy for any two guildhalls (random games rarely reach the
+        /// corners: a swap that completes a chapter on either side, or a
+        /// card the opponent already holds), one or two swaps left.
+        #[test]
+        fn swap_steps_are_judged_as_trying_them_on_a_copy_for_any_guildhalls(
+            mine in proptest::array::uniform6(sparse_chapter()),
+            theirs in proptest::array::uniform6(sparse_chapter()),
+            left in 1u8..=2,
+            chosen in proptest::bool::ANY,
+        ) {
+            let mut game = mid_game(3);
+            let seat = Seat(0);
+            game.halls[0] = mine;
+            game.halls[2] = theirs;
+            game.pending = Some(Pending::Swap { with: chosen.then_some(Seat(2)), left });
+            let mut steps = Vec::new();
+            game.step_actions(seat, &mut steps);
+            for step in &steps {
+                let tried = game.keeps_finishable(seat, step, None, &roundtable_engine::Knowledge::new());
+                let fast = game.swap_keeps_finishable(seat, step);
+                proptest::prop_assert_eq!(fast, Some(tried), "{}", step);
+            }
+        }
     }
 }
