@@ -303,6 +303,23 @@ fn bit(colour: Colour) -> u8 {
     1 << colour.index()
 }
 
+/// Whether a guildhall of `hall` (per profession, bit = colour) holds `card`.
+fn hall_holds(hall: [u8; 6], card: Card) -> bool {
+    hall[card.profession.index()] & bit(card.colour) != 0
+}
+
+/// The cards of a guildhall of `hall`, in catalog order.
+fn cards_in(hall: [u8; 6]) -> impl Iterator<Item = Card> + Clone {
+    PROFESSIONS
+        .iter()
+        .flat_map(|&profession| {
+            COLOURS
+                .iter()
+                .map(move |&colour| Card { profession, colour })
+        })
+        .filter(move |&c| hall_holds(hall, c))
+}
+
 impl Guildhall {
     pub(crate) fn deck_left(&self) -> u32 {
         self.deck.map_or(0, |d| d.left())
@@ -315,7 +332,7 @@ impl Guildhall {
 
     /// Whether `seat`'s guildhall holds `card` (in an incomplete chapter).
     pub fn holds(&self, seat: Seat, card: Card) -> bool {
-        self.halls[seat.index()][card.profession.index()] & bit(card.colour) != 0
+        hall_holds(self.halls[seat.index()], card)
     }
 
     /// Cards of `profession` in `seat`'s guildhall: the level.
@@ -331,15 +348,7 @@ impl Guildhall {
     /// [`Guildhall::guildhall_cards`] without collecting them: the legal
     /// lists walk a guildhall many times per decision.
     pub(crate) fn hall_cards(&self, seat: Seat) -> impl Iterator<Item = Card> + Clone + use<> {
-        let hall = self.halls[seat.index()];
-        PROFESSIONS
-            .iter()
-            .flat_map(|&profession| {
-                COLOURS
-                    .iter()
-                    .map(move |&colour| Card { profession, colour })
-            })
-            .filter(move |c| hall[c.profession.index()] & bit(c.colour) != 0)
+        cards_in(self.halls[seat.index()])
     }
 
     /// Completed chapters `seat` holds.
@@ -760,20 +769,9 @@ impl Guildhall {
             put(&mut my_hall, t);
             put(&mut their_hall, m);
         }
-        let holds =
-            |hall: &[u8; 6], card: Card| hall[card.profession.index()] & bit(card.colour) != 0;
-        let cards = |hall: [u8; 6]| {
-            PROFESSIONS
-                .iter()
-                .flat_map(|&profession| {
-                    COLOURS
-                        .iter()
-                        .map(move |&colour| Card { profession, colour })
-                })
-                .filter(move |&c| holds(&hall, c))
-        };
-        Some(cards(my_hall).any(|a| {
-            cards(their_hall).any(|b| a == b || (!holds(&my_hall, b) && !holds(&their_hall, a)))
+        Some(cards_in(my_hall).any(|a| {
+            cards_in(their_hall)
+                .any(|b| a == b || (!hall_holds(my_hall, b) && !hall_holds(their_hall, a)))
         }))
     }
 
