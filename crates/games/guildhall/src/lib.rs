@@ -370,7 +370,10 @@ impl Game for Guildhall {
         }
         if self.shedding_seat() == Some(seat) {
             self.chapter_actions(seat, out, true);
-            out.sort();
+            debug_assert!(
+                out.is_sorted_by(|a, b| a < b),
+                "chapter actions come sorted"
+            );
             return;
         }
         let hand = self.known_hand(seat, knowledge);
@@ -381,22 +384,18 @@ impl Game for Guildhall {
         match (self.phase, self.pending) {
             (Phase::SetupDiscard(_), _) | (Phase::Turn, Some(Pending::Discarding)) => {
                 out.push(Action::Draw);
-                out.extend(
-                    hand.iter()
-                        .map(|&(from, card)| Action::Discard { from, card }),
-                );
+                out.extend(hand.map(|(from, card)| Action::Discard { from, card }));
             }
             (Phase::SetupPlace(..), _) => {
                 out.extend(
-                    hand.iter()
-                        .filter(|&&(_, c)| {
-                            Card::from_index(c).is_some_and(|c| !self.holds(seat, c))
-                        })
-                        .map(|&(from, card)| Action::Place { from, card }),
+                    hand.filter(|&(_, c)| {
+                        Card::from_index(c).is_some_and(|c| !self.holds(seat, c))
+                    })
+                    .map(|(from, card)| Action::Place { from, card }),
                 );
             }
             (Phase::Turn, Some(Pending::Place { left, then_return })) => {
-                for &(from, card) in &hand {
+                for (from, card) in hand {
                     let action = Action::Place { from, card };
                     if self.keeps_finishable(seat, &action, opened(from, card), knowledge) {
                         out.push(action);
@@ -409,18 +408,25 @@ impl Game for Guildhall {
                     out.push(Action::Stop);
                 }
             }
-            (Phase::Turn, Some(Pending::Pay { .. })) => self.chapter_actions(seat, out, false),
+            (Phase::Turn, Some(Pending::Pay { .. })) => {
+                // Born sorted and without repeats, hundreds long: no sort.
+                self.chapter_actions(seat, out, false);
+                debug_assert!(
+                    out.is_sorted_by(|a, b| a < b),
+                    "chapter actions come sorted"
+                );
+                return;
+            }
             (Phase::Turn, Some(Pending::VpAbility(kind))) => {
                 self.vp_ability_actions(seat, kind, out)
             }
             (Phase::Turn, Some(_)) => {
                 let mut steps = Vec::new();
                 self.step_actions(seat, &mut steps);
-                out.extend(
-                    steps
-                        .into_iter()
-                        .filter(|a| self.keeps_finishable(seat, a, None, knowledge)),
-                );
+                out.extend(steps.into_iter().filter(|a| {
+                    self.swap_keeps_finishable(seat, a)
+                        .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
+                }));
             }
             (Phase::Turn, None) if self.actions_left > 0 => {
                 out.push(Action::Refill);
@@ -434,7 +440,7 @@ impl Game for Guildhall {
                         .filter(|&k| VP_TABLE[usize::from(k)].chapters <= has)
                         .map(|kind| Action::Buy { kind }),
                 );
-                for &(from, card) in &hand {
+                for (from, card) in hand {
                     let Some(c) = Card::from_index(card) else {
                         continue;
                     };

@@ -4,18 +4,24 @@
 use roundtable_engine::{Game, Knowledge, Revealed, Seat};
 
 use crate::error::GuildhallError as E;
-use crate::state::card_of;
+use crate::state::{card_of, copy_of, keep_spare};
 use crate::{
     Action, AreaCard, COLOURS, Card, ChapterOrder, Event, Guildhall, HandCard, Pending, Phase,
     Profession, REFILL_HAND, SETUP_HAND, SETUP_PLACE, VP_TABLE, VpAbility,
 };
 
-/// The 120 orders a discarded chapter's five cards can lie in.
-fn every_order() -> Vec<ChapterOrder> {
-    let mut orders = Vec::with_capacity(120);
-    let mut order = COLOURS;
-    permute(&mut order, 0, &mut orders);
-    orders
+/// The 120 orders a discarded chapter's five cards can lie in, in the
+/// order actions sort by: a legal list of them is born sorted, and they
+/// are worked out once, not at every decision to pay or shed.
+fn every_order() -> &'static [ChapterOrder] {
+    static ORDERS: std::sync::OnceLock<Vec<ChapterOrder>> = std::sync::OnceLock::new();
+    ORDERS.get_or_init(|| {
+        let mut orders = Vec::with_capacity(120);
+        let mut order = COLOURS;
+        permute(&mut order, 0, &mut orders);
+        orders.sort_unstable();
+        orders
+    })
 }
 
 fn permute(order: &mut ChapterOrder, from: usize, out: &mut Vec<ChapterOrder>) {
@@ -126,27 +132,37 @@ impl Guildhall {
         self.completable(seat, 3)
     }
 
-    pub(crate) fn known_hand(&self, seat: Seat, knowledge: &Knowledge) -> Vec<(HandCard, u32)> {
-        self.hands[seat.index()]
-            .iter()
-            .filter_map(|&h| match h {
-                HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
-                HandCard::Open(c) => Some((h, c)),
-            })
-            .collect()
+    /// The cards of `seat`'s hand it knows (by `knowledge`, or open to all),
+    /// walked where needed rather than collected at every decision.
+    pub(crate) fn known_hand<'a>(
+        &'a self,
+        seat: Seat,
+        knowledge: &'a Knowledge,
+    ) -> impl Iterator<Item = (HandCard, u32)> + 'a {
+        self.hands[seat.index()].iter().filter_map(|&h| match h {
+            HandCard::Dealt(handle) => knowledge.card(handle).map(|c| (h, c)),
+            HandCard::Open(c) => Some((h, c)),
+        })
     }
 
+    /// Paying or shedding each of `seat`'s completed chapters in each order,
+    /// in the order actions sort by and without repeats.
     pub(crate) fn chapter_actions(&self, seat: Seat, out: &mut Vec<Action>, shed: bool) {
         let mut professions = self.completed[seat.index()].clone();
         professions.sort();
         professions.dedup();
-        let orders: Vec<Option<ChapterOrder>> = if self.options.choose_chapter_order {
-            every_order().into_iter().map(Some).collect()
+        let orders: &[ChapterOrder] = if self.options.choose_chapter_order {
+            every_order()
         } else {
-            vec![None]
+            &[]
         };
+        let orders = orders
+            .iter()
+            .copied()
+            .map(Some)
+            .chain(orders.is_empty().then_some(None));
         for profession in professions {
-            for &order in &orders {
+            for order in orders.clone() {
                 out.push(if shed {
                     Action::Shed { profession, order }
                 } else {
@@ -164,8 +180,10 @@ impl Guildhall {
         opened: Option<u32>,
         knowledge: &Knowledge,
     ) -> bool {
-        let mut probe = self.clone();
-        probe.apply_inner(seat, action, opened).is_ok() && probe.finishable_with(seat, knowledge)
+        self.try_on_copy(|probe| {
+            probe.apply_inner(seat, action, opened).is_ok()
+                && probe.finishable_with(seat, knowledge)
+        })
     }
 
     pub(crate) fn apply_inner(
@@ -534,9 +552,14 @@ impl Guildhall {
             ([_], []) => None,
             _ => return Err(E::RevealMismatch),
         };
-        let mut next = self.clone();
-        next.apply_inner(seat, action, opened)?;
-        *self = next;
+        // Applied to a copy, so a refused action leaves the state as it was.
+        let mut next = copy_of(self);
+        let applied = next.apply_inner(seat, action, opened);
+        if applied.is_ok() {
+            std::mem::swap(self, &mut next);
+        }
+        keep_spare(next);
+        applied?;
         events.push(Event::Acted {
             seat,
             action: *action,

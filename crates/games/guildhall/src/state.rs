@@ -131,7 +131,7 @@ pub enum Pending {
 
 /// The whole game state: public, identical on every peer. Hands hold
 /// handles, never the identity of a dealt card.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Guildhall {
     pub(crate) seats: u8,
     pub(crate) options: Options,
@@ -161,12 +161,163 @@ pub struct Guildhall {
     pub(crate) placed_by_ability: Vec<u32>,
 }
 
+// By hand for `clone_from`: the legal list tries hundreds of moves on a
+// copy of the state, and a copy written over a spare one reuses its
+// vectors instead of allocating a dozen new ones per move tried.
+impl Clone for Guildhall {
+    fn clone(&self) -> Self {
+        let mut copy = Guildhall {
+            seats: self.seats,
+            options: self.options.clone(),
+            deck: self.deck,
+            discard: Vec::new(),
+            hands: Vec::new(),
+            owed: Vec::new(),
+            halls: Vec::new(),
+            completed: Vec::new(),
+            area: Vec::new(),
+            vp_cards: Vec::new(),
+            tokens: Vec::new(),
+            row: Vec::new(),
+            vp_left: Vec::new(),
+            row_owed: self.row_owed,
+            turn: self.turn,
+            actions_left: self.actions_left,
+            played: self.played,
+            turn_started: self.turn_started,
+            round: self.round,
+            phase: self.phase,
+            pending: self.pending,
+            placed_by_ability: Vec::new(),
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Named field by field, so a field added later fails to compile
+        // here rather than going uncopied.
+        let Guildhall {
+            seats,
+            options,
+            deck,
+            discard,
+            hands,
+            owed,
+            halls,
+            completed,
+            area,
+            vp_cards,
+            tokens,
+            row,
+            vp_left,
+            row_owed,
+            turn,
+            actions_left,
+            played,
+            turn_started,
+            round,
+            phase,
+            pending,
+            placed_by_ability,
+        } = source;
+        self.seats = *seats;
+        self.options.clone_from(options);
+        self.deck = *deck;
+        self.discard.clone_from(discard);
+        self.hands.clone_from(hands);
+        self.owed.clone_from(owed);
+        self.halls.clone_from(halls);
+        self.completed.clone_from(completed);
+        self.area.clone_from(area);
+        self.vp_cards.clone_from(vp_cards);
+        self.tokens.clone_from(tokens);
+        self.row.clone_from(row);
+        self.vp_left.clone_from(vp_left);
+        self.row_owed = *row_owed;
+        self.turn = *turn;
+        self.actions_left = *actions_left;
+        self.played = *played;
+        self.turn_started = *turn_started;
+        self.round = *round;
+        self.phase = *phase;
+        self.pending = *pending;
+        self.placed_by_ability.clone_from(placed_by_ability);
+    }
+}
+
+thread_local! {
+    /// Spare states to try moves on, kept between calls. A legal list tries
+    /// a move on a copy of the state for each action it offers (deeper
+    /// steps on copies of those), and applying an action works on a copy
+    /// too; writing the copy over a spare reuses the spare's vectors, where
+    /// a fresh copy would allocate a dozen. Only storage: what a copy holds
+    /// never depends on the spare it was written over, so the rules stay a
+    /// pure function of the state.
+    // Boxed so taking a spare out and putting it back moves a pointer,
+    // not a whole state (that copy showed in the profile).
+    #[allow(clippy::vec_box)]
+    static SPARES: std::cell::RefCell<Vec<Box<Guildhall>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Spares kept per thread: the deepest nesting of copies a legal list
+/// makes, with room to spare.
+const SPARES_KEPT: usize = 8;
+
+/// A copy of `state`, written over a spare state where one is kept.
+pub(crate) fn copy_of(state: &Guildhall) -> Box<Guildhall> {
+    match SPARES.with_borrow_mut(Vec::pop) {
+        Some(mut spare) => {
+            Guildhall::clone_from(&mut spare, state);
+            spare
+        }
+        None => Box::new(state.clone()),
+    }
+}
+
+/// Keep `copy` as a spare for [`copy_of`].
+pub(crate) fn keep_spare(copy: Box<Guildhall>) {
+    SPARES.with_borrow_mut(|spares| {
+        if spares.len() < SPARES_KEPT {
+            spares.push(copy);
+        }
+    });
+}
+
+impl Guildhall {
+    /// Run `trial` on a copy of the state.
+    pub(crate) fn try_on_copy<R>(&self, trial: impl FnOnce(&mut Guildhall) -> R) -> R {
+        let mut probe = copy_of(self);
+        let result = trial(&mut probe);
+        keep_spare(probe);
+        result
+    }
+}
+
 pub(crate) fn card_of(index: u32) -> Result<Card, E> {
     Card::from_index(index).ok_or(E::NoSuchCard(index))
 }
 
 fn bit(colour: Colour) -> u8 {
     1 << colour.index()
+}
+
+/// Whether a guildhall of `hall` (per profession, bit = colour) holds `card`.
+fn hall_holds(hall: [u8; 6], card: Card) -> bool {
+    hall[card.profession.index()] & bit(card.colour) != 0
+}
+
+/// The cards of a guildhall of `hall`, in catalog order.
+fn cards_in(hall: [u8; 6]) -> impl Iterator<Item = Card> + Clone {
+    PROFESSIONS
+        .iter()
+        .flat_map(|&profession| {
+            COLOURS
+                .iter()
+                .map(move |&colour| Card { profession, colour })
+        })
+        .filter(move |&c| hall_holds(hall, c))
 }
 
 impl Guildhall {
@@ -181,7 +332,7 @@ impl Guildhall {
 
     /// Whether `seat`'s guildhall holds `card` (in an incomplete chapter).
     pub fn holds(&self, seat: Seat, card: Card) -> bool {
-        self.halls[seat.index()][card.profession.index()] & bit(card.colour) != 0
+        hall_holds(self.halls[seat.index()], card)
     }
 
     /// Cards of `profession` in `seat`'s guildhall: the level.
@@ -191,15 +342,13 @@ impl Guildhall {
 
     /// Every card in `seat`'s guildhall (incomplete chapters), in catalog order.
     pub fn guildhall_cards(&self, seat: Seat) -> Vec<Card> {
-        PROFESSIONS
-            .iter()
-            .flat_map(|&profession| {
-                COLOURS
-                    .iter()
-                    .map(move |&colour| Card { profession, colour })
-            })
-            .filter(|&c| self.holds(seat, c))
-            .collect()
+        self.hall_cards(seat).collect()
+    }
+
+    /// [`Guildhall::guildhall_cards`] without collecting them: the legal
+    /// lists walk a guildhall many times per decision.
+    pub(crate) fn hall_cards(&self, seat: Seat) -> impl Iterator<Item = Card> + Clone + use<> {
+        cards_in(self.halls[seat.index()])
     }
 
     /// Completed chapters `seat` holds.
@@ -430,17 +579,18 @@ impl Guildhall {
                     return swaps.next().is_some();
                 }
                 swaps.any(|(m, t)| {
-                    let mut next = self.clone();
-                    next.apply_step(
-                        seat,
-                        &Action::Swap {
-                            mine: m.index(),
-                            seat: o,
-                            theirs: t.index(),
-                        },
-                    )
-                    .is_ok()
-                        && next.valid_swaps(seat, o).next().is_some()
+                    self.try_on_copy(|next| {
+                        next.apply_step(
+                            seat,
+                            &Action::Swap {
+                                mine: m.index(),
+                                seat: o,
+                                theirs: t.index(),
+                            },
+                        )
+                        .is_ok()
+                            && next.valid_swaps(seat, o).next().is_some()
+                    })
                 })
             }),
             Pending::Assassinate {
@@ -469,8 +619,9 @@ impl Guildhall {
                 let mut steps = Vec::new();
                 self.step_actions(seat, &mut steps);
                 steps.iter().any(|step| {
-                    let mut next = self.clone();
-                    next.apply_step(seat, step).is_ok() && next.completable(seat, depth - 1)
+                    self.try_on_copy(|next| {
+                        next.apply_step(seat, step).is_ok() && next.completable(seat, depth - 1)
+                    })
                 })
             }
         }
@@ -492,8 +643,8 @@ impl Guildhall {
     /// The targeted steps of the pending ability (not hand placements),
     /// without checking that the rest stays possible.
     pub(crate) fn step_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        let opponents: Vec<Seat> = (0..self.seats).map(Seat).filter(|&s| s != seat).collect();
-        let mine = self.guildhall_cards(seat);
+        let opponents = (0..self.seats).map(Seat).filter(|&s| s != seat);
+        let mine = self.hall_cards(seat);
         match self.pending {
             Some(Pending::Assassinate {
                 victim,
@@ -501,8 +652,8 @@ impl Guildhall {
                 hit,
                 ..
             }) => {
-                for &o in opponents.iter().filter(|&&o| victim.is_none_or(|v| v == o)) {
-                    for card in self.guildhall_cards(o) {
+                for o in opponents.filter(|&o| victim.is_none_or(|v| v == o)) {
+                    for card in self.hall_cards(o) {
                         if distinct && hit & (1 << card.profession.index()) != 0 {
                             continue;
                         }
@@ -526,10 +677,9 @@ impl Guildhall {
                 }
             }
             Some(Pending::Swap { with, .. }) => {
-                for &o in opponents.iter().filter(|&&o| with.is_none_or(|w| w == o)) {
-                    let theirs = self.guildhall_cards(o);
-                    for &m in &mine {
-                        for &t in &theirs {
+                for o in opponents.filter(|&o| with.is_none_or(|w| w == o)) {
+                    for m in mine.clone() {
+                        for t in self.hall_cards(o) {
                             let ok_mine = t == m || !self.holds(seat, t);
                             let ok_theirs = t == m || !self.holds(o, m);
                             if ok_mine && ok_theirs {
@@ -544,7 +694,7 @@ impl Guildhall {
                 }
             }
             Some(Pending::SwapChapter) => {
-                for &o in &opponents {
+                for o in opponents {
                     for pm in PROFESSIONS {
                         for pt in PROFESSIONS {
                             let action = Action::SwapChapter {
@@ -560,21 +710,78 @@ impl Guildhall {
                 }
             }
             Some(Pending::Return { .. }) => {
-                out.extend(mine.iter().map(|c| Action::Return { card: c.index() }));
+                out.extend(mine.map(|c| Action::Return { card: c.index() }));
             }
             _ => {}
         }
     }
 
+    /// Whether the Trader step `Swap` of `seat`'s card `mine` for `other`'s
+    /// card `theirs` leaves the level finishable: what trying the step on a
+    /// copy ([`Guildhall::keeps_finishable`]) decides, worked out on the two
+    /// guildhalls alone. `None` where this does not apply (another step, or
+    /// more than two swaps left), so the caller tries the copy. For a step
+    /// the legal list offers, applying it cannot fail; after it, one swap
+    /// left needs some valid swap with the same opponent, none left needs
+    /// nothing. A Trader level's swaps are most of a random game's legal
+    /// lists, one copy per target.
+    pub(crate) fn swap_keeps_finishable(&self, seat: Seat, step: &Action) -> Option<bool> {
+        let Some(Pending::Swap { with, left }) = self.pending else {
+            return None;
+        };
+        let Action::Swap {
+            mine,
+            seat: other,
+            theirs,
+        } = *step
+        else {
+            return None;
+        };
+        let (m, t) = (Card::from_index(mine)?, Card::from_index(theirs)?);
+        let offered = other != seat
+            && other.0 < self.seats
+            && with.is_none_or(|w| w == other)
+            && self.holds(seat, m)
+            && self.holds(other, t)
+            && (m == t || (!self.holds(seat, t) && !self.holds(other, m)));
+        if !offered || left > 2 {
+            return None;
+        }
+        if left <= 1 {
+            return Some(true);
+        }
+        let mut my_hall = self.halls[seat.index()];
+        let mut their_hall = self.halls[other.index()];
+        if m != t {
+            let take = |hall: &mut [u8; 6], card: Card| {
+                hall[card.profession.index()] &= !bit(card.colour);
+            };
+            // A fifth colour completes the chapter, which leaves the guildhall.
+            let put = |hall: &mut [u8; 6], card: Card| {
+                let mask = &mut hall[card.profession.index()];
+                *mask |= bit(card.colour);
+                if *mask == 0b1_1111 {
+                    *mask = 0;
+                }
+            };
+            take(&mut my_hall, m);
+            take(&mut their_hall, t);
+            put(&mut my_hall, t);
+            put(&mut their_hall, m);
+        }
+        Some(cards_in(my_hall).any(|a| {
+            cards_in(their_hall)
+                .any(|b| a == b || (!hall_holds(my_hall, b) && !hall_holds(their_hall, a)))
+        }))
+    }
+
     /// Every swap of one card of `seat`'s guildhall for one of `other`'s
     /// that leaves no duplicate on either side.
     fn valid_swaps(&self, seat: Seat, other: Seat) -> impl Iterator<Item = (Card, Card)> + '_ {
-        let mine = self.guildhall_cards(seat);
-        let theirs = self.guildhall_cards(other);
-        mine.into_iter().flat_map(move |m| {
+        let theirs = self.hall_cards(other);
+        self.hall_cards(seat).flat_map(move |m| {
             theirs
                 .clone()
-                .into_iter()
                 .filter(move |&t| t == m || (!self.holds(seat, t) && !self.holds(other, m)))
                 .map(move |t| (m, t))
         })
@@ -819,25 +1026,8 @@ impl Guildhall {
                     second,
                 },
             ) => {
-                self.opponent(seat, o)?;
                 let (m, a, b) = (card_of(mine)?, card_of(first)?, card_of(second)?);
-                if !self.holds(seat, m) {
-                    return Err(E::NotInGuildhall { seat, card: m });
-                }
-                for t in [a, b] {
-                    if !self.holds(o, t) {
-                        return Err(E::NotInGuildhall { seat: o, card: t });
-                    }
-                    if t != m && self.holds(seat, t) {
-                        return Err(E::Duplicate { seat, card: t });
-                    }
-                }
-                if a == b {
-                    return Err(E::Duplicate { seat, card: a });
-                }
-                if m != a && m != b && self.holds(o, m) {
-                    return Err(E::Duplicate { seat: o, card: m });
-                }
+                self.check_swap_one_for_two(seat, o, m, a, b)?;
                 self.remove_from_hall(seat, m)?;
                 self.remove_from_hall(o, a)?;
                 self.remove_from_hall(o, b)?;
@@ -847,6 +1037,39 @@ impl Guildhall {
                 self.pending = None;
             }
             _ => return Err(E::WrongStep("this action for the VP card's ability")),
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` may swap its card `m` for `o`'s cards `a` and `b`
+    /// (VP card 3-a). Once this passes, none of the swap's moves can fail
+    /// (each card is held where it is taken from, and no side ends with a
+    /// duplicate), so the legal list asks this instead of trying the swap.
+    fn check_swap_one_for_two(
+        &self,
+        seat: Seat,
+        o: Seat,
+        m: Card,
+        a: Card,
+        b: Card,
+    ) -> Result<(), E> {
+        self.opponent(seat, o)?;
+        if !self.holds(seat, m) {
+            return Err(E::NotInGuildhall { seat, card: m });
+        }
+        for t in [a, b] {
+            if !self.holds(o, t) {
+                return Err(E::NotInGuildhall { seat: o, card: t });
+            }
+            if t != m && self.holds(seat, t) {
+                return Err(E::Duplicate { seat, card: t });
+            }
+        }
+        if a == b {
+            return Err(E::Duplicate { seat, card: a });
+        }
+        if m != a && m != b && self.holds(o, m) {
+            return Err(E::Duplicate { seat: o, card: m });
         }
         Ok(())
     }
@@ -875,7 +1098,7 @@ impl Guildhall {
             }
             VpAbility::TakeCard => {
                 for o in opponents {
-                    for c in self.guildhall_cards(o) {
+                    for c in self.hall_cards(o) {
                         if !self.holds(seat, c) {
                             out.push(Action::Take {
                                 seat: o,
@@ -886,24 +1109,19 @@ impl Guildhall {
                 }
             }
             VpAbility::SwapOneForTwo => {
-                let mine = self.guildhall_cards(seat);
+                let mine = self.hall_cards(seat);
                 for o in opponents {
                     let theirs = self.guildhall_cards(o);
-                    for &m in &mine {
+                    for m in mine.clone() {
                         for (i, &a) in theirs.iter().enumerate() {
                             for &b in &theirs[i + 1..] {
-                                let action = Action::SwapOneForTwo {
-                                    mine: m.index(),
-                                    seat: o,
-                                    first: a.index(),
-                                    second: b.index(),
-                                };
-                                let mut probe = self.clone();
-                                if probe
-                                    .apply_vp_ability(seat, VpAbility::SwapOneForTwo, &action)
-                                    .is_ok()
-                                {
-                                    out.push(action);
+                                if self.check_swap_one_for_two(seat, o, m, a, b).is_ok() {
+                                    out.push(Action::SwapOneForTwo {
+                                        mine: m.index(),
+                                        seat: o,
+                                        first: a.index(),
+                                        second: b.index(),
+                                    });
                                 }
                             }
                         }
@@ -1250,5 +1468,84 @@ mod tests {
             game.next(),
             roundtable_engine::Next::Decision(Seat(0))
         ));
+    }
+
+    /// The Trader swap's fast judgement agrees with trying each offered
+    /// swap on a copy, at every Trader step of seeded random games (the
+    /// fast path's lockstep with the checked one).
+    #[test]
+    fn swap_steps_are_judged_as_trying_them_on_a_copy_judges() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{RngCore, SeedableRng};
+        use roundtable_engine::{Knowledge, sim};
+        let mut judged = 0;
+        for seed in 0..40u64 {
+            let seats = 2 + (seed % 3) as u8;
+            let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+            let mut dealer = sim::OracleDealer::new(seats);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut picks = ChaCha8Rng::seed_from_u64(!seed);
+            sim::play_private(
+                &mut game,
+                &mut dealer,
+                200_000,
+                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+                &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
+                &mut |state: &Guildhall, _| {
+                    if !matches!(state.pending, Some(Pending::Swap { .. })) {
+                        return;
+                    }
+                    let seat = state.turn;
+                    let mut steps = Vec::new();
+                    state.step_actions(seat, &mut steps);
+                    for step in &steps {
+                        let tried = state.keeps_finishable(seat, step, None, &Knowledge::new());
+                        if let Some(fast) = state.swap_keeps_finishable(seat, step) {
+                            assert_eq!(fast, tried, "seed {seed}: {step} at {:?}", state.pending);
+                            judged += 1;
+                        }
+                    }
+                },
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+        assert!(judged > 100, "only {judged} Trader steps judged");
+    }
+
+    /// A chapter's colours, mostly none: sparse guildhalls reach the swaps
+    /// whose outcome turns on a single card.
+    fn sparse_chapter() -> impl proptest::strategy::Strategy<Value = u8> {
+        proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 2 => 0u8..0b1_1111]
+    }
+
+    proptest::proptest! {
+        // Cheap cases, and the telling ones are rare: a swap that completes
+        // a chapter and leaves nothing else to swap.
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+        /// The Trader swap's fast judgement agrees with trying the swap on
+        /// a copy for any two guildhalls (random games rarely reach the
+        /// corners: a swap that completes a chapter on either side, or a
+        /// card the opponent already holds), one or two swaps left.
+        #[test]
+        fn swap_steps_are_judged_as_trying_them_on_a_copy_for_any_guildhalls(
+            mine in proptest::array::uniform6(sparse_chapter()),
+            theirs in proptest::array::uniform6(sparse_chapter()),
+            left in 1u8..=2,
+            chosen in proptest::bool::ANY,
+        ) {
+            let mut game = mid_game(3);
+            let seat = Seat(0);
+            game.halls[0] = mine;
+            game.halls[2] = theirs;
+            game.pending = Some(Pending::Swap { with: chosen.then_some(Seat(2)), left });
+            let mut steps = Vec::new();
+            game.step_actions(seat, &mut steps);
+            for step in &steps {
+                let tried = game.keeps_finishable(seat, step, None, &roundtable_engine::Knowledge::new());
+                let fast = game.swap_keeps_finishable(seat, step);
+                proptest::prop_assert_eq!(fast, Some(tried), "{}", step);
+            }
+        }
     }
 }

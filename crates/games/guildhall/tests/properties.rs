@@ -7,7 +7,9 @@ use rand_core::{RngCore, SeedableRng};
 use roundtable_engine::{
     CardHandle, ChanceOutcome, Game, Knowledge, Next, Observer, PrivateRequest, Seat, sim,
 };
-use roundtable_guildhall::{Action, AreaCard, Guildhall, HandCard, Options, Pending, Profession};
+use roundtable_guildhall::{
+    Action, AreaCard, Guildhall, HandCard, Options, Pending, Profession, VP_TABLE, VpAbility,
+};
 
 fn games() -> u64 {
     std::env::var("GUILDHALL_GAMES")
@@ -614,4 +616,84 @@ fn table_refusals_name_their_rule() {
     let right = dealer.reveal(&[first]).expect("open");
     game.apply_action_revealing(Seat(0), &discard, &right, &mut Vec::new())
         .expect("the claim answered");
+}
+
+/// The VP card 3-a's targets are listed by checking the swap's rules, not
+/// by trying it on a copy of the state (that was a third of a random
+/// game's time): in random games, every swap of one of the seat's cards
+/// for two of an opponent's is listed exactly when the checked path
+/// accepts it. And a copy written over a spare state of another game
+/// (`clone_from`, which the legal lists use to try moves) is the state.
+#[test]
+fn swap_one_for_two_lists_what_the_checked_path_accepts() {
+    let mut judged = 0;
+    let mut spare = Guildhall::new_game(2, &Options::default()).expect("seats");
+    for seed in 0..games() {
+        let seats = 2 + (seed % 3) as u8;
+        let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
+        let mut dealer = sim::OracleDealer::new(seats);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut picks = ChaCha20Rng::seed_from_u64(seed ^ 0x3a);
+        sim::play_private(
+            &mut game,
+            &mut dealer,
+            200_000,
+            &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
+            // Buy whenever possible, so VP cards (3-a among them) come up.
+            &mut |_, _, _, legal| {
+                legal
+                    .iter()
+                    .position(|a| matches!(a, Action::Buy { .. } | Action::Use))
+                    .unwrap_or_else(|| (picks.next_u64() % legal.len() as u64) as usize)
+            },
+            &mut |state: &Guildhall, dealer| {
+                spare.clone_from(state);
+                assert!(spare == *state, "seed {seed}: clone_from left a difference");
+                let Some(Pending::VpAbility(kind)) = state.pending_step() else {
+                    return;
+                };
+                if VP_TABLE[usize::from(kind)].ability != VpAbility::SwapOneForTwo {
+                    return;
+                }
+                let seat = state.turn_seat();
+                let mut legal = Vec::new();
+                state.legal_actions_with(seat, dealer.knowledge(seat), &mut legal);
+                let mut tried = Vec::new();
+                for other in (0..seats).map(Seat).filter(|&o| o != seat) {
+                    let theirs = state.guildhall_cards(other);
+                    for mine in state.guildhall_cards(seat) {
+                        for (i, first) in theirs.iter().enumerate() {
+                            for second in &theirs[i + 1..] {
+                                let action = Action::SwapOneForTwo {
+                                    mine: mine.index(),
+                                    seat: other,
+                                    first: first.index(),
+                                    second: second.index(),
+                                };
+                                let accepted = state
+                                    .clone()
+                                    .apply_action(seat, &action, &mut Vec::new())
+                                    .is_ok();
+                                assert_eq!(
+                                    legal.contains(&action),
+                                    accepted,
+                                    "seed {seed}: {action} listed against accepted"
+                                );
+                                tried.push(action);
+                            }
+                        }
+                    }
+                }
+                for action in &legal {
+                    assert!(
+                        matches!(action, Action::Skip) || tried.contains(action),
+                        "seed {seed}: {action} listed but no swap of cards held"
+                    );
+                }
+                judged += 1;
+            },
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+    assert!(judged > 0, "no VP card 3-a's ability came up");
 }
