@@ -111,6 +111,19 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
 #[test]
 #[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
 fn a_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
+    matrix_a("port-royal");
+}
+
+/// Matrix (a) with private cards.
+#[test]
+#[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
+fn a_guildhall_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
+    matrix_a("guildhall");
+}
+
+/// (a): a host behind a cone NAT with UPnP, a joiner behind another cone
+/// NAT, no relay, a whole game of `game`.
+fn matrix_a(game: &str) {
     let net = Internet::build("cone+upnp host; cone joiner")
         .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
     let log = net.upnp_log("host");
@@ -121,7 +134,7 @@ fn a_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
     assert!(net.upnp_mappings("host").is_empty());
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();
-    let (mut host, _) = host_in(&net, "host", dir.path(), "port-royal", 2);
+    let (mut host, _) = host_in(&net, "host", dir.path(), game, 2);
     let mapped = host
         .wait_line(Duration::from_secs(30), |l| l.contains("(UPnP)"))
         .unwrap_or_else(|| {
@@ -189,7 +202,7 @@ fn a_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
         "the router still maps {left:?} after the host left"
     );
     println!(
-        "matrix (a), port-royal: the router mapped the host's port {mapped_after:?} after it \
+        "matrix (a), {game}: the router mapped the host's port {mapped_after:?} after it \
          started; the joiner's first connection to the host {first_connection:?} after it \
          started, direct at the mapped address; no relay; mappings on the router: {} while \
          hosting ({}), 0 after the host left",
