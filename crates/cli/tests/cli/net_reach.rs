@@ -8,7 +8,7 @@
 //! through it, then punch. Each plays a whole Port Royal game to identical,
 //! audited transcripts and prints its figures.
 //!
-//! Needs root, iproute2, nftables, conntrack and miniupnpd: ignored by
+//! Needs root, iproute2, nftables, conntrack, miniupnpd and python3: ignored by
 //! default, run by `.ci/run` with `--ignored`.
 
 use crate::net_support;
