@@ -104,6 +104,36 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
     );
 }
 
+/// A UPnP router that refuses the mapping: the joiner behind it says so,
+/// one line per listener with the router's reason, and the game is played.
+#[test]
+#[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
+fn a_upnp_router_that_refuses_the_mapping_is_told_once_per_listener() {
+    let net = Internet::build("public host; cone+upnp-refusing joiner")
+        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let dir = tempfile::tempdir().unwrap();
+    let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
+    let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
+    all_finish(&mut [&mut joiner, &mut host]);
+    check_transcripts(&transcripts_under(dir.path()), 2);
+    assert!(net.upnp_mappings("joiner").is_empty());
+    let out = joiner.output();
+    let told: Vec<&String> = out.iter().filter(|l| l.contains("UPnP")).collect();
+    assert_eq!(
+        told.len(),
+        2,
+        "one line per listener (TCP, QUIC):\n{}",
+        out.join("\n")
+    );
+    for line in told {
+        assert!(
+            line.contains("the UPnP router refused to map /ip4/"),
+            "{line}"
+        );
+        println!("a refusing UPnP router, the joiner said: {line}");
+    }
+}
+
 /// Matrix (a): the host's router maps its port (UPnP), its ticket names
 /// the mapped public address first, the joiner behind another cone NAT
 /// dials it directly with no relay anywhere, a whole game is played, and

@@ -23,7 +23,8 @@
 //! every TEST-NET address is, unless STUN shows nothing filters or
 //! translates above it. A `cone+upnp-behind-nat` router gets no STUN
 //! server: its miniupnpd answers but maps nothing, as one behind an ISP's
-//! NAT does.
+//! NAT does; a `cone+upnp-refusing` one is public but its permissions
+//! refuse every mapping.
 //!
 //! No delay or loss: `tc netem` does not exist on the kernel these tests were
 //! written on (nor on CI's), so the links are perfect and every verdict
@@ -80,6 +81,18 @@ struct Router {
     ns: String,
     nat: Nat,
     upnp: Option<Upnp>,
+}
+
+/// What a router's miniupnpd does.
+#[derive(Clone, Copy)]
+enum UpnpKind {
+    /// Learns by STUN from this server that its address is public; maps.
+    Maps(Ipv4Addr),
+    /// The same, but its permissions refuse every mapping.
+    Refuses(Ipv4Addr),
+    /// Has no STUN server: takes its reserved address for one behind
+    /// another NAT and maps nothing.
+    BehindNat,
 }
 
 /// A miniupnpd serving one home network, restarted with its router.
@@ -170,6 +183,7 @@ impl Internet {
     ///   `cone+upnp NAME`     a cone router that also runs miniupnpd for its home network
     ///   `cone+upnp-behind-nat NAME`  the same, but its miniupnpd maps nothing (no STUN server
     ///                        tells it its address is public)
+    ///   `cone+upnp-refusing NAME`    the same, its address public, but it refuses every mapping
     ///
     /// e.g. `Internet::build("public relay; cone+upnp host; cone joiner")`. Err(String) says why it
     /// cannot be built here (not root, a missing tool), and the test then fails with that line.
@@ -213,10 +227,12 @@ impl Internet {
                 }}"
             ),
         )?;
-        if description
-            .split(';')
-            .any(|e| e.split_whitespace().next() == Some("cone+upnp"))
-        {
+        if description.split(';').any(|e| {
+            matches!(
+                e.split_whitespace().next(),
+                Some("cone+upnp" | "cone+upnp-refusing")
+            )
+        }) {
             internet.start_stun(&tag)?;
         }
         let stun = internet
@@ -242,14 +258,23 @@ impl Internet {
                 "public" => internet.add_public(&tag, index, name)?,
                 "cone" => internet.add_home(&tag, index, name, Nat::Cone, None)?,
                 "symmetric" => internet.add_home(&tag, index, name, Nat::Symmetric, None)?,
-                "cone+upnp" => internet.add_home(&tag, index, name, Nat::Cone, Some(stun))?,
+                "cone+upnp" | "cone+upnp-refusing" => {
+                    let server = stun.ok_or("no STUN server for a UPnP router")?;
+                    let upnp = if kind == "cone+upnp" {
+                        UpnpKind::Maps(server)
+                    } else {
+                        UpnpKind::Refuses(server)
+                    };
+                    internet.add_home(&tag, index, name, Nat::Cone, Some(upnp))?
+                }
                 "cone+upnp-behind-nat" => {
-                    internet.add_home(&tag, index, name, Nat::Cone, Some(None))?
+                    let upnp = Some(UpnpKind::BehindNat);
+                    internet.add_home(&tag, index, name, Nat::Cone, upnp)?
                 }
                 other => {
                     return Err(format!(
                         "`{other}` is none of public, cone, symmetric, cone+upnp, \
-                         cone+upnp-behind-nat"
+                         cone+upnp-behind-nat, cone+upnp-refusing"
                     ));
                 }
             };
@@ -360,15 +385,14 @@ impl Internet {
         }
     }
 
-    /// A home network behind a `nat` router; `upnp` is None without
-    /// miniupnpd, else the STUN server its miniupnpd asks, if any.
+    /// A home network behind a `nat` router, with a miniupnpd if `upnp`.
     fn add_home(
         &self,
         tag: &str,
         index: usize,
         name: &str,
         nat: Nat,
-        upnp: Option<Option<Ipv4Addr>>,
+        upnp: Option<UpnpKind>,
     ) -> Result<Machine, String> {
         let ns = format!("{tag}-{name}");
         let router_ns = format!("{tag}-{name}-gw");
@@ -452,7 +476,7 @@ impl Internet {
             ),
         )?;
         let upnp = match upnp {
-            Some(stun) => Some(self.start_upnp(&router_ns, name, gateway, stun)?),
+            Some(kind) => Some(self.start_upnp(&router_ns, name, gateway, kind)?),
             None => None,
         };
         Ok(Machine {
@@ -478,8 +502,12 @@ impl Internet {
         router_ns: &str,
         name: &str,
         gateway: Ipv4Addr,
-        stun: Option<Ipv4Addr>,
+        kind: UpnpKind,
     ) -> Result<Upnp, String> {
+        let stun = match kind {
+            UpnpKind::Maps(server) | UpnpKind::Refuses(server) => Some(server),
+            UpnpKind::BehindNat => None,
+        };
         if Command::new("miniupnpd").arg("--version").output().is_err() {
             return Err("`miniupnpd` is not installed (package miniupnpd-nftables)".into());
         }
@@ -513,9 +541,12 @@ impl Internet {
             }
             None => String::new(),
         };
-        let subnet = {
-            let [a, b, c, _] = gateway.octets();
-            format!("{a}.{b}.{c}.0/24")
+        let allow = match kind {
+            UpnpKind::Refuses(_) => String::new(),
+            UpnpKind::Maps(_) | UpnpKind::BehindNat => {
+                let [a, b, c, _] = gateway.octets();
+                format!("allow 1024-65535 {a}.{b}.{c}.0/24 1024-65535\n")
+            }
         };
         std::fs::write(
             &config,
@@ -536,7 +567,7 @@ impl Internet {
                  upnp_nat_chain=prerouting_miniupnpd\n\
                  upnp_nat_postrouting_chain=postrouting_miniupnpd\n\
                  {stun_lines}\
-                 allow 1024-65535 {subnet} 1024-65535\n\
+                 {allow}\
                  deny 0-65535 0.0.0.0/0 0-65535\n"
             ),
         )
