@@ -185,6 +185,8 @@ impl Internet {
     ///                        tells it its address is public)
     ///   `cone+upnp-refusing NAME`    the same, its address public, but it refuses every mapping
     ///
+    /// A description with a `cone+upnp` or `cone+upnp-refusing` router also gets the public
+    /// machine `stun` (198.51.100.250), the STUN server its miniupnpd asks.
     /// e.g. `Internet::build("public relay; cone+upnp host; cone joiner")`. Err(String) says why it
     /// cannot be built here (not root, a missing tool), and the test then fails with that line.
     pub fn build(description: &str) -> Result<Internet, String> {
