@@ -34,6 +34,13 @@ fn flags(dir: &Path, name: &str, seed: u64) -> Vec<String> {
     args
 }
 
+/// The simulated internet `description` names, or the test fails saying
+/// why it cannot be built here.
+fn internet(description: &str) -> Internet {
+    Internet::build(description)
+        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"))
+}
+
 /// Wait for every peer to finish its game, each successfully.
 fn all_finish(peers: &mut [&mut Peer]) {
     for p in peers.iter_mut() {
@@ -81,8 +88,7 @@ fn first_line(peer: &Peer, pred: impl Fn(&str) -> bool) -> Option<String> {
 #[test]
 #[ignore = "needs root, ip netns, nftables and miniupnpd; .ci/run runs this with --ignored"]
 fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
-    let net = Internet::build("public host; cone+upnp-behind-nat joiner")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public host; cone+upnp-behind-nat joiner");
     let dir = tempfile::tempdir().unwrap();
     let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
     let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
@@ -109,8 +115,7 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
 #[test]
 #[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
 fn a_upnp_router_that_refuses_the_mapping_is_told_once_per_listener() {
-    let net = Internet::build("public host; cone+upnp-refusing joiner")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public host; cone+upnp-refusing joiner");
     let dir = tempfile::tempdir().unwrap();
     let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
     let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
@@ -154,8 +159,7 @@ fn a_guildhall_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_add
 /// (a): a host behind a cone NAT with UPnP, a joiner behind another cone
 /// NAT, no relay, a whole game of `game`.
 fn matrix_a(game: &str) {
-    let net = Internet::build("cone+upnp host; cone joiner")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("cone+upnp host; cone joiner");
     let log = net.upnp_log("host");
     assert!(
         log.contains("Port forwarding is now enabled"),
@@ -257,8 +261,7 @@ fn b_guildhall_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punc
 /// (b): a public host, two joiners behind two cone NATs, a whole game of
 /// `game`.
 fn matrix_b(game: &str) {
-    let net = Internet::build("public host; cone alice; cone bob")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public host; cone alice; cone bob");
     let dir = tempfile::tempdir().unwrap();
     let (mut host, ticket) = host_in(&net, "host", dir.path(), game, 3);
     let host_id = roundtable_net::Ticket::decode(&ticket)
