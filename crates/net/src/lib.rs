@@ -79,6 +79,7 @@ pub mod store;
 pub mod swarm;
 pub mod ticket;
 pub mod tournament;
+pub mod upnp;
 pub mod wire;
 
 pub use counting::ByteCounter;

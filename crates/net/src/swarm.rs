@@ -17,7 +17,7 @@ use libp2p::identity::Keypair;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
     Multiaddr, PeerId, Swarm, SwarmBuilder, allow_block_list, autonat, connection_limits, dcutr,
-    identify, mdns, noise, ping, relay, request_response, tcp, upnp, yamux,
+    identify, mdns, noise, ping, relay, request_response, tcp, yamux,
 };
 
 use crate::NetError;
@@ -448,7 +448,7 @@ fn behaviour(
         dcutr: dcutr::Behaviour::new(peer_id),
         autonat: autonat::Behaviour::new(peer_id, autonat_config()),
         table_relay: relay::Behaviour::new(peer_id, table_relay_config(opts.table_peers.clone())),
-        upnp: Toggle::from(opts.upnp.then(upnp::tokio::Behaviour::default)),
+        upnp: Toggle::from(opts.upnp.then(crate::upnp::Behaviour::new)),
     })
 }
 
@@ -602,7 +602,7 @@ mod derived {
     use libp2p::swarm::behaviour::toggle::Toggle;
     use libp2p::{
         allow_block_list, autonat, connection_limits, dcutr, identify, mdns, ping, relay,
-        request_response, upnp,
+        request_response,
     };
 
     use super::{LobbyCodec, SyncCodec};
@@ -638,7 +638,7 @@ mod derived {
         /// reachable (SPEC 4.9).
         pub table_relay: relay::Behaviour,
         /// A port mapped on the home router, where it offers UPnP IGD.
-        pub upnp: Toggle<upnp::tokio::Behaviour>,
+        pub upnp: Toggle<crate::upnp::Behaviour>,
     }
 
     /// What a relay server runs.

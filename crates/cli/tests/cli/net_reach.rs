@@ -1,12 +1,14 @@
 //! Reachable with nobody's server (SPEC 4.9), on a simulated internet
 //! (`net_support::internet`): a UPnP router that cannot map costs one line;
-//! matrix (b): a public host and two
+//! matrix (a): a host behind a cone NAT whose router maps a port by UPnP,
+//! reached directly at the mapped address by a joiner behind another cone
+//! NAT, the mapping gone when the host leaves; matrix (b): a public host and two
 //! joiners behind two cone NATs: the host learns by AutoNAT that it is
 //! reachable and relays for its table, the joiners reach each other
 //! through it, then punch. Each plays a whole Port Royal game to identical,
 //! audited transcripts and prints its figures.
 //!
-//! Needs root, iproute2, nftables, conntrack and miniupnpd: ignored by
+//! Needs root, iproute2, nftables, conntrack, miniupnpd and python3: ignored by
 //! default, run by `.ci/run` with `--ignored`.
 
 use crate::net_support;
@@ -30,6 +32,13 @@ fn flags(dir: &Path, name: &str, seed: u64) -> Vec<String> {
     }
     args.push("-v".into());
     args
+}
+
+/// The simulated internet `description` names, or the test fails saying
+/// why it cannot be built here.
+fn internet(description: &str) -> Internet {
+    Internet::build(description)
+        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"))
 }
 
 /// Wait for every peer to finish its game, each successfully.
@@ -71,17 +80,15 @@ fn first_line(peer: &Peer, pred: impl Fn(&str) -> bool) -> Option<String> {
     peer.output().into_iter().find(|l| pred(l))
 }
 
-/// A home router whose UPnP answers but cannot map a port: Debian's
-/// miniupnpd 2.3.1 on a TEST-NET WAN address refuses every mapping (it
-/// takes any reserved WAN address for a router behind another NAT, and
-/// has no option to allow one), so it answers the search and then fails
-/// the gateway's "external IP address" request. The joiner behind it says
+/// A home router whose UPnP answers but cannot map a port: miniupnpd on a
+/// reserved WAN address with no STUN to tell it the address is public
+/// takes itself for a router behind another NAT, answers the search and
+/// then gives an empty "external IP address". The joiner behind it says
 /// so in one line, and the game is played regardless.
 #[test]
 #[ignore = "needs root, ip netns, nftables and miniupnpd; .ci/run runs this with --ignored"]
 fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
-    let net = Internet::build("public host; cone+upnp joiner")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public host; cone+upnp-behind-nat joiner");
     let dir = tempfile::tempdir().unwrap();
     let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
     let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
@@ -103,6 +110,141 @@ fn a_upnp_router_that_cannot_map_costs_one_line_and_nothing_else() {
     );
 }
 
+/// A UPnP router that refuses the mapping: the joiner behind it says so,
+/// one line per listener with the router's reason, and the game is played.
+#[test]
+#[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
+fn a_upnp_router_that_refuses_the_mapping_is_told_once_per_listener() {
+    let net = internet("public host; cone+upnp-refusing joiner");
+    let dir = tempfile::tempdir().unwrap();
+    let (mut host, ticket) = host_in(&net, "host", dir.path(), "port-royal", 2);
+    let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
+    all_finish(&mut [&mut joiner, &mut host]);
+    check_transcripts(&transcripts_under(dir.path()), 2);
+    assert!(net.upnp_mappings("joiner").is_empty());
+    let out = joiner.output();
+    let told: Vec<&String> = out.iter().filter(|l| l.contains("UPnP")).collect();
+    assert_eq!(
+        told.len(),
+        2,
+        "one line per listener (TCP, QUIC):\n{}",
+        out.join("\n")
+    );
+    for line in told {
+        assert!(
+            line.contains("the UPnP router refused to map /ip4/"),
+            "{line}"
+        );
+        println!("a refusing UPnP router, the joiner said: {line}");
+    }
+}
+
+/// Matrix (a): the host's router maps its port (UPnP), its ticket names
+/// the mapped public address first, the joiner behind another cone NAT
+/// dials it directly with no relay anywhere, a whole game is played, and
+/// the router holds no mapping once the host has gone.
+#[test]
+#[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
+fn a_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
+    matrix_a("port-royal");
+}
+
+/// Matrix (a) with private cards.
+#[test]
+#[ignore = "needs root, ip netns, nftables, miniupnpd and python3; .ci/run runs this with --ignored"]
+fn a_guildhall_a_host_behind_a_upnp_router_is_reached_directly_at_its_mapped_address() {
+    matrix_a("guildhall");
+}
+
+/// (a): a host behind a cone NAT with UPnP, a joiner behind another cone
+/// NAT, no relay, a whole game of `game`.
+fn matrix_a(game: &str) {
+    let net = internet("cone+upnp host; cone joiner");
+    let log = net.upnp_log("host");
+    assert!(
+        log.contains("Port forwarding is now enabled"),
+        "the router's miniupnpd does not forward:\n{log}"
+    );
+    assert!(net.upnp_mappings("host").is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let (mut host, _) = host_in(&net, "host", dir.path(), game, 2);
+    let mapped = host
+        .wait_line(Duration::from_secs(30), |l| l.contains("(UPnP)"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the host heard nothing of UPnP:\n{}",
+                host.output().join("\n")
+            )
+        });
+    let mapped_after = started.elapsed();
+    let public = net.public_addr("host");
+    assert!(
+        mapped.contains(&format!("the router mapped /ip4/{public}/")),
+        "{mapped}"
+    );
+    // The ticket is rewritten once the mapping is confirmed: wait for the
+    // one that names the mapped address first.
+    let ticket_file = dir.path().join("ticket.txt");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let ticket = loop {
+        let text = read_ticket(&ticket_file, Duration::from_secs(10));
+        let decoded = roundtable_net::Ticket::decode(&text).unwrap();
+        let first = decoded.addrs.first().map(ToString::to_string);
+        if first
+            .as_deref()
+            .is_some_and(|a| a.starts_with(&format!("/ip4/{public}/")))
+        {
+            break text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the ticket never named the mapped address first: {:?}",
+            decoded.addrs
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let held = net.upnp_mappings("host");
+    assert!(!held.is_empty(), "the router holds no mapping");
+    let host_id = roundtable_net::Ticket::decode(&ticket)
+        .unwrap()
+        .host_peer()
+        .unwrap()
+        .to_string();
+    let joined = Instant::now();
+    let mut joiner = join_in(&net, "joiner", dir.path(), &ticket, 62);
+    let connected = joiner
+        .wait_line(Duration::from_secs(30), |l| {
+            l.starts_with(&format!("note: connection to {host_id} via "))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "the joiner never reached the host:\n{}",
+                joiner.output().join("\n")
+            )
+        });
+    let first_connection = joined.elapsed();
+    assert!(
+        connected.ends_with("(direct)") && connected.contains(&format!("/ip4/{public}/")),
+        "{connected}"
+    );
+    all_finish(&mut [&mut joiner, &mut host]);
+    check_transcripts(&transcripts_under(dir.path()), 2);
+    let left = net.upnp_mappings("host");
+    assert!(
+        left.is_empty(),
+        "the router still maps {left:?} after the host left"
+    );
+    println!(
+        "matrix (a), {game}: the router mapped the host's port {mapped_after:?} after it \
+         started; the joiner's first connection to the host {first_connection:?} after it \
+         started, direct at the mapped address; no relay; mappings on the router: {} while \
+         hosting ({}), 0 after the host left",
+        held.len(),
+        held.join("; ")
+    );
+}
+
 #[test]
 #[ignore = "needs root, ip netns and nftables; .ci/run runs this with --ignored"]
 fn b_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punch() {
@@ -119,8 +261,7 @@ fn b_guildhall_a_public_host_relays_for_joiners_behind_cone_nats_until_they_punc
 /// (b): a public host, two joiners behind two cone NATs, a whole game of
 /// `game`.
 fn matrix_b(game: &str) {
-    let net = Internet::build("public host; cone alice; cone bob")
-        .unwrap_or_else(|why| panic!("cannot build a simulated internet here: {why}"));
+    let net = internet("public host; cone alice; cone bob");
     let dir = tempfile::tempdir().unwrap();
     let (mut host, ticket) = host_in(&net, "host", dir.path(), game, 3);
     let host_id = roundtable_net::Ticket::decode(&ticket)

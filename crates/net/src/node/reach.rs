@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use libp2p::multiaddr::Protocol;
-use libp2p::{Multiaddr, PeerId, autonat, identify, relay, upnp};
+use libp2p::{Multiaddr, PeerId, autonat, identify, relay};
+
+use crate::upnp;
 
 use super::{Node, Stage};
 use crate::identity::peer_id_of;
@@ -137,6 +139,9 @@ impl<G: crate::NetGame> Node<G> {
             }
             upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
                 format!("the router no longer maps {external_addr} (UPnP)")
+            }
+            upnp::Event::MapRefused { local_addr, reason } => {
+                format!("the UPnP router refused to map {local_addr}: {reason}")
             }
             upnp::Event::GatewayNotFound => {
                 "no router answered UPnP sensibly: no port mapped (forward one by hand, or use \

@@ -17,6 +17,15 @@
 //! drop unsolicited inbound connections: only replies (conntrack's
 //! established/related) and, with UPnP, what miniupnpd maps (its DNAT) get in.
 //!
+//! A `cone+upnp` router's miniupnpd learns its public address by STUN from
+//! a machine of the public segment (`stun.py`, started here): Debian's
+//! miniupnpd 2.3.1 forwards no port when its WAN address is reserved, as
+//! every TEST-NET address is, unless STUN shows nothing filters or
+//! translates above it. A `cone+upnp-behind-nat` router gets no STUN
+//! server: its miniupnpd answers but maps nothing, as one behind an ISP's
+//! NAT does; a `cone+upnp-refusing` one is public but its permissions
+//! refuse every mapping.
+//!
 //! No delay or loss: `tc netem` does not exist on the kernel these tests were
 //! written on (nor on CI's), so the links are perfect and every verdict
 //! stands on what was said, not on when.
@@ -45,6 +54,17 @@ const PRIVATE_PREFIXES: &str =
 /// The public segment's prefix (TEST-NET-2).
 const PUBLIC_PREFIX: [u8; 3] = [198, 51, 100];
 
+/// The public machine serving STUN to the UPnP routers: past the indices
+/// of any description, so its address (198.51.100.250) is its own.
+const STUN_INDEX: usize = 240;
+
+/// The port the STUN server answers on (RFC 5389's).
+const STUN_PORT: u16 = 3478;
+
+/// Longest a miniupnpd takes to ask STUN (three rounds of three seconds at
+/// worst) and open its sockets.
+const UPNP_READY: std::time::Duration = std::time::Duration::from_secs(15);
+
 /// One machine of the description.
 struct Machine {
     name: String,
@@ -63,9 +83,25 @@ struct Router {
     upnp: Option<Upnp>,
 }
 
+/// What a router's miniupnpd does.
+#[derive(Clone, Copy)]
+enum UpnpKind {
+    /// Learns by STUN from this server that its address is public; maps.
+    Maps(Ipv4Addr),
+    /// The same, but its permissions refuse every mapping.
+    Refuses(Ipv4Addr),
+    /// Has no STUN server: takes its reserved address for one behind
+    /// another NAT and maps nothing.
+    BehindNat,
+}
+
 /// A miniupnpd serving one home network, restarted with its router.
 struct Upnp {
     config: PathBuf,
+    /// Its log (it runs in the foreground, logging to stderr).
+    log: PathBuf,
+    /// Whether it asks STUN for its public address (and so forwards).
+    stun: bool,
     process: Mutex<Option<Child>>,
 }
 
@@ -76,6 +112,8 @@ pub struct Internet {
     machines: Vec<Machine>,
     /// Where the miniupnpd configurations live.
     scratch: tempfile::TempDir,
+    /// The STUN server the UPnP routers ask, when one of them does.
+    stun: Option<Child>,
 }
 
 /// Tests of one binary run in threads of one process: the pid keeps two
@@ -143,7 +181,12 @@ impl Internet {
     ///   `cone NAME`          a machine alone in a home network behind a router with `Nat::Cone`
     ///   `symmetric NAME`     the same behind `Nat::Symmetric`
     ///   `cone+upnp NAME`     a cone router that also runs miniupnpd for its home network
+    ///   `cone+upnp-behind-nat NAME`  the same, but its miniupnpd maps nothing (no STUN server
+    ///                        tells it its address is public)
+    ///   `cone+upnp-refusing NAME`    the same, its address public, but it refuses every mapping
     ///
+    /// A description with a `cone+upnp` or `cone+upnp-refusing` router also gets the public
+    /// machine `stun` (198.51.100.250), the STUN server its miniupnpd asks.
     /// e.g. `Internet::build("public relay; cone+upnp host; cone joiner")`. Err(String) says why it
     /// cannot be built here (not root, a missing tool), and the test then fails with that line.
     pub fn build(description: &str) -> Result<Internet, String> {
@@ -161,6 +204,7 @@ impl Internet {
             segment: format!("{tag}-net"),
             machines: Vec::new(),
             scratch: tempfile::tempdir().map_err(|e| format!("a scratch folder: {e}"))?,
+            stun: None,
         };
         ip(&["netns", "add", &internet.segment])?;
         ip(&[
@@ -185,6 +229,19 @@ impl Internet {
                 }}"
             ),
         )?;
+        if description.split(';').any(|e| {
+            matches!(
+                e.split_whitespace().next(),
+                Some("cone+upnp" | "cone+upnp-refusing")
+            )
+        }) {
+            internet.start_stun(&tag)?;
+        }
+        let stun = internet
+            .stun
+            .is_some()
+            .then(|| Self::segment_addr(STUN_INDEX))
+            .transpose()?;
         for (index, entry) in description
             .split(';')
             .map(str::trim)
@@ -201,12 +258,25 @@ impl Internet {
             }
             let machine = match kind {
                 "public" => internet.add_public(&tag, index, name)?,
-                "cone" => internet.add_home(&tag, index, name, Nat::Cone, false)?,
-                "symmetric" => internet.add_home(&tag, index, name, Nat::Symmetric, false)?,
-                "cone+upnp" => internet.add_home(&tag, index, name, Nat::Cone, true)?,
+                "cone" => internet.add_home(&tag, index, name, Nat::Cone, None)?,
+                "symmetric" => internet.add_home(&tag, index, name, Nat::Symmetric, None)?,
+                "cone+upnp" | "cone+upnp-refusing" => {
+                    let server = stun.ok_or("no STUN server for a UPnP router")?;
+                    let upnp = if kind == "cone+upnp" {
+                        UpnpKind::Maps(server)
+                    } else {
+                        UpnpKind::Refuses(server)
+                    };
+                    internet.add_home(&tag, index, name, Nat::Cone, Some(upnp))?
+                }
+                "cone+upnp-behind-nat" => {
+                    let upnp = Some(UpnpKind::BehindNat);
+                    internet.add_home(&tag, index, name, Nat::Cone, upnp)?
+                }
                 other => {
                     return Err(format!(
-                        "`{other}` is none of public, cone, symmetric, cone+upnp"
+                        "`{other}` is none of public, cone, symmetric, cone+upnp, \
+                         cone+upnp-behind-nat, cone+upnp-refusing"
                     ));
                 }
             };
@@ -290,13 +360,41 @@ impl Internet {
         Ok(machine)
     }
 
+    /// A STUN server on the public segment (see the module notes), ready
+    /// to answer when this returns.
+    fn start_stun(&mut self, tag: &str) -> Result<(), String> {
+        let machine = self.add_public(tag, STUN_INDEX, "stun")?;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cli/net_support/stun.py");
+        let mut child = Command::new("ip")
+            .args(["netns", "exec", &machine.ns, "python3", script])
+            .arg(machine.own.to_string())
+            .arg(STUN_PORT.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("starting the STUN server: {e}"))?;
+        self.machines.push(machine);
+        let mut ready = String::new();
+        if let Some(out) = child.stdout.take() {
+            use std::io::BufRead;
+            let _ = std::io::BufReader::new(out).read_line(&mut ready);
+        }
+        self.stun = Some(child);
+        if ready.trim() == "ready" {
+            Ok(())
+        } else {
+            Err(format!("the STUN server did not start (it said {ready:?})"))
+        }
+    }
+
+    /// A home network behind a `nat` router, with a miniupnpd if `upnp`.
     fn add_home(
         &self,
         tag: &str,
         index: usize,
         name: &str,
         nat: Nat,
-        upnp: bool,
+        upnp: Option<UpnpKind>,
     ) -> Result<Machine, String> {
         let ns = format!("{tag}-{name}");
         let router_ns = format!("{tag}-{name}-gw");
@@ -379,10 +477,9 @@ impl Internet {
                 }}"
             ),
         )?;
-        let upnp = if upnp {
-            Some(self.start_upnp(&router_ns, name, gateway)?)
-        } else {
-            None
+        let upnp = match upnp {
+            Some(kind) => Some(self.start_upnp(&router_ns, name, gateway, kind)?),
+            None => None,
         };
         Ok(Machine {
             name: name.to_owned(),
@@ -399,7 +496,20 @@ impl Internet {
 
     /// miniupnpd in `router_ns`, with the nftables chains it fills (its
     /// `nft_init.sh` makes the same, under the names configured here).
-    fn start_upnp(&self, router_ns: &str, name: &str, gateway: Ipv4Addr) -> Result<Upnp, String> {
+    /// miniupnpd's table and chain names are those of its nftables build
+    /// (2.3.1: netfilter_nft/nftnlrdr_misc.c), set in its configuration too
+    /// so that a change of default cannot leave its rules outside our hooks.
+    fn start_upnp(
+        &self,
+        router_ns: &str,
+        name: &str,
+        gateway: Ipv4Addr,
+        kind: UpnpKind,
+    ) -> Result<Upnp, String> {
+        let stun = match kind {
+            UpnpKind::Maps(server) | UpnpKind::Refuses(server) => Some(server),
+            UpnpKind::BehindNat => None,
+        };
         if Command::new("miniupnpd").arg("--version").output().is_err() {
             return Err("`miniupnpd` is not installed (package miniupnpd-nftables)".into());
         }
@@ -427,9 +537,18 @@ impl Internet {
             }",
         )?;
         let config = self.scratch.path().join(format!("miniupnpd-{name}.conf"));
-        let subnet = {
-            let [a, b, c, _] = gateway.octets();
-            format!("{a}.{b}.{c}.0/24")
+        let stun_lines = match stun {
+            Some(server) => {
+                format!("ext_perform_stun=yes\next_stun_host={server}\next_stun_port={STUN_PORT}\n")
+            }
+            None => String::new(),
+        };
+        let allow = match kind {
+            UpnpKind::Refuses(_) => String::new(),
+            UpnpKind::Maps(_) | UpnpKind::BehindNat => {
+                let [a, b, c, _] = gateway.octets();
+                format!("allow 1024-65535 {a}.{b}.{c}.0/24 1024-65535\n")
+            }
         };
         std::fs::write(
             &config,
@@ -449,13 +568,16 @@ impl Internet {
                  upnp_forward_chain=miniupnpd\n\
                  upnp_nat_chain=prerouting_miniupnpd\n\
                  upnp_nat_postrouting_chain=postrouting_miniupnpd\n\
-                 allow 1024-65535 {subnet} 1024-65535\n\
+                 {stun_lines}\
+                 {allow}\
                  deny 0-65535 0.0.0.0/0 0-65535\n"
             ),
         )
         .map_err(|e| format!("writing {}: {e}", config.display()))?;
         let upnp = Upnp {
+            log: config.with_extension("log"),
             config,
+            stun: stun.is_some(),
             process: Mutex::new(None),
         };
         upnp.start(router_ns)?;
@@ -523,6 +645,44 @@ impl Internet {
         }
     }
 
+    /// The port mappings NAME's router's miniupnpd holds now: the DNAT
+    /// rules of its prerouting chain, one line each.
+    pub fn upnp_mappings(&self, name: &str) -> Vec<String> {
+        let Some(router) = &self.machine(name).router else {
+            panic!("{name} is a public machine: it has no router");
+        };
+        let chain = in_ns(
+            &router.ns,
+            &[
+                "nft",
+                "list",
+                "chain",
+                "inet",
+                "miniupnpd",
+                "prerouting_miniupnpd",
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        chain
+            .lines()
+            .filter(|l| l.contains("dnat"))
+            .map(|l| l.trim().to_owned())
+            .collect()
+    }
+
+    /// What NAME's router's miniupnpd logged so far.
+    pub fn upnp_log(&self, name: &str) -> String {
+        match self
+            .machine(name)
+            .router
+            .as_ref()
+            .and_then(|r| r.upnp.as_ref())
+        {
+            Some(upnp) => std::fs::read_to_string(&upnp.log).unwrap_or_default(),
+            None => panic!("{name}'s router runs no miniupnpd"),
+        }
+    }
+
     /// Bytes that crossed the public interface of machine NAME so far (rx + tx, from
     /// `ip -s -j link`): how the matrix measures what went through a relay.
     pub fn public_bytes(&self, name: &str) -> u64 {
@@ -546,19 +706,40 @@ impl Internet {
 }
 
 impl Upnp {
+    /// Start miniupnpd and wait until it serves: its ports open and, with
+    /// STUN, port forwarding enabled (it says which in its log).
     fn start(&self, router_ns: &str) -> Result<(), String> {
         let pid_file = self.config.with_extension("pid");
-        let child = Command::new("ip")
+        let log = std::fs::File::create(&self.log)
+            .map_err(|e| format!("creating {}: {e}", self.log.display()))?;
+        let mut child = Command::new("ip")
             .args(["netns", "exec", router_ns, "miniupnpd", "-d", "-f"])
             .arg(&self.config)
             .arg("-P")
             .arg(&pid_file)
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .map_err(|e| format!("starting miniupnpd: {e}"))?;
+        let deadline = std::time::Instant::now() + UPNP_READY;
+        let verdict = loop {
+            let said = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let forwarding = !self.stun || said.contains("Port forwarding is now enabled");
+            if forwarding && said.contains("HTTP listening on port") {
+                break Ok(());
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                break Err(format!("miniupnpd exited ({status}):\n{said}"));
+            }
+            if std::time::Instant::now() > deadline {
+                break Err(format!(
+                    "miniupnpd did not serve within {UPNP_READY:?}:\n{said}"
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
         *self.process.lock().unwrap_or_else(|p| p.into_inner()) = Some(child);
-        Ok(())
+        verdict
     }
 
     fn stop(&self) {
@@ -576,6 +757,10 @@ impl Upnp {
 
 impl Drop for Internet {
     fn drop(&mut self) {
+        if let Some(mut stun) = self.stun.take() {
+            let _ = stun.kill();
+            let _ = stun.wait();
+        }
         for machine in &self.machines {
             if let Some(router) = &machine.router {
                 if let Some(upnp) = &router.upnp {
