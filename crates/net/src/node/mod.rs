@@ -1100,23 +1100,7 @@ impl<G: crate::NetGame> Node<G> {
                 listener_id,
                 addresses,
                 reason,
-            } => {
-                if !self.on_listener_closed(listener_id, &reason) {
-                    let why = match reason {
-                        Ok(()) => "closed".to_owned(),
-                        Err(e) => e.to_string(),
-                    };
-                    if let Some(relay) = self.relay_listeners.remove(&listener_id) {
-                        if self.relays_lost.insert(relay.clone()) {
-                            self.note(format!(
-                                "lost the reservation on relay {relay} ({why}): asking again"
-                            ));
-                        }
-                    } else {
-                        self.note(format!("stopped listening on {addresses:?}: {why}"));
-                    }
-                }
-            }
+            } => self.on_listener_gone(listener_id, &addresses, reason),
             SwarmEvent::OutgoingConnectionError {
                 peer_id: Some(peer),
                 error,
@@ -1129,6 +1113,33 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// A listener closed: a slot on a table peer's relay is that peer's
+    /// business (SPEC 4.9); a reservation on a relay given with `--relay`
+    /// is asked for again at the next redial; anything else is noted.
+    fn on_listener_gone(
+        &mut self,
+        id: libp2p::core::transport::ListenerId,
+        addresses: &[Multiaddr],
+        reason: Result<(), std::io::Error>,
+    ) {
+        if self.on_listener_closed(id, &reason) {
+            return;
+        }
+        let why = match reason {
+            Ok(()) => "closed".to_owned(),
+            Err(e) => e.to_string(),
+        };
+        if let Some(relay) = self.relay_listeners.remove(&id) {
+            if self.relays_lost.insert(relay.clone()) {
+                self.note(format!(
+                    "lost the reservation on relay {relay} ({why}): asking again"
+                ));
+            }
+        } else {
+            self.note(format!("stopped listening on {addresses:?}: {why}"));
+        }
     }
 
     /// Listen through every relay we have no listener on: at the start,
