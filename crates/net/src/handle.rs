@@ -346,6 +346,9 @@ pub struct Snapshot<G: Game> {
     pub legal: Vec<G::Action>,
     /// Per seat, whether its peer is connected (the local seat always is).
     pub online: Vec<bool>,
+    /// Per seat, whether its peer is reached only through a relay (every
+    /// open connection to it is relayed; false while it is offline).
+    pub relayed: Vec<bool>,
     /// Per seat, whether it forfeited.
     pub forfeited: Vec<bool>,
     /// Per seat, when the game waits on it: the moment its turn clock runs
@@ -371,6 +374,7 @@ impl<G: Game> Default for Snapshot<G> {
             view: None,
             legal: Vec::new(),
             online: Vec::new(),
+            relayed: Vec::new(),
             forfeited: Vec::new(),
             clock_ends: Vec::new(),
             ready: false,

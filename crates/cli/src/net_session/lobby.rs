@@ -22,7 +22,7 @@ impl<G: Listed> NetSession<G> {
                 let online = net.online.get(i).copied().unwrap_or(false);
                 let (kind, connection) = match (net.lobby_seat == Some(i), online) {
                     (true, _) => (SeatKind::You, Connection::Local),
-                    (false, true) => (seat_kind(name), Connection::Online),
+                    (false, true) => (seat_kind(name), connected(net, i)),
                     (false, false) => (seat_kind(name), Connection::Offline),
                 };
                 SeatInfo {
@@ -70,5 +70,15 @@ pub(super) fn seat_kind(name: &str) -> SeatKind {
         SeatKind::Bot
     } else {
         SeatKind::Remote
+    }
+}
+
+/// How seat `i`'s connected peer is reached: directly, or only through a
+/// relay (the lobby and the table say which, beside the seat).
+pub(super) fn connected<G: Listed>(net: &roundtable_net::Snapshot<G>, i: usize) -> Connection {
+    if net.relayed.get(i).copied().unwrap_or(false) {
+        Connection::Relayed
+    } else {
+        Connection::Online
     }
 }

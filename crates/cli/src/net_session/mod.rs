@@ -219,7 +219,7 @@ impl<G: Listed> Session<G> for NetSession<G> {
                     let kind = lobby::seat_kind(name);
                     let online = net.online.get(i).copied().unwrap_or(false);
                     let connection = match (online, net.phase) {
-                        (true, _) => Connection::Online,
+                        (true, _) => lobby::connected(&net, i),
                         (false, Phase::Playing) => Connection::Reconnecting,
                         (false, _) => Connection::Offline,
                     };

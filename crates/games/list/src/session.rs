@@ -70,8 +70,12 @@ pub enum SeatKind {
 pub enum Connection {
     /// In this process: always there.
     Local,
-    /// Connected and answering.
+    /// Connected and answering, directly.
     Online,
+    /// Connected and answering, but only through a relay (a hole could not
+    /// be punched, or not yet): the game goes on, a little slower, and
+    /// through a third machine.
+    Relayed,
     /// Not heard from lately; the table is trying to reach it.
     Reconnecting,
     /// Gone: the table waits for it or for its forfeit.
@@ -84,6 +88,7 @@ impl Connection {
         match self {
             Connection::Local => "here",
             Connection::Online => "online",
+            Connection::Relayed => "relayed",
             Connection::Reconnecting => "reconnecting",
             Connection::Offline => "offline",
         }

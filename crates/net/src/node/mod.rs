@@ -495,6 +495,17 @@ enum Path {
     Relayed { dialled_by_me: bool },
 }
 
+/// Whether the open connections `open` to one peer are all relayed, and
+/// there is one: a peer reached directly, or not at all, is not "relayed".
+fn only_relayed(open: Option<&HashMap<ConnectionId, Path>>) -> bool {
+    open.is_some_and(|open| {
+        !open.is_empty()
+            && open
+                .values()
+                .all(|path| matches!(path, Path::Relayed { .. }))
+    })
+}
+
 fn blameless(e: &TableError) -> bool {
     // Input anyone could have sent: refused, and counted against the peer
     // that passed it on (honest peers check before forwarding).
@@ -857,6 +868,7 @@ impl<G: crate::NetGame> Node<G> {
                     view: Some(table.game().view_with(observer, &knowledge)),
                     legal,
                     online: Vec::new(),
+                    relayed: Vec::new(),
                     forfeited: (0..n).map(|i| table.is_forfeited(Seat(i as u8))).collect(),
                     clock_ends,
                     ready: play.ready,
@@ -885,6 +897,7 @@ impl<G: crate::NetGame> Node<G> {
                 .iter()
                 .map(|p| *p == self.me || self.swarm.is_connected(p))
                 .collect();
+            snap.relayed = connected.iter().map(|p| self.only_relayed(p)).collect();
         }
         snap.dropped_events = self.dropped;
         self.snapshot.send_replace(Arc::new(snap));
@@ -1113,6 +1126,12 @@ impl<G: crate::NetGame> Node<G> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether `peer` is reached only through relays: what the lobby and
+    /// the table show beside its seat.
+    fn only_relayed(&self, peer: &PeerId) -> bool {
+        only_relayed(self.paths.get(peer))
     }
 
     /// A listener closed: a slot on a table peer's relay is that peer's
@@ -1531,6 +1550,26 @@ impl<G: crate::NetGame> Node<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A seat is shown "relayed" while every connection to it is; once a
+    /// punched one is up beside the relayed one, it is direct.
+    #[test]
+    fn a_peer_is_relayed_only_while_no_direct_connection_is_open() {
+        assert!(!only_relayed(None), "not connected is not relayed");
+        let mut open = HashMap::new();
+        assert!(!only_relayed(Some(&open)));
+        open.insert(
+            ConnectionId::new_unchecked(1),
+            Path::Relayed {
+                dialled_by_me: true,
+            },
+        );
+        assert!(only_relayed(Some(&open)));
+        open.insert(ConnectionId::new_unchecked(2), Path::Direct);
+        assert!(!only_relayed(Some(&open)), "a punched connection is up");
+        open.remove(&ConnectionId::new_unchecked(1));
+        assert!(!only_relayed(Some(&open)));
+    }
 
     #[test]
     fn each_announcing_host_has_its_own_budget() {

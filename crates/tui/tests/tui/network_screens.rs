@@ -52,7 +52,8 @@ fn host_lobby() -> Snapshot<PortRoyal> {
     s
 }
 
-/// A joiner's lobby: the host's list of who sat down, the joiner second.
+/// A joiner's lobby: the host's list of who sat down, the joiner second;
+/// the host reached only through a relay, which the lobby says.
 fn joiner_lobby() -> Snapshot<PortRoyal> {
     let mut s = host_lobby();
     s.title = "Joining a table".into();
@@ -62,7 +63,7 @@ fn joiner_lobby() -> Snapshot<PortRoyal> {
         seats: 3,
         filled: 2,
         seated: vec![
-            seat("ann", SeatKind::Remote, Connection::Online),
+            seat("ann", SeatKind::Remote, Connection::Relayed),
             seat("bob", SeatKind::You, Connection::Local),
         ],
         spectator: false,
