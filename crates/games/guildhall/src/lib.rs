@@ -424,7 +424,7 @@ impl Game for Guildhall {
                 let mut steps = Vec::new();
                 self.step_actions(seat, &mut steps);
                 out.extend(steps.into_iter().filter(|a| {
-                    self.swap_keeps_finishable(seat, a)
+                    self.step_keeps_finishable(seat, a)
                         .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
                 }));
             }
@@ -459,7 +459,12 @@ impl Game for Guildhall {
                             card,
                             level: Some(level),
                         };
-                        if self.keeps_finishable(seat, &action, opened(from, card), knowledge) {
+                        let keeps = self
+                            .play_keeps_finishable(seat, from, c, level, knowledge)
+                            .unwrap_or_else(|| {
+                                self.keeps_finishable(seat, &action, opened(from, card), knowledge)
+                            });
+                        if keeps {
                             out.push(action);
                         }
                     }

@@ -36,6 +36,45 @@ fn permute(order: &mut ChapterOrder, from: usize, out: &mut Vec<ChapterOrder>) {
     }
 }
 
+/// The step a `profession` card's ability at `level` leaves pending, or
+/// `None` for an ability done at once (a Dancer, a Farmer, a Historian at
+/// level 0).
+pub(crate) fn ability_step(profession: Profession, level: u8) -> Option<Pending> {
+    use Profession as P;
+    match profession {
+        P::Assassin => Some(Pending::Assassinate {
+            victim: None,
+            left: if level == 0 { 1 } else { 2 },
+            distinct: level == 2,
+            hit: 0,
+        }),
+        P::Dancer | P::Farmer => None,
+        P::Historian if level == 0 => None,
+        P::Historian => Some(Pending::Search {
+            left: if level >= 4 { 2 } else { 1 },
+        }),
+        P::Trader if level >= 4 => Some(Pending::SwapChapter),
+        P::Trader => Some(Pending::Swap {
+            with: None,
+            left: if level >= 2 { 2 } else { 1 },
+        }),
+        P::Weaver => Some(match level {
+            0 => Pending::Place {
+                left: Some(1),
+                then_return: 0,
+            },
+            2 => Pending::Place {
+                left: Some(2),
+                then_return: 1,
+            },
+            _ => Pending::Place {
+                left: None,
+                then_return: 2,
+            },
+        }),
+    }
+}
+
 impl Guildhall {
     pub(crate) fn waiting(&self) -> bool {
         self.owed.iter().any(|&n| n > 0) || self.row_owed > 0
@@ -97,11 +136,24 @@ impl Guildhall {
     /// Placements `seat`'s hand, known by `knowledge` or public, can make:
     /// its distinct cards its guildhall does not hold, and up to `twins`
     /// cards identical to one it holds (each swapped for its twin).
-    pub(crate) fn known_placeable(&self, seat: Seat, knowledge: &Knowledge, twins: u8) -> u32 {
+    /// `without`: a slot of the hand left out (the card being played).
+    pub(crate) fn known_placeable(
+        &self,
+        seat: Seat,
+        knowledge: &Knowledge,
+        twins: u8,
+        without: Option<HandCard>,
+    ) -> u32 {
         let mut kinds = 0u32;
         let mut held = 0u32;
         let mut seen = [false; 30];
+        // Playing takes the first slot that matches, so that one is skipped.
+        let mut skip = without;
         for &h in &self.hands[seat.index()] {
+            if skip == Some(h) {
+                skip = None;
+                continue;
+            }
             let card = match h {
                 HandCard::Dealt(handle) => knowledge.card(handle),
                 HandCard::Open(c) => Some(c),
@@ -126,7 +178,7 @@ impl Guildhall {
             then_return,
         }) = self.pending
         {
-            return self.known_placeable(seat, knowledge, then_return) >= u32::from(n)
+            return self.known_placeable(seat, knowledge, then_return, None) >= u32::from(n)
                 && self.completable(seat, 3);
         }
         self.completable(seat, 3)
@@ -447,10 +499,28 @@ impl Guildhall {
         opened: Option<u32>,
     ) -> Result<(), E> {
         let (at, c) = self.check_hand_card(seat, from, card, opened)?;
-        if self.holds(seat, c) {
-            return Err(E::Duplicate { seat, card: c });
-        }
+        self.check_play(seat, c, level)?;
         let p = c.profession;
+        self.hands[seat.index()].remove(at);
+        self.area.push(AreaCard::Profession(card));
+        self.played |= 1 << p.index();
+        if let Some(l) = level {
+            self.use_ability(seat, p, l);
+            if !self.completable(seat, 3) {
+                return Err(E::AbilityIncomplete);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` may play `card` (at `level`, if one is named): the
+    /// rules on the card itself, after the hand slot is checked. The legal
+    /// list's fast judgement of a play asks this too, so the two agree.
+    pub(crate) fn check_play(&self, seat: Seat, card: Card, level: Option<u8>) -> Result<(), E> {
+        if self.holds(seat, card) {
+            return Err(E::Duplicate { seat, card });
+        }
+        let p = card.profession;
         if self.played & (1 << p.index()) != 0 {
             return Err(E::ProfessionPlayedThisTurn(p));
         }
@@ -464,35 +534,19 @@ impl Guildhall {
                 levels: p.thresholds(),
             });
         }
-        self.hands[seat.index()].remove(at);
-        self.area.push(AreaCard::Profession(card));
-        self.played |= 1 << p.index();
-        if let Some(l) = level {
-            self.use_ability(seat, p, l);
-            if !self.completable(seat, 3) {
-                return Err(E::AbilityIncomplete);
-            }
-        }
         Ok(())
     }
 
     pub(crate) fn use_ability(&mut self, seat: Seat, profession: Profession, level: u8) {
         use Profession as P;
-        self.pending = match profession {
-            P::Assassin => Some(Pending::Assassinate {
-                victim: None,
-                left: if level == 0 { 1 } else { 2 },
-                distinct: level == 2,
-                hit: 0,
-            }),
+        self.pending = ability_step(profession, level);
+        match profession {
             P::Dancer => {
                 self.owed[seat.index()] += u32::from(level);
                 self.actions_left += 1;
-                None
             }
             P::Farmer => {
                 self.tokens[seat.index()] += if level >= 3 { 2 } else { 1 };
-                None
             }
             P::Historian if level == 0 => {
                 if let Some(&top) = self.discard.last()
@@ -503,31 +557,9 @@ impl Guildhall {
                     // Not a duplicate: checked just above.
                     let _ = self.add_to_hall(seat, card);
                 }
-                None
             }
-            P::Historian => Some(Pending::Search {
-                left: if level >= 4 { 2 } else { 1 },
-            }),
-            P::Trader if level >= 4 => Some(Pending::SwapChapter),
-            P::Trader => Some(Pending::Swap {
-                with: None,
-                left: if level >= 2 { 2 } else { 1 },
-            }),
-            P::Weaver => Some(match level {
-                0 => Pending::Place {
-                    left: Some(1),
-                    then_return: 0,
-                },
-                2 => Pending::Place {
-                    left: Some(2),
-                    then_return: 1,
-                },
-                _ => Pending::Place {
-                    left: None,
-                    then_return: 2,
-                },
-            }),
-        };
+            _ => {}
+        }
     }
 
     pub(crate) fn apply_checked(
