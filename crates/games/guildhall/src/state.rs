@@ -356,9 +356,21 @@ fn swap_leaves_a_swap(mut mine: [u8; 6], mut theirs: [u8; 6], m: Card, t: Card) 
         put(&mut mine, t);
         put(&mut theirs, m);
     }
-    cards_in(mine).any(|a| {
-        cards_in(theirs).any(|b| a == b || (!hall_holds(mine, b) && !hall_holds(theirs, a)))
-    })
+    some_swap(mine, theirs)
+}
+
+/// Whether some swap of a card of a guildhall of `mine` for one of
+/// `theirs` leaves no duplicate: a card both hold (swapped for its twin),
+/// or a card only `mine` holds for one only `theirs` holds. Per colour
+/// masks, so no pair of cards is walked.
+fn some_swap(mine: [u8; 6], theirs: [u8; 6]) -> bool {
+    let (mut shared, mut only_mine, mut only_theirs) = (0u8, 0u8, 0u8);
+    for (&m, &t) in mine.iter().zip(&theirs) {
+        shared |= m & t;
+        only_mine |= m & !t;
+        only_theirs |= t & !m;
+    }
+    shared != 0 || (only_mine != 0 && only_theirs != 0)
 }
 
 /// The cards of a guildhall of `hall`, in catalog order.
@@ -722,12 +734,16 @@ impl Guildhall {
                 }
             }
             Some(Pending::Swap { with, .. }) => {
-                for o in opponents.filter(|&o| with.is_none_or(|w| w == o)) {
-                    for m in mine.clone() {
-                        for t in self.hall_cards(o) {
-                            let ok_mine = t == m || !self.holds(seat, t);
-                            let ok_theirs = t == m || !self.holds(o, m);
-                            if ok_mine && ok_theirs {
+                // Card, then seat, then card: the order actions sort by, so
+                // the list (hundreds long) comes sorted.
+                let my_hall = self.halls[seat.index()];
+                for m in mine {
+                    for o in opponents.clone().filter(|&o| with.is_none_or(|w| w == o)) {
+                        let their_hall = self.halls[o.index()];
+                        let twin_only = hall_holds(their_hall, m);
+                        for t in cards_in(their_hall) {
+                            let ok = t == m || (!twin_only && !hall_holds(my_hall, t));
+                            if ok {
                                 out.push(Action::Swap {
                                     mine: m.index(),
                                     seat: o,
@@ -911,11 +927,10 @@ impl Guildhall {
                 opponents().any(|o| assassin_can_finish(self.halls[o.index()], left, distinct, hit))
             }
             Some(Pending::Swap { left, .. }) => opponents().any(|o| {
-                let mut swaps = self.valid_swaps(seat, o);
                 if left <= 1 {
-                    swaps.next().is_some()
+                    some_swap(self.halls[seat.index()], self.halls[o.index()])
                 } else {
-                    swaps.any(|(m, t)| {
+                    self.valid_swaps(seat, o).any(|(m, t)| {
                         swap_leaves_a_swap(self.halls[seat.index()], self.halls[o.index()], m, t)
                     })
                 }
