@@ -562,6 +562,25 @@ impl Guildhall {
         }
     }
 
+    /// Whether applying `action` may be refused after it has begun to
+    /// change the state: only by the check that the ability under way can
+    /// still be done in full (rule `ability-incomplete`), made after a
+    /// level is played or a step of an ability is taken. Every other
+    /// refusal comes before any change, so such actions are applied in
+    /// place, not on a copy (the copy was a tenth of a random game).
+    fn may_refuse_midway(&self, action: &Action) -> bool {
+        match action {
+            Action::Play { level, .. } => level.is_some(),
+            _ => {
+                self.phase == Phase::Turn
+                    && !matches!(
+                        self.pending,
+                        None | Some(Pending::Discarding | Pending::Pay { .. })
+                    )
+            }
+        }
+    }
+
     pub(crate) fn apply_checked(
         &mut self,
         seat: Seat,
@@ -584,14 +603,29 @@ impl Guildhall {
             ([_], []) => None,
             _ => return Err(E::RevealMismatch),
         };
-        // Applied to a copy, so a refused action leaves the state as it was.
-        let mut next = copy_of(self);
-        let applied = next.apply_inner(seat, action, opened);
-        if applied.is_ok() {
-            std::mem::swap(self, &mut next);
+        if self.may_refuse_midway(action) {
+            // Applied to a copy, so a refused action leaves the state as it was.
+            let mut next = copy_of(self);
+            let applied = next.apply_inner(seat, action, opened);
+            if applied.is_ok() {
+                std::mem::swap(self, &mut next);
+            }
+            keep_spare(next);
+            applied?;
+        } else if cfg!(debug_assertions) {
+            // Every refusal of these comes before any change: checked on
+            // every action the tests and scenarios refuse.
+            let before = copy_of(self);
+            let applied = self.apply_inner(seat, action, opened);
+            debug_assert!(
+                applied.is_ok() || *self == *before,
+                "{action} was refused after changing the state"
+            );
+            keep_spare(before);
+            applied?;
+        } else {
+            self.apply_inner(seat, action, opened)?;
         }
-        keep_spare(next);
-        applied?;
         events.push(Event::Acted {
             seat,
             action: *action,

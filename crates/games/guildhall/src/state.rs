@@ -799,24 +799,20 @@ impl Guildhall {
             return None;
         };
         let (m, t) = (Card::from_index(mine)?, Card::from_index(theirs)?);
-        let offered = other != seat
-            && other.0 < self.seats
-            && with.is_none_or(|w| w == other)
-            && self.holds(seat, m)
-            && self.holds(other, t)
-            && (m == t || (!self.holds(seat, t) && !self.holds(other, m)));
+        if other == seat || other.0 >= self.seats || with.is_some_and(|w| w != other) {
+            return None;
+        }
+        let (my_hall, their_hall) = (self.halls[seat.index()], self.halls[other.index()]);
+        let offered = hall_holds(my_hall, m)
+            && hall_holds(their_hall, t)
+            && (m == t || (!hall_holds(my_hall, t) && !hall_holds(their_hall, m)));
         if !offered || left > 2 {
             return None;
         }
         if left <= 1 {
             return Some(true);
         }
-        Some(swap_leaves_a_swap(
-            self.halls[seat.index()],
-            self.halls[other.index()],
-            m,
-            t,
-        ))
+        Some(swap_leaves_a_swap(my_hall, their_hall, m, t))
     }
 
     /// Whether the step `step` of the pending ability leaves it finishable,
