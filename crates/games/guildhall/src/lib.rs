@@ -427,6 +427,11 @@ impl Game for Guildhall {
                     self.step_keeps_finishable(seat, a)
                         .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
                 }));
+                if let Some(Pending::Swap { .. }) = self.pending {
+                    // Born sorted and without repeats, hundreds long: no sort.
+                    debug_assert!(out.is_sorted_by(|a, b| a < b), "swaps come sorted");
+                    return;
+                }
             }
             (Phase::Turn, None) if self.actions_left > 0 => {
                 out.push(Action::Refill);
