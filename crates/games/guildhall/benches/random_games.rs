@@ -18,16 +18,41 @@
 //! | Trader swaps judged from the guildhalls, no re-sort of pay lists | 24.4 | 674 | 27.7 |
 //! | the same, 200 games x 3 rounds, load 10.6 | 25.4 | 741 | 29.2 |
 //!
+//! Second round (`s31-gh2`), each row measured beside the one before it in
+//! one sitting with `ENGINE_RATIO_GAMES=100 ENGINE_RATIO_ROUNDS=2`
+//! (so single rows drift by a few per cent between sittings):
+//!
+//! | build | Port Royal | Guildhall | ratio |
+//! |---|---|---|---|
+//! | played levels, Assassin discards, Weaver returns judged without a copy (load 8) | 24.9 | 607 | 24.4 |
+//! | Trader swaps listed sorted from masks, one mask test for "a swap is left" (load 2) | 25.0 | 540 | 21.6 |
+//! | actions that cannot be refused midway applied in place (load 2) | 24.0 | 484 | 20.2 |
+//!
+//! Final, `ENGINE_RATIO_GAMES=300 ENGINE_RATIO_ROUNDS=5`, base `37f3d2f`
+//! and this build alternated twice (load 11 to 12): base 29.3 and 29.1,
+//! this build (before the last row below) 19.2 and 19.6. The last change,
+//! no re-sort of a Trader's born-sorted swap list, measured beside that
+//! build at `ENGINE_RATIO_ROUNDS=3` (load 19): 18.9 and 19.0 against 19.9
+//! and 20.1. So about 19 Port Royal games: **18 is not reached** (about 5 %
+//! short).
+//!
 //! Every build plays the same seeded games with the same 90,826 decisions
-//! (272,907 at 200 x 3; the example prints them): no rule changed. Short of
-//! the 18: the rest is future work.
+//! at 100 x 2 (272,907 at 200 x 3, 686,190 at 300 x 5; the example prints
+//! them): no rule changed.
 //!
 //! Where the time went (perf, 100 games): at `8438d6d` 93 % of a Guildhall
 //! playout was `legal_actions_with`, mostly cloning and dropping whole
 //! states to try each candidate (`keeps_finishable`, `completable`, VP card
-//! 3-a's targets); after the changes above, the legal lists still try Play
-//! levels, Assassin and Weaver steps on a copy of the state, which is now
-//! most of what is left.
+//! 3-a's targets). After the first round the Play levels, Assassin and
+//! Weaver steps were still tried on a copy; now a play, an Assassin's
+//! discard, a Weaver's return and a Trader's swap are judged on the state
+//! (lockstep with the copy: `fast_judgements_agree_with_trying_on_a_copy`
+//! and the proptests beside it in `state.rs`). What the profile
+//! (`perf record --call-graph dwarf`, 300 games) shows left: building the
+//! Trader step lists (a tenth), VP card 3-a's triples, looking hand slots
+//! up in the seat's `Knowledge` (a B-tree, in the engine), and the sort and
+//! dedup of the other lists; a Weaver placement and a Historian short of
+//! distinct targets are still tried on a copy.
 
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]
