@@ -33,8 +33,10 @@
 //! this build (before the last row below) 19.2 and 19.6. The last change,
 //! no re-sort of a Trader's born-sorted swap list, measured beside that
 //! build at `ENGINE_RATIO_ROUNDS=3` (load 19): 18.9 and 19.0 against 19.9
-//! and 20.1. So about 19 Port Royal games: **18 is not reached** (about 5 %
-//! short).
+//! and 20.1. The whole branch against the base, alternated twice at
+//! 300 x 5 (load 13 to 14): base 29.6 and 28.6, this build 19.0 and 18.3
+//! (473 and 469 µs a game against Port Royal's 24.9 and 25.6). So 18 to 19
+//! Port Royal games: **18 is not reached** (within a few per cent of it).
 //!
 //! Every build plays the same seeded games with the same 90,826 decisions
 //! at 100 x 2 (272,907 at 200 x 3, 686,190 at 300 x 5; the example prints
