@@ -340,6 +340,10 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         panic!("not every pair of players punched a direct connection");
     }
     let at_punch = net.public_bytes("relay");
+    let punch_seen = Instant::now();
+    // What the relay said after the punch: a circuit opened then is game
+    // traffic that should have gone direct.
+    let relay_said_before = relay_output(&table).len();
     // Ten more moves (or the end) on the direct connections, then the
     // relay vanishes: the game must not need it any more.
     let punched_at = table.players[0].position();
@@ -347,6 +351,11 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         l == "game over" || position_of(l).is_some_and(|p| p >= punched_at + 10)
     });
     let after = net.public_bytes("relay") - at_punch;
+    let window = punch_seen.elapsed();
+    let relay_said_after: Vec<String> = relay_output(&table)
+        .into_iter()
+        .skip(relay_said_before)
+        .collect();
     if let Some((relay, _)) = &mut table.relay {
         let _ = relay.child.kill();
     }
@@ -362,8 +371,19 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
     // is the players' own reservations (pings, identify).
     assert!(
         after < 32 * 1024,
-        "the relay carried {after} bytes after every pair punched through"
+        "the relay carried {after} bytes in the {window:?} after every pair punched through; \
+         the relay said meanwhile:\n{}",
+        relay_said_after.join("\n")
     );
+}
+
+/// Every line the table's relay printed so far.
+fn relay_output(table: &Table) -> Vec<String> {
+    table
+        .relay
+        .as_ref()
+        .map(|(relay, _)| relay.output())
+        .unwrap_or_default()
 }
 
 /// (d) Two players behind symmetric NATs: no hole can be punched (each
