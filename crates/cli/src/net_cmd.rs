@@ -461,6 +461,7 @@ impl Printer {
             )?,
             NetEvent::Violation(v) => writeln!(out, "{p}VIOLATION: {v}")?,
             NetEvent::Note(n) if self.verbose => writeln!(out, "{p}note: {}", printable(n))?,
+            NetEvent::Warning(line) => writeln!(out, "{p}{}", printable(line))?,
             NetEvent::Finished { result, transcript } => {
                 if !self.quiet {
                     self.print_result::<G>(result, out)?;

@@ -294,6 +294,10 @@ pub enum NetEvent<G: Game> {
     Violation(Box<Violation>),
     /// A diagnostic line (connections, refused input, bans).
     Note(String),
+    /// A line for the player whatever the verbosity, told once: something
+    /// asked for will not work (a relay given with `--relay` refused us a
+    /// reservation), and what would help.
+    Warning(String),
     /// The node gives up: every peer it needs is gone (or the ticket's host
     /// never answered). One line for the player, which names where the
     /// game so far is saved; the node then stops with

@@ -89,7 +89,9 @@ pub use handle::{
     spawn,
 };
 pub use libp2p::Multiaddr;
-pub use node::{BAN_STRIKES, LONGEST_BOT_ANSWER, OUTBOX_CAPACITY, UPNP_RELEASE_WAIT};
+pub use node::{
+    BAN_STRIKES, LONGEST_BOT_ANSWER, MAX_RELAY_REFUSALS, OUTBOX_CAPACITY, UPNP_RELEASE_WAIT,
+};
 pub use store::{DataDir, default_data_dir, user_data_dir};
 pub use ticket::{Reach, Ticket, TicketError};
 pub use wire::{Announce, AnnounceError, LobbyId, LobbyInfo, LobbySeat};

@@ -153,12 +153,49 @@ pub(crate) fn note(event: &relay::Event) -> String {
     }
 }
 
+/// Why a relay refused us a reservation, in [`refusal`]'s words, when the
+/// reason its listener closed with is a refusal; `None` when the
+/// connection to the relay failed or dropped instead (worth asking again).
+/// A table relay (SPEC 4.9) refuses a peer not at its table as a full
+/// relay does: libp2p's limiters have only that status.
+pub fn refused_reservation(reason: &std::io::Error) -> Option<&'static str> {
+    use libp2p::relay::client::transport::Error as ClientError;
+    use libp2p::relay::outbound::hop::ReserveError;
+    let words = |e: &ReserveError| match e {
+        ReserveError::Refused => Some(refusal(&StatusCode::ReservationRefused)),
+        ReserveError::ResourceLimitExceeded => Some(refusal(&StatusCode::ResourceLimitExceeded)),
+        ReserveError::Unsupported => Some(SERVES_NO_RELAY),
+        ReserveError::Io(_) | ReserveError::Protocol(_) => None,
+    };
+    // The swarm boxes the transport's error, and the transport layers
+    // (`Either`) pass only its source on: walk the whole chain.
+    let mut cause = reason
+        .get_ref()
+        .map(|inner| inner as &(dyn std::error::Error + 'static));
+    while let Some(e) = cause {
+        if let Some(refused) = e.downcast_ref::<ReserveError>() {
+            return words(refused);
+        }
+        if let Some(ClientError::Reservation(refused)) = e.downcast_ref::<ClientError>() {
+            return words(refused);
+        }
+        cause = e.source();
+    }
+    None
+}
+
+/// Why a peer that runs no relay refuses a reservation.
+pub const SERVES_NO_RELAY: &str = "it serves no relay";
+
+/// Why a full relay refuses, in words.
+pub(crate) const RELAY_FULL: &str = "the relay is full";
+
 /// Why the relay refused a request, in words.
 fn refusal(status: &StatusCode) -> &'static str {
     match status {
         StatusCode::OK => "no reason given",
         StatusCode::ReservationRefused => "no slot for it",
-        StatusCode::ResourceLimitExceeded => "the relay is full",
+        StatusCode::ResourceLimitExceeded => RELAY_FULL,
         StatusCode::PermissionDenied => "not allowed",
         StatusCode::ConnectionFailed => "the other peer could not be reached",
         StatusCode::NoReservation => "the other peer holds no slot here",

@@ -372,6 +372,12 @@ impl<G: Listed> Session<G> for NetSession<G> {
                     self.notice = Some(n);
                 }
                 NetEvent::Note(n) => self.last_note = Some(n),
+                NetEvent::Warning(line) => {
+                    // Long: the log wraps it whole, the status line shows
+                    // what fits.
+                    self.chronicle.note(line.clone());
+                    self.notice = Some(line);
+                }
                 NetEvent::GaveUp(line) => {
                     // The whole line goes to the log, which wraps it; the
                     // status says where to look.

@@ -23,6 +23,7 @@ mod net_mdns;
 mod net_partition;
 mod net_reach;
 mod net_relay;
+mod net_relay_refused;
 mod net_restart;
 mod net_support;
 mod net_tui_tmux;

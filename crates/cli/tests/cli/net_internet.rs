@@ -340,6 +340,10 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         panic!("not every pair of players punched a direct connection");
     }
     let at_punch = net.public_bytes("relay");
+    let punch_seen = Instant::now();
+    // What the relay said after the punch: a circuit opened then is game
+    // traffic that should have gone direct.
+    let relay_said_before = relay_output(&table).len();
     // Ten more moves (or the end) on the direct connections, then the
     // relay vanishes: the game must not need it any more.
     let punched_at = table.players[0].position();
@@ -347,23 +351,55 @@ fn three_players_behind_cone_nats_punch_through_and_leave_the_relay() {
         l == "game over" || position_of(l).is_some_and(|p| p >= punched_at + 10)
     });
     let after = net.public_bytes("relay") - at_punch;
+    let window = punch_seen.elapsed();
+    let relay_said_after: Vec<String> = relay_output(&table)
+        .into_iter()
+        .skip(relay_said_before)
+        .collect();
     if let Some((relay, _)) = &mut table.relay {
         let _ = relay.child.kill();
     }
     table.finish();
     table.report("(c)");
+    let circuits: Vec<&String> = relay_said_after
+        .iter()
+        // Not "stopped relaying from": the relayed connections of the
+        // punch close in the window, as they should.
+        .filter(|l| l.starts_with("relaying from"))
+        .collect();
     eprintln!(
         "(c): relay bytes {} before the punch, {after} in the next moves (from position \
-         {punched_at}), then the relay was killed; {:?} in all",
+         {punched_at}, {window:?}, {} circuit(s) opened), then the relay was killed; {:?} in all",
         at_punch - before,
+        circuits.len(),
         began.elapsed()
     );
+    // The relay's own account: no table traffic went through it once every
+    // pair had punched (a redial through it would open a circuit).
+    assert!(
+        circuits.is_empty(),
+        "the relay opened circuits after every pair punched through:\n{}",
+        relay_said_after.join("\n")
+    );
     // A relayed game moves well over 100 KB; what is left after the punch
-    // is the players' own reservations (pings, identify).
+    // is the players' own traffic with the relay (reservations, pings,
+    // AutoNAT dial-backs to their routers), which grows with the window:
+    // under load a 30 s stall inside it carried 50 KB with no circuit.
     assert!(
         after < 32 * 1024,
-        "the relay carried {after} bytes after every pair punched through"
+        "the relay carried {after} bytes in the {window:?} after every pair punched through; \
+         the relay said meanwhile:\n{}",
+        relay_said_after.join("\n")
     );
+}
+
+/// Every line the table's relay printed so far.
+fn relay_output(table: &Table) -> Vec<String> {
+    table
+        .relay
+        .as_ref()
+        .map(|(relay, _)| relay.output())
+        .unwrap_or_default()
 }
 
 /// (d) Two players behind symmetric NATs: no hole can be punched (each

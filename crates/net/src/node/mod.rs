@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use libp2p::core::ConnectedPoint;
-use libp2p::core::transport::ListenerId;
 use libp2p::gossipsub::{self, IdentTopic, MessageAcceptance, MessageId, PublishError, TopicHash};
 use libp2p::multiaddr::Protocol;
 use libp2p::request_response::{self, OutboundRequestId};
@@ -50,8 +49,10 @@ mod catchup;
 mod lobby;
 mod play;
 mod reach;
+mod relays;
 
 pub use reach::UPNP_RELEASE_WAIT;
+pub use relays::MAX_RELAY_REFUSALS;
 
 /// Envelopes waiting to be published, at most. Own envelopes are in the
 /// table's log and served by catch-up, so dropping the oldest when a peer
@@ -459,12 +460,8 @@ pub(crate) struct Node<G: Game> {
     /// Each connected peer's open connections, and which of them go
     /// through a relay: once a direct one is up, the relayed ones close.
     paths: HashMap<PeerId, HashMap<ConnectionId, Path>>,
-    /// The listener of each relay we reserve on ([`NodeConfig::relays`]);
-    /// a relay without one is asked again at every redial.
-    relay_listeners: HashMap<ListenerId, Multiaddr>,
-    /// Relays whose lost reservation was told, until one is accepted again
-    /// (asked at every redial, it is told once).
-    relays_lost: HashSet<Multiaddr>,
+    /// Our reservations on the relays of [`NodeConfig::relays`].
+    relays: relays::RelayAsks,
     guards: Guards,
     /// Catch-up bytes answered to all peers without a seat together.
     watchers_sync_bytes: Bucket,
@@ -589,8 +586,7 @@ impl<G: crate::NetGame> Node<G> {
             stage: Stage::Idle,
             listen_addrs: Vec::new(),
             paths: HashMap::new(),
-            relay_listeners: HashMap::new(),
-            relays_lost: HashSet::new(),
+            relays: relays::RelayAsks::default(),
             guards: Guards::default(),
             watchers_sync_bytes: Bucket::with_burst(
                 WATCHERS_SYNC_BYTES_RATE,
@@ -1136,7 +1132,8 @@ impl<G: crate::NetGame> Node<G> {
 
     /// A listener closed: a slot on a table peer's relay is that peer's
     /// business (SPEC 4.9); a reservation on a relay given with `--relay`
-    /// is asked for again at the next redial; anything else is noted.
+    /// is asked for again at the next redial, unless that relay refused it
+    /// too often, and a refusal is told plainly; anything else is noted.
     fn on_listener_gone(
         &mut self,
         id: libp2p::core::transport::ListenerId,
@@ -1146,18 +1143,14 @@ impl<G: crate::NetGame> Node<G> {
         if self.on_listener_closed(id, &reason) {
             return;
         }
-        let why = match reason {
-            Ok(()) => "closed".to_owned(),
-            Err(e) => e.to_string(),
-        };
-        if let Some(relay) = self.relay_listeners.remove(&id) {
-            if self.relays_lost.insert(relay.clone()) {
-                self.note(format!(
-                    "lost the reservation on relay {relay} ({why}): asking again"
-                ));
-            }
-        } else {
-            self.note(format!("stopped listening on {addresses:?}: {why}"));
+        match self.relays.closed(id, &reason) {
+            Some(Some(relays::Tell::Warning(line))) => self.emit(NetEvent::Warning(line)),
+            Some(Some(relays::Tell::Note(line))) => self.note(line),
+            Some(None) => {}
+            None => self.note(format!(
+                "stopped listening on {addresses:?}: {}",
+                relays::closed_why(&reason)
+            )),
         }
     }
 
@@ -1169,17 +1162,12 @@ impl<G: crate::NetGame> Node<G> {
     /// relay decided to accept but neither side ever reported it;
     /// rust-libp2p issue #6141 describes the same symptom).
     fn reserve_on_relays(&mut self) {
-        for relay in self.cfg.relays.clone() {
-            if self.relay_listeners.values().any(|r| *r == relay) {
-                continue;
-            }
+        for relay in self.relays.to_ask(&self.cfg.relays) {
             match self
                 .swarm
                 .listen_on(relay.clone().with(Protocol::P2pCircuit))
             {
-                Ok(id) => {
-                    self.relay_listeners.insert(id, relay);
-                }
+                Ok(id) => self.relays.listening(id, relay),
                 Err(e) => self.note(format!("relay {relay}: {e}")),
             }
         }
@@ -1385,11 +1373,7 @@ impl<G: crate::NetGame> Node<G> {
                 relay_peer_id,
                 ..
             }) => {
-                self.relays_lost.retain(|relay| {
-                    !relay
-                        .iter()
-                        .any(|p| matches!(p, Protocol::P2p(id) if id == relay_peer_id))
-                });
+                self.relays.accepted(relay_peer_id);
                 self.note(format!("relay {relay_peer_id} accepted our reservation"))
             }
             BehaviourEvent::Dcutr(dcutr::Event {

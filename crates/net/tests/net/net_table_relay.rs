@@ -122,7 +122,14 @@ async fn a_table_relay_refuses_a_peer_that_is_not_at_its_table() {
                     }
                 },
                 event = outsider.select_next_some() => match event {
-                    SwarmEvent::ListenerClosed { reason: Err(_), .. } => {
+                    SwarmEvent::ListenerClosed { reason: Err(e), .. } => {
+                        // What the node tells the player (issue 30): a
+                        // refusal, in the relay's words, not a lost slot.
+                        assert_eq!(
+                            roundtable_net::relay::refused_reservation(&e),
+                            Some("the relay is full"),
+                            "the outsider's listener closed with {e}"
+                        );
                         seen.outsider_listener_closed = true;
                     }
                     SwarmEvent::OutgoingConnectionError { peer_id: Some(p), .. } if p == seat_id => {
