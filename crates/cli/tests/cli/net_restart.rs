@@ -76,9 +76,12 @@ fn a_host_killed_with_its_bots_resumes_them_all() {
     args.push("-v".into());
     let mut resumed = Peer::start("resumed host", &args);
     // A long game (one ran 80 turns, 690 inputs) plus the finished host's
-    // serving time after the end (SPEC 4.4) passed 50 s under load.
-    assert!(resumed.wait(LIMIT * 2).success(), "the resumed host failed");
-    assert!(joiner.wait(LIMIT * 2).success(), "joiner failed");
+    // serving time after the end (SPEC 4.4) passed 50 s under load, and the
+    // pace of the same game on loopback varies fourfold between runs
+    // (13 to 74 s from start to end at 8438d6d on an idle machine, 124 s
+    // under a load of 18): a give-up bound, not a measure.
+    assert!(resumed.wait(LIMIT * 4).success(), "the resumed host failed");
+    assert!(joiner.wait(LIMIT * 4).success(), "joiner failed");
     check_transcripts(&transcripts_under(dir.path()), 4);
 }
 
