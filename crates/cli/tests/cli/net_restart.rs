@@ -9,6 +9,12 @@ use std::time::Duration;
 use net_support::*;
 
 const LIMIT: Duration = Duration::from_secs(50);
+/// Give-up bound of a wait for the end of a whole game: the pace of one
+/// game on loopback varies fourfold between runs (13 to 74 s from start to
+/// end for the same scenario at 8438d6d on an idle machine, over 120 s
+/// under load; cause not yet found), so a bound of one `LIMIT` failed CI
+/// runs whose games were merely slow.
+const WHOLE_GAME: Duration = Duration::from_secs(200);
 
 #[test]
 fn a_joiner_killed_mid_game_resumes_and_the_game_finishes() {
@@ -39,8 +45,11 @@ fn a_joiner_killed_mid_game_resumes_and_the_game_finishes() {
         "killed too late: {killed_at}"
     );
     let mut again = join(&jdir, "joiner", &ticket, 12, &[&slow[..], &["-v"]].concat());
-    assert!(again.wait(LIMIT).success(), "the restarted joiner failed");
-    assert!(host.wait(LIMIT).success(), "host failed");
+    assert!(
+        again.wait(WHOLE_GAME).success(),
+        "the restarted joiner failed"
+    );
+    assert!(host.wait(WHOLE_GAME).success(), "host failed");
     let out = again.output();
     assert!(out.iter().any(|l| l.contains("resumed:")), "did not resume");
     assert!(out.iter().any(|l| l == "game over"));
@@ -76,12 +85,13 @@ fn a_host_killed_with_its_bots_resumes_them_all() {
     args.push("-v".into());
     let mut resumed = Peer::start("resumed host", &args);
     // A long game (one ran 80 turns, 690 inputs) plus the finished host's
-    // serving time after the end (SPEC 4.4) passed 50 s under load, and the
-    // pace of the same game on loopback varies fourfold between runs
-    // (13 to 74 s from start to end at 8438d6d on an idle machine, 124 s
-    // under a load of 18): a give-up bound, not a measure.
-    assert!(resumed.wait(LIMIT * 4).success(), "the resumed host failed");
-    assert!(joiner.wait(LIMIT * 4).success(), "joiner failed");
+    // serving time after the end (SPEC 4.4) passed 50 s under load; see
+    // WHOLE_GAME.
+    assert!(
+        resumed.wait(WHOLE_GAME).success(),
+        "the resumed host failed"
+    );
+    assert!(joiner.wait(WHOLE_GAME).success(), "joiner failed");
     check_transcripts(&transcripts_under(dir.path()), 4);
 }
 
@@ -140,8 +150,11 @@ fn a_host_killed_mid_game_resumes(game: &str, kill_after: u64, ranking_words: &s
     args.extend(heuristic_seat(&dir.path().join("host"), "host"));
     args.push("-v".into());
     let mut resumed = Peer::start("resumed host", &args);
-    assert!(resumed.wait(LIMIT * 2).success(), "the resumed host failed");
-    assert!(joiner.wait(LIMIT * 2).success(), "joiner failed");
+    assert!(
+        resumed.wait(WHOLE_GAME).success(),
+        "the resumed host failed"
+    );
+    assert!(joiner.wait(WHOLE_GAME).success(), "joiner failed");
     let out = resumed.output();
     assert!(out.iter().any(|l| l.contains(ranking_words)), "{out:#?}");
     assert!(
