@@ -47,6 +47,8 @@ use crate::wire::{
 
 mod catchup;
 mod lobby;
+mod paths;
+use paths::Path;
 mod play;
 mod reach;
 mod relays;
@@ -422,6 +424,10 @@ struct Play<G: Game> {
     /// The table's stall timeout: how long a seat waits before it may
     /// claim another stalled.
     stall_timeout: Duration,
+    /// When to announce our table subscription again, and when we last
+    /// did (see `paths::Node::connection_closed`).
+    resubscribe_due: Option<Instant>,
+    resubscribed_at: Option<Instant>,
 }
 
 enum Stage<G: Game> {
@@ -483,24 +489,6 @@ pub(crate) struct Node<G: Game> {
     unsaved_noted: HashSet<String>,
     /// Our reachability: AutoNAT, UPnP and the table relay.
     reach: reach::ReachState,
-}
-
-/// How one connection to a peer goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Path {
-    Direct,
-    Relayed { dialled_by_me: bool },
-}
-
-/// Whether the open connections `open` to one peer are all relayed, and
-/// there is one: a peer reached directly, or not at all, is not "relayed".
-fn only_relayed(open: Option<&HashMap<ConnectionId, Path>>) -> bool {
-    open.is_some_and(|open| {
-        !open.is_empty()
-            && open
-                .values()
-                .all(|path| matches!(path, Path::Relayed { .. }))
-    })
 }
 
 fn blameless(e: &TableError) -> bool {
@@ -750,6 +738,8 @@ impl<G: crate::NetGame> Node<G> {
         }
         self.evict_silent_joiners(now);
         self.refresh_table_peers();
+        self.resubscribe_if_due(now);
+        let mut unready_line = None;
         if let Stage::Play(play) = &mut self.stage {
             if play.table.poll_timeout().is_some_and(|t| now_ms >= t) {
                 play.table.handle_timeout(now_ms);
@@ -767,14 +757,25 @@ impl<G: crate::NetGame> Node<G> {
                     .map(|(p, _)| *p)
                     .collect();
                 play.subscribed.extend(subscribed);
-                let all = play
+                let unseen = play
                     .seat_peers
                     .iter()
-                    .all(|p| *p == self.me || play.subscribed.contains(p));
-                if all || now >= play.ready_deadline {
+                    .filter(|p| **p != self.me && !play.subscribed.contains(p))
+                    .count();
+                if unseen == 0 {
                     play.ready = true;
+                } else if now >= play.ready_deadline {
+                    play.ready = true;
+                    unready_line = Some(format!(
+                        "{unseen} seat(s) not seen subscribed to the table topic after {} s: \
+                         playing anyway (catch-up brings what gossip does not)",
+                        play::ready_wait(play.stall_timeout).as_secs_f32()
+                    ));
                 }
             }
+        }
+        if let Some(line) = unready_line {
+            self.note(line);
         }
         let periodic = now >= self.next_sync;
         if periodic {
@@ -1076,12 +1077,7 @@ impl<G: crate::NetGame> Node<G> {
                 num_established,
                 ..
             } => {
-                if let Some(open) = self.paths.get_mut(&peer_id) {
-                    open.remove(&connection_id);
-                    if open.is_empty() {
-                        self.paths.remove(&peer_id);
-                    }
-                }
+                self.connection_closed(peer_id, connection_id, num_established);
                 if num_established > 0 {
                     // Another connection to the peer is still up (a
                     // relayed one closed for a direct one, say): nobody
@@ -1124,12 +1120,6 @@ impl<G: crate::NetGame> Node<G> {
         Ok(())
     }
 
-    /// Whether `peer` is reached only through relays: what the lobby and
-    /// the table show beside its seat.
-    fn only_relayed(&self, peer: &PeerId) -> bool {
-        only_relayed(self.paths.get(peer))
-    }
-
     /// A listener closed: a slot on a table peer's relay is that peer's
     /// business (SPEC 4.9); a reservation on a relay given with `--relay`
     /// is asked for again at the next redial, unless that relay refused it
@@ -1170,55 +1160,6 @@ impl<G: crate::NetGame> Node<G> {
                 Ok(id) => self.relays.listening(id, relay),
                 Err(e) => self.note(format!("relay {relay}: {e}")),
             }
-        }
-    }
-
-    /// Record a new connection to `peer`, and keep the table's traffic off
-    /// relays where a direct path exists: gossipsub and catch-up send over
-    /// whichever of a peer's connections is ready, so a relayed connection
-    /// left open beside a punched one kept carrying most of the game. Once
-    /// a direct connection is up, every relayed one to that peer closes
-    /// (both ends do this; the peer stays connected throughout, so nothing
-    /// takes it for a leaving one).
-    ///
-    /// Two seats that dial each other through a relay at once end up with
-    /// two relayed connections, and hole punching runs on each: both
-    /// attempts dial the same address from the same port, and neither got
-    /// through. Both ends keep the one the smaller peer id dialled, the same
-    /// one on either side, and close the other.
-    fn prefer_direct(&mut self, peer: PeerId, connection: ConnectionId, path: Path) {
-        let me = self.me;
-        let open = self.paths.entry(peer).or_default();
-        open.insert(connection, path);
-        let direct = open.values().any(|p| *p == Path::Direct);
-        let kept = |p: &Path| match p {
-            Path::Direct => true,
-            Path::Relayed { .. } if direct => false,
-            Path::Relayed { dialled_by_me } => *dialled_by_me == (me < peer),
-        };
-        let redundant: Vec<ConnectionId> = open
-            .iter()
-            .filter(|(_, p)| !kept(p))
-            .map(|(id, _)| *id)
-            .collect();
-        // Only one relayed connection: nothing to choose between.
-        if redundant.is_empty() || (!direct && open.len() == redundant.len()) {
-            return;
-        }
-        for id in &redundant {
-            open.remove(id);
-            self.swarm.close_connection(*id);
-        }
-        if direct {
-            self.note(format!(
-                "connection to {peer} is now direct: closing {} relayed one(s)",
-                redundant.len()
-            ));
-        } else {
-            self.note(format!(
-                "two relayed connections to {peer}: closing the one {} dialled",
-                if me < peer { "it" } else { "we" }
-            ));
         }
     }
 
@@ -1534,26 +1475,6 @@ impl<G: crate::NetGame> Node<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A seat is shown "relayed" while every connection to it is; once a
-    /// punched one is up beside the relayed one, it is direct.
-    #[test]
-    fn a_peer_is_relayed_only_while_no_direct_connection_is_open() {
-        assert!(!only_relayed(None), "not connected is not relayed");
-        let mut open = HashMap::new();
-        assert!(!only_relayed(Some(&open)));
-        open.insert(
-            ConnectionId::new_unchecked(1),
-            Path::Relayed {
-                dialled_by_me: true,
-            },
-        );
-        assert!(only_relayed(Some(&open)));
-        open.insert(ConnectionId::new_unchecked(2), Path::Direct);
-        assert!(!only_relayed(Some(&open)), "a punched connection is up");
-        open.remove(&ConnectionId::new_unchecked(1));
-        assert!(!only_relayed(Some(&open)));
-    }
 
     #[test]
     fn each_announcing_host_has_its_own_budget() {

@@ -4,6 +4,22 @@
 
 use super::*;
 
+/// The longest a peer entering play waits for every seat's peer to be seen
+/// subscribed to the table topic before it publishes and its bot plays
+/// (SPEC 4.2, "No move is lost to an empty topic").
+pub(crate) const MAX_READY_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a peer entering play waits for the seats' subscriptions, at a
+/// table whose stall timeout is `stall`: [`MAX_READY_WAIT`], and at most a
+/// quarter of the stall timeout. It used to be the stall timeout itself,
+/// and a peer whose view of one subscription was lost (a closing
+/// connection took it along, see `paths`) then held its moves back for as
+/// long as the other seats wait before they claim it stalled: an honest
+/// seat claimed, at a race with its own first move.
+pub(crate) fn ready_wait(stall: Duration) -> Duration {
+    MAX_READY_WAIT.min(stall / 4)
+}
+
 impl<G: crate::NetGame> Node<G> {
     /// Rebuild the table from the transcript log and carry on.
     pub(super) fn resume(
@@ -164,7 +180,7 @@ impl<G: crate::NetGame> Node<G> {
             // A resumed peer does not wait for everyone: some may be gone
             // for good, and the stall claims that settle that must go out.
             ready: resumed,
-            ready_deadline: now + Duration::from_millis(stall),
+            ready_deadline: now + ready_wait(Duration::from_millis(stall)),
             outbox: VecDeque::new(),
             sync_inflight: HashSet::new(),
             asked_at: HashMap::new(),
@@ -181,6 +197,8 @@ impl<G: crate::NetGame> Node<G> {
             last_bot_position: None,
             bot_due: None,
             stall_timeout: Duration::from_millis(stall),
+            resubscribe_due: None,
+            resubscribed_at: None,
         };
         let now_ms = self.now_ms();
         let mut fed = 0usize;
@@ -536,6 +554,28 @@ impl<G: crate::NetGame> Node<G> {
             if self.unsaved_noted.len() < 64 && self.unsaved_noted.insert(line.clone()) {
                 self.note(line);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever stall timeout a table chose within the bounds, a seat
+        /// waiting for subscriptions plays long before the others may
+        /// claim it: at most a quarter of the stall timeout.
+        #[test]
+        fn a_seat_waits_for_subscriptions_well_inside_the_stall_timeout(
+            stall_ms in crate::STALL_TIMEOUT_BOUNDS_MS,
+        ) {
+            let stall = Duration::from_millis(stall_ms);
+            let wait = ready_wait(stall);
+            prop_assert!(wait * 4 <= stall);
+            prop_assert!(wait <= MAX_READY_WAIT);
+            prop_assert!(wait > Duration::ZERO);
         }
     }
 }

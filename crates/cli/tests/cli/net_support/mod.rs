@@ -115,8 +115,16 @@ impl Peer {
         let lines = Arc::new(Mutex::new(Vec::new()));
         let out = child.stdout.take().expect("stdout is piped");
         let sink = lines.clone();
+        // `ROUNDTABLE_TEST_ECHO=1` echoes every line a peer prints to the
+        // test's stderr with the time since it started: where a slow or
+        // stuck game spent its time, on a failed CI run too.
+        let echo = std::env::var_os("ROUNDTABLE_TEST_ECHO").is_some_and(|v| v == "1");
+        let (who, started) = (name.to_owned(), std::time::Instant::now());
         std::thread::spawn(move || {
             for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if echo {
+                    eprintln!("{:>9.3} [{who}] {line}", started.elapsed().as_secs_f64());
+                }
                 sink.lock().unwrap().push(line);
             }
         });
@@ -323,6 +331,22 @@ pub fn check_transcripts(files: &[PathBuf], expected: usize) {
         "audit refused: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// [`check_transcripts`] for a table of honest, live players on a network
+/// that delivers (late, perhaps, or through a relay): no seat forfeited
+/// either. An honest seat is never claimed out of a game (a readiness wait
+/// as long as the stall timeout once had the others claim a seat whose
+/// view of a subscription a closing connection took along).
+pub fn check_honest_transcripts(files: &[PathBuf], expected: usize) {
+    check_transcripts(files, expected);
+    let report = audit_json(&files[0]);
+    assert_eq!(
+        report["forfeited"],
+        serde_json::json!([]),
+        "an honest seat forfeited in {}: {report}",
+        files[0].display()
     );
 }
 
