@@ -159,8 +159,9 @@
 //!
 //! This file holds the [`Game`] impl, events and views; `state.rs` the state
 //! and its small moves, `rules.rs` the turn's actions and the legal-action
-//! helpers, `action.rs` the actions' text form, `determinize.rs` the guess
-//! at hidden cards.
+//! helpers, `judge.rs` the legal lists' judgements made without a copy of
+//! the state, `action.rs` the actions' text form, `determinize.rs` the
+//! guess at hidden cards.
 
 pub mod catalog;
 
@@ -171,6 +172,7 @@ pub use catalog::{
 mod action;
 mod determinize;
 mod error;
+mod judge;
 mod rules;
 #[cfg(feature = "scenario")]
 pub mod scenario;
