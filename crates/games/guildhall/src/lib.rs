@@ -423,12 +423,12 @@ impl Game for Guildhall {
                 self.vp_ability_actions(seat, kind, out)
             }
             (Phase::Turn, Some(_)) => {
-                let mut steps = Vec::new();
-                self.step_actions(seat, &mut steps);
-                out.extend(steps.into_iter().filter(|a| {
+                // Listed into `out` and judged there: no second list.
+                self.step_actions(seat, out);
+                out.retain(|a| {
                     self.step_keeps_finishable(seat, a)
                         .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
-                }));
+                });
                 if let Some(Pending::Swap { .. }) = self.pending {
                     // Born sorted and without repeats, hundreds long: no sort.
                     debug_assert!(out.is_sorted_by(|a, b| a < b), "swaps come sorted");

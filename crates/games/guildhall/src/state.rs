@@ -309,16 +309,29 @@ pub(crate) fn hall_holds(hall: [u8; 6], card: Card) -> bool {
     hall[card.profession.index()] & bit(card.colour) != 0
 }
 
+/// A guildhall of `hall` as one mask over the catalog: bit `i` is the
+/// card of catalog index `i` (a profession's five colours side by side).
+pub(crate) fn hall_bits(hall: [u8; 6]) -> u32 {
+    hall.iter().enumerate().fold(0, |bits, (p, &mask)| {
+        bits | u32::from(mask & 0b1_1111) << (5 * p)
+    })
+}
+
+/// The cards of `bits` (a [`hall_bits`] mask), in catalog order.
+pub(crate) fn cards_of(mut bits: u32) -> impl Iterator<Item = Card> + Clone {
+    // Set bits only: a legal list walks guildhalls hundreds of times a
+    // decision, and most of the catalog is in none of them.
+    std::iter::from_fn(move || {
+        // No bit left gives index 32, which is no card: the walk ends.
+        let index = bits.trailing_zeros();
+        bits &= bits.wrapping_sub(1);
+        Card::from_index(index)
+    })
+}
+
 /// The cards of a guildhall of `hall`, in catalog order.
 fn cards_in(hall: [u8; 6]) -> impl Iterator<Item = Card> + Clone {
-    PROFESSIONS
-        .iter()
-        .flat_map(|&profession| {
-            COLOURS
-                .iter()
-                .map(move |&colour| Card { profession, colour })
-        })
-        .filter(move |&c| hall_holds(hall, c))
+    cards_of(hall_bits(hall))
 }
 
 impl Guildhall {
@@ -671,22 +684,24 @@ impl Guildhall {
             }
             Some(Pending::Swap { with, .. }) => {
                 // Card, then seat, then card: the order actions sort by, so
-                // the list (hundreds long) comes sorted.
-                let my_hall = self.halls[seat.index()];
+                // the list (hundreds long) comes sorted. A card both hold
+                // swaps only for its twin, any other card of mine for any of
+                // theirs I do not hold.
+                let my_bits = hall_bits(self.halls[seat.index()]);
                 for m in mine {
+                    let m_bit = 1u32 << m.index();
                     for o in opponents.clone().filter(|&o| with.is_none_or(|w| w == o)) {
-                        let their_hall = self.halls[o.index()];
-                        let twin_only = hall_holds(their_hall, m);
-                        for t in cards_in(their_hall) {
-                            let ok = t == m || (!twin_only && !hall_holds(my_hall, t));
-                            if ok {
-                                out.push(Action::Swap {
-                                    mine: m.index(),
-                                    seat: o,
-                                    theirs: t.index(),
-                                });
-                            }
-                        }
+                        let their_bits = hall_bits(self.halls[o.index()]);
+                        let targets = if their_bits & m_bit != 0 {
+                            m_bit
+                        } else {
+                            their_bits & !my_bits
+                        };
+                        out.extend(cards_of(targets).map(|t| Action::Swap {
+                            mine: m.index(),
+                            seat: o,
+                            theirs: t.index(),
+                        }));
                     }
                 }
             }
@@ -1384,6 +1399,39 @@ pub(crate) mod tests {
                 played.pending = Some(Pending::Search { left });
                 proptest::prop_assert_eq!(offered, search_steps_complete(&played, Seat(0)));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// A Trader's swap list, listed from the guildhalls' masks, holds
+        /// exactly the swaps the step itself accepts, in the order actions
+        /// sort by: every card index for every card index with each
+        /// opponent, tried by `apply_step`.
+        #[test]
+        fn swap_lists_hold_exactly_the_swaps_the_step_accepts(
+            halls in proptest::array::uniform3(proptest::array::uniform6(0u8..0b1_1111)),
+            chosen in proptest::bool::ANY,
+        ) {
+            let mut game = mid_game(3);
+            game.halls = halls.to_vec();
+            game.pending = Some(Pending::Swap {
+                with: chosen.then_some(Seat(2)),
+                left: 1,
+            });
+            let mut listed = Vec::new();
+            game.step_actions(Seat(0), &mut listed);
+            let mut accepted = Vec::new();
+            for mine in 0..30 {
+                for seat in [Seat(1), Seat(2)] {
+                    for theirs in 0..30 {
+                        let swap = Action::Swap { mine, seat, theirs };
+                        if game.try_on_copy(|next| next.apply_step(Seat(0), &swap).is_ok()) {
+                            accepted.push(swap);
+                        }
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(listed, accepted);
         }
     }
 
