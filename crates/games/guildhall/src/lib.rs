@@ -420,7 +420,13 @@ impl Game for Guildhall {
                 return;
             }
             (Phase::Turn, Some(Pending::VpAbility(kind))) => {
-                self.vp_ability_actions(seat, kind, out)
+                // Born sorted and without repeats, hundreds long: no sort.
+                self.vp_ability_actions(seat, kind, out);
+                debug_assert!(
+                    out.is_sorted_by(|a, b| a < b),
+                    "VP ability actions come sorted"
+                );
+                return;
             }
             (Phase::Turn, Some(_)) => {
                 // Listed into `out` and judged there: no second list.

@@ -1001,7 +1001,8 @@ impl Guildhall {
     /// Whether `seat` may swap its card `m` for `o`'s cards `a` and `b`
     /// (VP card 3-a). Once this passes, none of the swap's moves can fail
     /// (each card is held where it is taken from, and no side ends with a
-    /// duplicate), so the legal list asks this instead of trying the swap.
+    /// duplicate); the legal list's masks list what this accepts (held in
+    /// lockstep by a proptest).
     fn check_swap_one_for_two(
         &self,
         seat: Seat,
@@ -1031,15 +1032,22 @@ impl Guildhall {
         Ok(())
     }
 
-    /// The VP-ability actions open to `seat` now (skip included).
+    /// The VP-ability actions open to `seat` now (skip included), in the
+    /// order actions sort by and without repeats: the list (hundreds long
+    /// for VP card 3-a) is born sorted.
     pub(crate) fn vp_ability_actions(&self, seat: Seat, kind: u8, out: &mut Vec<Action>) {
+        let ability = VP_TABLE[usize::from(kind)].ability;
+        if let VpAbility::PlaceAny | VpAbility::DrawFive | VpAbility::ExtraActions(_) = ability {
+            out.push(Action::Use);
+        }
         out.push(Action::Skip);
         let opponents = (0..self.seats).map(Seat).filter(move |&s| s != seat);
-        match VP_TABLE[usize::from(kind)].ability {
-            VpAbility::None => {}
-            VpAbility::PlaceAny | VpAbility::DrawFive | VpAbility::ExtraActions(_) => {
-                out.push(Action::Use)
-            }
+        let my_bits = hall_bits(self.halls[seat.index()]);
+        match ability {
+            VpAbility::None
+            | VpAbility::PlaceAny
+            | VpAbility::DrawFive
+            | VpAbility::ExtraActions(_) => {}
             VpAbility::MoveChapter => {
                 for o in opponents {
                     for p in PROFESSIONS {
@@ -1055,34 +1063,54 @@ impl Guildhall {
             }
             VpAbility::TakeCard => {
                 for o in opponents {
-                    for c in self.hall_cards(o) {
-                        if !self.holds(seat, c) {
-                            out.push(Action::Take {
-                                seat: o,
-                                card: c.index(),
-                            });
-                        }
-                    }
+                    let takeable = hall_bits(self.halls[o.index()]) & !my_bits;
+                    out.extend(cards_of(takeable).map(|c| Action::Take {
+                        seat: o,
+                        card: c.index(),
+                    }));
                 }
             }
             VpAbility::SwapOneForTwo => {
-                let mine = self.hall_cards(seat);
-                for o in opponents {
-                    let theirs = self.guildhall_cards(o);
-                    for m in mine.clone() {
-                        for (i, &a) in theirs.iter().enumerate() {
-                            for &b in &theirs[i + 1..] {
-                                if self.check_swap_one_for_two(seat, o, m, a, b).is_ok() {
-                                    out.push(Action::SwapOneForTwo {
-                                        mine: m.index(),
-                                        seat: o,
-                                        first: a.index(),
-                                        second: b.index(),
-                                    });
-                                }
-                            }
-                        }
+                for m in self.hall_cards(seat) {
+                    for o in opponents.clone() {
+                        self.one_for_two_swaps(seat, o, m, out);
                     }
+                }
+            }
+        }
+    }
+
+    /// Every swap of `seat`'s card `m` for two of `o`'s (VP card 3-a) that
+    /// [`Guildhall::check_swap_one_for_two`] accepts, the pair in catalog
+    /// order, listed from the guildhalls' masks instead of asking the check
+    /// of every pair: `seat` may take a card it does not hold, or `m`'s twin
+    /// (it gives `m` away), and if `o` holds `m`'s twin, the twin must be
+    /// one of the two or `o` would hold `m` twice.
+    fn one_for_two_swaps(&self, seat: Seat, o: Seat, m: Card, out: &mut Vec<Action>) {
+        let m_bit = 1u32 << m.index();
+        let their_bits = hall_bits(self.halls[o.index()]);
+        let takeable = their_bits & (!hall_bits(self.halls[seat.index()]) | m_bit);
+        let mut push = |first: Card, second: Card| {
+            out.push(Action::SwapOneForTwo {
+                mine: m.index(),
+                seat: o,
+                first: first.index(),
+                second: second.index(),
+            });
+        };
+        if their_bits & m_bit != 0 {
+            for other in cards_of(takeable & !m_bit) {
+                if other.index() < m.index() {
+                    push(other, m);
+                } else {
+                    push(m, other);
+                }
+            }
+        } else {
+            for first in cards_of(takeable) {
+                let above = takeable & !((2u32 << first.index()) - 1);
+                for second in cards_of(above) {
+                    push(first, second);
                 }
             }
         }
@@ -1427,6 +1455,46 @@ pub(crate) mod tests {
                         let swap = Action::Swap { mine, seat, theirs };
                         if game.try_on_copy(|next| next.apply_step(Seat(0), &swap).is_ok()) {
                             accepted.push(swap);
+                        }
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(listed, accepted);
+        }
+    }
+
+    proptest::proptest! {
+        /// VP card 3-a's list, listed from the guildhalls' masks, holds
+        /// exactly the swaps `check_swap_one_for_two` accepts (the check
+        /// applying the swap makes), each pair once in catalog order, with
+        /// `Skip` and in the order actions sort by.
+        #[test]
+        fn one_for_two_lists_hold_exactly_the_swaps_the_check_accepts(
+            halls in proptest::array::uniform3(proptest::array::uniform6(0u8..0b1_1111)),
+        ) {
+            let mut game = mid_game(3);
+            game.halls = halls.to_vec();
+            let kind = VP_TABLE
+                .iter()
+                .position(|v| v.ability == VpAbility::SwapOneForTwo)
+                .map(|k| k as u8);
+            proptest::prop_assert!(kind.is_some(), "no 3-a card");
+            let mut listed = Vec::new();
+            game.vp_ability_actions(Seat(0), kind.unwrap_or(0), &mut listed);
+            let mut accepted = vec![Action::Skip];
+            let cards = || (0..30).filter_map(Card::from_index);
+            for m in cards() {
+                for seat in [Seat(1), Seat(2)] {
+                    for a in cards() {
+                        for b in cards().filter(|b| b.index() > a.index()) {
+                            if game.check_swap_one_for_two(Seat(0), seat, m, a, b).is_ok() {
+                                accepted.push(Action::SwapOneForTwo {
+                                    mine: m.index(),
+                                    seat,
+                                    first: a.index(),
+                                    second: b.index(),
+                                });
+                            }
                         }
                     }
                 }
