@@ -123,6 +123,28 @@ impl Guildhall {
         Some(swap_leaves_a_swap(my_hall, their_hall, m, t))
     }
 
+    /// The Trader's steps that leave the level finishable, judged as they
+    /// are listed by what [`Guildhall::swap_keeps_finishable`] decides
+    /// (none is tried on a copy); `false` (and nothing listed) where that
+    /// judgement does not apply, so the caller lists and judges the steps
+    /// one by one.
+    pub(crate) fn judged_swap_steps(&self, seat: Seat, out: &mut Vec<Action>) -> bool {
+        let Some(Pending::Swap { with, left }) = self.pending else {
+            return false;
+        };
+        if left > 2 {
+            return false;
+        }
+        let my_hall = self.halls[seat.index()];
+        self.swap_steps(
+            seat,
+            with,
+            |m, o, t| left <= 1 || swap_leaves_a_swap(my_hall, self.halls[o.index()], m, t),
+            out,
+        );
+        true
+    }
+
     /// Whether the step `step` of the pending ability leaves it finishable,
     /// where the two guildhalls or the counts decide it without trying the
     /// step on a copy (a Trader swap, an Assassin's discard, a Weaver's
@@ -264,8 +286,8 @@ mod tests {
     use crate::state::tests::mid_game;
 
     /// The fast judgements of a play's level and of an ability's step
-    /// (Trader swaps, Assassin discards, Weaver returns) agree with trying
-    /// the move on a copy, at every decision of seeded random games where
+    /// (Trader swaps, Assassin discards, Weaver returns), and a Trader's
+    /// list judged as it is listed, agree with trying the move on a copy, at every decision of seeded random games where
     /// they apply (the fast paths' lockstep with the checked one). Every
     /// level of every known hand card is asked, refused ones included.
     #[test]
@@ -275,6 +297,7 @@ mod tests {
         use roundtable_engine::sim;
         let mut plays = [0u32; 6];
         let mut steps = 0;
+        let mut swap_lists = 0;
         for seed in 0..40u64 {
             let seats = 2 + (seed % 3) as u8;
             let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
@@ -316,12 +339,21 @@ mod tests {
                     }
                     let mut offered = Vec::new();
                     state.step_actions(seat, &mut offered);
+                    let mut kept = Vec::new();
                     for step in &offered {
+                        let tried = state.keeps_finishable(seat, step, None, knowledge);
+                        if tried {
+                            kept.push(*step);
+                        }
                         if let Some(fast) = state.step_keeps_finishable(seat, step) {
-                            let tried = state.keeps_finishable(seat, step, None, knowledge);
                             assert_eq!(fast, tried, "{}", at(step));
                             steps += 1;
                         }
+                    }
+                    let mut judged = Vec::new();
+                    if state.judged_swap_steps(seat, &mut judged) {
+                        assert_eq!(judged, kept, "seed {seed}: swaps at {:?}", state.pending);
+                        swap_lists += 1;
                     }
                 },
             )
@@ -332,6 +364,7 @@ mod tests {
             "too few plays judged per profession: {plays:?}"
         );
         assert!(steps > 1000, "only {steps} steps judged");
+        assert!(swap_lists > 50, "only {swap_lists} swap lists judged");
     }
 
     /// Every step the pending ability offers is judged by the fast path
@@ -342,11 +375,18 @@ mod tests {
     ) -> Result<(), proptest::test_runner::TestCaseError> {
         let mut steps = Vec::new();
         game.step_actions(seat, &mut steps);
+        let mut kept = Vec::new();
         for step in &steps {
-            let tried =
-                game.keeps_finishable(seat, step, None, &roundtable_engine::Knowledge::new());
+            let tried = game.keeps_finishable(seat, step, None, &Knowledge::new());
             let fast = game.step_keeps_finishable(seat, step);
             proptest::prop_assert_eq!(fast, Some(tried), "{}", step);
+            if tried {
+                kept.push(*step);
+            }
+        }
+        let mut judged = Vec::new();
+        if game.judged_swap_steps(seat, &mut judged) {
+            proptest::prop_assert_eq!(judged, kept);
         }
         Ok(())
     }

@@ -428,6 +428,11 @@ impl Game for Guildhall {
                 );
                 return;
             }
+            (Phase::Turn, Some(Pending::Swap { .. })) if self.judged_swap_steps(seat, out) => {
+                // Born sorted and without repeats, hundreds long: no sort.
+                debug_assert!(out.is_sorted_by(|a, b| a < b), "swaps come sorted");
+                return;
+            }
             (Phase::Turn, Some(_)) => {
                 // Listed into `out` and judged there: no second list.
                 self.step_actions(seat, out);
@@ -435,11 +440,6 @@ impl Game for Guildhall {
                     self.step_keeps_finishable(seat, a)
                         .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
                 });
-                if let Some(Pending::Swap { .. }) = self.pending {
-                    // Born sorted and without repeats, hundreds long: no sort.
-                    debug_assert!(out.is_sorted_by(|a, b| a < b), "swaps come sorted");
-                    return;
-                }
             }
             (Phase::Turn, None) if self.actions_left > 0 => {
                 out.push(Action::Refill);

@@ -682,29 +682,7 @@ impl Guildhall {
                     }
                 }
             }
-            Some(Pending::Swap { with, .. }) => {
-                // Card, then seat, then card: the order actions sort by, so
-                // the list (hundreds long) comes sorted. A card both hold
-                // swaps only for its twin, any other card of mine for any of
-                // theirs I do not hold.
-                let my_bits = hall_bits(self.halls[seat.index()]);
-                for m in mine {
-                    let m_bit = 1u32 << m.index();
-                    for o in opponents.clone().filter(|&o| with.is_none_or(|w| w == o)) {
-                        let their_bits = hall_bits(self.halls[o.index()]);
-                        let targets = if their_bits & m_bit != 0 {
-                            m_bit
-                        } else {
-                            their_bits & !my_bits
-                        };
-                        out.extend(cards_of(targets).map(|t| Action::Swap {
-                            mine: m.index(),
-                            seat: o,
-                            theirs: t.index(),
-                        }));
-                    }
-                }
-            }
+            Some(Pending::Swap { with, .. }) => self.swap_steps(seat, with, |_, _, _| true, out),
             Some(Pending::SwapChapter) => {
                 for o in opponents {
                     for pm in PROFESSIONS {
@@ -725,6 +703,45 @@ impl Guildhall {
                 out.extend(mine.map(|c| Action::Return { card: c.index() }));
             }
             _ => {}
+        }
+    }
+
+    /// A Trader's swaps of `seat`'s cards with `with` (or any opponent)
+    /// that leave no duplicate and that `keep` (given the two cards and the
+    /// opponent) keeps. Card, then seat, then card: the order actions sort
+    /// by, so the list (hundreds long) comes sorted. A card both hold swaps
+    /// only for its twin, any other card of mine for any of theirs I do not
+    /// hold.
+    pub(crate) fn swap_steps(
+        &self,
+        seat: Seat,
+        with: Option<Seat>,
+        mut keep: impl FnMut(Card, Seat, Card) -> bool,
+        out: &mut Vec<Action>,
+    ) {
+        let my_bits = hall_bits(self.halls[seat.index()]);
+        let opponents = (0..self.seats)
+            .map(Seat)
+            .filter(|&o| o != seat && with.is_none_or(|w| w == o));
+        for m in cards_of(my_bits) {
+            let m_bit = 1u32 << m.index();
+            for o in opponents.clone() {
+                let their_bits = hall_bits(self.halls[o.index()]);
+                let targets = if their_bits & m_bit != 0 {
+                    m_bit
+                } else {
+                    their_bits & !my_bits
+                };
+                for t in cards_of(targets) {
+                    if keep(m, o, t) {
+                        out.push(Action::Swap {
+                            mine: m.index(),
+                            seat: o,
+                            theirs: t.index(),
+                        });
+                    }
+                }
+            }
         }
     }
 
