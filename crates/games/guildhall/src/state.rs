@@ -684,8 +684,9 @@ impl Guildhall {
             }
             Some(Pending::Swap { with, .. }) => self.swap_steps(seat, with, |_, _, _| true, out),
             Some(Pending::SwapChapter) => {
-                for o in opponents {
-                    for pm in PROFESSIONS {
+                // Mine, then seat, then theirs: the order actions sort by.
+                for pm in PROFESSIONS {
+                    for o in opponents.clone() {
                         for pt in PROFESSIONS {
                             let action = Action::SwapChapter {
                                 mine: pm,
