@@ -547,17 +547,16 @@ impl Guildhall {
                     claimed: card,
                 },
             })?;
-        if let HandCard::Dealt(_) = from {
-            match opened {
-                None => return Err(E::CardNotRevealed),
-                Some(held) if held != claimed => {
-                    return Err(E::CardNotHeld {
-                        seat,
-                        claimed: card,
-                    });
-                }
-                Some(_) => {}
-            }
+        let held = match from {
+            HandCard::Dealt(_) => opened.ok_or(E::CardNotRevealed)?,
+            // The card is in the slot's name: a claim of any other is false.
+            HandCard::Open(open) => open,
+        };
+        if held != claimed {
+            return Err(E::CardNotHeld {
+                seat,
+                claimed: card,
+            });
         }
         Ok((at, card))
     }
@@ -1519,6 +1518,32 @@ pub(crate) mod tests {
             }
             proptest::prop_assert_eq!(listed, accepted);
         }
+    }
+
+    /// A card everyone knows is in the hand under its own name: playing or
+    /// discarding it as another card is refused, as a false claim on a
+    /// dealt slot is (it was accepted: the claimed card entered the game
+    /// and the held one left it).
+    #[test]
+    fn an_open_card_cannot_be_claimed_as_another() {
+        let held = HandCard::Open(0);
+        let mut game = mid_game(2);
+        let play = Action::Play {
+            from: held,
+            card: 1,
+            level: None,
+        };
+        let refused = game.apply_action(Seat(0), &play, &mut Vec::new());
+        assert_eq!(refused.map_err(|e| e.rule()), Err("card-not-held"));
+        game.apply_action(Seat(0), &Action::Refill, &mut Vec::new())
+            .expect("refill");
+        let discard = Action::Discard {
+            from: held,
+            card: 1,
+        };
+        let refused = game.apply_action(Seat(0), &discard, &mut Vec::new());
+        assert_eq!(refused.map_err(|e| e.rule()), Err("card-not-held"));
+        assert_eq!(game.hands[0][0], held, "the hand is as it was");
     }
 
     /// RECONSTRUCTION: once the VP deck is empty, a card bought from the
