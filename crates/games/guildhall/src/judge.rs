@@ -203,10 +203,12 @@ impl Guildhall {
         Some(assassin_can_finish(hall, left - 1, distinct, hit | chapter))
     }
 
-    /// Whether playing `card` (held at `from`) at `level` leaves a level
-    /// `seat` can finish, knowing its hand by `knowledge`: what trying the
-    /// play on a copy ([`Guildhall::keeps_finishable`]) decides, worked out
-    /// without one. A play changes nothing the level's steps look at but
+    /// Whether playing `card` (claimed at `from`, opened as `card` if
+    /// dealt) at `level` leaves a level `seat` can finish, knowing the rest
+    /// of its hand by `knowledge`: what trying the play on a copy
+    /// ([`Guildhall::keeps_finishable`]) decides, worked out without one.
+    /// The claim is checked as applying it checks it, so the caller's
+    /// look-up of the card is not made twice. A play changes nothing the level's steps look at but
     /// the hand (one card fewer), so the step the level leaves pending is
     /// judged on this state. `None` where this does not apply (a play the
     /// checks refuse, or a Historian whose distinct targets are too few to
@@ -219,16 +221,13 @@ impl Guildhall {
         level: u8,
         knowledge: &Knowledge,
     ) -> Option<bool> {
-        let known = match from {
-            HandCard::Dealt(handle) => knowledge.card(handle),
-            HandCard::Open(c) => Some(c),
-        };
         let playable = self.phase == Phase::Turn
             && self.pending.is_none()
             && self.actions_left > 0
             && self.shedding_seat() != Some(seat)
-            && known == Some(card.index())
-            && self.hands[seat.index()].contains(&from)
+            && self
+                .check_hand_card(seat, from, card.index(), Some(card.index()))
+                .is_ok()
             && self.check_play(seat, card, Some(level)).is_ok();
         if !playable {
             return None;
