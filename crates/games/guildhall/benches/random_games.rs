@@ -38,6 +38,25 @@
 //! (473 and 469 µs a game against Port Royal's 24.9 and 25.6). So 18 to 19
 //! Port Royal games: **18 is not reached** (within a few per cent of it).
 //!
+//! Third round (`s36-gh`), command as the issue states it,
+//! `ENGINE_RATIO_GAMES=300 ENGINE_RATIO_ROUNDS=5 nice taskset -c 1
+//! target/release/examples/engine_ratio`; each row measured twice,
+//! alternated with the row before it in one sitting (its load average):
+//!
+//! | build | Port Royal | Guildhall | ratio |
+//! |---|---|---|---|
+//! | base `b6fd25b` (load 4.8) | 24.6 | 473 | 19.2, 19.3 |
+//! | a guildhall's cards walked by the set bits of one mask; Trader swaps listed from masks into the list itself (load 4.8) | 25.1 | 381 | 15.0, 15.4 |
+//! | VP card 3-a's swaps listed from masks; VP ability lists born sorted (load 5.0) | 25.4 | 324 | 12.8, 12.7 |
+//! | Trader swaps judged as they are listed (load 6.1) | 24.9 | 302 | 12.2, 12.1 |
+//! | every list built sorted, sorted again only when the hand is not (load 6.9) | 24.8 | 286 | 11.7, 11.4 |
+//! | a played card's claim checked once, not looked up again in `Knowledge` (load 7.4) | 25.4 | 261 | 10.3, 10.3 |
+//!
+//! Final, base and this build alternated twice at 300 x 5 (load average
+//! 6.3 to 6.4, two engineers building beside it): base 18.7 and 18.5
+//! (462 µs a game), this build **10.3 and 10.4** (260 and 262 µs against
+//! Port Royal's 25.2 and 25.1). **18 is reached**, with a margin of 7.
+//!
 //! Every build plays the same seeded games with the same 90,826 decisions
 //! at 100 x 2 (272,907 at 200 x 3, 686,190 at 300 x 5; the example prints
 //! them): no rule changed.
@@ -45,16 +64,25 @@
 //! Where the time went (perf, 100 games): at `8438d6d` 93 % of a Guildhall
 //! playout was `legal_actions_with`, mostly cloning and dropping whole
 //! states to try each candidate (`keeps_finishable`, `completable`, VP card
-//! 3-a's targets). After the first round the Play levels, Assassin and
-//! Weaver steps were still tried on a copy; now a play, an Assassin's
-//! discard, a Weaver's return and a Trader's swap are judged on the state
-//! (lockstep with the copy: `fast_judgements_agree_with_trying_on_a_copy`
-//! and the proptests beside it in `state.rs`). What the profile
-//! (`perf record --call-graph dwarf`, 300 games) shows left: building the
-//! Trader step lists (a tenth), VP card 3-a's triples, looking hand slots
-//! up in the seat's `Knowledge` (a B-tree, in the engine), and the sort and
-//! dedup of the other lists; a Weaver placement and a Historian short of
-//! distinct targets are still tried on a copy.
+//! 3-a's targets). The first two rounds judged plays, Assassin discards,
+//! Weaver returns and Trader swaps on the state (`judge.rs`). At `b6fd25b`
+//! the lists themselves were the cost: walking each guildhall's 30 catalog
+//! cards for every card of another (the Trader's and 3-a's lists, hundreds
+//! long), checking every 3-a pair, sorting and deduplicating lists already
+//! in order, and looking each played card up twice in the seat's
+//! `Knowledge`. Now (`perf record --call-graph dwarf`, 300 x 6) the legal
+//! lists are 69 % of a playout: looking the hand's dealt slots up in the
+//! seat's `Knowledge` (a B-tree, in the engine, left as it is) 15 %, copies
+//! of the state 11 % (a Weaver placement and a Historian short of distinct
+//! targets are still tried on a copy, and applying a move that may be
+//! refused midway works on one), the Trader's judged list 9 %.
+//!
+//! The lockstep of every fast path with the checked one:
+//! `judge::tests::fast_judgements_agree_with_trying_on_a_copy` (random
+//! games) and the proptests beside it (any guildhalls), and in `state.rs`
+//! `swap_lists_hold_exactly_the_swaps_the_step_accepts` and
+//! `one_for_two_lists_hold_exactly_the_swaps_the_check_accepts`; every
+//! list's order is asserted in debug builds (the `properties` tests).
 
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]

@@ -159,8 +159,9 @@
 //!
 //! This file holds the [`Game`] impl, events and views; `state.rs` the state
 //! and its small moves, `rules.rs` the turn's actions and the legal-action
-//! helpers, `action.rs` the actions' text form, `determinize.rs` the guess
-//! at hidden cards.
+//! helpers, `judge.rs` the legal lists' judgements made without a copy of
+//! the state, `action.rs` the actions' text form, `determinize.rs` the
+//! guess at hidden cards.
 
 pub mod catalog;
 
@@ -171,6 +172,7 @@ pub use catalog::{
 mod action;
 mod determinize;
 mod error;
+mod judge;
 mod rules;
 #[cfg(feature = "scenario")]
 pub mod scenario;
@@ -383,8 +385,8 @@ impl Game for Guildhall {
         };
         match (self.phase, self.pending) {
             (Phase::SetupDiscard(_), _) | (Phase::Turn, Some(Pending::Discarding)) => {
-                out.push(Action::Draw);
                 out.extend(hand.map(|(from, card)| Action::Discard { from, card }));
+                out.push(Action::Draw);
             }
             (Phase::SetupPlace(..), _) => {
                 out.extend(
@@ -408,43 +410,20 @@ impl Game for Guildhall {
                     out.push(Action::Stop);
                 }
             }
-            (Phase::Turn, Some(Pending::Pay { .. })) => {
-                // Born sorted and without repeats, hundreds long: no sort.
-                self.chapter_actions(seat, out, false);
-                debug_assert!(
-                    out.is_sorted_by(|a, b| a < b),
-                    "chapter actions come sorted"
-                );
-                return;
-            }
+            (Phase::Turn, Some(Pending::Pay { .. })) => self.chapter_actions(seat, out, false),
             (Phase::Turn, Some(Pending::VpAbility(kind))) => {
                 self.vp_ability_actions(seat, kind, out)
             }
+            (Phase::Turn, Some(Pending::Swap { .. })) if self.judged_swap_steps(seat, out) => {}
             (Phase::Turn, Some(_)) => {
-                let mut steps = Vec::new();
-                self.step_actions(seat, &mut steps);
-                out.extend(steps.into_iter().filter(|a| {
+                // Listed into `out` and judged there: no second list.
+                self.step_actions(seat, out);
+                out.retain(|a| {
                     self.step_keeps_finishable(seat, a)
                         .unwrap_or_else(|| self.keeps_finishable(seat, a, None, knowledge))
-                }));
-                if let Some(Pending::Swap { .. }) = self.pending {
-                    // Born sorted and without repeats, hundreds long: no sort.
-                    debug_assert!(out.is_sorted_by(|a, b| a < b), "swaps come sorted");
-                    return;
-                }
+                });
             }
             (Phase::Turn, None) if self.actions_left > 0 => {
-                out.push(Action::Refill);
-                let mut kinds = self.row.clone();
-                kinds.sort_unstable();
-                kinds.dedup();
-                let has = self.completed[seat.index()].len() as u32;
-                out.extend(
-                    kinds
-                        .into_iter()
-                        .filter(|&k| VP_TABLE[usize::from(k)].chapters <= has)
-                        .map(|kind| Action::Buy { kind }),
-                );
                 for (from, card) in hand {
                     let Some(c) = Card::from_index(card) else {
                         continue;
@@ -474,11 +453,43 @@ impl Game for Guildhall {
                         }
                     }
                 }
+                out.push(Action::Refill);
+                let has = self.completed[seat.index()].len() as u32;
+                out.extend(
+                    (0..VP_TABLE.len() as u8)
+                        .filter(|kind| self.row.contains(kind))
+                        .filter(|&kind| VP_TABLE[usize::from(kind)].chapters <= has)
+                        .map(|kind| Action::Buy { kind }),
+                );
             }
             _ => {}
         }
-        out.sort();
-        out.dedup();
+        // Every list is built in the order actions sort by (the hand's
+        // cards in hand order, then what follows them in that order), so
+        // it comes sorted and without repeats unless the hand's own order
+        // does not: open cards taken back in any order, or two open copies
+        // of one card. The Historian's list follows the discard pile.
+        let born_sorted = match (self.phase, self.pending) {
+            (Phase::Turn, Some(Pending::Search { .. })) => false,
+            (
+                Phase::Turn,
+                Some(
+                    Pending::Assassinate { .. }
+                    | Pending::Swap { .. }
+                    | Pending::SwapChapter
+                    | Pending::Return { .. }
+                    | Pending::Pay { .. }
+                    | Pending::VpAbility(_),
+                ),
+            ) => true,
+            _ => self.hands[seat.index()].is_sorted_by(|a, b| a < b),
+        };
+        if born_sorted {
+            debug_assert!(out.is_sorted_by(|a, b| a < b), "born sorted: {out:?}");
+        } else {
+            out.sort();
+            out.dedup();
+        }
     }
 
     fn apply_action(

@@ -1,10 +1,10 @@
 //! The state and the rules' moves on it, apart from the engine contract.
 //!
-//! Over 1,000 lines only with its unit tests (the last quarter): the code
-//! is the state's types, its queries and the steps every rule is made of
+//! The state's types, its queries and the steps every rule is made of
 //! (adding to a guildhall, completing and shedding chapters, pending steps,
 //! the VP cards' abilities, ending a turn), one concern that `rules.rs`
-//! composes into turns.
+//! composes into turns; the legal lists' fast judgements of those steps are
+//! in `judge.rs`.
 
 use roundtable_engine::{CardHandle, DeckSlots, EpochId, Seat};
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Action, ChapterOrder, HandCard, chapter_order};
 use crate::catalog::{COLOURS, Card, Colour, PROFESSIONS, Profession, VP_TABLE, VpAbility};
 use crate::error::GuildhallError as E;
-use crate::rules::ability_step;
+use crate::judge::{assassin_can_finish, placements_possible};
 
 /// VP at the end of a turn that end the game.
 pub const TARGET_VP: u32 = 20;
@@ -300,89 +300,38 @@ pub(crate) fn card_of(index: u32) -> Result<Card, E> {
     Card::from_index(index).ok_or(E::NoSuchCard(index))
 }
 
-fn bit(colour: Colour) -> u8 {
+pub(crate) fn bit(colour: Colour) -> u8 {
     1 << colour.index()
 }
 
 /// Whether a guildhall of `hall` (per profession, bit = colour) holds `card`.
-fn hall_holds(hall: [u8; 6], card: Card) -> bool {
+pub(crate) fn hall_holds(hall: [u8; 6], card: Card) -> bool {
     hall[card.profession.index()] & bit(card.colour) != 0
 }
 
-/// Whether a Weaver step placing `left` more of a hand of `hand` cards
-/// (`None`: any number) into a guildhall of `in_hall` cards, then taking
-/// `then_return` back, can be done, judged by counts alone (the hand's
-/// cards are private).
-fn placements_possible(hand: u32, in_hall: u32, left: Option<u8>, then_return: u8) -> bool {
-    let to_place = u32::from(left.unwrap_or(0));
-    hand >= to_place && in_hall + to_place >= u32::from(then_return)
+/// A guildhall of `hall` as one mask over the catalog: bit `i` is the
+/// card of catalog index `i` (a profession's five colours side by side).
+pub(crate) fn hall_bits(hall: [u8; 6]) -> u32 {
+    hall.iter().enumerate().fold(0, |bits, (p, &mask)| {
+        bits | u32::from(mask & 0b1_1111) << (5 * p)
+    })
 }
 
-/// Whether an Assassin with `left` cards still to discard finds them in a
-/// victim's guildhall of `hall`: any cards, or (`distinct`, level 2) cards
-/// of chapters not yet hit. Counting settles it: discarding one card never
-/// makes another target impossible.
-fn assassin_can_finish(hall: [u8; 6], left: u8, distinct: bool, hit: u8) -> bool {
-    if distinct {
-        hall.iter()
-            .enumerate()
-            .filter(|&(p, &mask)| mask != 0 && hit & (1 << p) == 0)
-            .count()
-            >= usize::from(left)
-    } else {
-        hall.iter().map(|m| m.count_ones()).sum::<u32>() >= u32::from(left)
-    }
-}
-
-/// Whether, after swapping `m` of a guildhall of `mine` for `t` of a
-/// guildhall of `theirs` (a swap that leaves no duplicate), some swap
-/// between the two is still valid: a Trader's second swap is with the
-/// same opponent.
-fn swap_leaves_a_swap(mut mine: [u8; 6], mut theirs: [u8; 6], m: Card, t: Card) -> bool {
-    if m != t {
-        let take = |hall: &mut [u8; 6], card: Card| {
-            hall[card.profession.index()] &= !bit(card.colour);
-        };
-        // A fifth colour completes the chapter, which leaves the guildhall.
-        let put = |hall: &mut [u8; 6], card: Card| {
-            let mask = &mut hall[card.profession.index()];
-            *mask |= bit(card.colour);
-            if *mask == 0b1_1111 {
-                *mask = 0;
-            }
-        };
-        take(&mut mine, m);
-        take(&mut theirs, t);
-        put(&mut mine, t);
-        put(&mut theirs, m);
-    }
-    some_swap(mine, theirs)
-}
-
-/// Whether some swap of a card of a guildhall of `mine` for one of
-/// `theirs` leaves no duplicate: a card both hold (swapped for its twin),
-/// or a card only `mine` holds for one only `theirs` holds. Per colour
-/// masks, so no pair of cards is walked.
-fn some_swap(mine: [u8; 6], theirs: [u8; 6]) -> bool {
-    let (mut shared, mut only_mine, mut only_theirs) = (0u8, 0u8, 0u8);
-    for (&m, &t) in mine.iter().zip(&theirs) {
-        shared |= m & t;
-        only_mine |= m & !t;
-        only_theirs |= t & !m;
-    }
-    shared != 0 || (only_mine != 0 && only_theirs != 0)
+/// The cards of `bits` (a [`hall_bits`] mask), in catalog order.
+pub(crate) fn cards_of(mut bits: u32) -> impl Iterator<Item = Card> + Clone {
+    // Set bits only: a legal list walks guildhalls hundreds of times a
+    // decision, and most of the catalog is in none of them.
+    std::iter::from_fn(move || {
+        // No bit left gives index 32, which is no card: the walk ends.
+        let index = bits.trailing_zeros();
+        bits &= bits.wrapping_sub(1);
+        Card::from_index(index)
+    })
 }
 
 /// The cards of a guildhall of `hall`, in catalog order.
 fn cards_in(hall: [u8; 6]) -> impl Iterator<Item = Card> + Clone {
-    PROFESSIONS
-        .iter()
-        .flat_map(|&profession| {
-            COLOURS
-                .iter()
-                .map(move |&colour| Card { profession, colour })
-        })
-        .filter(move |&c| hall_holds(hall, c))
+    cards_of(hall_bits(hall))
 }
 
 impl Guildhall {
@@ -451,7 +400,7 @@ impl Guildhall {
         self.seats
     }
 
-    fn hall_count(&self, seat: Seat) -> u32 {
+    pub(crate) fn hall_count(&self, seat: Seat) -> u32 {
         self.halls[seat.index()]
             .iter()
             .map(|m| m.count_ones())
@@ -598,17 +547,16 @@ impl Guildhall {
                     claimed: card,
                 },
             })?;
-        if let HandCard::Dealt(_) = from {
-            match opened {
-                None => return Err(E::CardNotRevealed),
-                Some(held) if held != claimed => {
-                    return Err(E::CardNotHeld {
-                        seat,
-                        claimed: card,
-                    });
-                }
-                Some(_) => {}
-            }
+        let held = match from {
+            HandCard::Dealt(_) => opened.ok_or(E::CardNotRevealed)?,
+            // The card is in the slot's name: a claim of any other is false.
+            HandCard::Open(open) => open,
+        };
+        if held != claimed {
+            return Err(E::CardNotHeld {
+                seat,
+                claimed: card,
+            });
         }
         Ok((at, card))
     }
@@ -685,7 +633,7 @@ impl Guildhall {
     }
 
     /// Distinct cards of the discard pile `seat`'s guildhall could take.
-    fn searchable_kinds(&self, seat: Seat) -> usize {
+    pub(crate) fn searchable_kinds(&self, seat: Seat) -> usize {
         let mut kinds = [false; 30];
         for &c in &self.discard {
             if let Some(card) = Card::from_index(c)
@@ -733,30 +681,11 @@ impl Guildhall {
                     }
                 }
             }
-            Some(Pending::Swap { with, .. }) => {
-                // Card, then seat, then card: the order actions sort by, so
-                // the list (hundreds long) comes sorted.
-                let my_hall = self.halls[seat.index()];
-                for m in mine {
-                    for o in opponents.clone().filter(|&o| with.is_none_or(|w| w == o)) {
-                        let their_hall = self.halls[o.index()];
-                        let twin_only = hall_holds(their_hall, m);
-                        for t in cards_in(their_hall) {
-                            let ok = t == m || (!twin_only && !hall_holds(my_hall, t));
-                            if ok {
-                                out.push(Action::Swap {
-                                    mine: m.index(),
-                                    seat: o,
-                                    theirs: t.index(),
-                                });
-                            }
-                        }
-                    }
-                }
-            }
+            Some(Pending::Swap { with, .. }) => self.swap_steps(seat, with, |_, _, _| true, out),
             Some(Pending::SwapChapter) => {
-                for o in opponents {
-                    for pm in PROFESSIONS {
+                // Mine, then seat, then theirs: the order actions sort by.
+                for pm in PROFESSIONS {
+                    for o in opponents.clone() {
                         for pt in PROFESSIONS {
                             let action = Action::SwapChapter {
                                 mine: pm,
@@ -777,177 +706,52 @@ impl Guildhall {
         }
     }
 
-    /// Whether the Trader step `Swap` of `seat`'s card `mine` for `other`'s
-    /// card `theirs` leaves the level finishable: what trying the step on a
-    /// copy ([`Guildhall::keeps_finishable`]) decides, worked out on the two
-    /// guildhalls alone. `None` where this does not apply (another step, or
-    /// more than two swaps left), so the caller tries the copy. For a step
-    /// the legal list offers, applying it cannot fail; after it, one swap
-    /// left needs some valid swap with the same opponent, none left needs
-    /// nothing. A Trader level's swaps are most of a random game's legal
-    /// lists, one copy per target.
-    pub(crate) fn swap_keeps_finishable(&self, seat: Seat, step: &Action) -> Option<bool> {
-        let Some(Pending::Swap { with, left }) = self.pending else {
-            return None;
-        };
-        let Action::Swap {
-            mine,
-            seat: other,
-            theirs,
-        } = *step
-        else {
-            return None;
-        };
-        let (m, t) = (Card::from_index(mine)?, Card::from_index(theirs)?);
-        if other == seat || other.0 >= self.seats || with.is_some_and(|w| w != other) {
-            return None;
-        }
-        let (my_hall, their_hall) = (self.halls[seat.index()], self.halls[other.index()]);
-        let offered = hall_holds(my_hall, m)
-            && hall_holds(their_hall, t)
-            && (m == t || (!hall_holds(my_hall, t) && !hall_holds(their_hall, m)));
-        if !offered || left > 2 {
-            return None;
-        }
-        if left <= 1 {
-            return Some(true);
-        }
-        Some(swap_leaves_a_swap(my_hall, their_hall, m, t))
-    }
-
-    /// Whether the step `step` of the pending ability leaves it finishable,
-    /// where the two guildhalls or the counts decide it without trying the
-    /// step on a copy (a Trader swap, an Assassin's discard, a Weaver's
-    /// return); `None` for any other step, which the caller tries on a copy.
-    pub(crate) fn step_keeps_finishable(&self, seat: Seat, step: &Action) -> Option<bool> {
-        match self.pending? {
-            Pending::Swap { .. } => self.swap_keeps_finishable(seat, step),
-            Pending::Assassinate { .. } => self.assassination_keeps_finishable(seat, step),
-            Pending::Return { left } => {
-                let Action::Return { card } = *step else {
-                    return None;
-                };
-                if !self.holds(seat, Card::from_index(card)?) {
-                    return None;
-                }
-                // Taking a card back leaves one fewer to take from.
-                Some(left <= 1 || self.hall_count(seat) > u32::from(left - 1))
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether the Assassin step discarding `step`'s card from its victim
-    /// leaves the level finishable: what trying it on a copy decides,
-    /// counted on the victim's guildhall with the card gone (the rest of
-    /// the level is with that victim). `None` where the step is not one the
-    /// legal list offers, so the caller tries the copy.
-    fn assassination_keeps_finishable(&self, seat: Seat, step: &Action) -> Option<bool> {
-        let Some(Pending::Assassinate {
-            victim,
-            left,
-            distinct,
-            hit,
-        }) = self.pending
-        else {
-            return None;
-        };
-        let Action::Assassinate { seat: o, card } = *step else {
-            return None;
-        };
-        let c = Card::from_index(card)?;
-        let chapter = 1u8 << c.profession.index();
-        let offered = o != seat
-            && o.0 < self.seats
-            && victim.is_none_or(|v| v == o)
-            && !(distinct && hit & chapter != 0)
-            && self.holds(o, c);
-        if !offered {
-            return None;
-        }
-        if left <= 1 {
-            return Some(true);
-        }
-        let mut hall = self.halls[o.index()];
-        hall[c.profession.index()] &= !bit(c.colour);
-        Some(assassin_can_finish(hall, left - 1, distinct, hit | chapter))
-    }
-
-    /// Whether playing `card` (held at `from`) at `level` leaves a level
-    /// `seat` can finish, knowing its hand by `knowledge`: what trying the
-    /// play on a copy ([`Guildhall::keeps_finishable`]) decides, worked out
-    /// without one. A play changes nothing the level's steps look at but
-    /// the hand (one card fewer), so the step the level leaves pending is
-    /// judged on this state. `None` where this does not apply (a play the
-    /// checks refuse, or a Historian whose distinct targets are too few to
-    /// settle it by counting), so the caller tries the copy.
-    pub(crate) fn play_keeps_finishable(
+    /// A Trader's swaps of `seat`'s cards with `with` (or any opponent)
+    /// that leave no duplicate and that `keep` (given the two cards and the
+    /// opponent) keeps. Card, then seat, then card: the order actions sort
+    /// by, so the list (hundreds long) comes sorted. A card both hold swaps
+    /// only for its twin, any other card of mine for any of theirs I do not
+    /// hold.
+    pub(crate) fn swap_steps(
         &self,
         seat: Seat,
-        from: HandCard,
-        card: Card,
-        level: u8,
-        knowledge: &roundtable_engine::Knowledge,
-    ) -> Option<bool> {
-        let known = match from {
-            HandCard::Dealt(handle) => knowledge.card(handle),
-            HandCard::Open(c) => Some(c),
-        };
-        let playable = self.phase == Phase::Turn
-            && self.pending.is_none()
-            && self.actions_left > 0
-            && self.shedding_seat() != Some(seat)
-            && known == Some(card.index())
-            && self.hands[seat.index()].contains(&from)
-            && self.check_play(seat, card, Some(level)).is_ok();
-        if !playable {
-            return None;
-        }
-        let hand_after = self.hands[seat.index()].len() as u32 - 1;
-        let opponents = || (0..self.seats).map(Seat).filter(move |&o| o != seat);
-        Some(match ability_step(card.profession, level) {
-            None => true,
-            Some(Pending::Place { left, then_return }) => {
-                placements_possible(hand_after, self.hall_count(seat), left, then_return)
-                    && left.is_none_or(|n| {
-                        self.known_placeable(seat, knowledge, then_return, Some(from))
-                            >= u32::from(n)
-                    })
-            }
-            Some(Pending::Assassinate {
-                left,
-                distinct,
-                hit,
-                ..
-            }) => {
-                opponents().any(|o| assassin_can_finish(self.halls[o.index()], left, distinct, hit))
-            }
-            Some(Pending::Swap { left, .. }) => opponents().any(|o| {
-                if left <= 1 {
-                    some_swap(self.halls[seat.index()], self.halls[o.index()])
+        with: Option<Seat>,
+        mut keep: impl FnMut(Card, Seat, Card) -> bool,
+        out: &mut Vec<Action>,
+    ) {
+        let my_bits = hall_bits(self.halls[seat.index()]);
+        let opponents = (0..self.seats)
+            .map(Seat)
+            .filter(|&o| o != seat && with.is_none_or(|w| w == o));
+        for m in cards_of(my_bits) {
+            let m_bit = 1u32 << m.index();
+            for o in opponents.clone() {
+                let their_bits = hall_bits(self.halls[o.index()]);
+                let targets = if their_bits & m_bit != 0 {
+                    m_bit
                 } else {
-                    self.valid_swaps(seat, o).any(|(m, t)| {
-                        swap_leaves_a_swap(self.halls[seat.index()], self.halls[o.index()], m, t)
-                    })
+                    their_bits & !my_bits
+                };
+                for t in cards_of(targets) {
+                    if keep(m, o, t) {
+                        out.push(Action::Swap {
+                            mine: m.index(),
+                            seat: o,
+                            theirs: t.index(),
+                        });
+                    }
                 }
-            }),
-            Some(Pending::SwapChapter) => opponents().any(|o| {
-                PROFESSIONS.iter().any(|&mine| {
-                    PROFESSIONS
-                        .iter()
-                        .any(|&theirs| self.check_swap_chapter(seat, o, mine, theirs).is_ok())
-                })
-            }),
-            Some(Pending::Search { left }) if self.searchable_kinds(seat) >= usize::from(left) => {
-                true
             }
-            Some(_) => return None,
-        })
+        }
     }
 
     /// Every swap of one card of `seat`'s guildhall for one of `other`'s
     /// that leaves no duplicate on either side.
-    fn valid_swaps(&self, seat: Seat, other: Seat) -> impl Iterator<Item = (Card, Card)> + '_ {
+    pub(crate) fn valid_swaps(
+        &self,
+        seat: Seat,
+        other: Seat,
+    ) -> impl Iterator<Item = (Card, Card)> + '_ {
         let theirs = self.hall_cards(other);
         self.hall_cards(seat).flat_map(move |m| {
             theirs
@@ -957,7 +761,7 @@ impl Guildhall {
         })
     }
 
-    fn check_swap_chapter(
+    pub(crate) fn check_swap_chapter(
         &self,
         seat: Seat,
         other: Seat,
@@ -1214,7 +1018,8 @@ impl Guildhall {
     /// Whether `seat` may swap its card `m` for `o`'s cards `a` and `b`
     /// (VP card 3-a). Once this passes, none of the swap's moves can fail
     /// (each card is held where it is taken from, and no side ends with a
-    /// duplicate), so the legal list asks this instead of trying the swap.
+    /// duplicate); the legal list's masks list what this accepts (held in
+    /// lockstep by a proptest).
     fn check_swap_one_for_two(
         &self,
         seat: Seat,
@@ -1244,15 +1049,22 @@ impl Guildhall {
         Ok(())
     }
 
-    /// The VP-ability actions open to `seat` now (skip included).
+    /// The VP-ability actions open to `seat` now (skip included), in the
+    /// order actions sort by and without repeats: the list (hundreds long
+    /// for VP card 3-a) is born sorted.
     pub(crate) fn vp_ability_actions(&self, seat: Seat, kind: u8, out: &mut Vec<Action>) {
+        let ability = VP_TABLE[usize::from(kind)].ability;
+        if let VpAbility::PlaceAny | VpAbility::DrawFive | VpAbility::ExtraActions(_) = ability {
+            out.push(Action::Use);
+        }
         out.push(Action::Skip);
         let opponents = (0..self.seats).map(Seat).filter(move |&s| s != seat);
-        match VP_TABLE[usize::from(kind)].ability {
-            VpAbility::None => {}
-            VpAbility::PlaceAny | VpAbility::DrawFive | VpAbility::ExtraActions(_) => {
-                out.push(Action::Use)
-            }
+        let my_bits = hall_bits(self.halls[seat.index()]);
+        match ability {
+            VpAbility::None
+            | VpAbility::PlaceAny
+            | VpAbility::DrawFive
+            | VpAbility::ExtraActions(_) => {}
             VpAbility::MoveChapter => {
                 for o in opponents {
                     for p in PROFESSIONS {
@@ -1268,34 +1080,54 @@ impl Guildhall {
             }
             VpAbility::TakeCard => {
                 for o in opponents {
-                    for c in self.hall_cards(o) {
-                        if !self.holds(seat, c) {
-                            out.push(Action::Take {
-                                seat: o,
-                                card: c.index(),
-                            });
-                        }
-                    }
+                    let takeable = hall_bits(self.halls[o.index()]) & !my_bits;
+                    out.extend(cards_of(takeable).map(|c| Action::Take {
+                        seat: o,
+                        card: c.index(),
+                    }));
                 }
             }
             VpAbility::SwapOneForTwo => {
-                let mine = self.hall_cards(seat);
-                for o in opponents {
-                    let theirs = self.guildhall_cards(o);
-                    for m in mine.clone() {
-                        for (i, &a) in theirs.iter().enumerate() {
-                            for &b in &theirs[i + 1..] {
-                                if self.check_swap_one_for_two(seat, o, m, a, b).is_ok() {
-                                    out.push(Action::SwapOneForTwo {
-                                        mine: m.index(),
-                                        seat: o,
-                                        first: a.index(),
-                                        second: b.index(),
-                                    });
-                                }
-                            }
-                        }
+                for m in self.hall_cards(seat) {
+                    for o in opponents.clone() {
+                        self.one_for_two_swaps(seat, o, m, out);
                     }
+                }
+            }
+        }
+    }
+
+    /// Every swap of `seat`'s card `m` for two of `o`'s (VP card 3-a) that
+    /// [`Guildhall::check_swap_one_for_two`] accepts, the pair in catalog
+    /// order, listed from the guildhalls' masks instead of asking the check
+    /// of every pair: `seat` may take a card it does not hold, or `m`'s twin
+    /// (it gives `m` away), and if `o` holds `m`'s twin, the twin must be
+    /// one of the two or `o` would hold `m` twice.
+    fn one_for_two_swaps(&self, seat: Seat, o: Seat, m: Card, out: &mut Vec<Action>) {
+        let m_bit = 1u32 << m.index();
+        let their_bits = hall_bits(self.halls[o.index()]);
+        let takeable = their_bits & (!hall_bits(self.halls[seat.index()]) | m_bit);
+        let mut push = |first: Card, second: Card| {
+            out.push(Action::SwapOneForTwo {
+                mine: m.index(),
+                seat: o,
+                first: first.index(),
+                second: second.index(),
+            });
+        };
+        if their_bits & m_bit != 0 {
+            for other in cards_of(takeable & !m_bit) {
+                if other.index() < m.index() {
+                    push(other, m);
+                } else {
+                    push(m, other);
+                }
+            }
+        } else {
+            for first in cards_of(takeable) {
+                let above = takeable & !((2u32 << first.index()) - 1);
+                for second in cards_of(above) {
+                    push(first, second);
                 }
             }
         }
@@ -1339,7 +1171,7 @@ impl Guildhall {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use roundtable_engine::RuleError;
 
     use super::*;
@@ -1398,7 +1230,7 @@ mod tests {
 
     /// A game in its first turn with six open cards in every hand and
     /// nothing owed: what a test needs to play a turn by the public API.
-    fn mid_game(seats: u8) -> Guildhall {
+    pub(crate) fn mid_game(seats: u8) -> Guildhall {
         let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
         game.phase = Phase::Turn;
         game.owed = vec![0; usize::from(seats)];
@@ -1615,6 +1447,105 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// A Trader's swap list, listed from the guildhalls' masks, holds
+        /// exactly the swaps the step itself accepts, in the order actions
+        /// sort by: every card index for every card index with each
+        /// opponent, tried by `apply_step`.
+        #[test]
+        fn swap_lists_hold_exactly_the_swaps_the_step_accepts(
+            halls in proptest::array::uniform3(proptest::array::uniform6(0u8..0b1_1111)),
+            chosen in proptest::bool::ANY,
+        ) {
+            let mut game = mid_game(3);
+            game.halls = halls.to_vec();
+            game.pending = Some(Pending::Swap {
+                with: chosen.then_some(Seat(2)),
+                left: 1,
+            });
+            let mut listed = Vec::new();
+            game.step_actions(Seat(0), &mut listed);
+            let mut accepted = Vec::new();
+            for mine in 0..30 {
+                for seat in [Seat(1), Seat(2)] {
+                    for theirs in 0..30 {
+                        let swap = Action::Swap { mine, seat, theirs };
+                        if game.try_on_copy(|next| next.apply_step(Seat(0), &swap).is_ok()) {
+                            accepted.push(swap);
+                        }
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(listed, accepted);
+        }
+    }
+
+    proptest::proptest! {
+        /// VP card 3-a's list, listed from the guildhalls' masks, holds
+        /// exactly the swaps `check_swap_one_for_two` accepts (the check
+        /// applying the swap makes), each pair once in catalog order, with
+        /// `Skip` and in the order actions sort by.
+        #[test]
+        fn one_for_two_lists_hold_exactly_the_swaps_the_check_accepts(
+            halls in proptest::array::uniform3(proptest::array::uniform6(0u8..0b1_1111)),
+        ) {
+            let mut game = mid_game(3);
+            game.halls = halls.to_vec();
+            let kind = VP_TABLE
+                .iter()
+                .position(|v| v.ability == VpAbility::SwapOneForTwo)
+                .map(|k| k as u8);
+            proptest::prop_assert!(kind.is_some(), "no 3-a card");
+            let mut listed = Vec::new();
+            game.vp_ability_actions(Seat(0), kind.unwrap_or(0), &mut listed);
+            let mut accepted = vec![Action::Skip];
+            let cards = || (0..30).filter_map(Card::from_index);
+            for m in cards() {
+                for seat in [Seat(1), Seat(2)] {
+                    for a in cards() {
+                        for b in cards().filter(|b| b.index() > a.index()) {
+                            if game.check_swap_one_for_two(Seat(0), seat, m, a, b).is_ok() {
+                                accepted.push(Action::SwapOneForTwo {
+                                    mine: m.index(),
+                                    seat,
+                                    first: a.index(),
+                                    second: b.index(),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(listed, accepted);
+        }
+    }
+
+    /// A card everyone knows is in the hand under its own name: playing or
+    /// discarding it as another card is refused, as a false claim on a
+    /// dealt slot is (it was accepted: the claimed card entered the game
+    /// and the held one left it).
+    #[test]
+    fn an_open_card_cannot_be_claimed_as_another() {
+        let held = HandCard::Open(0);
+        let mut game = mid_game(2);
+        let play = Action::Play {
+            from: held,
+            card: 1,
+            level: None,
+        };
+        let refused = game.apply_action(Seat(0), &play, &mut Vec::new());
+        assert_eq!(refused.map_err(|e| e.rule()), Err("card-not-held"));
+        game.apply_action(Seat(0), &Action::Refill, &mut Vec::new())
+            .expect("refill");
+        let discard = Action::Discard {
+            from: held,
+            card: 1,
+        };
+        let refused = game.apply_action(Seat(0), &discard, &mut Vec::new());
+        assert_eq!(refused.map_err(|e| e.rule()), Err("card-not-held"));
+        assert_eq!(game.hands[0][0], held, "the hand is as it was");
+    }
+
     /// RECONSTRUCTION: once the VP deck is empty, a card bought from the
     /// centre row is not replaced and the row shrinks.
     #[test]
@@ -1638,150 +1569,5 @@ mod tests {
             game.next(),
             roundtable_engine::Next::Decision(Seat(0))
         ));
-    }
-
-    /// The fast judgements of a play's level and of an ability's step
-    /// (Trader swaps, Assassin discards, Weaver returns) agree with trying
-    /// the move on a copy, at every decision of seeded random games where
-    /// they apply (the fast paths' lockstep with the checked one). Every
-    /// level of every known hand card is asked, refused ones included.
-    #[test]
-    fn fast_judgements_agree_with_trying_on_a_copy() {
-        use rand_chacha::ChaCha8Rng;
-        use rand_core::{RngCore, SeedableRng};
-        use roundtable_engine::sim;
-        let mut plays = [0u32; 6];
-        let mut steps = 0;
-        for seed in 0..40u64 {
-            let seats = 2 + (seed % 3) as u8;
-            let mut game = Guildhall::new_game(seats, &Options::default()).expect("seats");
-            let mut dealer = sim::OracleDealer::new(seats);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut picks = ChaCha8Rng::seed_from_u64(!seed);
-            sim::play_private(
-                &mut game,
-                &mut dealer,
-                200_000,
-                &mut |n| sim::uniform_below(n, &mut || rng.next_u64()),
-                &mut |_, _, _, legal| (picks.next_u64() % legal.len() as u64) as usize,
-                &mut |state: &Guildhall, dealer| {
-                    let Some(seat) = state.decider() else {
-                        return;
-                    };
-                    let knowledge = dealer.knowledge(seat);
-                    let at =
-                        |action: &Action| format!("seed {seed}: {action} at {:?}", state.pending);
-                    for (from, card) in state.known_hand(seat, knowledge) {
-                        let Some(c) = Card::from_index(card) else {
-                            continue;
-                        };
-                        for &level in c.profession.thresholds() {
-                            let play = Action::Play {
-                                from,
-                                card,
-                                level: Some(level),
-                            };
-                            if let Some(fast) =
-                                state.play_keeps_finishable(seat, from, c, level, knowledge)
-                            {
-                                let opened = matches!(from, HandCard::Dealt(_)).then_some(card);
-                                let tried = state.keeps_finishable(seat, &play, opened, knowledge);
-                                assert_eq!(fast, tried, "{}", at(&play));
-                                plays[c.profession.index()] += 1;
-                            }
-                        }
-                    }
-                    let mut offered = Vec::new();
-                    state.step_actions(seat, &mut offered);
-                    for step in &offered {
-                        if let Some(fast) = state.step_keeps_finishable(seat, step) {
-                            let tried = state.keeps_finishable(seat, step, None, knowledge);
-                            assert_eq!(fast, tried, "{}", at(step));
-                            steps += 1;
-                        }
-                    }
-                },
-            )
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        }
-        assert!(
-            plays.iter().all(|&n| n > 100),
-            "too few plays judged per profession: {plays:?}"
-        );
-        assert!(steps > 1000, "only {steps} steps judged");
-    }
-
-    /// Every step the pending ability offers is judged by the fast path
-    /// (none left to the copy) as trying it on a copy judges it.
-    fn steps_judged_as_on_a_copy(
-        game: &Guildhall,
-        seat: Seat,
-    ) -> Result<(), proptest::test_runner::TestCaseError> {
-        let mut steps = Vec::new();
-        game.step_actions(seat, &mut steps);
-        for step in &steps {
-            let tried =
-                game.keeps_finishable(seat, step, None, &roundtable_engine::Knowledge::new());
-            let fast = game.step_keeps_finishable(seat, step);
-            proptest::prop_assert_eq!(fast, Some(tried), "{}", step);
-        }
-        Ok(())
-    }
-
-    /// A chapter's colours, mostly none: sparse guildhalls reach the swaps
-    /// whose outcome turns on a single card.
-    fn sparse_chapter() -> impl proptest::strategy::Strategy<Value = u8> {
-        proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 2 => 0u8..0b1_1111]
-    }
-
-    proptest::proptest! {
-        // Cheap cases, and the telling ones are rare: a swap that completes
-        // a chapter and leaves nothing else to swap.
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
-
-        /// The Trader swap's fast judgement agrees with trying the swap on
-        /// a copy for any two guildhalls (random games rarely reach the
-        /// corners: a swap that completes a chapter on either side, or a
-        /// card the opponent already holds), one or two swaps left.
-        #[test]
-        fn swap_steps_are_judged_as_trying_them_on_a_copy_for_any_guildhalls(
-            mine in proptest::array::uniform6(sparse_chapter()),
-            theirs in proptest::array::uniform6(sparse_chapter()),
-            left in 1u8..=2,
-            chosen in proptest::bool::ANY,
-        ) {
-            let mut game = mid_game(3);
-            let seat = Seat(0);
-            game.halls[0] = mine;
-            game.halls[2] = theirs;
-            game.pending = Some(Pending::Swap { with: chosen.then_some(Seat(2)), left });
-            steps_judged_as_on_a_copy(&game, seat)?;
-        }
-
-        /// An Assassin step's fast judgement agrees with trying the step
-        /// on a copy for any victims' guildhalls and any step under way
-        /// (random games rarely reach a level-2 Assassin whose second card
-        /// must come from a chapter not yet hit).
-        #[test]
-        fn assassin_steps_are_judged_as_trying_them_on_a_copy_for_any_guildhalls(
-            second in proptest::array::uniform6(sparse_chapter()),
-            third in proptest::array::uniform6(sparse_chapter()),
-            left in 1u8..=2,
-            distinct in proptest::bool::ANY,
-            hit in 0u8..0b100_0000,
-            chosen in proptest::bool::ANY,
-        ) {
-            let mut game = mid_game(3);
-            let seat = Seat(0);
-            game.halls[1] = second;
-            game.halls[2] = third;
-            game.pending = Some(Pending::Assassinate {
-                victim: chosen.then_some(Seat(2)),
-                left,
-                distinct,
-                hit,
-            });
-            steps_judged_as_on_a_copy(&game, seat)?;
-        }
     }
 }
