@@ -155,12 +155,14 @@ impl<G: crate::NetGame> Node<G> {
     /// by [`seat_ask_due`].
     pub(super) fn sync_due(&mut self, now: Instant, periodic: bool) {
         let interval = self.cfg.timing.sync_interval;
+        let me = self.me;
         let peers: Vec<PeerId> = match &mut self.stage {
             Stage::Play(play) if play.table.local_seat().is_some() => {
                 play.note_own_heads(now);
                 let waiting = play.table.holds_waiting();
                 play.seat_peers
                     .iter()
+                    .filter(|p| **p != me)
                     .filter(|p| {
                         let behind = waiting
                             || play.peer_heads.get(*p).is_some_and(|theirs| {
@@ -208,7 +210,7 @@ impl<G: crate::NetGame> Node<G> {
         }
         match &self.stage {
             Stage::Play(play)
-                if play.seat_peers.contains(&peer) && !play.sync_inflight.contains(&peer) => {}
+                if play.seat_peers.contains(&peer) && !play.sync_inflight.contains_key(&peer) => {}
             _ => return,
         }
         if !self.allow_sync_ask(peer) {
@@ -217,12 +219,12 @@ impl<G: crate::NetGame> Node<G> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        play.sync_inflight.insert(peer);
         play.asked_at.insert(peer, Instant::now());
         let request = SyncRequest {
             game: play.table.game_id(),
             heads: play.table.heads(),
         };
+        play.sync_inflight.insert(peer, request.heads.clone());
         self.swarm
             .behaviour_mut()
             .sync
@@ -334,7 +336,7 @@ impl<G: crate::NetGame> Node<G> {
         let Stage::Play(play) = &mut self.stage else {
             return;
         };
-        play.sync_inflight.remove(&peer);
+        let told = play.sync_inflight.remove(&peer);
         if !play.seat_peers.contains(&peer) {
             // Never asked (we ask seats only): not a source of envelopes.
             return;
@@ -358,12 +360,14 @@ impl<G: crate::NetGame> Node<G> {
                 bad += 1;
             }
         }
-        let moved = play.table.heads() != before;
+        let now_heads = play.table.heads();
+        let moved = now_heads != before;
         if moved {
             // The peer knows our heads from before its answer only: they
             // are compared again once they stand still.
             play.note_own_heads(Instant::now());
-        } else {
+        }
+        if answer_compares(told.as_deref(), &now_heads) {
             play.compared_at.insert(peer, asked);
         }
         for _ in 0..bad {
@@ -375,6 +379,18 @@ impl<G: crate::NetGame> Node<G> {
             self.request_sync(peer);
         }
     }
+}
+
+/// Whether an answer to our catch-up request that carried `told` (our
+/// heads when we asked) leaves its responder knowing our heads, now
+/// `ours` (SPEC 4.4, "Who asks whom"). Not when the answer moved them, nor
+/// when gossip moved them while the request was in flight: the responder
+/// keeps the heads the request carried, which are behind ours. A peer
+/// whose last envelopes came by gossip during its request, at the end of a
+/// game, otherwise never told the others its final heads, and they
+/// waited for them the whole 30 s of "After the end".
+pub(super) fn answer_compares(told: Option<&[u64]>, ours: &[u64]) -> bool {
+    told == Some(ours)
 }
 
 /// Keep the heads `peer` reported. A seat's peer's are always kept (a
@@ -566,6 +582,16 @@ mod tests {
             second
         ));
         assert!(seat_ask_due(t0, compared, None, true, at(2_000), second));
+    }
+
+    #[test]
+    fn an_answer_to_a_request_with_older_heads_is_no_comparison() {
+        assert!(answer_compares(Some(&[3, 4]), &[3, 4]));
+        // Gossip brought an envelope while the request was in flight (or
+        // the answer did): the responder holds our older heads.
+        assert!(!answer_compares(Some(&[3, 4]), &[3, 5]));
+        // No request of ours in flight (an unasked answer): nothing known.
+        assert!(!answer_compares(None, &[3, 4]));
     }
 
     #[test]

@@ -393,7 +393,9 @@ struct Play<G: Game> {
     ready: bool,
     ready_deadline: Instant,
     outbox: VecDeque<Vec<u8>>,
-    sync_inflight: HashSet<PeerId>,
+    /// Our catch-up request in flight to each peer, by the heads it
+    /// carried: an answer compares heads only if ours are still those.
+    sync_inflight: HashMap<PeerId, Vec<u64>>,
     /// When we last sent each seat's peer a catch-up request: a seat that
     /// knows it lacks something asks again once an interval, not faster.
     asked_at: HashMap<PeerId, Instant>,

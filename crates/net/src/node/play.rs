@@ -182,7 +182,7 @@ impl<G: crate::NetGame> Node<G> {
             ready: resumed,
             ready_deadline: now + ready_wait(Duration::from_millis(stall)),
             outbox: VecDeque::new(),
-            sync_inflight: HashSet::new(),
+            sync_inflight: HashMap::new(),
             asked_at: HashMap::new(),
             compared_at: HashMap::new(),
             own_heads: Vec::new(),
