@@ -238,6 +238,17 @@ struct Totals {
     playouts: u64,
     failed: u64,
     time: Duration,
+    /// The searching thread's own CPU time over its decisions, where Linux
+    /// tells (`/proc/thread-self/schedstat`): what a budget of playouts
+    /// costs on one core however busy the machine is.
+    cpu: Duration,
+}
+
+/// Time this thread has run on a CPU, where Linux tells.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// A search bot that adds its costs to shared totals.
@@ -264,8 +275,13 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
     ) -> usize {
         let before = self.bot.stats();
         let started = Instant::now();
+        let cpu_started = thread_cpu();
         let pick = self.bot.choose_in(seat, state, knowledge, legal);
         let spent = started.elapsed();
+        let cpu = match (cpu_started, thread_cpu()) {
+            (Some(from), Some(to)) => to.saturating_sub(from),
+            _ => spent,
+        };
         let after = self.bot.stats();
         if let Ok(mut totals) = self.totals.lock() {
             totals.decisions += 1;
@@ -273,6 +289,7 @@ impl<G: Determinize, P: Bot<G>> Bot<G> for Measured<G, P> {
             totals.playouts += after.playouts - before.playouts;
             totals.failed += after.failed - before.failed;
             totals.time += spent;
+            totals.cpu += cpu;
         }
         pick
     }
@@ -345,11 +362,12 @@ impl Tally {
         // with the search's running costs, so pieces of a run add up.
         let costs = self.totals.lock().map(|t| {
             format!(
-                "; {} decisions, {} searched, {} playouts, {:.3} s searching, {} points",
+                "; {} decisions, {} searched, {} playouts, {:.3} s searching ({:.3} s of CPU), {} points",
                 t.decisions,
                 t.searched,
                 t.playouts,
                 t.time.as_secs_f64(),
+                t.cpu.as_secs_f64(),
                 self.vp
             )
         });
@@ -371,12 +389,21 @@ impl Tally {
                 t.playouts,
                 t.failed,
                 t.time.as_secs_f64() * 1000.0 / t.decisions.max(1) as f64,
+                t.cpu.as_secs_f64(),
             )
         });
-        let (decisions, searched, playouts, failed, mean_ms) = totals.unwrap_or_default();
+        let (decisions, searched, playouts, failed, mean_ms, cpu) = totals.unwrap_or_default();
+        // Playouts one core makes in 100 ms of CPU, opponents' decisions
+        // not counted: the figure that turns a think time into a budget.
+        let per_100ms = if cpu > 0.0 {
+            playouts as f64 / cpu / 10.0
+        } else {
+            0.0
+        };
         println!(
             "{}: search bot won {} of {} games = {:.1}% (95% CI {:.1}-{:.1}%; an equal share is {:.0}%), {:.1} points a game; \
-             {} decisions, {} searched, mean decision {:.1} ms, {:.2} s thinking a game, {:.0} playouts per searched decision ({failed} refused)",
+             {} decisions, {} searched, mean decision {:.1} ms, {:.2} s thinking a game, {:.0} playouts per searched decision ({failed} refused); \
+             {cpu:.2} s of CPU searching, {per_100ms:.0} playouts per 100 ms of CPU",
             self.label,
             self.wins,
             self.games,
