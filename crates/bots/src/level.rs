@@ -7,7 +7,10 @@
 //! * [`Level::Hard`]: the [`SearchBot`] with heuristic playouts cut at the
 //!   game's horizon, thinking up to a given time a decision
 //!   ([`Budget::up_to`]: none when the move is forced, less when the
-//!   choice is small).
+//!   choice is small). Paced so, with the playouts 100 ms of one core's
+//!   CPU buys, it won 51 % of 200 4-seat Port Royal games, 47.5 % of
+//!   Guildhall's and 86 % of Nereus's against three normal bots
+//!   (`examples/strength.rs`, 2026-11-28, issue 31).
 //!
 //! A game says which heuristic bot is its own by implementing [`Leveled`];
 //! front ends (the terminal UI's set-up forms, `play`, `host`) make their
@@ -124,9 +127,9 @@ impl Leveled for PortRoyal {
     // a decision (then 100 ms of one core's CPU) the search won 46 % of 400
     // 4-seat games against three heuristic bots (95 % CI 41-51 %), against
     // 29 % of 114 with whole playouts (examples/strength.rs). Since the
-    // heuristic prices a harbor once per decision, 100 ms buys about 1,600
-    // cut playouts on a core of this machine at its fastest
-    // (examples/search_speed.rs).
+    // heuristic prices a harbor once per decision, 100 ms of one core's CPU
+    // buys about 1,900 cut playouts on this machine (the search thread's
+    // CPU time, examples/strength.rs, 2026-11-28).
     const HORIZON: u32 = PORT_ROYAL_HORIZON;
 
     fn heuristic(options: &Options) -> PortRoyalBot {
