@@ -46,6 +46,26 @@
 //! inputs on average) it was 2,798 bytes an input (-3.6 %). Bytes per game are sums of the games' own counts, so
 //! Guildhall's fell with its shorter games too; compare per input.
 //!
+//! Measured again 2026-11-28 (session 36) once a seat re-announced a
+//! subscription a closing connection took along and a catch-up answer
+//! compared heads only when ours were still those the request carried
+//! (SPEC 4.2, 4.4), release build, 5 ms bots, nothing else running but one
+//! niced search run on the other core (load average 0.2 to 1.5):
+//!
+//! | game, seats, games | action p50/p99 | draw p50/p99 | private draw p50/p99 | bytes per game | per input |
+//! | --- | --- | --- | --- | --- | --- |
+//! | Port Royal, 5, 6 | 0.99 / 4.55 ms | 3.45 / 6.38 ms | none | 1.81 MB (660 inputs) | 2,743 |
+//! | Port Royal, 5, 6 (a second run) | 1.05 / 4.43 ms | 3.47 / 6.42 ms | none | 1.77 MB | 2,649 |
+//! | Guildhall, 4, 3 | 1.05 / 8.95 ms | 2.49 / 11.30 ms | 7.16 / 85.03 ms | 1.84 MB | 2,980 |
+//! | Waters of Nereus, 4, 3 | 0.54 / 2.75 ms | 2.78 / 5.44 ms | 3.56 / 4.77 ms (14) | 0.55 MB | 1,360 |
+//!
+//! The latencies are those of a quiet machine, not of a change (p99 at a
+//! load average of 13 was five times higher). Bytes per input stay within
+//! the runs' spread (2,631 to 2,779 over the last four Port Royal runs);
+//! the first run's games, one by one: 841 2,326,526; 550 1,531,793; 433
+//! 1,199,544; 653 1,775,154; 750 2,052,217; 732 1,978,136. So a mean game
+//! is under 2 MB, and a game of more than ~730 inputs is still over it.
+//!
 //! Where Port Royal's bytes go: an input is ~2.4 envelopes (a draw takes a
 //! reveal from every seat), an envelope ~195 bytes, each flood-published to
 //! 4 peers (nothing is forwarded, SPEC 4.2), and around each copy ~60
